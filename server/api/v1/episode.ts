@@ -1,0 +1,49 @@
+import {z} from 'zod'
+import {episodeSchema, type Episode} from './contract.ts'
+import {documentRowSchema, optional, personRowSchema} from './rows.ts'
+import {toPersonRefs, type Mapped, type MappingContext} from './person-ref.ts'
+
+export const episodeRowSchema = documentRowSchema.extend({
+  ...episodeSchema.pick({title: true, description: true, language: true, published_date: true, tags: true, takeaways: true, faq: true}).shape,
+  guests: z.array(personRowSchema),
+  audio_url: optional(z.string()),
+  video_id: optional(z.string()),
+  podcast_directory_url: optional(z.string()),
+})
+
+export type EpisodeRow = z.infer<typeof episodeRowSchema>
+
+/** `ep-12-title`, `episode-12-title` and `12-title` are episode 12; other slugs are unnumbered. */
+export function episodeNumberFromSlug(slug: string): number | null {
+  const match = /^(?:(?:ep|episode)-)?(\d+)(?=-|$)/.exec(slug)
+  return match?.[1] ? Number.parseInt(match[1], 10) : null
+}
+
+export function mapEpisode(row: EpisodeRow, context: MappingContext): Mapped<Episode> {
+  const {links} = context
+  const guests = toPersonRefs('guests', row.guests, context, row._updatedAt)
+  return {
+    value: {
+      slug: row.slug,
+      url: links.page('episodes', row.slug),
+      api_url: links.api('episodes', row.slug),
+      episode_number: episodeNumberFromSlug(row.slug),
+      title: row.title,
+      description: row.description,
+      language: row.language,
+      published_date: row.published_date,
+      tags: row.tags,
+      guests: guests.refs,
+      audio_url: row.audio_url,
+      video_id: row.video_id,
+      video_url: row.video_id === null ? null : links.video(row.video_id),
+      podcast_directory_url: row.podcast_directory_url,
+      image_url: row.image && links.image(row.image, 800, 800),
+      takeaways: row.takeaways,
+      faq: row.faq,
+      feed_url: context.feedUrl,
+    },
+    updatedAt: guests.updatedAt,
+    warnings: guests.warnings,
+  }
+}

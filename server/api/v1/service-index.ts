@@ -1,0 +1,34 @@
+import type {ServiceIndex} from './contract.ts'
+import type {Links} from './links.ts'
+
+export interface ServiceIndexSettings {
+  apiName: string
+  feedUrl: string
+  contactEmail?: string | undefined
+}
+
+/**
+ * The `endpoints` map (its keys are "not shown" in the spec) uses the spec's operationIds as keys
+ * and absolute URL templates with `{slug}` as values.
+ */
+export function buildServiceIndex(links: Links, settings: ServiceIndexSettings): ServiceIndex {
+  return {
+    name: settings.apiName,
+    description: 'Read-only catalog of podcast episodes, internal meetup talks and speaker profiles. Content text is Hebrew; tags and roles are English.',
+    version: 'v1',
+    language: 'he',
+    authentication: 'none',
+    ...(settings.contactEmail ? {contact: settings.contactEmail} : {}),
+    feed_url: settings.feedUrl,
+    endpoints: {
+      getServiceIndex: links.apiPath('index.json'),
+      listEpisodes: links.apiPath('episodes.json'),
+      getEpisode: links.apiPath('episodes/{slug}.json'),
+      listMeetups: links.apiPath('meetups.json'),
+      getMeetup: links.apiPath('meetups/{slug}.json'),
+      listVoices: links.apiPath('voices.json'),
+      getVoice: links.apiPath('voices/{slug}.json'),
+      getEverything: links.apiPath('all.json'),
+    },
+  }
+}

@@ -1,0 +1,68 @@
+import {defineQuery} from 'groq'
+
+// Every GROQ string the server runs lives here, so both content sources (groq-js over the
+// embedded NDJSON, and the Sanity API) evaluate exactly the same text. GROQ resolves references
+// and renames fields to the API's snake_case; the mappers add only what GROQ cannot.
+
+// The published perspective already hides drafts and release versions on Sanity; the filter keeps
+// the same guarantee for any source that hands us a raw export.
+const published = `!(_id in path("drafts.**")) && !(_id in path("versions.**"))`
+
+const personRefs = `{"slug": slug.current, _updatedAt}`
+
+export const episodeProjection = `{
+  _id,
+  _updatedAt,
+  "slug": slug.current,
+  title,
+  description,
+  language,
+  "published_date": publishedAt,
+  "tags": coalesce(tags, []),
+  "guests": coalesce(guests[defined(@->slug.current)]->${personRefs}, []),
+  "audio_url": audioUrl,
+  "video_id": videoId,
+  "podcast_directory_url": podcastDirectoryUrl,
+  "image": coverImage,
+  "takeaways": coalesce(takeaways, []),
+  "faq": coalesce(faq[]{question, answer}, [])
+}`
+
+export const meetupProjection = `{
+  _id,
+  _updatedAt,
+  "slug": slug.current,
+  title,
+  abstract,
+  language,
+  "published_date": talkDate,
+  "tags": coalesce(tags, []),
+  "audience": coalesce(audience, []),
+  "speakers": coalesce(speakers[defined(@->slug.current)]->${personRefs}, []),
+  "video_id": videoId,
+  "image": thumbnail
+}`
+
+export const voiceProjection = `{
+  _id,
+  _updatedAt,
+  "slug": slug.current,
+  name,
+  role,
+  bio,
+  language,
+  "tech_stack": coalesce(techStack, []),
+  "social_profile_url": socialProfileUrl,
+  "image": headshot
+}`
+
+/**
+ * The whole published catalog in one request, so one snapshot is one consistent read.
+ * Episodes and meetups come newest first with the slug as tie-breaker; voices are ordered by the
+ * mapper with a Hebrew collator, since GROQ's order() compares code points.
+ */
+export const CATALOG_QUERY = defineQuery(`{
+  "episodes": *[_type == "episode" && ${published}] | order(publishedAt desc, slug.current asc) ${episodeProjection},
+  "meetups": *[_type == "meetup" && ${published}] | order(talkDate desc, slug.current asc) ${meetupProjection},
+  "voices": *[_type == "voice" && ${published}] ${voiceProjection}
+}`)

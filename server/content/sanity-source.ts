@@ -1,0 +1,29 @@
+import {createClient} from '@sanity/client'
+import type {ContentSource} from './source.ts'
+
+export interface SanitySourceOptions {
+  projectId: string
+  dataset: string
+  apiVersion: string
+  token?: string | undefined
+  /** A custom API host (a proxy, or a local stand-in in tests) is addressed by path, not by project subdomain. */
+  apiHost?: string | undefined
+}
+
+/** Runs GROQ against the Sanity Content Lake: published perspective, uncached API (the CDN can lag a publish). */
+export function createSanitySource(options: SanitySourceOptions): ContentSource {
+  const client = createClient({
+    projectId: options.projectId,
+    dataset: options.dataset,
+    apiVersion: options.apiVersion,
+    useCdn: false,
+    perspective: 'published',
+    timeout: 30_000,
+    ...(options.token ? {token: options.token} : {}),
+    ...(options.apiHost ? {apiHost: options.apiHost, useProjectHostname: false} : {}),
+  })
+  return {
+    description: `Sanity project ${options.projectId}, dataset ${options.dataset}`,
+    fetch: (query, params = {}) => client.fetch<unknown>(query, params),
+  }
+}
