@@ -16,7 +16,11 @@ export function sendRepresentation(request: IncomingMessage, response: ServerRes
     'Last-Modified': representation.lastModifiedHeader,
     'Cache-Control': CACHE_CONTROL,
   }
-  if (fresh(request.headers, {etag: representation.etag, 'last-modified': representation.lastModifiedHeader})) {
+  // Only the validators go to `fresh`: its rule that a request's `Cache-Control: no-cache` forces a
+  // 200 suits caches, but an origin must evaluate the preconditions (RFC 9110, 13.2.1), and fetch()
+  // adds that directive to every request that carries If-None-Match.
+  const preconditions = {'if-none-match': request.headers['if-none-match'], 'if-modified-since': request.headers['if-modified-since']}
+  if (fresh(preconditions, {etag: representation.etag, 'last-modified': representation.lastModifiedHeader})) {
     response.writeHead(304, validators)
     response.end()
     return

@@ -1,0 +1,139 @@
+import {describe, expect, it} from 'vitest'
+import {mapCatalog} from '../../../server/api/v1/catalog.ts'
+import {episodeNumberFromSlug} from '../../../server/api/v1/episode.ts'
+import {createLinks} from '../../../server/api/v1/links.ts'
+import {createEmbeddedSource} from '../../../server/content/embedded-source.ts'
+import type {SanityDocument} from '../../../server/content/ndjson.ts'
+import {CATALOG_QUERY} from '../../../server/content/queries.ts'
+import {episode, guests, image, imageAsset, meetup, voice} from '../../fixtures/documents.ts'
+
+const links = createLinks({publicBaseUrl: 'http://api.test', siteUrl: 'https://site.test', images: {projectId: 'proj', dataset: 'prod'}})
+
+/** Runs the real CATALOG_QUERY with groq-js over the documents, then maps the result. */
+async function catalogOf(documents: SanityDocument[]) {
+  const source = createEmbeddedSource('inline', async () => documents)
+  return mapCatalog(await source.fetch(CATALOG_QUERY), {links, feedUrl: 'https://site.test/feed.xml'})
+}
+
+describe('mapCatalog', () => {
+  it('maps a complete episode to the contract', async () => {
+    const asset = 'image-0123456789abcdef0123456789abcdef01234567-3000x3000-jpg'
+    const catalog = await catalogOf([
+      voice('dana'),
+      imageAsset(asset),
+      episode('ep-7-groq', {
+        guests: guests('dana'),
+        audioUrl: 'https://media.test/7.mp3',
+        videoId: 'dQw4w9WgXcQ',
+        coverImage: image(asset),
+        takeaways: ['אחת'],
+        faq: [{_key: 'a', _type: 'faqItem', question: 'שאלה?', answer: 'תשובה.'}],
+      }),
+    ])
+    expect(catalog.problems).toEqual([])
+    expect(catalog.episodes[0]?.value).toEqual({
+      slug: 'ep-7-groq',
+      url: 'https://site.test/episodes/ep-7-groq',
+      api_url: 'http://api.test/api/v1/episodes/ep-7-groq.json',
+      episode_number: 7,
+      title: 'פרק לדוגמה',
+      description: 'תקציר הפרק.',
+      language: 'he',
+      published_date: '2025-02-01',
+      tags: ['testing'],
+      guests: [{slug: 'dana', url: 'https://site.test/voices/dana', api_url: 'http://api.test/api/v1/voices/dana.json'}],
+      audio_url: 'https://media.test/7.mp3',
+      video_id: 'dQw4w9WgXcQ',
+      video_url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+      podcast_directory_url: null,
+      image_url: `https://cdn.sanity.io/images/proj/prod/0123456789abcdef0123456789abcdef01234567-3000x3000.jpg?w=800&h=800&fm=webp&fit=crop`,
+      takeaways: ['אחת'],
+      faq: [{question: 'שאלה?', answer: 'תשובה.'}],
+      feed_url: 'https://site.test/feed.xml',
+    })
+  })
+
+  it('sizes meetup thumbnails 800x450 and headshots 400x400', async () => {
+    const asset = 'image-0123456789abcdef0123456789abcdef01234567-1920x1080-jpg'
+    const catalog = await catalogOf([voice('dana', {headshot: image(asset)}), meetup('talk', {speakers: guests('dana'), thumbnail: image(asset)})])
+    expect(catalog.meetups[0]?.value.image_url).toContain('w=800&h=450&fm=webp&fit=crop')
+    expect(catalog.voices[0]?.value.image_url).toContain('w=400&h=400&fm=webp&fit=crop')
+    expect(catalog.meetups[0]?.value.video_url).toBe('https://www.youtube.com/watch?v=dQw4w9WgXcQ')
+  })
+
+  it('leaves out a document that breaks the contract, reports why, and serves the rest', async () => {
+    const catalog = await catalogOf([
+      episode('ok-episode'),
+      episode('no-title', {title: undefined}),
+      episode('bad-date', {publishedAt: '1st of May'}),
+      episode('Bad_Slug'),
+      episode('bad-tag', {tags: ['Not Lowercase']}),
+      voice('no-bio', {bio: ''}),
+      meetup('no-video', {videoId: undefined}),
+    ])
+    expect(catalog.episodes.map((entry) => entry.value.slug)).toEqual(['ok-episode'])
+    expect(catalog.voices).toEqual([])
+    expect(catalog.meetups).toEqual([])
+    const rejected = Object.fromEntries(catalog.problems.map((problem) => [problem.documentId, problem.messages.join(' ')]))
+    expect(Object.keys(rejected).sort()).toEqual(['Bad_Slug', 'bad-date', 'bad-tag', 'no-bio', 'no-title', 'no-video'])
+    expect(rejected['no-title']).toMatch(/^title:/)
+    expect(rejected['bad-date']).toMatch(/^published_date:/)
+    expect(rejected['Bad_Slug']).toMatch(/^slug:/)
+    expect(rejected['no-video']).toMatch(/^video_id:/)
+    expect(catalog.problems.every((problem) => problem.severity === 'rejected')).toBe(true)
+  })
+
+  it('drops references to voices it does not serve, with a warning, so every PersonRef resolves', async () => {
+    const catalog = await catalogOf([voice('dana'), voice('broken', {role: undefined}), episode('ep-1', {guests: guests('dana', 'broken', 'missing')})])
+    expect(catalog.episodes[0]?.value.guests.map((guest) => guest.slug)).toEqual(['dana'])
+    expect(catalog.problems).toContainEqual({
+      documentId: 'ep-1',
+      collection: 'episodes',
+      severity: 'warning',
+      messages: ['guests: left out voice "broken", which the catalog does not serve'],
+    })
+  })
+
+  it('serves one document per slug and reports the others', async () => {
+    const catalog = await catalogOf([episode('same', {_id: 'first'}), episode('same', {_id: 'second', publishedAt: '2024-01-01'})])
+    expect(catalog.episodes.map((entry) => entry.documentId)).toEqual(['first'])
+    expect(catalog.problems).toEqual([
+      {documentId: 'second', collection: 'episodes', severity: 'rejected', messages: ['slug: "same" is already used by another document in episodes']},
+    ])
+  })
+
+  it('dates an item by the latest edit among the documents it shows', async () => {
+    const catalog = await catalogOf([voice('dana', {_updatedAt: '2025-06-01T00:00:00Z'}), episode('ep-1', {guests: guests('dana')})])
+    expect(catalog.episodes[0]?.updatedAt).toBe('2025-06-01T00:00:00Z')
+  })
+
+  it('sorts voices by Hebrew collation and episodes newest first', async () => {
+    const catalog = await catalogOf([
+      voice('gal', {name: 'גל'}),
+      voice('george', {name: 'ג׳ורג׳'}),
+      voice('avi', {name: 'אבי'}),
+      episode('older', {publishedAt: '2024-01-01'}),
+      episode('b-same-day', {publishedAt: '2025-01-01'}),
+      episode('a-same-day', {publishedAt: '2025-01-01'}),
+    ])
+    expect(catalog.voices.map((entry) => entry.value.slug)).toEqual(['avi', 'george', 'gal'])
+    expect(catalog.episodes.map((entry) => entry.value.slug)).toEqual(['a-same-day', 'b-same-day', 'older'])
+  })
+
+  it('rejects a result that is not a catalog at all', () => {
+    expect(() => mapCatalog({episodes: 'nope'}, {links, feedUrl: 'https://site.test/feed.xml'})).toThrow()
+  })
+})
+
+describe('episodeNumberFromSlug', () => {
+  it.each([
+    ['ep-12-title', 12],
+    ['episode-3', 3],
+    ['42-answers', 42],
+    ['special-live-2025', null],
+    ['bonus-year-in-review-2025', null],
+    ['ep12-no-dash', null],
+  ])('%s -> %s', (slug, expected) => {
+    expect(episodeNumberFromSlug(slug)).toBe(expected)
+  })
+})

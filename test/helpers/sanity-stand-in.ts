@@ -1,0 +1,74 @@
+import {createServer, type IncomingMessage} from 'node:http'
+import {evaluate, parse} from 'groq-js'
+import type {SanityDocument} from '../../server/content/ndjson.ts'
+
+export interface RecordedQuery {
+  method: string
+  path: string
+  perspective: string | null
+  projectIdHeader: string | undefined
+  authorization: string | undefined
+}
+
+/**
+ * A local stand-in for the Sanity query endpoint (`/v{apiVersion}/data/query/{dataset}`) as
+ * @sanity/client calls it when `apiHost` points at a custom host: GET with `query` and `$param`
+ * search parameters, or POST with a JSON body for long queries. It evaluates with groq-js and
+ * honours the published perspective by hiding drafts and versions, as the Content Lake does.
+ */
+export async function startSanityStandIn(documents: () => SanityDocument[], options: {dataset: string}) {
+  const recorded: RecordedQuery[] = []
+  let failure: number | 'malformed' | undefined
+  const server = createServer(async (request, response) => {
+    const url = new URL(request.url ?? '/', 'http://stand-in')
+    const match = /^\/v[\d-]+\/data\/query\/([^/]+)$/.exec(url.pathname)
+    const perspective = url.searchParams.get('perspective')
+    recorded.push({
+      method: request.method ?? '',
+      path: url.pathname,
+      perspective,
+      projectIdHeader: request.headers['x-sanity-project-id']?.toString(),
+      authorization: request.headers.authorization,
+    })
+    const send = (status: number, body: unknown) => {
+      response.writeHead(status, {'Content-Type': 'application/json'})
+      response.end(JSON.stringify(body))
+    }
+    if (failure === 'malformed') return send(200, {ms: 0, query: '', result: {episodes: 'not a list'}})
+    if (failure) return send(failure, {error: 'stand-in failure', statusCode: failure})
+    if (!match || match[1] !== options.dataset) return send(404, {error: 'Not Found', message: 'unknown dataset or path'})
+    const {query, params} = request.method === 'POST' ? await readJsonBody(request) : fromSearchParams(url.searchParams)
+    const visible = documents().filter((document) => perspective !== 'published' || !/^(drafts|versions)\./.test(document._id))
+    const byId = new Map(visible.map((document) => [document._id, document]))
+    const started = performance.now()
+    const result = await (await evaluate(parse(query), {dataset: visible, params, dereference: ({_ref}) => byId.get(_ref)})).get()
+    send(200, {ms: Math.round(performance.now() - started), query, result})
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const address = server.address()
+  if (address === null || typeof address === 'string') throw new Error('expected a TCP address')
+  return {
+    apiHost: `http://127.0.0.1:${address.port}`,
+    recorded,
+    /** Makes every following request fail with this status or a malformed result (undefined restores normal answers). */
+    failWith(next: number | 'malformed' | undefined) {
+      failure = next
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
+
+function fromSearchParams(search: URLSearchParams) {
+  const params: Record<string, unknown> = {}
+  for (const [name, value] of search) if (name.startsWith('$')) params[name.slice(1)] = JSON.parse(value)
+  return {query: search.get('query') ?? '', params}
+}
+
+async function readJsonBody(request: IncomingMessage): Promise<{query: string; params: Record<string, unknown>}> {
+  const chunks: Buffer[] = []
+  for await (const chunk of request) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk))
+  const body: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'))
+  if (typeof body !== 'object' || body === null || !('query' in body) || typeof body.query !== 'string') throw new Error('POST body needs a query')
+  const params = 'params' in body && typeof body.params === 'object' && body.params !== null ? Object.fromEntries(Object.entries(body.params)) : {}
+  return {query: body.query, params}
+}

@@ -1,0 +1,44 @@
+import {createApp} from '../../server/app.ts'
+import {loadConfig, type Config} from '../../server/config.ts'
+import {createEmbeddedFileSource} from '../../server/content/embedded-source.ts'
+import type {ContentSource} from '../../server/content/source.ts'
+import {catalogSnapshotBuilder, type Clock} from '../../server/snapshot/catalog-builder.ts'
+import {createSnapshotStore, type SnapshotStore} from '../../server/snapshot/store.ts'
+
+export const SAMPLE_DATASET = 'data/catalog.ndjson'
+
+export interface TestServer {
+  baseUrl: string
+  store: SnapshotStore
+  config: Config
+  /** Errors the app reported while answering; a passing test expects none. */
+  loggedErrors: unknown[]
+  close(): Promise<void>
+}
+
+/**
+ * Starts the real application on an ephemeral loopback port. `PUBLIC_BASE_URL` is fixed, so
+ * documents from servers on different ports can be compared byte for byte.
+ */
+export async function startTestServer(options: {source?: ContentSource; environment?: Record<string, string>; clock?: Clock} = {}): Promise<TestServer> {
+  const config = loadConfig({PUBLIC_BASE_URL: 'http://api.test', ...options.environment})
+  const source = options.source ?? createEmbeddedFileSource(SAMPLE_DATASET)
+  const store = await createSnapshotStore(catalogSnapshotBuilder({source, config, clock: options.clock ?? (() => new Date())}))
+  const errors: unknown[] = []
+  const app = createApp({store, config, logError: (error) => errors.push(error)})
+  const server = app.listen(0, '127.0.0.1')
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject))
+  const address = server.address()
+  if (address === null || typeof address === 'string') throw new Error('expected a TCP address')
+  return {
+    baseUrl: `http://127.0.0.1:${address.port}`,
+    loggedErrors: errors,
+    store,
+    config,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections()
+        server.close((error) => (error ? reject(error) : resolve()))
+      }),
+  }
+}

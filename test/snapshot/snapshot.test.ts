@@ -1,0 +1,60 @@
+import {describe, expect, it} from 'vitest'
+import {loadConfig} from '../../server/config.ts'
+import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
+import type {SanityDocument} from '../../server/content/ndjson.ts'
+import {catalogSnapshotBuilder} from '../../server/snapshot/catalog-builder.ts'
+import type {Snapshot} from '../../server/snapshot/snapshot.ts'
+import {episode, voice} from '../fixtures/documents.ts'
+
+const config = loadConfig({PUBLIC_BASE_URL: 'http://api.test'})
+
+function builderOver(documents: () => SanityDocument[], now: () => Date) {
+  return catalogSnapshotBuilder({source: createEmbeddedSource('inline', async () => documents()), config, clock: now})
+}
+
+describe('snapshot dates and validators', () => {
+  it('dates a fresh snapshot from the content, so restarts and replicas agree', async () => {
+    const documents = [voice('dana', {_updatedAt: '2025-05-05T05:05:05.678Z'}), episode('ep-1', {_updatedAt: '2025-04-04T04:04:04Z'})]
+    const first = await builderOver(() => documents, () => new Date('2026-01-01T00:00:00Z'))(undefined)
+    const second = await builderOver(() => documents, () => new Date('2027-01-01T00:00:00Z'))(undefined)
+    expect(first.representation('episodes/ep-1.json')?.lastModifiedHeader).toBe('Fri, 04 Apr 2025 04:04:04 GMT')
+    expect(first.representation('all.json')?.lastModifiedHeader).toBe('Mon, 05 May 2025 05:05:05 GMT')
+    for (const path of first.paths) expect(second.representation(path)).toEqual(first.representation(path))
+  })
+
+  it('moves ETag and Last-Modified only for representations whose bytes changed', async () => {
+    let documents = [voice('dana'), episode('ep-1'), episode('ep-2', {publishedAt: '2025-01-01'})]
+    let now = new Date('2026-01-01T00:00:00Z')
+    const build = builderOver(() => documents, () => now)
+    const before: Snapshot = await build(undefined)
+    documents = [voice('dana'), episode('ep-1', {title: 'כותרת חדשה'}), episode('ep-2', {publishedAt: '2025-01-01'})]
+    now = new Date('2026-02-02T00:00:00Z')
+    const after = await build(before)
+
+    for (const path of ['episodes/ep-1.json', 'episodes.json', 'all.json']) {
+      expect(after.representation(path)?.etag, path).not.toBe(before.representation(path)?.etag)
+      expect(after.representation(path)?.lastModified, path).toEqual(now)
+    }
+    for (const path of ['episodes/ep-2.json', 'voices/dana.json', 'voices.json', 'meetups.json', 'index.json']) {
+      expect(after.representation(path), path).toEqual(before.representation(path))
+    }
+    expect(after.version).not.toBe(before.version)
+  })
+
+  it('drops representations of deleted documents', async () => {
+    let documents = [voice('dana'), episode('ep-1')]
+    const build = builderOver(() => documents, () => new Date())
+    const before = await build(undefined)
+    documents = [voice('dana')]
+    const after = await build(before)
+    expect(before.representation('episodes/ep-1.json')).toBeDefined()
+    expect(after.representation('episodes/ep-1.json')).toBeUndefined()
+    expect(after.counts).toEqual({episodes: 0, meetups: 0, voices: 1})
+  })
+
+  it('is immutable', async () => {
+    const snapshot = await builderOver(() => [voice('dana')], () => new Date())(undefined)
+    expect(Object.isFrozen(snapshot)).toBe(true)
+    expect(Object.isFrozen(snapshot.representation('voices.json'))).toBe(true)
+  })
+})
