@@ -18,8 +18,8 @@ export function strongEtag(body: Buffer): string {
 }
 
 /** `lastModifiedFor` receives the new ETag, so a caller can keep the previous date when the bytes did not change. */
-export function represent(text: string, lastModifiedFor: (etag: string) => Date, contentType = JSON_CONTENT_TYPE): Representation {
-  const body = Buffer.from(text, 'utf8')
+export function represent(content: Buffer | string, lastModifiedFor: (etag: string) => Date, contentType = JSON_CONTENT_TYPE): Representation {
+  const body = typeof content === 'string' ? Buffer.from(content, 'utf8') : content
   const etag = strongEtag(body)
   const lastModified = wholeSeconds(lastModifiedFor(etag))
   return Object.freeze({body, contentType, etag, lastModified, lastModifiedHeader: lastModified.toUTCString()})

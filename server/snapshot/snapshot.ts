@@ -41,21 +41,51 @@ export interface SnapshotSettings {
 
 interface SerializedList {
   name: CollectionName
-  itemJson: string[]
+  items: Buffer[]
   keys: SortKey[]
   compare: (a: SortKey, b: SortKey) => number
 }
 
+interface EntryBytes {
+  /** The item's JSON, shared by its list pages, the bulk document and its own representation. */
+  json: Buffer
+  representation: Representation
+}
+
+// Entries are immutable and a patched catalog keeps the unchanged ones, so bytes and ETags are
+// memoised by entry identity: a one-document update serialises and hashes one item, not all.
+const entryBytes = new WeakMap<CatalogEntry<unknown>, EntryBytes>()
+
+const bytes = (text: string) => Buffer.from(text, 'utf8')
+const COMMA = bytes(',')
+const ITEM_OPEN = bytes('{"data":')
+const CLOSE_OBJECT = bytes('}')
+
 export function buildSnapshot(catalog: Catalog, settings: SnapshotSettings, previous: Snapshot | undefined, now: Date): Snapshot {
   const {links} = settings
   const representations = new Map<string, Representation>()
-  const add = (path: string, text: string, contentUpdatedAt: string) => {
+  const datedBy = (path: string, contentUpdatedAt: string) => (etag: string) => {
     const earlier = previous?.representation(path)
-    const representation = represent(text, (etag) =>
-      earlier?.etag === etag ? earlier.lastModified : previous ? now : new Date(contentUpdatedAt),
-    )
+    return earlier?.etag === etag ? earlier.lastModified : previous ? now : new Date(contentUpdatedAt)
+  }
+  const add = (path: string, body: Buffer | string, contentUpdatedAt: string) => {
+    const representation = represent(body, datedBy(path, contentUpdatedAt))
     representations.set(path, representation)
     return representation
+  }
+  const serializeList = <Item>(name: CollectionName, entries: readonly CatalogEntry<Item>[], order: ListOrder<Item>): SerializedList => {
+    const items = entries.map((entry) => {
+      const path = `${name}/${order.key(entry.value)[1]}.json`
+      let memo = entryBytes.get(entry)
+      if (!memo) {
+        const json = bytes(JSON.stringify(entry.value))
+        memo = {json, representation: represent(Buffer.concat([ITEM_OPEN, json, CLOSE_OBJECT]), datedBy(path, entry.updatedAt))}
+        entryBytes.set(entry, memo)
+      }
+      representations.set(path, memo.representation)
+      return memo.json
+    })
+    return {name, items, keys: entries.map((entry) => order.key(entry.value)), compare: order.compare}
   }
 
   const lists = {
@@ -63,17 +93,13 @@ export function buildSnapshot(catalog: Catalog, settings: SnapshotSettings, prev
     meetups: serializeList('meetups', catalog.meetups, meetupOrder),
     voices: serializeList('voices', catalog.voices, voiceOrder),
   }
-  const allEntries = [...catalog.episodes, ...catalog.meetups, ...catalog.voices]
-  const catalogUpdatedAt = latest(allEntries) ?? now.toISOString()
-
+  const catalogUpdatedAt = latest([catalog.episodes, catalog.meetups, catalog.voices].flat()) ?? now.toISOString()
   for (const list of Object.values(lists)) {
-    const entries = catalog[list.name]
-    add(`${list.name}.json`, pageText(list, links, DEFAULT_PAGE_LIMIT, 0), latest(entries) ?? catalogUpdatedAt)
-    entries.forEach((entry, index) => add(`${list.name}/${entry.value.slug}.json`, `{"data":${list.itemJson[index]}}`, entry.updatedAt))
+    add(`${list.name}.json`, pageBody(list, links, DEFAULT_PAGE_LIMIT, 0), latest(catalog[list.name]) ?? catalogUpdatedAt)
   }
   add('index.json', JSON.stringify({data: buildServiceIndex(links, settings.index)}), catalogUpdatedAt)
   const counts = {episodes: catalog.episodes.length, meetups: catalog.meetups.length, voices: catalog.voices.length}
-  const bulk = add('all.json', bulkText(lists, counts), catalogUpdatedAt)
+  const bulk = add('all.json', bulkBody(lists, counts), catalogUpdatedAt)
 
   const pages = new Map<string, Representation>()
   const listPage = (collection: CollectionName, request: PageRequest): PageResult => {
@@ -92,7 +118,7 @@ export function buildSnapshot(catalog: Catalog, settings: SnapshotSettings, prev
       start = firstIndexAfter(list, decoded.key)
     }
     // Any page may change whenever any content changes, so pages share the bulk document's date.
-    const page = represent(pageText(list, links, request.limit, start), () => bulk.lastModified)
+    const page = represent(pageBody(list, links, request.limit, start), () => bulk.lastModified)
     if (pages.size >= MAX_CACHED_PAGES) pages.delete(pages.keys().next().value ?? '')
     pages.set(cacheKey, page)
     return {ok: true, representation: page}
@@ -109,15 +135,6 @@ export function buildSnapshot(catalog: Catalog, settings: SnapshotSettings, prev
   })
 }
 
-function serializeList<Item>(name: CollectionName, entries: CatalogEntry<Item>[], order: ListOrder<Item>): SerializedList {
-  return {
-    name,
-    itemJson: entries.map((entry) => JSON.stringify(entry.value)),
-    keys: entries.map((entry) => order.key(entry.value)),
-    compare: order.compare,
-  }
-}
-
 /** Keyset pagination: the first item that sorts after the cursor's key (binary search over the sorted keys). */
 function firstIndexAfter(list: SerializedList, cursorKey: SortKey): number {
   let low = 0
@@ -131,8 +148,19 @@ function firstIndexAfter(list: SerializedList, cursorKey: SortKey): number {
   return low
 }
 
-function pageText(list: SerializedList, links: Links, limit: number, start: number): string {
-  const total = list.itemJson.length
+/** `[a,b,c]` as bytes, without copying the items into an intermediate string. */
+function jsonArray(items: readonly Buffer[]): Buffer[] {
+  const parts: Buffer[] = [bytes('[')]
+  items.forEach((item, index) => {
+    if (index > 0) parts.push(COMMA)
+    parts.push(item)
+  })
+  parts.push(bytes(']'))
+  return parts
+}
+
+function pageBody(list: SerializedList, links: Links, limit: number, start: number): Buffer {
+  const total = list.items.length
   const end = Math.min(start + limit, total)
   const lastKey = list.keys[end - 1]
   const nextCursor = end < total && lastKey ? encodeCursor(lastKey) : null
@@ -145,12 +173,19 @@ function pageText(list: SerializedList, links: Links, limit: number, start: numb
     next_cursor: nextCursor,
     next: nextCursor === null ? null : `${links.apiPath(`${list.name}.json`)}?${query}`,
   }
-  return `{"data":[${list.itemJson.slice(start, end).join(',')}],"pagination":${JSON.stringify(pagination)}}`
+  return Buffer.concat([bytes('{"data":'), ...jsonArray(list.items.slice(start, end)), bytes(`,"pagination":${JSON.stringify(pagination)}}`)])
 }
 
-function bulkText(lists: Record<CollectionName, SerializedList>, counts: Bulk['counts']): string {
-  const array = (list: SerializedList) => `[${list.itemJson.join(',')}]`
-  return `{"data":{"episodes":${array(lists.episodes)},"meetups":${array(lists.meetups)},"voices":${array(lists.voices)}},"counts":${JSON.stringify(counts)}}`
+function bulkBody(lists: Record<CollectionName, SerializedList>, counts: Bulk['counts']): Buffer {
+  return Buffer.concat([
+    bytes('{"data":{"episodes":'),
+    ...jsonArray(lists.episodes.items),
+    bytes(',"meetups":'),
+    ...jsonArray(lists.meetups.items),
+    bytes(',"voices":'),
+    ...jsonArray(lists.voices.items),
+    bytes(`},"counts":${JSON.stringify(counts)}}`),
+  ])
 }
 
 function latest(entries: readonly CatalogEntry<unknown>[]): string | undefined {

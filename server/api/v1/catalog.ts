@@ -3,31 +3,43 @@ import {episodeSchema, meetupSchema, voiceSchema, type Episode, type Meetup, typ
 import {episodeRowSchema, mapEpisode} from './episode.ts'
 import type {CollectionName, Links} from './links.ts'
 import {meetupRowSchema, mapMeetup} from './meetup.ts'
-import {episodeOrder, meetupOrder, sortBy, voiceOrder, type ListOrder} from './order.ts'
+import {episodeOrder, meetupOrder, voiceOrder, type ListOrder} from './order.ts'
 import type {Mapped, MappingContext} from './person-ref.ts'
 import {mapVoice, voiceRowSchema} from './voice.ts'
 
 export interface CatalogEntry<Item> {
-  value: Item
+  readonly value: Item
   /** Latest `_updatedAt` among the documents this item shows. */
-  updatedAt: string
-  documentId: string
+  readonly updatedAt: string
+  readonly documentId: string
 }
 
 /** A document the API does not serve as it is, and why. */
 export interface DocumentProblem {
   documentId: string
   collection: CollectionName
-  /** `rejected`: left out of the API; `warning`: served, with something left out. */
-  severity: 'rejected' | 'warning'
+  /** `rejected`: not served; `kept`: its last valid version is still served; `warning`: served, with something left out. */
+  severity: 'rejected' | 'kept' | 'warning'
   messages: string[]
 }
 
 export interface Catalog {
-  episodes: CatalogEntry<Episode>[]
-  meetups: CatalogEntry<Meetup>[]
-  voices: CatalogEntry<Voice>[]
-  problems: DocumentProblem[]
+  readonly episodes: readonly CatalogEntry<Episode>[]
+  readonly meetups: readonly CatalogEntry<Meetup>[]
+  readonly voices: readonly CatalogEntry<Voice>[]
+  readonly problems: readonly DocumentProblem[]
+}
+
+export interface CatalogSettings {
+  links: Links
+  feedUrl: string
+}
+
+/** One published document's new state, from a per-document query: `row` null means gone or unpublished. */
+export interface DocumentUpdate {
+  collection: CollectionName
+  documentId: string
+  row: unknown
 }
 
 /** The top-level shape of CATALOG_QUERY; anything else means the source is broken, not a document. */
@@ -40,76 +52,147 @@ const catalogResultSchema = z.object({
 const documentIdSchema = z.object({_id: z.string()})
 
 interface CollectionSpec<Row, Item> {
-  name: CollectionName
   rowSchema: z.ZodType<Row>
   itemSchema: z.ZodType<Item>
   map: (row: Row, context: MappingContext) => Mapped<Item>
   order: ListOrder<Item>
 }
 
+const spec = <Row, Item>(definition: CollectionSpec<Row, Item>) => definition
+const specs = {
+  episodes: spec({rowSchema: episodeRowSchema, itemSchema: episodeSchema, map: mapEpisode, order: episodeOrder}),
+  meetups: spec({rowSchema: meetupRowSchema, itemSchema: meetupSchema, map: mapMeetup, order: meetupOrder}),
+  voices: spec({rowSchema: voiceRowSchema, itemSchema: voiceSchema, map: mapVoice, order: voiceOrder}),
+}
+
 /**
  * Turns the result of CATALOG_QUERY into the served catalog. A document that breaks the contract
- * is left out and reported; it never takes the rest of the catalog down with it. Throws only when
- * the result as a whole has the wrong shape.
+ * is reported and, if `previous` served a valid version of it, that version stays; it never takes
+ * the rest of the catalog down with it. Throws only when the result as a whole has the wrong shape.
  */
-export function mapCatalog(result: unknown, settings: {links: Links; feedUrl: string}): Catalog {
+export function mapCatalog(result: unknown, settings: CatalogSettings, previous?: Catalog): Catalog {
   const rows = catalogResultSchema.parse(result)
   const problems: DocumentProblem[] = []
-  const mapAll = <Row, Item extends {slug: string}>(spec: CollectionSpec<Row, Item>, input: unknown[], context: MappingContext) =>
-    mapCollection(spec, input, context, problems)
-
   // Voices first: episodes and meetups may only link to voices that are served.
-  const voices = mapAll({name: 'voices', rowSchema: voiceRowSchema, itemSchema: voiceSchema, map: mapVoice, order: voiceOrder}, rows.voices, {
-    ...settings,
-    servedVoices: new Set(),
-  })
+  const voices = mapCollection('voices', specs.voices, rows.voices, {...settings, servedVoices: new Set()}, previous?.voices, problems)
   const context = {...settings, servedVoices: new Set(voices.map((voice) => voice.value.slug))}
   return {
-    episodes: mapAll({name: 'episodes', rowSchema: episodeRowSchema, itemSchema: episodeSchema, map: mapEpisode, order: episodeOrder}, rows.episodes, context),
-    meetups: mapAll({name: 'meetups', rowSchema: meetupRowSchema, itemSchema: meetupSchema, map: mapMeetup, order: meetupOrder}, rows.meetups, context),
+    episodes: mapCollection('episodes', specs.episodes, rows.episodes, context, previous?.episodes, problems),
+    meetups: mapCollection('meetups', specs.meetups, rows.meetups, context, previous?.meetups, problems),
     voices,
     problems,
   }
 }
 
+/**
+ * Applies per-document updates to episodes and meetups without touching anything else: unchanged
+ * entries stay the same objects, so the snapshot reuses their bytes. (A voice update can change
+ * every item that links to it, so callers rebuild the whole catalog for those.)
+ */
+export function patchCatalog(catalog: Catalog, updates: readonly DocumentUpdate[], settings: CatalogSettings): Catalog {
+  const context = {...settings, servedVoices: new Set(catalog.voices.map((voice) => voice.value.slug))}
+  const touched = new Set(updates.map((update) => update.documentId))
+  const problems = catalog.problems.filter((problem) => !touched.has(problem.documentId))
+  let {episodes, meetups} = catalog
+  for (const update of updates) {
+    if (update.collection === 'episodes') episodes = patchCollection('episodes', specs.episodes, episodes, update, context, problems)
+    else if (update.collection === 'meetups') meetups = patchCollection('meetups', specs.meetups, meetups, update, context, problems)
+    else throw new Error('voice updates need a full rebuild')
+  }
+  return {episodes, meetups, voices: catalog.voices, problems}
+}
+
+type MappedDocument<Item> = {ok: true; entry: CatalogEntry<Item>; warnings: string[]} | {ok: false; messages: string[]}
+
+function mapDocument<Row, Item>(spec: CollectionSpec<Row, Item>, raw: unknown, documentId: string, context: MappingContext): MappedDocument<Item> {
+  const row = spec.rowSchema.safeParse(raw)
+  if (!row.success) return {ok: false, messages: describeIssues(row.error)}
+  const mapped = spec.map(row.data, context)
+  const item = spec.itemSchema.safeParse(mapped.value)
+  if (!item.success) return {ok: false, messages: describeIssues(item.error)}
+  return {ok: true, entry: Object.freeze({value: item.data, updatedAt: mapped.updatedAt, documentId}), warnings: mapped.warnings}
+}
+
+function documentIdOf(raw: unknown): string {
+  const identified = documentIdSchema.safeParse(raw)
+  return identified.success ? identified.data._id : '(no _id)'
+}
+
 function mapCollection<Row, Item extends {slug: string}>(
+  collection: CollectionName,
   spec: CollectionSpec<Row, Item>,
   input: unknown[],
   context: MappingContext,
+  previous: readonly CatalogEntry<Item>[] | undefined,
   problems: DocumentProblem[],
 ): CatalogEntry<Item>[] {
-  const report = (documentId: string, severity: DocumentProblem['severity'], messages: string[]) =>
-    problems.push({documentId, collection: spec.name, severity, messages})
+  const lastValid = new Map(previous?.map((entry) => [entry.documentId, entry]))
   const entries: CatalogEntry<Item>[] = []
   for (const raw of input) {
-    const identified = documentIdSchema.safeParse(raw)
-    const documentId = identified.success ? identified.data._id : '(no _id)'
-    const row = spec.rowSchema.safeParse(raw)
-    if (!row.success) {
-      report(documentId, 'rejected', describeIssues(row.error))
+    const documentId = documentIdOf(raw)
+    const mapped = mapDocument(spec, raw, documentId, context)
+    if (mapped.ok) {
+      if (mapped.warnings.length > 0) problems.push({documentId, collection, severity: 'warning', messages: mapped.warnings})
+      entries.push(mapped.entry)
       continue
     }
-    const mapped = spec.map(row.data, context)
-    const item = spec.itemSchema.safeParse(mapped.value)
-    if (!item.success) {
-      report(documentId, 'rejected', describeIssues(item.error))
-      continue
-    }
-    if (mapped.warnings.length > 0) report(documentId, 'warning', mapped.warnings)
-    entries.push({value: item.data, updatedAt: mapped.updatedAt, documentId})
+    const kept = lastValid.get(documentId)
+    if (kept) entries.push(kept)
+    problems.push({documentId, collection, severity: kept ? 'kept' : 'rejected', messages: mapped.messages})
   }
-  const sorted = sortEntries(entries, spec.order)
+  const sorted = entries.sort((a, b) => spec.order.compare(spec.order.key(a.value), spec.order.key(b.value)))
   // Two documents with one slug would make the single endpoint ambiguous: the first in list order wins.
   const seen = new Set<string>()
   return sorted.filter((entry) => {
     if (!seen.has(entry.value.slug)) return seen.add(entry.value.slug)
-    report(entry.documentId, 'rejected', [`slug: "${entry.value.slug}" is already used by another document in ${spec.name}`])
+    problems.push({documentId: entry.documentId, collection, severity: 'rejected', messages: [duplicateSlug(entry.value.slug, collection)]})
     return false
   })
 }
 
-function sortEntries<Item>(entries: CatalogEntry<Item>[], order: ListOrder<Item>): CatalogEntry<Item>[] {
-  return sortBy(entries, {key: (entry) => order.key(entry.value), compare: order.compare})
+function patchCollection<Row, Item extends {slug: string}>(
+  collection: CollectionName,
+  spec: CollectionSpec<Row, Item>,
+  entries: readonly CatalogEntry<Item>[],
+  update: DocumentUpdate,
+  context: MappingContext,
+  problems: DocumentProblem[],
+): readonly CatalogEntry<Item>[] {
+  const index = entries.findIndex((entry) => entry.documentId === update.documentId)
+  const existing = entries[index]
+  const without = index === -1 ? entries : entries.toSpliced(index, 1)
+  if (update.row === null || update.row === undefined) return without
+
+  const mapped = mapDocument(spec, update.row, update.documentId, context)
+  if (!mapped.ok) {
+    problems.push({documentId: update.documentId, collection, severity: existing ? 'kept' : 'rejected', messages: mapped.messages})
+    return entries
+  }
+  if (without.some((entry) => entry.value.slug === mapped.entry.value.slug)) {
+    problems.push({documentId: update.documentId, collection, severity: existing ? 'kept' : 'rejected', messages: [duplicateSlug(mapped.entry.value.slug, collection)]})
+    return entries
+  }
+  if (mapped.warnings.length > 0) problems.push({documentId: update.documentId, collection, severity: 'warning', messages: mapped.warnings})
+  const key = spec.order.key(mapped.entry.value)
+  const position = insertionIndex(without, (entry) => spec.order.compare(spec.order.key(entry.value), key) <= 0)
+  return without.toSpliced(position, 0, mapped.entry)
+}
+
+/** The first index whose entry does not satisfy `before`; `before` must hold for a prefix of the sorted list. */
+export function insertionIndex<Entry>(sorted: readonly Entry[], before: (entry: Entry) => boolean): number {
+  let low = 0
+  let high = sorted.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    const entry = sorted[middle]
+    if (entry !== undefined && before(entry)) low = middle + 1
+    else high = middle
+  }
+  return low
+}
+
+function duplicateSlug(slug: string, collection: CollectionName): string {
+  return `slug: "${slug}" is already used by another document in ${collection}`
 }
 
 function describeIssues(error: z.ZodError): string[] {
