@@ -1,17 +1,22 @@
 import express, {type ErrorRequestHandler, type RequestHandler} from 'express'
-import {createCatalogHandler} from './api/v1/router.ts'
-import {buildProblem, sendProblem} from './http/problem.ts'
-import type {SnapshotStore} from './snapshot/store.ts'
+import {createCatalogHandler, sendMethodNotAllowed} from './api/v1/router.ts'
+import {buildProblem, isProblemStatus, sendProblem, type ProblemStatus} from './http/problem.ts'
+import {statusHandler} from './http/status.ts'
+import type {DocumentChange, SnapshotStore} from './snapshot/store.ts'
+import {createSanityWebhookHandlers, WEBHOOK_PATH} from './webhooks/sanity-webhook.ts'
 
 export interface AppDependencies {
   store: SnapshotStore
-  config: {publicBaseUrl: string}
+  config: {publicBaseUrl: string; webhookSecret?: string | undefined}
+  /** Names the content source in `/status`. */
+  sourceDescription?: string
+  clock?: () => Date
   /** Where unexpected errors are reported; the client only ever sees a problem document. */
   logError?: (error: unknown) => void
 }
 
 /** The HTTP application. No side effects: it neither reads the environment nor listens. */
-export function createApp({store, config, logError = console.error}: AppDependencies): express.Express {
+export function createApp({store, config, sourceDescription = 'content source', clock = () => new Date(), logError = console.error}: AppDependencies): express.Express {
   const {publicBaseUrl} = config
   const app = express()
   app.disable('x-powered-by')
@@ -20,7 +25,11 @@ export function createApp({store, config, logError = console.error}: AppDependen
   app.set('strict routing', true)
   app.set('query parser', false) // only the list handler reads the query, with URLSearchParams
 
-  const problem = (status: 400 | 404 | 405 | 500, detail: string, instance: string) => buildProblem(publicBaseUrl, status, detail, instance)
+  const problem = (status: ProblemStatus, detail: string, instance: string) => buildProblem(publicBaseUrl, status, detail, instance)
+  const allowOnly =
+    (allow: string): RequestHandler =>
+    (request, response) =>
+      sendProblem(request, response, problem(405, `${request.method} is not supported here; use ${allow}.`, request.originalUrl), {Allow: allow})
 
   const rejectMalformedUrl: RequestHandler = (request, response, next) => {
     try {
@@ -31,11 +40,10 @@ export function createApp({store, config, logError = console.error}: AppDependen
     next()
   }
 
+  /** Paths that exist answer other methods with 405; unknown paths are 404 whatever the method. */
   const readOnly: RequestHandler = (request, response, next) => {
     if (request.method === 'GET' || request.method === 'HEAD') return next()
-    sendProblem(request, response, problem(405, `The API is read-only: ${request.method} is not supported. Retry as GET or HEAD.`, request.originalUrl), {
-      Allow: 'GET, HEAD',
-    })
+    sendMethodNotAllowed(request, response, publicBaseUrl, request.originalUrl)
   }
 
   const catalog = createCatalogHandler(store, publicBaseUrl)
@@ -48,16 +56,26 @@ export function createApp({store, config, logError = console.error}: AppDependen
   const notFound: RequestHandler = (request, response) =>
     sendProblem(request, response, problem(404, `No such path. The API starts at ${publicBaseUrl}/api/v1/index.json.`, request.originalUrl))
 
-  const internalError: ErrorRequestHandler = (error, request, response, next) => {
+  const errorResponse: ErrorRequestHandler = (error, request, response, next) => {
     if (response.headersSent) return next(error)
+    // Body parsers and the like mark client errors with a 4xx `status`.
+    const status: unknown = typeof error === 'object' && error !== null && 'status' in error ? error.status : undefined
+    if (isProblemStatus(status) && status < 500) {
+      return sendProblem(request, response, problem(status, error instanceof Error ? error.message : 'The request was refused.', request.originalUrl))
+    }
     logError(error)
     sendProblem(request, response, problem(500, 'The server failed to answer. The payload is static, so a retry with backoff is safe.', request.originalUrl))
   }
 
   app.use(rejectMalformedUrl)
-  app.use(readOnly)
+  if (config.webhookSecret) {
+    const refresh = (change: DocumentChange | 'all') => store.refresh(change === 'all' ? undefined : [change]).catch(() => undefined) // the store records and retries failures
+    app.post(WEBHOOK_PATH, ...createSanityWebhookHandlers({secret: config.webhookSecret, publicBaseUrl, clock, onChange: refresh}))
+    app.all(WEBHOOK_PATH, allowOnly('POST'))
+  }
+  app.all('/status', readOnly, statusHandler(store, sourceDescription, clock))
   app.use('/api/v1', catalogRoute)
   app.use(notFound)
-  app.use(internalError)
+  app.use(errorResponse)
   return app
 }

@@ -19,6 +19,8 @@ const environmentSchema = z
     SANITY_API_VERSION: z.string().regex(/^v?\d{4}-\d{2}-\d{2}$/, 'must be a dated API version').default('2025-02-19'),
     SANITY_TOKEN: z.string().min(1).optional(),
     SANITY_API_HOST: absoluteUrl.optional(),
+    SANITY_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+    RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(300),
   })
   .transform((env) => {
     const publicBaseUrl = env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`
@@ -30,6 +32,9 @@ const environmentSchema = z
       feedUrl: env.FEED_URL ?? `${env.SITE_URL}/feed.xml`,
       contactEmail: env.CONTACT_EMAIL,
       apiName: env.API_NAME,
+      webhookSecret: env.SANITY_WEBHOOK_SECRET,
+      /** How often the whole catalog is re-read, to repair a lost webhook delivery; 0 turns it off. */
+      reconcileIntervalSeconds: env.RECONCILE_INTERVAL_SECONDS,
       content: env.SANITY_PROJECT_ID
         ? {
             kind: 'sanity' as const,

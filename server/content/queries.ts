@@ -66,3 +66,8 @@ export const CATALOG_QUERY = defineQuery(`{
   "meetups": *[_type == "meetup" && ${published}] | order(talkDate desc, slug.current asc) ${meetupProjection},
   "voices": *[_type == "voice" && ${published}] ${voiceProjection}
 }`)
+
+// One published document by id, with the same projection as the catalog: webhooks name the
+// document that changed, so a rebuild reads only that one.
+export const EPISODE_BY_ID_QUERY = defineQuery(`*[_type == "episode" && _id == $id && ${published}][0] ${episodeProjection}`)
+export const MEETUP_BY_ID_QUERY = defineQuery(`*[_type == "meetup" && _id == $id && ${published}][0] ${meetupProjection}`)

@@ -1,28 +1,29 @@
-import type {ServerResponse} from 'node:http'
+import {STATUS_CODES, type ServerResponse} from 'node:http'
 import type {Problem} from '../api/v1/contract.ts'
 
 // Every error this service sends is application/problem+json (RFC 9457), modelled once here.
-// Its `type` is a stable URI: an anchor in the errors section of the developer documentation.
-
-export const problemKinds = {
-  400: {anchor: 'errors-bad-request', title: 'Bad Request'},
-  404: {anchor: 'errors-not-found', title: 'Not Found'},
-  405: {anchor: 'errors-method-not-allowed', title: 'Method Not Allowed'},
-  429: {anchor: 'errors-too-many-requests', title: 'Too Many Requests'},
-  500: {anchor: 'errors-internal', title: 'Internal Server Error'},
-  503: {anchor: 'errors-unavailable', title: 'Service Unavailable'},
-} as const
-
-export type ProblemStatus = keyof typeof problemKinds
+// Its `type` is a stable URI per status: an anchor in the errors section of the developer
+// documentation, named after the reason phrase (`#errors-not-found`, `#errors-bad-request`, ...).
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8'
 
-export function problemTypeUri(publicBaseUrl: string, status: ProblemStatus): string {
-  return `${publicBaseUrl}/docs#${problemKinds[status].anchor}`
+const PROBLEM_STATUSES = [400, 404, 405, 409, 410, 413, 415, 429, 500, 503] as const
+export type ProblemStatus = (typeof PROBLEM_STATUSES)[number]
+
+export function isProblemStatus(status: unknown): status is ProblemStatus {
+  return PROBLEM_STATUSES.some((known) => known === status)
+}
+
+export function problemTitle(status: number): string {
+  return STATUS_CODES[status] ?? 'Error'
+}
+
+export function problemAnchor(status: number): string {
+  return `errors-${problemTitle(status).toLowerCase().replace(/[^a-z0-9]+/g, '-')}`
 }
 
 export function buildProblem(publicBaseUrl: string, status: ProblemStatus, detail: string, instance: string): Problem {
-  return {type: problemTypeUri(publicBaseUrl, status), title: problemKinds[status].title, status, detail, instance}
+  return {type: `${publicBaseUrl}/docs#${problemAnchor(status)}`, title: problemTitle(status), status, detail, instance}
 }
 
 /** Writes a problem response. Errors are not cached: the next request may well succeed. */

@@ -1,21 +1,38 @@
-import {mapCatalog} from '../api/v1/catalog.ts'
+import {mapCatalog, patchCatalog, type DocumentUpdate} from '../api/v1/catalog.ts'
 import {createLinks} from '../api/v1/links.ts'
 import type {Config} from '../config.ts'
-import {CATALOG_QUERY} from '../content/queries.ts'
+import {CATALOG_QUERY, EPISODE_BY_ID_QUERY, MEETUP_BY_ID_QUERY} from '../content/queries.ts'
 import type {ContentSource} from '../content/source.ts'
 import {buildSnapshot} from './snapshot.ts'
 import type {SnapshotBuilder} from './store.ts'
 
 export type Clock = () => Date
 
-/** The one data flow: source -> GROQ -> mapping and validation -> snapshot. */
+const DOCUMENT_QUERIES = {episodes: EPISODE_BY_ID_QUERY, meetups: MEETUP_BY_ID_QUERY}
+
+/**
+ * The one data flow: source -> GROQ -> mapping and validation -> snapshot. A change that names
+ * only episodes and meetups reads just those documents and patches the previous catalog; anything
+ * else (a voice, which other items link to, or an unknown change) reads the whole catalog.
+ */
 export function catalogSnapshotBuilder(dependencies: {source: ContentSource; config: Config; clock: Clock}): SnapshotBuilder {
   const {source, config, clock} = dependencies
   const links = createLinks(config)
+  const settings = {links, feedUrl: config.feedUrl}
   const index = {apiName: config.apiName, feedUrl: config.feedUrl, contactEmail: config.contactEmail}
-  return async (previous) => {
-    const result = await source.fetch(CATALOG_QUERY)
-    const catalog = mapCatalog(result, {links, feedUrl: config.feedUrl})
-    return buildSnapshot(catalog, {links, index}, previous, clock())
+  return async (previous, change) => {
+    const documents = change.kind === 'documents' ? [...change.documents] : []
+    const patchable = previous && change.kind === 'documents' && documents.every(([, collection]) => collection !== 'voices')
+    if (!patchable) {
+      const catalog = mapCatalog(await source.fetch(CATALOG_QUERY), settings, previous?.catalog)
+      return buildSnapshot(catalog, {links, index}, previous, clock())
+    }
+    const updates = await Promise.all(
+      documents.map(async ([documentId, collection]): Promise<DocumentUpdate> => {
+        const query = collection === 'episodes' ? DOCUMENT_QUERIES.episodes : DOCUMENT_QUERIES.meetups
+        return {collection, documentId, row: await source.fetch(query, {id: documentId})}
+      }),
+    )
+    return buildSnapshot(patchCatalog(previous.catalog, updates, settings), {links, index}, previous, clock())
   }
 }

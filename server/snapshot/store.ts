@@ -1,43 +1,147 @@
+import type {CollectionName} from '../api/v1/links.ts'
 import type {Snapshot} from './snapshot.ts'
 
+/** A document that changed, as a webhook names it. */
+export interface DocumentChange {
+  documentId: string
+  collection: CollectionName
+}
+
+/** What the next build must cover: everything, or only some documents. */
+export type PendingChange = {kind: 'all'} | {kind: 'documents'; documents: ReadonlyMap<string, CollectionName>}
+
 /** Builds the next snapshot from the current one (undefined on the first build). */
-export type SnapshotBuilder = (previous: Snapshot | undefined) => Promise<Snapshot>
+export type SnapshotBuilder = (previous: Snapshot | undefined, change: PendingChange) => Promise<Snapshot>
+
+export interface BuildOutcome {
+  kind: 'full' | 'documents'
+  ok: boolean
+  startedAt: Date
+  durationMs: number
+  /** Documents the build covered, for a per-document build. */
+  documents?: string[]
+  error?: string
+}
+
+export interface StoreStatus {
+  lastBuild: BuildOutcome | undefined
+  lastSuccessAt: Date
+  consecutiveFailures: number
+  nextRetryAt: Date | undefined
+}
 
 export interface SnapshotStore {
   current(): Snapshot
   /**
-   * Builds a new snapshot and swaps it in. Single-flight: while a build runs, callers share one
-   * follow-up build, so a burst of requests costs at most two. A failed build rejects and leaves
-   * the last good snapshot serving.
+   * Asks for a new snapshot covering these documents, or everything when none are named. Builds
+   * never overlap: requests made while one runs are merged into a single follow-up build. A failed
+   * build leaves the last good snapshot serving and is retried with backoff; the promise still
+   * rejects so a caller can tell.
    */
-  rebuild(): Promise<Snapshot>
+  refresh(changes?: readonly DocumentChange[]): Promise<Snapshot>
+  status(): StoreStatus
+  /** Cancels a scheduled retry (at shutdown). */
+  close(): void
+}
+
+export interface StoreOptions {
+  clock?: () => Date
+  /** First retry delay; it doubles up to `maxRetryDelayMs`. */
+  retryDelayMs?: number
+  maxRetryDelayMs?: number
+  /** More changed documents than this in one build are cheaper to rebuild in full. */
+  maxDocumentsPerBuild?: number
+  onBuild?: (outcome: BuildOutcome) => void
 }
 
 /** Builds the first snapshot (rejects if that fails: there is nothing to serve yet). */
-export async function createSnapshotStore(build: SnapshotBuilder): Promise<SnapshotStore> {
-  let current = await build(undefined)
+export async function createSnapshotStore(build: SnapshotBuilder, options: StoreOptions = {}): Promise<SnapshotStore> {
+  const {clock = () => new Date(), retryDelayMs = 1000, maxRetryDelayMs = 60_000, maxDocumentsPerBuild = 100, onBuild} = options
+  let current = await build(undefined, {kind: 'all'})
+  let lastSuccessAt = clock()
+  let lastBuild: BuildOutcome | undefined
+  let consecutiveFailures = 0
+  let pending: PendingChange | undefined
   let running: Promise<Snapshot> | undefined
-  let queued: Promise<Snapshot> | undefined
+  let followUp: Promise<Snapshot> | undefined
+  let retryTimer: NodeJS.Timeout | undefined
+  let nextRetryAt: Date | undefined
+
+  const merge = (change: PendingChange) => {
+    if (change.kind === 'all' || pending?.kind === 'all') return void (pending = {kind: 'all'})
+    const documents = new Map([...(pending?.documents ?? []), ...change.documents])
+    pending = documents.size > maxDocumentsPerBuild ? {kind: 'all'} : {kind: 'documents', documents}
+  }
+
+  const scheduleRetry = () => {
+    const delay = Math.min(retryDelayMs * 2 ** (consecutiveFailures - 1), maxRetryDelayMs)
+    clearTimeout(retryTimer)
+    nextRetryAt = new Date(clock().getTime() + delay)
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined
+      nextRetryAt = undefined
+      startOrFollow().catch(() => undefined) // the outcome is recorded; the next retry is scheduled
+    }, delay)
+    retryTimer.unref()
+  }
 
   const start = (): Promise<Snapshot> => {
-    running = build(current)
-      .then((next) => (current = next))
-      .finally(() => (running = undefined))
+    const change = pending
+    if (!change) return Promise.resolve(current) // an earlier build already covered it
+    pending = undefined
+    const startedAt = clock()
+    const documents = change.kind === 'documents' ? [...change.documents.keys()] : undefined
+    const record = (ok: boolean, error?: unknown) => {
+      lastBuild = {
+        kind: change.kind === 'all' ? 'full' : 'documents',
+        ok,
+        startedAt,
+        durationMs: clock().getTime() - startedAt.getTime(),
+        ...(documents ? {documents} : {}),
+        ...(error === undefined ? {} : {error: error instanceof Error ? error.message : String(error)}),
+      }
+      onBuild?.(lastBuild)
+    }
+    running = build(current, change).then(
+      (next) => {
+        current = next
+        lastSuccessAt = clock()
+        consecutiveFailures = 0
+        record(true)
+        return next
+      },
+      (error: unknown) => {
+        consecutiveFailures += 1
+        merge(change) // nothing is lost: the failed change is tried again
+        record(false, error)
+        scheduleRetry()
+        throw error
+      },
+    )
+    running.finally(() => (running = undefined)).catch(() => undefined)
     return running
+  }
+
+  const startOrFollow = (): Promise<Snapshot> => {
+    if (!running) return start()
+    followUp ??= running
+      .catch(() => undefined)
+      .then(() => {
+        followUp = undefined
+        return start()
+      })
+    return followUp
   }
 
   return {
     current: () => current,
-    rebuild() {
-      if (!running) return start()
-      // The running build may have read content from before this call: one more follows it.
-      queued ??= running
-        .catch(() => undefined)
-        .then(() => {
-          queued = undefined
-          return start()
-        })
-      return queued
+    refresh(changes) {
+      merge(changes && changes.length > 0 ? {kind: 'documents', documents: new Map(changes.map((change) => [change.documentId, change.collection]))} : {kind: 'all'})
+      clearTimeout(retryTimer) // a fresh request runs now rather than at the next retry
+      nextRetryAt = undefined
+      return startOrFollow()
     },
+    status: () => ({lastBuild, lastSuccessAt, consecutiveFailures, nextRetryAt}),
+    close: () => clearTimeout(retryTimer),
   }
 }

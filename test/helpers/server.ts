@@ -3,7 +3,7 @@ import {loadConfig, type Config} from '../../server/config.ts'
 import {createEmbeddedFileSource} from '../../server/content/embedded-source.ts'
 import type {ContentSource} from '../../server/content/source.ts'
 import {catalogSnapshotBuilder, type Clock} from '../../server/snapshot/catalog-builder.ts'
-import {createSnapshotStore, type SnapshotStore} from '../../server/snapshot/store.ts'
+import {createSnapshotStore, type SnapshotStore, type StoreOptions} from '../../server/snapshot/store.ts'
 
 export const SAMPLE_DATASET = 'data/catalog.ndjson'
 
@@ -20,12 +20,15 @@ export interface TestServer {
  * Starts the real application on an ephemeral loopback port. `PUBLIC_BASE_URL` is fixed, so
  * documents from servers on different ports can be compared byte for byte.
  */
-export async function startTestServer(options: {source?: ContentSource; environment?: Record<string, string>; clock?: Clock} = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: {source?: ContentSource; environment?: Record<string, string>; clock?: Clock; store?: StoreOptions} = {},
+): Promise<TestServer> {
   const config = loadConfig({PUBLIC_BASE_URL: 'http://api.test', ...options.environment})
   const source = options.source ?? createEmbeddedFileSource(SAMPLE_DATASET)
-  const store = await createSnapshotStore(catalogSnapshotBuilder({source, config, clock: options.clock ?? (() => new Date())}))
+  const clock = options.clock ?? (() => new Date())
+  const store = await createSnapshotStore(catalogSnapshotBuilder({source, config, clock}), {clock, ...options.store})
   const errors: unknown[] = []
-  const app = createApp({store, config, logError: (error) => errors.push(error)})
+  const app = createApp({store, config, clock, sourceDescription: source.description, logError: (error) => errors.push(error)})
   const server = app.listen(0, '127.0.0.1')
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject))
   const address = server.address()
@@ -37,6 +40,7 @@ export async function startTestServer(options: {source?: ContentSource; environm
     config,
     close: () =>
       new Promise<void>((resolve, reject) => {
+        store.close()
         server.closeAllConnections()
         server.close((error) => (error ? reject(error) : resolve()))
       }),

@@ -229,8 +229,8 @@ describe('errors', () => {
     expect(problem.detail).toContain('^[a-z0-9-]+$')
   })
 
-  it.each(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])('answers %s with 405 and Allow: GET, HEAD', async (method) => {
-    for (const path of ['/api/v1/episodes.json', '/api/v1/sandbox/all.json', '/api/v1/nowhere']) {
+  it.each(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])('answers %s on an existing path with 405 and Allow: GET, HEAD', async (method) => {
+    for (const path of ['/api/v1/episodes.json', '/api/v1/sandbox/all.json', '/api/v1/voices/noa-levi.json', '/api/v1/index.json?limit=0', '/status']) {
       const response = await get(path, {method, body: method === 'POST' ? '{}' : null})
       const problem = await readProblem(response, 405)
       expect(response.headers.get('allow')).toBe('GET, HEAD')
@@ -254,6 +254,14 @@ describe('errors', () => {
     const problem = await readProblem(await get(path), 400)
     expect(problem.detail).toContain(fault)
     expect(problem.type).toBe('http://api.test/docs#errors-bad-request')
+  })
+
+  it('answers any method on an unknown path with 404', async () => {
+    for (const method of ['POST', 'DELETE']) {
+      await readProblem(await get('/api/v1/nowhere', {method}), 404)
+      await readProblem(await get('/api/v1/episodes/no-such-episode.json', {method}), 404)
+      await readProblem(await get('/webhooks/sanity', {method}), 404)
+    }
   })
 
   it('ignores an Authorization header and never challenges', async () => {

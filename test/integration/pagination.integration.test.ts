@@ -78,7 +78,7 @@ describe('pagination', () => {
   it('keeps a walk correct when an episode is published between two page requests', async () => {
     const first = await readContract(await fetch(`${server.baseUrl}/api/v1/episodes.json?limit=5`), episodes)
     documents = [...documents, episode('ep-99-fresh', {_updatedAt: new Date().toISOString(), publishedAt: '2030-01-01'})]
-    await server.store.rebuild()
+    await server.store.refresh()
     const nextUrl = first.pagination.next?.replace('http://api.test', server.baseUrl) ?? ''
     const second = await readContract(await fetch(nextUrl), episodes)
     const before = await readContract(await fetch(`${server.baseUrl}/api/v1/episodes.json`), episodes)

@@ -62,7 +62,7 @@ describe('the Sanity source', () => {
   it.each([400, 'malformed'] as const)('keeps serving the last good snapshot when Sanity answers %s during a rebuild', async (failure) => {
     const before = sanity.store.current()
     standIn.failWith(failure)
-    await expect(sanity.store.rebuild()).rejects.toThrow()
+    await expect(sanity.store.refresh()).rejects.toThrow()
     standIn.failWith(undefined)
     expect(sanity.store.current()).toBe(before)
     const response = await fetch(`${sanity.baseUrl}/api/v1/all.json`)

@@ -6,6 +6,7 @@ import {catalogSnapshotBuilder} from '../../server/snapshot/catalog-builder.ts'
 import type {Snapshot} from '../../server/snapshot/snapshot.ts'
 import {episode, voice} from '../fixtures/documents.ts'
 
+const ALL = {kind: 'all'} as const
 const config = loadConfig({PUBLIC_BASE_URL: 'http://api.test'})
 
 function builderOver(documents: () => SanityDocument[], now: () => Date) {
@@ -15,8 +16,8 @@ function builderOver(documents: () => SanityDocument[], now: () => Date) {
 describe('snapshot dates and validators', () => {
   it('dates a fresh snapshot from the content, so restarts and replicas agree', async () => {
     const documents = [voice('dana', {_updatedAt: '2025-05-05T05:05:05.678Z'}), episode('ep-1', {_updatedAt: '2025-04-04T04:04:04Z'})]
-    const first = await builderOver(() => documents, () => new Date('2026-01-01T00:00:00Z'))(undefined)
-    const second = await builderOver(() => documents, () => new Date('2027-01-01T00:00:00Z'))(undefined)
+    const first = await builderOver(() => documents, () => new Date('2026-01-01T00:00:00Z'))(undefined, ALL)
+    const second = await builderOver(() => documents, () => new Date('2027-01-01T00:00:00Z'))(undefined, ALL)
     expect(first.representation('episodes/ep-1.json')?.lastModifiedHeader).toBe('Fri, 04 Apr 2025 04:04:04 GMT')
     expect(first.representation('all.json')?.lastModifiedHeader).toBe('Mon, 05 May 2025 05:05:05 GMT')
     for (const path of first.paths) expect(second.representation(path)).toEqual(first.representation(path))
@@ -26,10 +27,10 @@ describe('snapshot dates and validators', () => {
     let documents = [voice('dana'), episode('ep-1'), episode('ep-2', {publishedAt: '2025-01-01'})]
     let now = new Date('2026-01-01T00:00:00Z')
     const build = builderOver(() => documents, () => now)
-    const before: Snapshot = await build(undefined)
+    const before: Snapshot = await build(undefined, ALL)
     documents = [voice('dana'), episode('ep-1', {title: 'כותרת חדשה'}), episode('ep-2', {publishedAt: '2025-01-01'})]
     now = new Date('2026-02-02T00:00:00Z')
-    const after = await build(before)
+    const after = await build(before, ALL)
 
     for (const path of ['episodes/ep-1.json', 'episodes.json', 'all.json']) {
       expect(after.representation(path)?.etag, path).not.toBe(before.representation(path)?.etag)
@@ -44,16 +45,16 @@ describe('snapshot dates and validators', () => {
   it('drops representations of deleted documents', async () => {
     let documents = [voice('dana'), episode('ep-1')]
     const build = builderOver(() => documents, () => new Date())
-    const before = await build(undefined)
+    const before = await build(undefined, ALL)
     documents = [voice('dana')]
-    const after = await build(before)
+    const after = await build(before, ALL)
     expect(before.representation('episodes/ep-1.json')).toBeDefined()
     expect(after.representation('episodes/ep-1.json')).toBeUndefined()
     expect(after.counts).toEqual({episodes: 0, meetups: 0, voices: 1})
   })
 
   it('is immutable', async () => {
-    const snapshot = await builderOver(() => [voice('dana')], () => new Date())(undefined)
+    const snapshot = await builderOver(() => [voice('dana')], () => new Date())(undefined, ALL)
     expect(Object.isFrozen(snapshot)).toBe(true)
     expect(Object.isFrozen(snapshot.representation('voices.json'))).toBe(true)
   })

@@ -1,48 +1,103 @@
 import {describe, expect, it} from 'vitest'
 import type {Snapshot} from '../../server/snapshot/snapshot.ts'
-import {createSnapshotStore} from '../../server/snapshot/store.ts'
+import {createSnapshotStore, type PendingChange} from '../../server/snapshot/store.ts'
 
-/** A builder whose builds finish only when the test says so; each build yields a distinct snapshot. */
+interface PendingBuild {
+  change: PendingChange
+  resolve: (snapshot: Snapshot) => void
+  reject: (error: Error) => void
+}
+
+/** A builder whose builds (after the first) finish only when the test says so. */
 function controllableBuilder() {
-  const pending: {resolve: (snapshot: Snapshot) => void; reject: (error: Error) => void}[] = []
-  let builds = 0
-  const build = () => {
-    builds += 1
-    if (builds === 1) return Promise.resolve(fakeSnapshot(1))
-    return new Promise<Snapshot>((resolve, reject) => pending.push({resolve, reject}))
+  const pending: PendingBuild[] = []
+  const changes: PendingChange[] = []
+  const build = (_previous: Snapshot | undefined, change: PendingChange) => {
+    changes.push(change)
+    if (changes.length === 1) return Promise.resolve(fakeSnapshot('initial'))
+    return new Promise<Snapshot>((resolve, reject) => pending.push({change, resolve, reject}))
   }
-  return {build, pending, builds: () => builds}
+  const next = () => {
+    const build = pending.shift()
+    if (!build) throw new Error('no build is running')
+    return build
+  }
+  return {build, changes, next}
 }
 
-function fakeSnapshot(version: number): Snapshot {
-  return {version: String(version), builtAt: new Date(0), catalog: {episodes: [], meetups: [], voices: [], problems: []}, counts: {episodes: 0, meetups: 0, voices: 0}, paths: [], representation: () => undefined, listPage: () => ({ok: false, reason: 'none'})}
+function fakeSnapshot(version: string): Snapshot {
+  return {
+    version,
+    builtAt: new Date(0),
+    catalog: {episodes: [], meetups: [], voices: [], problems: []},
+    counts: {episodes: 0, meetups: 0, voices: 0},
+    paths: [],
+    representation: () => undefined,
+    listPage: () => ({ok: false, reason: 'none'}),
+  }
 }
+
+const settle = () => new Promise((resolve) => setImmediate(resolve))
+const documentsOf = (change: PendingChange | undefined) => (change?.kind === 'documents' ? [...change.documents.keys()].sort() : change?.kind)
 
 describe('snapshot store', () => {
-  it('runs one build at a time and coalesces a burst into a single follow-up build', async () => {
+  it('runs one build at a time and merges a burst of changes into a single follow-up build', async () => {
     const builder = controllableBuilder()
     const store = await createSnapshotStore(builder.build)
-    const first = store.rebuild()
-    const burst = [store.rebuild(), store.rebuild(), store.rebuild()]
-    expect(builder.builds()).toBe(2)
-    builder.pending.shift()?.resolve(fakeSnapshot(2))
+    const first = store.refresh([{documentId: 'a', collection: 'episodes'}])
+    const burst = [
+      store.refresh([{documentId: 'b', collection: 'episodes'}]),
+      store.refresh([{documentId: 'c', collection: 'meetups'}]),
+      store.refresh([{documentId: 'b', collection: 'episodes'}]),
+    ]
+    expect(builder.changes.length).toBe(2)
+    builder.next().resolve(fakeSnapshot('after a'))
     await first
-    await Promise.resolve()
-    await new Promise((resolve) => setImmediate(resolve))
-    expect(builder.builds()).toBe(3)
-    builder.pending.shift()?.resolve(fakeSnapshot(3))
-    const results = await Promise.all(burst)
-    expect(results.map((snapshot) => snapshot.version)).toEqual(['3', '3', '3'])
-    expect(store.current().version).toBe('3')
+    await settle()
+    expect(builder.changes.length).toBe(3)
+    expect(documentsOf(builder.changes[2])).toEqual(['b', 'c'])
+    builder.next().resolve(fakeSnapshot('after b, c'))
+    expect((await Promise.all(burst)).map((snapshot) => snapshot.version)).toEqual(['after b, c', 'after b, c', 'after b, c'])
+    expect(store.current().version).toBe('after b, c')
+    expect(store.status().lastBuild).toMatchObject({kind: 'documents', ok: true, documents: ['b', 'c']})
   })
 
-  it('keeps the last good snapshot when a build fails', async () => {
+  it('turns a request for everything, or too many documents, into a full build', async () => {
     const builder = controllableBuilder()
-    const store = await createSnapshotStore(builder.build)
-    const failing = store.rebuild()
-    builder.pending.shift()?.reject(new Error('source unreachable'))
+    const store = await createSnapshotStore(builder.build, {maxDocumentsPerBuild: 2})
+    const first = store.refresh([{documentId: 'a', collection: 'episodes'}])
+    const many = store.refresh(['x', 'y', 'z'].map((documentId) => ({documentId, collection: 'episodes' as const})))
+    builder.next().resolve(fakeSnapshot('1'))
+    await first
+    await settle()
+    expect(builder.changes[2]).toEqual({kind: 'all'})
+    builder.next().resolve(fakeSnapshot('2'))
+    await many
+  })
+
+  it('keeps the last good snapshot when a build fails, and retries the same change with backoff', async () => {
+    const builder = controllableBuilder()
+    const outcomes: boolean[] = []
+    const store = await createSnapshotStore(builder.build, {retryDelayMs: 5, onBuild: (outcome) => outcomes.push(outcome.ok)})
+    const failing = store.refresh([{documentId: 'a', collection: 'episodes'}])
+    builder.next().reject(new Error('source unreachable'))
     await expect(failing).rejects.toThrow('source unreachable')
-    expect(store.current().version).toBe('1')
+    expect(store.current().version).toBe('initial')
+    expect(store.status()).toMatchObject({consecutiveFailures: 1, lastBuild: {ok: false, error: 'source unreachable'}})
+    expect(store.status().nextRetryAt).toBeInstanceOf(Date)
+
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    expect(documentsOf(builder.changes[2])).toEqual(['a'])
+    builder.next().reject(new Error('still down'))
+    await settle()
+    expect(store.status().consecutiveFailures).toBe(2)
+    await new Promise((resolve) => setTimeout(resolve, 40))
+    builder.next().resolve(fakeSnapshot('recovered'))
+    await settle()
+    expect(store.current().version).toBe('recovered')
+    expect(store.status()).toMatchObject({consecutiveFailures: 0, nextRetryAt: undefined})
+    expect(outcomes).toEqual([false, false, true])
+    store.close()
   })
 
   it('refuses to start without a first snapshot', async () => {

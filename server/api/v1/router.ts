@@ -22,12 +22,19 @@ export function createCatalogHandler(store: SnapshotStore, publicBaseUrl: string
   return (request: IncomingMessage, response: ServerResponse, target: {path: string; query: string; instance: string}): void => {
     const {path, query, instance} = target
     const fail = (status: 400 | 404, detail: string) => sendProblem(request, response, buildProblem(publicBaseUrl, status, detail, instance))
+    // Checked once the path names a resource: an unknown path is a 404 whatever the method.
+    const readOnly = () => {
+      if (request.method === 'GET' || request.method === 'HEAD') return true
+      sendMethodNotAllowed(request, response, publicBaseUrl, instance)
+      return false
+    }
     const catalogPath = path.startsWith(`${SANDBOX_PREFIX}/`) ? path.slice(SANDBOX_PREFIX.length) : path
     const snapshot = store.current()
 
     const list = LIST_PATH.exec(catalogPath)
     const collection = list?.[1]
     if (isCollectionName(collection)) {
+      if (!readOnly()) return
       const parsed = parsePageRequest(new URLSearchParams(query))
       if (!parsed.ok) return fail(400, parsed.reason)
       const page = snapshot.listPage(collection, parsed.request)
@@ -37,7 +44,10 @@ export function createCatalogHandler(store: SnapshotStore, publicBaseUrl: string
     const [, itemCollection, slug] = ITEM_PATH.exec(catalogPath) ?? []
     if (isCollectionName(itemCollection) && slug !== undefined) {
       const representation = snapshot.representation(`${itemCollection}/${slug}.json`)
-      if (representation) return sendRepresentation(request, response, representation)
+      if (representation) {
+        if (readOnly()) sendRepresentation(request, response, representation)
+        return
+      }
       const listUrl = `${publicBaseUrl}/api/v1/${itemCollection}.json`
       return fail(
         404,
@@ -48,9 +58,17 @@ export function createCatalogHandler(store: SnapshotStore, publicBaseUrl: string
     }
 
     const document = DOCUMENT_PATHS.has(catalogPath) ? snapshot.representation(catalogPath.slice(1)) : undefined
-    if (document) return sendRepresentation(request, response, document)
+    if (document) {
+      if (readOnly()) sendRepresentation(request, response, document)
+      return
+    }
     fail(404, `No such path under /api/v1. The service index ${publicBaseUrl}/api/v1/index.json lists every endpoint.`)
   }
+}
+
+export function sendMethodNotAllowed(request: IncomingMessage, response: ServerResponse, publicBaseUrl: string, instance: string): void {
+  const detail = `The API is read-only: ${request.method} is not supported. Retry as GET or HEAD.`
+  sendProblem(request, response, buildProblem(publicBaseUrl, 405, detail, instance), {Allow: 'GET, HEAD'})
 }
 
 function isSlug(value: string): boolean {

@@ -1,0 +1,88 @@
+import {assertValidSignature, decodeSignatureHeader, isSignatureError, SIGNATURE_HEADER_NAME} from '@sanity/webhook'
+import express, {type RequestHandler} from 'express'
+import {z} from 'zod'
+import type {CollectionName} from '../api/v1/links.ts'
+import {buildProblem, sendProblem} from '../http/problem.ts'
+import type {DocumentChange} from '../snapshot/store.ts'
+
+export const WEBHOOK_PATH = '/webhooks/sanity'
+const MAX_AGE_MS = 5 * 60 * 1000
+const MAX_REMEMBERED_DELIVERIES = 10_000
+
+const COLLECTIONS: Record<string, CollectionName> = {episode: 'episodes', meetup: 'meetups', voice: 'voices'}
+
+/** The projection the README asks for: `{_id, _type}`; anything else is still a valid hint to rebuild everything. */
+const payloadSchema = z.looseObject({_id: z.string().min(1), _type: z.string().min(1)})
+
+export interface WebhookOptions {
+  secret: string
+  publicBaseUrl: string
+  clock: () => Date
+  /** Called after the delivery has been answered: a change to one document, or `all` when the payload does not say which. */
+  onChange: (change: DocumentChange | 'all') => void
+}
+
+type Verdict = {accepted: false; status: 400 | 409; detail: string} | {accepted: true; change: DocumentChange | 'all' | 'ignored'}
+
+/**
+ * Receives GROQ-powered Sanity webhooks. A delivery is a hint to rebuild, never content: it is
+ * verified on the raw body (HMAC signature, at most 5 minutes old, not seen before), answered at
+ * once with 202, and the rebuild reads the content from the source itself. A refused delivery
+ * changes nothing and gets a 400 or 409 problem (never 401/403: clients are promised none).
+ */
+export function createSanityWebhookHandlers(options: WebhookOptions): RequestHandler[] {
+  const seen = new Map<string, number>() // idempotency-key -> when it stops mattering
+
+  const verify = async (body: Buffer, headers: Record<string, string | string[] | undefined>): Promise<Verdict> => {
+    const signature = headers[SIGNATURE_HEADER_NAME]
+    if (typeof signature !== 'string') return {accepted: false, status: 400, detail: `The ${SIGNATURE_HEADER_NAME} header is missing or repeated.`}
+    try {
+      await assertValidSignature(body.toString('utf8'), signature, options.secret)
+    } catch (error) {
+      if (!isSignatureError(error)) throw error
+      return {accepted: false, status: 400, detail: `The ${SIGNATURE_HEADER_NAME} header does not sign this body with the configured secret (${error.message}).`}
+    }
+    const now = options.clock().getTime()
+    const age = now - decodeSignatureHeader(signature).timestamp
+    if (Math.abs(age) > MAX_AGE_MS) return {accepted: false, status: 400, detail: 'The delivery was signed more than 5 minutes from now; it may be a replay.'}
+
+    for (const [key, expiresAt] of seen) if (expiresAt <= now) seen.delete(key)
+    const idempotencyKey = headers['idempotency-key']
+    if (typeof idempotencyKey === 'string') {
+      if (seen.has(idempotencyKey)) return {accepted: false, status: 409, detail: 'This delivery (idempotency-key) was already received; it changes nothing.'}
+      if (seen.size >= MAX_REMEMBERED_DELIVERIES) seen.delete(seen.keys().next().value ?? '')
+      seen.set(idempotencyKey, now + 2 * MAX_AGE_MS)
+    }
+    return {accepted: true, change: changeOf(body)}
+  }
+
+  const receive: RequestHandler = async (request, response) => {
+    const body: unknown = request.body
+    const verdict = Buffer.isBuffer(body) && body.length > 0 ? await verify(body, request.headers) : ({accepted: false, status: 400, detail: 'The delivery has no body.'} as const)
+    if (!verdict.accepted) {
+      return sendProblem(request, response, buildProblem(options.publicBaseUrl, verdict.status, verdict.detail, request.originalUrl))
+    }
+    const rebuild = verdict.change === 'ignored' ? 'none' : verdict.change === 'all' ? 'full' : 'document'
+    response.status(202).set('Cache-Control', 'no-store').json({status: 'accepted', rebuild})
+    if (verdict.change !== 'ignored') options.onChange(verdict.change)
+  }
+
+  return [express.raw({type: () => true, limit: '64kb'}), receive]
+}
+
+function changeOf(body: Buffer): DocumentChange | 'all' | 'ignored' {
+  let json: unknown
+  try {
+    json = JSON.parse(body.toString('utf8'))
+  } catch {
+    return 'all'
+  }
+  const payload = payloadSchema.safeParse(json)
+  if (!payload.success) return 'all'
+  const {_id: documentId, _type: type} = payload.data
+  // Drafts are never served, and types outside the catalog cannot change it.
+  const collection = COLLECTIONS[type]
+  if (documentId.startsWith('drafts.') || documentId.startsWith('versions.') || !collection) return 'ignored'
+  // Episodes and meetups show a voice's slug, so a voice change is cheapest to apply in full.
+  return collection === 'voices' ? 'all' : {documentId, collection}
+}

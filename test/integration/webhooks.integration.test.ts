@@ -1,0 +1,259 @@
+// Integration: the real app on a loopback port with SANITY_WEBHOOK_SECRET set, over an in-memory
+// copy of the sample dataset that each test edits as an editor would, then announces with a
+// delivery signed by @sanity/webhook exactly as Sanity signs it.
+import {readFile} from 'node:fs/promises'
+import {encodeSignatureHeader} from '@sanity/webhook'
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {z} from 'zod'
+import {bulkSchema, episodeSchema, itemEnvelope} from '../../server/api/v1/contract.ts'
+import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
+import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
+import {episode} from '../fixtures/documents.ts'
+import {readContract, readProblem} from '../helpers/contract.ts'
+import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
+
+const SECRET = 'a-webhook-secret-of-some-length'
+let server: TestServer
+let documents: SanityDocument[]
+let failReads: boolean
+const sample = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)
+
+beforeEach(async () => {
+  documents = [...sample]
+  failReads = false
+  const source = createEmbeddedSource('in-memory sample', async () => {
+    if (failReads) throw new Error('Sanity is unreachable')
+    return documents
+  })
+  server = await startTestServer({source, environment: {SANITY_WEBHOOK_SECRET: SECRET}, store: {retryDelayMs: 20}})
+})
+afterEach(() => server.close())
+
+async function deliver(payload: unknown, options: {timestamp?: number; secret?: string; idempotencyKey?: string} = {}) {
+  const body = JSON.stringify(payload)
+  const signature = await encodeSignatureHeader(body, options.timestamp ?? Date.now(), options.secret ?? SECRET)
+  return fetch(`${server.baseUrl}/webhooks/sanity`, {
+    method: 'POST',
+    headers: {'content-type': 'application/json', 'sanity-webhook-signature': signature, 'idempotency-key': options.idempotencyKey ?? crypto.randomUUID()},
+    body,
+  })
+}
+
+/** Polls until `check` passes: a delivery is answered before its rebuild finishes. */
+async function eventually(check: () => Promise<void>, timeoutMs = 3000) {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    try {
+      return await check()
+    } catch (error) {
+      if (Date.now() > deadline) throw error
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+  }
+}
+
+const get = (path: string, init?: RequestInit) => fetch(`${server.baseUrl}${path}`, init)
+
+const statusSchema = z.object({
+  status: z.enum(['ok', 'degraded']),
+  last_build: z.object({ok: z.boolean(), error: z.string().nullable()}).loose().nullable(),
+  next_retry_at: z.string().nullable(),
+  problems: z.array(z.object({document_id: z.string(), collection: z.string(), severity: z.string(), messages: z.array(z.string())})),
+})
+const readStatus = async () => statusSchema.parse(await (await get('/status')).json())
+const idOf = (slug: string) => sample.find((document) => document._type === 'episode' && !document._id.startsWith('drafts.') && JSON.stringify(document).includes(`"current":"${slug}"`))?._id ?? ''
+
+describe('signed deliveries', () => {
+  it('publishes a new episode, with a one-document rebuild', async () => {
+    documents.push(episode('ep-40-brand-new', {_id: 'new-episode', publishedAt: '2026-11-01', title: 'פרק 40: חדש לגמרי'}))
+    const response = await deliver({_id: 'new-episode', _type: 'episode'})
+    expect(response.status).toBe(202)
+    expect(await response.json()).toEqual({status: 'accepted', rebuild: 'document'})
+    await eventually(async () => {
+      const {data} = await readContract(await get('/api/v1/episodes/ep-40-brand-new.json'), itemEnvelope(episodeSchema))
+      expect(data.title).toBe('פרק 40: חדש לגמרי')
+    })
+    const bulk = await readContract(await get('/api/v1/all.json'), bulkSchema)
+    expect(bulk.data.episodes[0]?.slug).toBe('ep-40-brand-new')
+    expect(bulk.counts.episodes).toBe(35)
+    expect(server.store.status().lastBuild).toMatchObject({kind: 'documents', ok: true, documents: ['new-episode']})
+  })
+
+  it('shows an edit, and only the representations whose bytes changed get new validators', async () => {
+    const editedId = idOf('ep-3-schema-migrations')
+    const before = Object.fromEntries(
+      await Promise.all(
+        ['/api/v1/episodes/ep-3-schema-migrations.json', '/api/v1/episodes/ep-4-supply-chain-security.json', '/api/v1/voices.json', '/api/v1/meetups.json', '/api/v1/all.json'].map(
+          async (path) => [path, (await get(path)).headers.get('etag')] as const,
+        ),
+      ),
+    )
+    documents = documents.map((document) => (document._id === editedId ? {...document, title: 'פרק 3: מיגרציות, מהדורה מתוקנת', _updatedAt: new Date().toISOString()} : document))
+    expect((await deliver({_id: editedId, _type: 'episode'})).status).toBe(202)
+    await eventually(async () => {
+      const {data} = await readContract(await get('/api/v1/episodes/ep-3-schema-migrations.json'), itemEnvelope(episodeSchema))
+      expect(data.title).toBe('פרק 3: מיגרציות, מהדורה מתוקנת')
+    })
+    const after = async (path: string) => (await get(path)).headers.get('etag')
+    expect(await after('/api/v1/episodes/ep-3-schema-migrations.json')).not.toBe(before['/api/v1/episodes/ep-3-schema-migrations.json'])
+    expect(await after('/api/v1/all.json')).not.toBe(before['/api/v1/all.json'])
+    for (const untouched of ['/api/v1/episodes/ep-4-supply-chain-security.json', '/api/v1/voices.json', '/api/v1/meetups.json']) {
+      expect(await after(untouched), untouched).toBe(before[untouched])
+    }
+  })
+
+  it('removes a deleted episode from lists and bulk, and its endpoint answers 404', async () => {
+    const deletedId = idOf('ep-5-build-times')
+    documents = documents.filter((document) => document._id !== deletedId)
+    expect((await deliver({_id: deletedId, _type: 'episode'})).status).toBe(202)
+    await eventually(async () => {
+      await readProblem(await get('/api/v1/episodes/ep-5-build-times.json'), 404)
+    })
+    const bulk = await readContract(await get('/api/v1/all.json'), bulkSchema)
+    expect(bulk.data.episodes.map((item) => item.slug)).not.toContain('ep-5-build-times')
+    expect(bulk.counts.episodes).toBe(33)
+  })
+
+  it('rebuilds everything for a voice, whose slug other items show', async () => {
+    const voiceId = sample.find((document) => document._type === 'voice' && JSON.stringify(document).includes('"current":"nir-weiss"'))?._id ?? ''
+    documents = documents.map((document) => (document._id === voiceId ? {...document, slug: {_type: 'slug', current: 'nir-weiss-redis'}} : document))
+    expect(await (await deliver({_id: voiceId, _type: 'voice'})).json()).toEqual({status: 'accepted', rebuild: 'full'})
+    await eventually(async () => {
+      const {data} = await readContract(await get('/api/v1/episodes/ep-24-redis-internals.json'), itemEnvelope(episodeSchema))
+      expect(data.guests.map((guest) => guest.slug)).toEqual(['nir-weiss-redis'])
+    })
+    expect(server.store.status().lastBuild?.kind).toBe('full')
+  })
+
+  it('keeps the last valid version of a document an edit breaks, reports it, and still applies other edits', async () => {
+    const brokenId = idOf('ep-6-structured-content')
+    const editedId = idOf('ep-7-hebrew-nlp')
+    documents = documents.map((document) => {
+      if (document._id === brokenId) return {...document, title: undefined}
+      if (document._id === editedId) return {...document, title: 'פרק 7: עברית, שוב'}
+      return document
+    })
+    await deliver({_id: brokenId, _type: 'episode'})
+    await deliver({_id: editedId, _type: 'episode'})
+    await eventually(async () => {
+      const {data} = await readContract(await get('/api/v1/episodes/ep-7-hebrew-nlp.json'), itemEnvelope(episodeSchema))
+      expect(data.title).toBe('פרק 7: עברית, שוב')
+    })
+    const {data: kept} = await readContract(await get('/api/v1/episodes/ep-6-structured-content.json'), itemEnvelope(episodeSchema))
+    expect(kept.title).toBe('פרק 6: תוכן מובנה ו-GROQ')
+    const status = await readStatus()
+    expect(status.problems).toEqual([{document_id: brokenId, collection: 'episodes', severity: 'kept', messages: ['title: Invalid input: expected string, received null']}])
+  })
+
+  it('rebuilds everything when the payload does not name a document, and ignores drafts and other types', async () => {
+    expect(await (await deliver({hello: 'world'})).json()).toEqual({status: 'accepted', rebuild: 'full'})
+    expect(await (await deliver({_id: 'drafts.x', _type: 'episode'})).json()).toEqual({status: 'accepted', rebuild: 'none'})
+    expect(await (await deliver({_id: 'x', _type: 'sanity.imageAsset'})).json()).toEqual({status: 'accepted', rebuild: 'none'})
+  })
+})
+
+describe('refused deliveries change nothing', () => {
+  async function expectRefused(response: Response, status: number, detail: RegExp) {
+    const problem = await readProblem(response, status)
+    expect(problem.detail).toMatch(detail)
+    expect([401, 403]).not.toContain(response.status)
+  }
+
+  it('refuses a bad signature, a stale or future timestamp, a replay, and a missing signature', async () => {
+    const editedId = idOf('ep-8-on-call')
+    documents = documents.map((document) => (document._id === editedId ? {...document, title: 'לא אמור להופיע'} : document))
+    const version = server.store.current().version
+    const payload = {_id: editedId, _type: 'episode'}
+
+    await expectRefused(await deliver(payload, {secret: 'some-other-secret-value'}), 400, /does not sign/)
+    await expectRefused(await deliver(payload, {timestamp: Date.now() - 6 * 60 * 1000}), 400, /5 minutes/)
+    await expectRefused(await deliver(payload, {timestamp: Date.now() + 6 * 60 * 1000}), 400, /5 minutes/)
+    const unsigned = await fetch(`${server.baseUrl}/webhooks/sanity`, {method: 'POST', body: JSON.stringify(payload)})
+    await expectRefused(unsigned, 400, /header is missing/)
+    const tampered = await deliver(payload)
+    expect(tampered.status).toBe(202) // the first delivery of this key is fine...
+    await expectRefused(await deliver(payload, {idempotencyKey: 'replayed-key'}).then(() => deliver(payload, {idempotencyKey: 'replayed-key'})), 409, /already received/)
+
+    // ...and only the accepted ones triggered builds.
+    await eventually(async () => expect(server.store.status().lastBuild?.ok).toBe(true))
+    expect(server.store.current().version).not.toBe(version)
+  })
+
+  it('refuses before any build: no accepted delivery, no new snapshot', async () => {
+    const version = server.store.current().version
+    const payload = {_id: idOf('ep-9-realtime-fraud'), _type: 'episode'}
+    await deliver(payload, {secret: 'some-other-secret-value'})
+    await deliver(payload, {timestamp: Date.now() - 10 * 60 * 1000})
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(server.store.status().lastBuild).toBeUndefined()
+    expect(server.store.current().version).toBe(version)
+  })
+
+  it('answers other methods with 405 and Allow: POST', async () => {
+    const response = await get('/webhooks/sanity')
+    await readProblem(response, 405)
+    expect(response.headers.get('allow')).toBe('POST')
+  })
+
+  it('refuses an oversized body with a 413 problem', async () => {
+    const response = await deliver({_id: 'x', _type: 'episode', padding: 'x'.repeat(100_000)})
+    await readProblem(response, 413)
+  })
+})
+
+describe('failures keep the last good snapshot', () => {
+  it('serves the old catalog with 200s while the source is down, reports it, and recovers by itself', async () => {
+    const before = await get('/api/v1/all.json')
+    const etag = before.headers.get('etag')
+    failReads = true
+    documents = [...documents, episode('ep-41-after-outage', {_id: 'after-outage', publishedAt: '2026-11-02'})]
+    expect((await deliver({hello: 'rebuild everything'})).status).toBe(202)
+    await eventually(async () => expect(server.store.status().consecutiveFailures).toBeGreaterThan(0))
+    const during = await get('/api/v1/all.json')
+    expect(during.status).toBe(200)
+    expect(during.headers.get('etag')).toBe(etag)
+    const status = await readStatus()
+    expect(status).toMatchObject({status: 'degraded', last_build: {ok: false, error: 'Sanity is unreachable'}})
+    expect(status.next_retry_at).toEqual(expect.any(String))
+
+    failReads = false
+    await eventually(async () => expect((await get('/api/v1/episodes/ep-41-after-outage.json')).status).toBe(200))
+    expect((await readStatus()).status).toBe('ok')
+  })
+
+  it('never shows a reader a mix of two snapshots', async () => {
+    const target = idOf('ep-10-modern-cpp')
+    const titles = ['גרסה א', 'גרסה ב']
+    const readers = async () => {
+      const seen = new Set<string>()
+      for (let round = 0; round < 60; round++) {
+        const bulk = await readContract(await get('/api/v1/all.json'), bulkSchema)
+        const fromBulk = bulk.data.episodes.find((item) => item.slug === 'ep-10-modern-cpp')?.title ?? ''
+        expect(bulk.counts.episodes).toBe(bulk.data.episodes.length)
+        seen.add(fromBulk)
+      }
+      return seen
+    }
+    const writer = async () => {
+      for (let round = 0; round < 20; round++) {
+        const title = titles[round % 2]
+        documents = documents.map((document) => (document._id === target ? {...document, title} : document))
+        await server.store.refresh([{documentId: target, collection: 'episodes'}])
+      }
+    }
+    const [seen] = await Promise.all([readers(), writer(), readers()])
+    for (const title of seen) expect(['פרק 10: \u200fC++ מודרני במערכות קריטיות', ...titles]).toContain(title)
+  })
+})
+
+describe('without a secret', () => {
+  it('has no webhook route at all', async () => {
+    const plain = await startTestServer()
+    try {
+      const response = await fetch(`${plain.baseUrl}/webhooks/sanity`, {method: 'POST', body: '{}'})
+      await readProblem(response, 404)
+    } finally {
+      await plain.close()
+    }
+  })
+})
