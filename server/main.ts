@@ -45,8 +45,10 @@ const reconcileTimer =
 
 const server = createApp({store, config, sourceDescription: source.description, clock}).listen(config.port, config.host, () => {
   const {episodes, meetups, voices} = store.current().counts
+  const address = server.address()
+  const listening = address && typeof address === 'object' ? `${address.address}:${address.port}` : String(address)
   console.log(`Serving ${episodes} episodes, ${meetups} meetups and ${voices} voices from ${source.description}`)
-  console.log(`Catalog API: ${config.publicBaseUrl}/api/v1/index.json (listening on ${config.host}:${config.port})`)
+  console.log(`Catalog API: ${config.publicBaseUrl}/api/v1/index.json (listening on ${listening})`)
   if (!config.webhookSecret) console.log('Webhooks are off: set SANITY_WEBHOOK_SECRET to receive Sanity deliveries at /webhooks/sanity')
 })
 

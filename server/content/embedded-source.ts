@@ -1,4 +1,4 @@
-import {readFile} from 'node:fs/promises'
+import {stat, readFile} from 'node:fs/promises'
 import {evaluate, parse, type ExprNode} from 'groq-js'
 import {parseNdjson, type SanityDocument} from './ndjson.ts'
 import type {ContentSource} from './source.ts'
@@ -8,15 +8,20 @@ function isPublished(document: SanityDocument): boolean {
   return !document._id.startsWith('drafts.') && !document._id.startsWith('versions.')
 }
 
+interface PublishedView {
+  dataset: SanityDocument[]
+  byId: Map<string, SanityDocument>
+}
+
 /**
  * Evaluates GROQ with groq-js over documents held in memory, as the Sanity API would with the
- * published perspective. `loadDocuments` runs on every fetch, so a rebuild sees the latest file.
+ * published perspective. `loadDocuments` runs on every fetch; while it returns the same array,
+ * the published view and the id index built from it are reused, so a changed dataset must come
+ * as a new array (never mutate one in place).
  */
-export function createEmbeddedSource(
-  description: string,
-  loadDocuments: () => Promise<SanityDocument[]>,
-): ContentSource {
+export function createEmbeddedSource(description: string, loadDocuments: () => Promise<readonly SanityDocument[]>): ContentSource {
   const parsedQueries = new Map<string, ExprNode>()
+  const views = new WeakMap<readonly SanityDocument[], PublishedView>()
   const parseOnce = (query: string): ExprNode => {
     let tree = parsedQueries.get(query)
     if (!tree) {
@@ -25,25 +30,34 @@ export function createEmbeddedSource(
     }
     return tree
   }
+  const publishedView = (documents: readonly SanityDocument[]): PublishedView => {
+    let view = views.get(documents)
+    if (!view) {
+      const dataset = documents.filter(isPublished)
+      // groq-js resolves `->` by scanning the whole dataset; a Map makes each lookup O(1).
+      view = {dataset, byId: new Map(dataset.map((document) => [document._id, document]))}
+      views.set(documents, view)
+    }
+    return view
+  }
 
   return {
     description,
     async fetch(query, params = {}) {
-      const dataset = (await loadDocuments()).filter(isPublished)
-      // groq-js resolves `->` by scanning the whole dataset; a Map makes each lookup O(1).
-      const byId = new Map(dataset.map((document) => [document._id, document]))
-      const result = await evaluate(parseOnce(query), {
-        dataset,
-        params,
-        dereference: ({_ref}) => byId.get(_ref),
-      })
+      const {dataset, byId} = publishedView(await loadDocuments())
+      const result = await evaluate(parseOnce(query), {dataset, params, dereference: ({_ref}) => byId.get(_ref)})
       return result.get()
     },
   }
 }
 
+/** The NDJSON file is parsed again only when its modification time or size changes. */
 export function createEmbeddedFileSource(datasetFile: string): ContentSource {
-  return createEmbeddedSource(`embedded dataset ${datasetFile}`, async () =>
-    parseNdjson(await readFile(datasetFile, 'utf8'), datasetFile),
-  )
+  let cached: {version: string; documents: SanityDocument[]} | undefined
+  return createEmbeddedSource(`embedded dataset ${datasetFile}`, async () => {
+    const {mtimeMs, size} = await stat(datasetFile)
+    const version = `${mtimeMs} ${size}`
+    if (cached?.version !== version) cached = {version, documents: parseNdjson(await readFile(datasetFile, 'utf8'), datasetFile)}
+    return cached.documents
+  })
 }

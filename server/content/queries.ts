@@ -68,6 +68,7 @@ export const CATALOG_QUERY = defineQuery(`{
 }`)
 
 // One published document by id, with the same projection as the catalog: webhooks name the
-// document that changed, so a rebuild reads only that one.
-export const EPISODE_BY_ID_QUERY = defineQuery(`*[_type == "episode" && _id == $id && ${published}][0] ${episodeProjection}`)
-export const MEETUP_BY_ID_QUERY = defineQuery(`*[_type == "meetup" && _id == $id && ${published}][0] ${meetupProjection}`)
+// document that changed, so a rebuild reads only that one. `_id == $id` comes first because
+// `&&` short-circuits: an engine that scans (groq-js) tests the rest on one document only.
+export const EPISODE_BY_ID_QUERY = defineQuery(`*[_id == $id && _type == "episode" && ${published}][0] ${episodeProjection}`)
+export const MEETUP_BY_ID_QUERY = defineQuery(`*[_id == $id && _type == "meetup" && ${published}][0] ${meetupProjection}`)

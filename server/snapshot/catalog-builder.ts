@@ -3,7 +3,7 @@ import {createLinks} from '../api/v1/links.ts'
 import type {Config} from '../config.ts'
 import {CATALOG_QUERY, EPISODE_BY_ID_QUERY, MEETUP_BY_ID_QUERY} from '../content/queries.ts'
 import type {ContentSource} from '../content/source.ts'
-import {buildSnapshot} from './snapshot.ts'
+import {buildSnapshot, type Snapshot} from './snapshot.ts'
 import type {SnapshotBuilder} from './store.ts'
 
 export type Clock = () => Date
@@ -20,7 +20,7 @@ export function catalogSnapshotBuilder(dependencies: {source: ContentSource; con
   const links = createLinks(config)
   const settings = {links, feedUrl: config.feedUrl}
   const index = {apiName: config.apiName, feedUrl: config.feedUrl, contactEmail: config.contactEmail}
-  return async (previous, change) => {
+  const build: SnapshotBuilder = async (previous, change) => {
     const documents = change.kind === 'documents' ? [...change.documents] : []
     const patchable = previous && change.kind === 'documents' && documents.every(([, collection]) => collection !== 'voices')
     if (!patchable) {
@@ -35,4 +35,11 @@ export function catalogSnapshotBuilder(dependencies: {source: ContentSource; con
     )
     return buildSnapshot(patchCatalog(previous.catalog, updates, settings), {links, index}, previous, clock())
   }
+  return async (previous, change) => warmed(await build(previous, change))
+}
+
+/** Builds the snapshot's lazy bulk document just after the store swaps it in, off the request path. */
+function warmed(snapshot: Snapshot): Snapshot {
+  setImmediate(() => snapshot.representation('all.json'))
+  return snapshot
 }

@@ -1,7 +1,8 @@
+import {createHash} from 'node:crypto'
 import type {Catalog, CatalogEntry} from '../api/v1/catalog.ts'
 import {decodeCursor, encodeCursor} from '../api/v1/cursor.ts'
-import type {Bulk, Pagination} from '../api/v1/contract.ts'
-import type {CollectionName, Links} from '../api/v1/links.ts'
+import type {Pagination} from '../api/v1/contract.ts'
+import {COLLECTION_NAMES, isCollectionName, type CollectionName, type Links} from '../api/v1/links.ts'
 import {episodeOrder, meetupOrder, voiceOrder, type ListOrder, type SortKey} from '../api/v1/order.ts'
 import {buildServiceIndex, type ServiceIndexSettings} from '../api/v1/service-index.ts'
 import {represent, type Representation} from './representation.ts'
@@ -22,14 +23,17 @@ export type PageResult = {ok: true; representation: Representation} | {ok: false
  * snapshot and swaps it in whole, so a request sees the old one or the new one, never a mix.
  */
 export interface Snapshot {
-  /** ETag of the bulk document: changes whenever any served content changes. */
+  /** Digest of every served item's bytes, in order: changes exactly when any served content changes. */
   readonly version: string
   readonly builtAt: Date
+  /** When the served content last changed (moves only with `version`). */
+  readonly contentLastModified: Date
   readonly catalog: Catalog
   readonly counts: Readonly<Record<CollectionName, number>>
   /** Paths relative to `/api/v1/`, such as `episodes.json` or `voices/noa-levi.json`. */
   readonly paths: readonly string[]
   representation(path: string): Representation | undefined
+  item(collection: CollectionName, slug: string): Representation | undefined
   /** A list page for a `limit` and `cursor`; the default page is pre-built, others are built once and kept. */
   listPage(collection: CollectionName, request: PageRequest): PageResult
 }
@@ -39,22 +43,22 @@ export interface SnapshotSettings {
   index: ServiceIndexSettings
 }
 
-interface SerializedList {
+/** What a snapshot knows about one collection; reused whole by the next snapshot when the collection did not change. */
+interface CollectionState {
   name: CollectionName
+  entries: readonly CatalogEntry<unknown>[]
   items: Buffer[]
   keys: SortKey[]
   compare: (a: SortKey, b: SortKey) => number
-}
-
-interface EntryBytes {
-  /** The item's JSON, shared by its list pages, the bulk document and its own representation. */
-  json: Buffer
-  representation: Representation
+  bySlug: Map<string, Representation>
+  defaultPage: Representation
+  digest: string
 }
 
 // Entries are immutable and a patched catalog keeps the unchanged ones, so bytes and ETags are
 // memoised by entry identity: a one-document update serialises and hashes one item, not all.
-const entryBytes = new WeakMap<CatalogEntry<unknown>, EntryBytes>()
+const entryBytes = new WeakMap<CatalogEntry<unknown>, {json: Buffer; representation: Representation}>()
+const collectionStates = new WeakMap<Snapshot, Record<CollectionName, CollectionState>>()
 
 const bytes = (text: string) => Buffer.from(text, 'utf8')
 const COMMA = bytes(',')
@@ -63,51 +67,63 @@ const CLOSE_OBJECT = bytes('}')
 
 export function buildSnapshot(catalog: Catalog, settings: SnapshotSettings, previous: Snapshot | undefined, now: Date): Snapshot {
   const {links} = settings
-  const representations = new Map<string, Representation>()
-  const datedBy = (path: string, contentUpdatedAt: string) => (etag: string) => {
-    const earlier = previous?.representation(path)
-    return earlier?.etag === etag ? earlier.lastModified : previous ? now : new Date(contentUpdatedAt)
-  }
-  const add = (path: string, body: Buffer | string, contentUpdatedAt: string) => {
-    const representation = represent(body, datedBy(path, contentUpdatedAt))
-    representations.set(path, representation)
-    return representation
-  }
-  const serializeList = <Item>(name: CollectionName, entries: readonly CatalogEntry<Item>[], order: ListOrder<Item>): SerializedList => {
-    const items = entries.map((entry) => {
-      const path = `${name}/${order.key(entry.value)[1]}.json`
+  const previousStates = previous && collectionStates.get(previous)
+  // Dates from the content itself are needed only on a fresh start, so they are computed lazily.
+  // An empty catalog has no date of its own; the epoch keeps restarts in agreement.
+  const catalogUpdatedAt = () => latest([catalog.episodes, catalog.meetups, catalog.voices].flat()) ?? new Date(0)
+  const fresh = (entries: () => readonly CatalogEntry<unknown>[]) => () => latest(entries()) ?? catalogUpdatedAt()
+  const datedBy = (earlier: Representation | undefined, contentUpdatedAt: () => Date) => (etag: string) =>
+    earlier?.etag === etag ? earlier.lastModified : previous ? now : contentUpdatedAt()
+
+  const collectionState = <Item>(name: CollectionName, entries: readonly CatalogEntry<Item>[], order: ListOrder<Item>): CollectionState => {
+    const reusable = previousStates?.[name]
+    if (reusable?.entries === entries) return reusable
+    const bySlug = new Map<string, Representation>()
+    const keys = entries.map((entry) => order.key(entry.value))
+    const digest = createHash('sha256').update(name)
+    const items = entries.map((entry, index) => {
+      const slug = keys[index]?.[1] ?? ''
       let memo = entryBytes.get(entry)
       if (!memo) {
         const json = bytes(JSON.stringify(entry.value))
-        memo = {json, representation: represent(Buffer.concat([ITEM_OPEN, json, CLOSE_OBJECT]), datedBy(path, entry.updatedAt))}
+        const representation = represent(Buffer.concat([ITEM_OPEN, json, CLOSE_OBJECT]), datedBy(previous?.item(name, slug), () => new Date(entry.updatedAt)))
+        memo = {json, representation}
         entryBytes.set(entry, memo)
       }
-      representations.set(path, memo.representation)
+      bySlug.set(slug, memo.representation)
+      digest.update(memo.representation.etag)
       return memo.json
     })
-    return {name, items, keys: entries.map((entry) => order.key(entry.value)), compare: order.compare}
+    const state = {name, entries, items, keys, compare: order.compare, bySlug, digest: digest.digest('base64url')}
+    const defaultPage = represent(pageBody(state, links, DEFAULT_PAGE_LIMIT, 0), datedBy(reusable?.defaultPage, fresh(() => entries)))
+    return {...state, defaultPage}
   }
 
-  const lists = {
-    episodes: serializeList('episodes', catalog.episodes, episodeOrder),
-    meetups: serializeList('meetups', catalog.meetups, meetupOrder),
-    voices: serializeList('voices', catalog.voices, voiceOrder),
+  const states: Record<CollectionName, CollectionState> = {
+    episodes: collectionState('episodes', catalog.episodes, episodeOrder),
+    meetups: collectionState('meetups', catalog.meetups, meetupOrder),
+    voices: collectionState('voices', catalog.voices, voiceOrder),
   }
-  const catalogUpdatedAt = latest([catalog.episodes, catalog.meetups, catalog.voices].flat()) ?? now.toISOString()
-  for (const list of Object.values(lists)) {
-    add(`${list.name}.json`, pageBody(list, links, DEFAULT_PAGE_LIMIT, 0), latest(catalog[list.name]) ?? catalogUpdatedAt)
-  }
-  add('index.json', JSON.stringify({data: buildServiceIndex(links, settings.index)}), catalogUpdatedAt)
   const counts = {episodes: catalog.episodes.length, meetups: catalog.meetups.length, voices: catalog.voices.length}
-  const bulk = add('all.json', bulkBody(lists, counts), catalogUpdatedAt)
+  const version = createHash('sha256')
+    .update(COLLECTION_NAMES.map((name) => states[name].digest).join(' '))
+    .digest('base64url')
+    .slice(0, 32)
+  const contentLastModified = previous?.version === version ? previous.contentLastModified : previous ? now : catalogUpdatedAt()
+  const documents = new Map<string, Representation>([
+    ['index.json', represent(JSON.stringify({data: buildServiceIndex(links, settings.index)}), datedBy(previous?.representation('index.json'), catalogUpdatedAt))],
+    ...COLLECTION_NAMES.map((name) => [`${name}.json`, states[name].defaultPage] as const),
+  ])
+
+  // The bulk document grows with the whole catalog (100 MB at 100k documents), so it is built on
+  // first use, once per snapshot, and warmed by the store right after the swap.
+  let bulk: Representation | undefined
+  const bulkDocument = () => (bulk ??= represent(bulkBody(states, counts), () => contentLastModified))
 
   const pages = new Map<string, Representation>()
   const listPage = (collection: CollectionName, request: PageRequest): PageResult => {
-    const list = lists[collection]
-    if (request.cursor === null && request.limit === DEFAULT_PAGE_LIMIT) {
-      const page = representations.get(`${collection}.json`)
-      if (page) return {ok: true, representation: page}
-    }
+    const state = states[collection]
+    if (request.cursor === null && request.limit === DEFAULT_PAGE_LIMIT) return {ok: true, representation: state.defaultPage}
     const cacheKey = `${collection} ${request.limit} ${request.cursor ?? ''}`
     const cached = pages.get(cacheKey)
     if (cached) return {ok: true, representation: cached}
@@ -115,34 +131,45 @@ export function buildSnapshot(catalog: Catalog, settings: SnapshotSettings, prev
     if (request.cursor !== null) {
       const decoded = decodeCursor(request.cursor)
       if (!decoded.ok) return decoded
-      start = firstIndexAfter(list, decoded.key)
+      start = firstIndexAfter(state, decoded.key)
     }
-    // Any page may change whenever any content changes, so pages share the bulk document's date.
-    const page = represent(pageBody(list, links, request.limit, start), () => bulk.lastModified)
+    // Any page may change whenever any content changes, so pages share the content's date.
+    const page = represent(pageBody(state, links, request.limit, start), () => contentLastModified)
     if (pages.size >= MAX_CACHED_PAGES) pages.delete(pages.keys().next().value ?? '')
     pages.set(cacheKey, page)
     return {ok: true, representation: page}
   }
 
-  return Object.freeze({
-    version: bulk.etag,
+  const item = (collection: CollectionName, slug: string) => states[collection].bySlug.get(slug)
+  const snapshot: Snapshot = Object.freeze({
+    version,
     builtAt: now,
+    contentLastModified,
     catalog,
     counts: Object.freeze(counts),
-    paths: Object.freeze([...representations.keys()]),
-    representation: (path: string) => representations.get(path),
+    get paths() {
+      return [...documents.keys(), 'all.json', ...COLLECTION_NAMES.flatMap((name) => [...states[name].bySlug.keys()].map((slug) => `${name}/${slug}.json`))]
+    },
+    representation(path: string) {
+      if (path === 'all.json') return bulkDocument()
+      const [, collection, slug] = /^(episodes|meetups|voices)\/(.+)\.json$/.exec(path) ?? []
+      return isCollectionName(collection) && slug ? item(collection, slug) : documents.get(path)
+    },
+    item,
     listPage,
   })
+  collectionStates.set(snapshot, states)
+  return snapshot
 }
 
 /** Keyset pagination: the first item that sorts after the cursor's key (binary search over the sorted keys). */
-function firstIndexAfter(list: SerializedList, cursorKey: SortKey): number {
+function firstIndexAfter(state: Pick<CollectionState, 'keys' | 'compare'>, cursorKey: SortKey): number {
   let low = 0
-  let high = list.keys.length
+  let high = state.keys.length
   while (low < high) {
     const middle = (low + high) >>> 1
-    const key = list.keys[middle]
-    if (key && list.compare(key, cursorKey) <= 0) low = middle + 1
+    const key = state.keys[middle]
+    if (key && state.compare(key, cursorKey) <= 0) low = middle + 1
     else high = middle
   }
   return low
@@ -159,10 +186,10 @@ function jsonArray(items: readonly Buffer[]): Buffer[] {
   return parts
 }
 
-function pageBody(list: SerializedList, links: Links, limit: number, start: number): Buffer {
-  const total = list.items.length
+function pageBody(state: Pick<CollectionState, 'name' | 'items' | 'keys'>, links: Links, limit: number, start: number): Buffer {
+  const total = state.items.length
   const end = Math.min(start + limit, total)
-  const lastKey = list.keys[end - 1]
+  const lastKey = state.keys[end - 1]
   const nextCursor = end < total && lastKey ? encodeCursor(lastKey) : null
   const query = new URLSearchParams({...(limit === DEFAULT_PAGE_LIMIT ? {} : {limit: String(limit)}), cursor: nextCursor ?? ''})
   const pagination: Pagination = {
@@ -171,25 +198,25 @@ function pageBody(list: SerializedList, links: Links, limit: number, start: numb
     total,
     has_more: nextCursor !== null,
     next_cursor: nextCursor,
-    next: nextCursor === null ? null : `${links.apiPath(`${list.name}.json`)}?${query}`,
+    next: nextCursor === null ? null : `${links.apiPath(`${state.name}.json`)}?${query}`,
   }
-  return Buffer.concat([bytes('{"data":'), ...jsonArray(list.items.slice(start, end)), bytes(`,"pagination":${JSON.stringify(pagination)}}`)])
+  return Buffer.concat([bytes('{"data":'), ...jsonArray(state.items.slice(start, end)), bytes(`,"pagination":${JSON.stringify(pagination)}}`)])
 }
 
-function bulkBody(lists: Record<CollectionName, SerializedList>, counts: Bulk['counts']): Buffer {
+function bulkBody(states: Record<CollectionName, CollectionState>, counts: Record<CollectionName, number>): Buffer {
   return Buffer.concat([
     bytes('{"data":{"episodes":'),
-    ...jsonArray(lists.episodes.items),
+    ...jsonArray(states.episodes.items),
     bytes(',"meetups":'),
-    ...jsonArray(lists.meetups.items),
+    ...jsonArray(states.meetups.items),
     bytes(',"voices":'),
-    ...jsonArray(lists.voices.items),
+    ...jsonArray(states.voices.items),
     bytes(`},"counts":${JSON.stringify(counts)}}`),
   ])
 }
 
-function latest(entries: readonly CatalogEntry<unknown>[]): string | undefined {
-  let newest: string | undefined
-  for (const entry of entries) if (newest === undefined || Date.parse(entry.updatedAt) > Date.parse(newest)) newest = entry.updatedAt
-  return newest
+function latest(entries: readonly CatalogEntry<unknown>[]): Date | undefined {
+  let newest = Number.NEGATIVE_INFINITY
+  for (const entry of entries) newest = Math.max(newest, Date.parse(entry.updatedAt))
+  return Number.isFinite(newest) ? new Date(newest) : undefined
 }

@@ -65,7 +65,7 @@ const idOf = (slug: string) => sample.find((document) => document._type === 'epi
 
 describe('signed deliveries', () => {
   it('publishes a new episode, with a one-document rebuild', async () => {
-    documents.push(episode('ep-40-brand-new', {_id: 'new-episode', publishedAt: '2026-11-01', title: 'פרק 40: חדש לגמרי'}))
+    documents = [...documents, episode('ep-40-brand-new', {_id: 'new-episode', publishedAt: '2026-11-01', title: 'פרק 40: חדש לגמרי'})]
     const response = await deliver({_id: 'new-episode', _type: 'episode'})
     expect(response.status).toBe(202)
     expect(await response.json()).toEqual({status: 'accepted', rebuild: 'document'})

@@ -29,10 +29,12 @@ function fakeSnapshot(version: string): Snapshot {
   return {
     version,
     builtAt: new Date(0),
+    contentLastModified: new Date(0),
     catalog: {episodes: [], meetups: [], voices: [], problems: []},
     counts: {episodes: 0, meetups: 0, voices: 0},
     paths: [],
     representation: () => undefined,
+    item: () => undefined,
     listPage: () => ({ok: false, reason: 'none'}),
   }
 }

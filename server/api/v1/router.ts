@@ -43,7 +43,7 @@ export function createCatalogHandler(store: SnapshotStore, publicBaseUrl: string
 
     const [, itemCollection, slug] = ITEM_PATH.exec(catalogPath) ?? []
     if (isCollectionName(itemCollection) && slug !== undefined) {
-      const representation = snapshot.representation(`${itemCollection}/${slug}.json`)
+      const representation = snapshot.item(itemCollection, slug)
       if (representation) {
         if (readOnly()) sendRepresentation(request, response, representation)
         return

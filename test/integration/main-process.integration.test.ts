@@ -1,0 +1,85 @@
+// Integration: runs `server/main.ts` as its own process (as `npm start` does) with a copy of the
+// sample dataset in a temporary folder, and edits that file the way a developer would.
+import {spawn, type ChildProcess} from 'node:child_process'
+import {copyFile, mkdtemp, readFile, rename, rm, writeFile} from 'node:fs/promises'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {episodeSchema, itemEnvelope} from '../../server/api/v1/contract.ts'
+import {readContract} from '../helpers/contract.ts'
+import {SAMPLE_DATASET} from '../helpers/server.ts'
+
+let folder: string
+let datasetFile: string
+let child: ChildProcess
+let baseUrl: string
+let output = ''
+
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'catalog-main-'))
+  datasetFile = join(folder, 'catalog.ndjson')
+  await copyFile(SAMPLE_DATASET, datasetFile)
+  child = spawn(process.execPath, ['server/main.ts'], {
+    env: {PATH: process.env.PATH, PORT: '0', DATASET_FILE: datasetFile, RECONCILE_INTERVAL_SECONDS: '1'},
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  baseUrl = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString()
+      const match = /listening on ([\d.]+):(\d+)/.exec(output)
+      if (match) resolve(`http://${match[1]}:${match[2]}`)
+    }
+    child.stdout?.on('data', onData)
+    child.stderr?.on('data', onData)
+    child.once('exit', (code) => reject(new Error(`main.ts exited with ${code}:\n${output}`)))
+  })
+})
+afterAll(async () => {
+  child.kill('SIGTERM')
+  await new Promise((resolve) => child.once('exit', resolve))
+  await rm(folder, {recursive: true, force: true})
+})
+
+async function eventually(check: () => Promise<void>, timeoutMs = 5000) {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    try {
+      return await check()
+    } catch (error) {
+      if (Date.now() > deadline) throw error
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+  }
+}
+
+describe('npm start', () => {
+  it('serves the dataset file and says where', async () => {
+    expect(output).toContain('Serving 34 episodes, 8 meetups and 26 voices')
+    expect((await fetch(`${baseUrl}/api/v1/index.json`)).status).toBe(200)
+  })
+
+  it('picks up an edit of the dataset file, even one that replaces the file', async () => {
+    const text = await readFile(datasetFile, 'utf8')
+    const edited = text.replace('"title":"פרק 1: למה התחלנו פודקאסט על קוד"', '"title":"פרק 1: למה התחלנו, בגרסה ערוכה"')
+    expect(edited).not.toBe(text)
+    await writeFile(`${datasetFile}.tmp`, edited)
+    await rename(`${datasetFile}.tmp`, datasetFile)
+    await eventually(async () => {
+      const {data} = await readContract(await fetch(`${baseUrl}/api/v1/episodes/ep-1-why-we-started.json`), itemEnvelope(episodeSchema))
+      expect(data.title).toBe('פרק 1: למה התחלנו, בגרסה ערוכה')
+    })
+  })
+
+  it('keeps serving when the file turns into garbage, and says why', async () => {
+    const etag = (await fetch(`${baseUrl}/api/v1/all.json`)).headers.get('etag')
+    await writeFile(datasetFile, '{"_id": "broken"\n')
+    await eventually(async () => expect(output).toMatch(/full rebuild failed .*not valid JSON/))
+    const response = await fetch(`${baseUrl}/api/v1/all.json`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('etag')).toBe(etag)
+  })
+
+  it('reconciles on a timer', async () => {
+    await eventually(async () => expect(output).toContain('re-reading the catalog: reconcile timer'))
+  })
+})
