@@ -2,17 +2,25 @@ import express, {type ErrorRequestHandler, type RequestHandler} from 'express'
 import {createCatalogHandler, sendMethodNotAllowed} from './api/v1/router.ts'
 import {buildProblem, isProblemStatus, sendProblem, type ProblemStatus} from './http/problem.ts'
 import {statusHandler} from './http/status.ts'
+import type {Config} from './config.ts'
+import {MCP_INSTRUCTIONS, MCP_SERVER_NAME} from './mcp/catalog-tools.ts'
+import {mcpRoutes} from './mcp/http.ts'
 import type {DocumentChange, SnapshotStore} from './snapshot/store.ts'
+import {SERVER_VERSION} from './version.ts'
 import {createSanityWebhookHandlers, WEBHOOK_PATH} from './webhooks/sanity-webhook.ts'
 
 export interface AppDependencies {
   store: SnapshotStore
-  config: {publicBaseUrl: string; webhookSecret?: string | undefined}
+  config: Pick<Config, 'publicBaseUrl' | 'webhookSecret' | 'apiName' | 'host'>
   /** Names the content source in `/status`. */
   sourceDescription?: string
   clock?: () => Date
   /** Where unexpected errors are reported; the client only ever sees a problem document. */
   logError?: (error: unknown) => void
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.')
 }
 
 /** The HTTP application. No side effects: it neither reads the environment nor listens. */
@@ -73,6 +81,17 @@ export function createApp({store, config, sourceDescription = 'content source', 
     app.post(WEBHOOK_PATH, ...createSanityWebhookHandlers({secret: config.webhookSecret, publicBaseUrl, clock, onChange: refresh}))
     app.all(WEBHOOK_PATH, allowOnly('POST'))
   }
+  app.use(
+    mcpRoutes({
+      store,
+      publicBaseUrl,
+      name: MCP_SERVER_NAME,
+      version: SERVER_VERSION,
+      instructions: MCP_INSTRUCTIONS,
+      loopbackOnly: isLoopback(config.host),
+      onError: logError,
+    }),
+  )
   app.all('/status', readOnly, statusHandler(store, sourceDescription, clock))
   app.use('/api/v1', catalogRoute)
   app.use(notFound)

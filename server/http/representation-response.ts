@@ -12,6 +12,7 @@ export const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300, st
  */
 export function sendRepresentation(request: IncomingMessage, response: ServerResponse, representation: Representation): void {
   const validators = {
+    ...representation.headers,
     ETag: representation.etag,
     'Last-Modified': representation.lastModifiedHeader,
     'Cache-Control': CACHE_CONTROL,

@@ -38,8 +38,8 @@ export function catalogSnapshotBuilder(dependencies: {source: ContentSource; con
   return async (previous, change) => warmed(await build(previous, change))
 }
 
-/** Builds the snapshot's lazy bulk document just after the store swaps it in, off the request path. */
+/** Builds the snapshot's lazy documents just after the store swaps it in, off the request path. */
 function warmed(snapshot: Snapshot): Snapshot {
-  setImmediate(() => snapshot.representation('all.json'))
+  setImmediate(() => snapshot.warm())
   return snapshot
 }

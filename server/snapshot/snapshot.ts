@@ -34,13 +34,29 @@ export interface Snapshot {
   readonly paths: readonly string[]
   representation(path: string): Representation | undefined
   item(collection: CollectionName, slug: string): Representation | undefined
+  /** A document outside `/api/v1`, by absolute path. */
+  site(path: string): Representation | undefined
+  readonly sitePaths: readonly string[]
+  /** Builds what is built on first use (the bulk document, site documents), off the request path. */
+  warm(): void
   /** A list page for a `limit` and `cursor`; the default page is pre-built, others are built once and kept. */
   listPage(collection: CollectionName, request: PageRequest): PageResult
+}
+
+/** A document outside `/api/v1` (OpenAPI, discovery documents, sitemaps), made from a snapshot. */
+export interface SiteDocument {
+  /** Absolute path on this origin, such as `/llms.txt`. */
+  path: string
+  body: Buffer | string
+  contentType: string
+  headers?: Record<string, string>
 }
 
 export interface SnapshotSettings {
   links: Links
   index: ServiceIndexSettings
+  /** Makes the documents outside `/api/v1` from the finished snapshot; built on first use, once. */
+  site?: (snapshot: Snapshot) => SiteDocument[]
 }
 
 /** What a snapshot knows about one collection; reused whole by the next snapshot when the collection did not change. */
@@ -141,6 +157,14 @@ export function buildSnapshot(catalog: Catalog, settings: SnapshotSettings, prev
   }
 
   const item = (collection: CollectionName, slug: string) => states[collection].bySlug.get(slug)
+  let site: Map<string, Representation> | undefined
+  const siteDocuments = () =>
+    (site ??= new Map(
+      (settings.site?.(snapshot) ?? []).map((document) => [
+        document.path,
+        represent(document.body, datedBy(previous?.site(document.path), () => contentLastModified), document.contentType, document.headers),
+      ]),
+    ))
   const snapshot: Snapshot = Object.freeze({
     version,
     builtAt: now,
@@ -156,6 +180,14 @@ export function buildSnapshot(catalog: Catalog, settings: SnapshotSettings, prev
       return isCollectionName(collection) && slug ? item(collection, slug) : documents.get(path)
     },
     item,
+    site: (path: string) => siteDocuments().get(path),
+    get sitePaths() {
+      return [...siteDocuments().keys()]
+    },
+    warm() {
+      bulkDocument()
+      siteDocuments()
+    },
     listPage,
   })
   collectionStates.set(snapshot, states)

@@ -11,7 +11,7 @@ export interface DocumentChange {
 export type PendingChange = {kind: 'all'} | {kind: 'documents'; documents: ReadonlyMap<string, CollectionName>}
 
 /** Builds the next snapshot from the current one (undefined on the first build). */
-export type SnapshotBuilder = (previous: Snapshot | undefined, change: PendingChange) => Promise<Snapshot>
+export type SnapshotBuilder<S = Snapshot> = (previous: S | undefined, change: PendingChange) => Promise<S>
 
 export interface BuildOutcome {
   kind: 'full' | 'documents'
@@ -30,15 +30,15 @@ export interface StoreStatus {
   nextRetryAt: Date | undefined
 }
 
-export interface SnapshotStore {
-  current(): Snapshot
+export interface SnapshotStore<S = Snapshot> {
+  current(): S
   /**
    * Asks for a new snapshot covering these documents, or everything when none are named. Builds
    * never overlap: requests made while one runs are merged into a single follow-up build. A failed
    * build leaves the last good snapshot serving and is retried with backoff; the promise still
    * rejects so a caller can tell.
    */
-  refresh(changes?: readonly DocumentChange[]): Promise<Snapshot>
+  refresh(changes?: readonly DocumentChange[]): Promise<S>
   status(): StoreStatus
   /** Cancels a scheduled retry (at shutdown). */
   close(): void
@@ -55,15 +55,15 @@ export interface StoreOptions {
 }
 
 /** Builds the first snapshot (rejects if that fails: there is nothing to serve yet). */
-export async function createSnapshotStore(build: SnapshotBuilder, options: StoreOptions = {}): Promise<SnapshotStore> {
+export async function createSnapshotStore<S = Snapshot>(build: SnapshotBuilder<S>, options: StoreOptions = {}): Promise<SnapshotStore<S>> {
   const {clock = () => new Date(), retryDelayMs = 1000, maxRetryDelayMs = 60_000, maxDocumentsPerBuild = 100, onBuild} = options
-  let current = await build(undefined, {kind: 'all'})
+  let current: S = await build(undefined, {kind: 'all'})
   let lastSuccessAt = clock()
   let lastBuild: BuildOutcome | undefined
   let consecutiveFailures = 0
   let pending: PendingChange | undefined
-  let running: Promise<Snapshot> | undefined
-  let followUp: Promise<Snapshot> | undefined
+  let running: Promise<S> | undefined
+  let followUp: Promise<S> | undefined
   let retryTimer: NodeJS.Timeout | undefined
   let nextRetryAt: Date | undefined
 
@@ -85,7 +85,7 @@ export async function createSnapshotStore(build: SnapshotBuilder, options: Store
     retryTimer.unref()
   }
 
-  const start = (): Promise<Snapshot> => {
+  const start = (): Promise<S> => {
     const change = pending
     if (!change) return Promise.resolve(current) // an earlier build already covered it
     pending = undefined
@@ -103,7 +103,7 @@ export async function createSnapshotStore(build: SnapshotBuilder, options: Store
       onBuild?.(lastBuild)
     }
     running = build(current, change).then(
-      (next) => {
+      (next: S) => {
         current = next
         lastSuccessAt = clock()
         consecutiveFailures = 0
@@ -122,7 +122,7 @@ export async function createSnapshotStore(build: SnapshotBuilder, options: Store
     return running
   }
 
-  const startOrFollow = (): Promise<Snapshot> => {
+  const startOrFollow = (): Promise<S> => {
     if (!running) return start()
     followUp ??= running
       .catch(() => undefined)

@@ -14,7 +14,13 @@ const languageTag = z.string().regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, 'mus
 const text = z.string().trim().min(1)
 const englishTag = z.string().regex(/^[a-z0-9][a-z0-9 .+#-]*$/, 'must be an English lowercase tag')
 
-export const personRefSchema = z.strictObject({slug: slugSchema, url: uri, api_url: uri})
+export const personRefSchema = z
+  .strictObject({
+    slug: slugSchema,
+    url: uri.meta({description: 'Canonical profile page; cite this.'}),
+    api_url: uri.meta({description: 'Resolve for the full Voice record (getVoice).'}),
+  })
+  .meta({id: 'PersonRef', description: 'A speaker appearing in an episode or giving a talk.'})
 
 export const episodeSchema = z.strictObject({
   slug: slugSchema,
@@ -35,7 +41,7 @@ export const episodeSchema = z.strictObject({
   takeaways: z.array(text),
   faq: z.array(z.strictObject({question: text, answer: text})),
   feed_url: uri,
-})
+}).meta({id: 'Episode', description: 'A podcast episode. Content text is Hebrew; tags are English.'})
 
 export const meetupSchema = z.strictObject({
   slug: slugSchema,
@@ -51,7 +57,7 @@ export const meetupSchema = z.strictObject({
   video_id: z.string().min(1),
   video_url: uri,
   image_url: uri.nullable(),
-})
+}).meta({id: 'Meetup', description: 'An internal meetup talk.'})
 
 export const voiceSchema = z.strictObject({
   slug: slugSchema,
@@ -64,16 +70,18 @@ export const voiceSchema = z.strictObject({
   tech_stack: z.array(text),
   social_profile_url: uri.nullable(),
   image_url: uri.nullable(),
-})
+}).meta({id: 'Voice', description: 'A speaker profile.'})
 
-export const paginationSchema = z.strictObject({
-  limit: z.number().int().positive(),
-  count: z.number().int().nonnegative(),
-  total: z.number().int().nonnegative(),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
-  next: uri.nullable(),
-})
+export const paginationSchema = z
+  .strictObject({
+    limit: z.number().int().positive().meta({description: 'Items requested for this page.'}),
+    count: z.number().int().nonnegative().meta({description: 'Items returned in data.'}),
+    total: z.number().int().nonnegative().meta({description: 'Items in the collection across all pages.'}),
+    has_more: z.boolean(),
+    next_cursor: z.string().nullable().meta({description: 'Opaque cursor for the cursor parameter; null at the end.'}),
+    next: uri.nullable().meta({description: 'Absolute URL of the next page; null at the end.'}),
+  })
+  .meta({id: 'Pagination'})
 
 export const serviceIndexSchema = z.strictObject({
   name: text,
@@ -87,8 +95,8 @@ export const serviceIndexSchema = z.strictObject({
   terms_of_service: uri.optional(),
   contact: z.email().optional(),
   feed_url: uri.optional(),
-  endpoints: z.record(z.string(), z.string()),
-})
+  endpoints: z.record(z.string(), z.string()).meta({description: 'operationId -> absolute URL template ({slug} where a slug goes).'}),
+}).meta({id: 'ServiceIndex'})
 
 export const listEnvelope = <Item extends z.ZodType>(item: Item) =>
   z.strictObject({data: z.array(item), pagination: paginationSchema})
@@ -106,7 +114,7 @@ export const bulkSchema = z.strictObject({
     meetups: z.number().int().nonnegative(),
     voices: z.number().int().nonnegative(),
   }),
-})
+}).meta({id: 'Everything', description: 'The three lists (episodes and meetups newest first, voices by Hebrew name) and their counts.'})
 
 export const problemSchema = z.strictObject({
   type: uri,
@@ -114,7 +122,7 @@ export const problemSchema = z.strictObject({
   status: z.number().int().min(400).max(599),
   detail: z.string().optional(),
   instance: z.string().optional(),
-})
+}).meta({id: 'Problem', description: 'RFC 9457 problem details.'})
 
 export type PersonRef = z.infer<typeof personRefSchema>
 export type Episode = z.infer<typeof episodeSchema>

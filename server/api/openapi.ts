@@ -1,0 +1,135 @@
+import {z} from 'zod'
+import {createDocument} from 'zod-openapi'
+import {DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT} from '../snapshot/snapshot.ts'
+import {
+  bulkSchema,
+  episodeSchema,
+  itemEnvelope,
+  listEnvelope,
+  meetupSchema,
+  problemSchema,
+  serviceIndexSchema,
+  SLUG_MAX_LENGTH,
+  voiceSchema,
+} from './v1/contract.ts'
+
+export interface OpenApiSettings {
+  publicBaseUrl: string
+  apiName: string
+  contactEmail?: string | undefined
+}
+
+const slugParameter = z.object({
+  slug: z
+    .string()
+    .regex(/^[a-z0-9-]+$/)
+    .max(SLUG_MAX_LENGTH)
+    .meta({description: 'The `slug` value returned by the matching list endpoint.', example: 'ep-22-cache-invalidation'}),
+})
+
+const pageParameters = z.object({
+  limit: z
+    .int()
+    .min(1)
+    .max(MAX_PAGE_LIMIT)
+    .default(DEFAULT_PAGE_LIMIT)
+    .optional()
+    .meta({description: `Items per page, 1 to ${MAX_PAGE_LIMIT}. The default (${DEFAULT_PAGE_LIMIT}) fits today's whole catalog on one page.`}),
+  cursor: z.string().optional().meta({description: 'Opaque keyset cursor: the `next_cursor` of the previous page. Pages stay correct when items are published between requests.'}),
+})
+
+const conditionalHeaders = z.object({
+  'if-none-match': z.string().optional().meta({description: 'An ETag from an earlier response (lists and `*` accepted; weak comparison). A match gives 304.'}),
+  'if-modified-since': z.string().optional().meta({description: 'An HTTP-date; used only without If-None-Match.'}),
+})
+
+const rateLimitPolicy = z.string().meta({description: 'Rate limit policy, `"<name>";q=<quota>;w=<window seconds>`.'})
+const successHeaders = z.object({
+  etag: z.string().meta({description: 'Strong validator derived from the bytes.'}),
+  'last-modified': z.string().meta({description: 'HTTP-date; moves only when the bytes change.'}),
+  'cache-control': z.string(),
+  'ratelimit-policy': rateLimitPolicy.optional(),
+  ratelimit: z.string().optional().meta({description: 'Remaining quota, `"<name>";r=<remaining>;t=<reset seconds>`.'}),
+})
+
+const problem = (description: string, headers?: z.ZodObject) => ({
+  description,
+  ...(headers ? {headers} : {}),
+  content: {'application/problem+json': {schema: problemSchema}},
+})
+
+function operation(options: {operationId: string; summary: string; description: string; tag: string; schema: z.ZodType; path?: boolean; page?: boolean}) {
+  const query = options.page ? pageParameters : undefined
+  return {
+    get: {
+      operationId: options.operationId,
+      summary: options.summary,
+      description: `${options.description} HEAD is accepted too.`,
+      tags: [options.tag],
+      security: [],
+      requestParams: {
+        ...(options.path ? {path: slugParameter} : {}),
+        ...(query ? {query} : {}),
+        header: conditionalHeaders,
+      },
+      responses: {
+        200: {description: 'OK', headers: successHeaders, content: {'application/json': {schema: options.schema}}},
+        304: {description: 'Not Modified: the validators you sent match.', headers: successHeaders.pick({etag: true, 'last-modified': true, 'cache-control': true})},
+        400: problem(options.page ? 'A bad `limit` or `cursor`, or a malformed URL.' : 'A malformed URL.'),
+        404: problem(options.path ? 'No item has this slug. Re-read the list; slugs change only when content is renamed.' : 'No such path.'),
+        405: problem('Only GET and HEAD are allowed.', z.object({allow: z.literal('GET, HEAD')})),
+        429: problem('Rate limit exceeded.', z.object({'retry-after': z.int().meta({description: 'Seconds to wait.'})})),
+        500: problem('Origin or CDN fault; the payload is static, so retrying with backoff is safe.'),
+      },
+    },
+  }
+}
+
+/** The OpenAPI 3.1 description of `/api/v1`, generated from the zod contract so the two cannot drift. */
+export function buildOpenApiDocument(settings: OpenApiSettings) {
+  const document = createDocument(
+    {
+      openapi: '3.1.0',
+      info: {
+        title: settings.apiName,
+        version: 'v1',
+        description: [
+          'Read-only catalog of podcast episodes, internal meetup talks and speaker profiles, served as static JSON. Content text is Hebrew; tags and roles are English.',
+          'There is no authentication. Cite content by its `url`, not its `api_url`. Clients must ignore unknown fields.',
+          'Content rights: audio, video, artwork and written content belong to the publisher; catalog metadata (titles, dates, slugs, tags, URLs) may be reused with attribution.',
+        ].join('\n\n'),
+        ...(settings.contactEmail ? {contact: {email: settings.contactEmail}} : {}),
+      },
+      servers: [
+        {url: `${settings.publicBaseUrl}/api/v1`, description: 'Live API'},
+        {url: `${settings.publicBaseUrl}/api/v1/sandbox`, description: 'Sandbox: the same read-only documents, byte for byte'},
+      ],
+      security: [],
+      tags: [
+        {name: 'Service', description: 'The service index and the whole catalog in one document.'},
+        {name: 'Episodes', description: 'Podcast episodes, newest first.'},
+        {name: 'Meetups', description: 'Internal meetup talks, newest first.'},
+        {name: 'Voices', description: 'Speaker profiles, in Hebrew name order.'},
+      ],
+      externalDocs: {description: 'Developer portal', url: `${settings.publicBaseUrl}/docs`},
+      paths: {
+        '/index.json': operation({operationId: 'getServiceIndex', summary: 'Service index', description: 'What the API is and where its endpoints are.', tag: 'Service', schema: itemEnvelope(serviceIndexSchema)}),
+        '/episodes.json': operation({operationId: 'listEpisodes', summary: 'List episodes', description: 'Every published episode, newest first.', tag: 'Episodes', schema: listEnvelope(episodeSchema), page: true}),
+        '/episodes/{slug}.json': operation({operationId: 'getEpisode', summary: 'Get an episode', description: 'One episode by slug.', tag: 'Episodes', schema: itemEnvelope(episodeSchema), path: true}),
+        '/meetups.json': operation({operationId: 'listMeetups', summary: 'List meetup talks', description: 'Every meetup talk, newest first.', tag: 'Meetups', schema: listEnvelope(meetupSchema), page: true}),
+        '/meetups/{slug}.json': operation({operationId: 'getMeetup', summary: 'Get a meetup talk', description: 'One meetup talk by slug.', tag: 'Meetups', schema: itemEnvelope(meetupSchema), path: true}),
+        '/voices.json': operation({operationId: 'listVoices', summary: 'List speakers', description: 'Every speaker, sorted by Hebrew name.', tag: 'Voices', schema: listEnvelope(voiceSchema), page: true}),
+        '/voices/{slug}.json': operation({operationId: 'getVoice', summary: 'Get a speaker', description: 'One speaker by slug; resolve PersonRefs here for role and biography.', tag: 'Voices', schema: itemEnvelope(voiceSchema), path: true}),
+        '/all.json': operation({operationId: 'getEverything', summary: 'The whole catalog', description: 'Episodes, meetups and voices in one document; use it instead of looping the three lists.', tag: 'Service', schema: bulkSchema}),
+      },
+    },
+    {
+      // Our own output is strict (tests catch drift), but clients must ignore unknown fields and
+      // additive changes ship without a version bump, so the published schemas stay open.
+      override: ({jsonSchema}) => {
+        if (jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties
+      },
+    },
+  )
+  return document
+}

@@ -1,0 +1,53 @@
+import {toNodeHandler} from '@modelcontextprotocol/node'
+import {createMcpHandler, localhostAllowedHostnames, localhostAllowedOrigins, validateHostHeader, validateOriginHeader} from '@modelcontextprotocol/server'
+import express, {type RequestHandler} from 'express'
+import {buildProblem, sendProblem} from '../http/problem.ts'
+import type {SnapshotStore} from '../snapshot/store.ts'
+import {createCatalogMcpServer, type CatalogMcpOptions} from './catalog-tools.ts'
+
+export const MCP_PATH = '/mcp'
+
+export interface McpRoutesOptions extends Omit<CatalogMcpOptions, 'snapshot'> {
+  store: SnapshotStore
+  /** Listening on loopback: only local Host and Origin headers (and the public host) are served. */
+  loopbackOnly: boolean
+  onError?: (error: Error) => void
+}
+
+/**
+ * `POST /mcp`: MCP over Streamable HTTP, stateless, both protocol eras (2026-07-28 and the
+ * `initialize` handshake), one fresh server per request. `GET /mcp` is 405 (no stream is held open).
+ */
+export function mcpRoutes(options: McpRoutesOptions): express.Router {
+  const {store, publicBaseUrl} = options
+  const handler = createMcpHandler(() => createCatalogMcpServer({...options, snapshot: () => store.current()}), {
+    legacy: 'stateless',
+    responseMode: 'json',
+    ...(options.onError ? {onerror: options.onError} : {}),
+  })
+  const router = express.Router({caseSensitive: true, strict: true})
+  const problem = (status: 400 | 405 | 421, detail: string, instance: string) => buildProblem(publicBaseUrl, status, detail, instance)
+
+  // DNS rebinding: a page on another site can make a browser talk to a server on loopback; refusing
+  // foreign Host and Origin headers stops it. (A 4xx problem, never 401/403.)
+  const publicHost = new URL(publicBaseUrl).hostname
+  const hosts = [...localhostAllowedHostnames(), publicHost]
+  const origins = [...localhostAllowedOrigins(), publicHost]
+  const localOnly: RequestHandler = (request, response, next) => {
+    if (!options.loopbackOnly) return next()
+    const host = validateHostHeader(request.headers.host, hosts)
+    if (!host.ok) return sendProblem(request, response, problem(421, `This MCP server only answers requests addressed to ${hosts.join(', ')} (${host.message}).`, request.originalUrl))
+    const origin = validateOriginHeader(request.headers.origin, origins)
+    if (!origin.ok) return sendProblem(request, response, problem(400, `Requests from the origin ${request.headers.origin} are not served (${origin.message}).`, request.originalUrl))
+    next()
+  }
+
+  router.get(`${MCP_PATH}/health`, (_request, response) => {
+    response.set('Cache-Control', 'no-store').json({status: 'ok', snapshot: store.current().version})
+  })
+  router.post(MCP_PATH, localOnly, toNodeHandler(handler))
+  router.all(MCP_PATH, (request, response) =>
+    sendProblem(request, response, problem(405, 'The MCP endpoint takes POST (Streamable HTTP, stateless); no stream is held open for GET.', request.originalUrl), {Allow: 'POST'}),
+  )
+  return router
+}

@@ -1,0 +1,187 @@
+// Integration: the real app on a loopback port; the official MCP client SDK talks to POST /mcp
+// over Streamable HTTP, once in each protocol era (the 2026-07-28 stateless protocol, and the
+// older `initialize` handshake).
+import {Client, StreamableHTTPClientTransport} from '@modelcontextprotocol/client'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {z} from 'zod'
+import {episodeSchema, voiceSchema} from '../../server/api/v1/contract.ts'
+import {catalogResources, catalogTools} from '../../server/mcp/catalog-tools.ts'
+import {readProblem} from '../helpers/contract.ts'
+import {startTestServer, type TestServer} from '../helpers/server.ts'
+
+let server: TestServer
+const clients: Client[] = []
+
+beforeAll(async () => {
+  server = await startTestServer()
+})
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.close()))
+  await server.close()
+})
+
+const eras = {
+  '2026-07-28': {mode: {pin: '2026-07-28'}},
+  'initialize handshake': {mode: 'legacy'},
+} as const
+
+async function connect(era: keyof typeof eras): Promise<Client> {
+  const client = new Client({name: 'catalog-tests', version: '1.0.0'}, {versionNegotiation: eras[era]})
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`)))
+  clients.push(client)
+  return client
+}
+
+const textOf = (result: {content?: unknown}) => z.array(z.object({type: z.literal('text'), text: z.string()})).parse(result.content)[0]?.text ?? ''
+
+describe.each(Object.keys(eras) as (keyof typeof eras)[])('MCP in the %s era', (era) => {
+  let client: Client
+  beforeAll(async () => {
+    client = await connect(era)
+  })
+
+  it('negotiates the era it was asked for', () => {
+    expect(client.getProtocolEra()).toBe(era === '2026-07-28' ? 'modern' : 'legacy')
+    expect(client.getServerVersion()?.name).toBe('podcast-catalog')
+  })
+
+  it('lists the registered tools, all read-only, with input and output schemas', async () => {
+    const {tools} = await client.listTools()
+    expect(tools.map((tool) => tool.name).sort()).toEqual(catalogTools.map((tool) => tool.name).sort())
+    for (const tool of tools) {
+      expect(tool.annotations).toMatchObject({readOnlyHint: true, destructiveHint: false})
+      expect(tool.inputSchema.type).toBe('object')
+      expect(tool.outputSchema?.type).toBe('object')
+    }
+  })
+
+  it('gets an episode as structured content that passes the contract', async () => {
+    const result = await client.callTool({name: 'get_episode', arguments: {slug: 'ep-22-cache-invalidation'}})
+    expect(result.isError).toBeFalsy()
+    const episode = episodeSchema.parse(result.structuredContent)
+    expect(episode.title).toContain('קאש')
+    expect(JSON.parse(textOf(result))).toEqual(result.structuredContent)
+    const api = await (await fetch(`${server.baseUrl}/api/v1/episodes/ep-22-cache-invalidation.json`)).json()
+    expect({data: episode}).toEqual(api)
+  })
+
+  it('pages through episodes filtered by speaker, and by tag', async () => {
+    const first = await client.callTool({name: 'list_episodes', arguments: {speaker: 'noa-levi', limit: 1}})
+    const page = z.object({items: z.array(episodeSchema), total: z.number(), next_cursor: z.string().nullable()}).parse(first.structuredContent)
+    expect(page.total).toBe(2)
+    expect(page.items[0]?.guests.map((guest) => guest.slug)).toContain('noa-levi')
+    const second = await client.callTool({name: 'list_episodes', arguments: {speaker: 'noa-levi', limit: 1, cursor: page.next_cursor}})
+    const rest = z.object({items: z.array(episodeSchema), next_cursor: z.string().nullable()}).parse(second.structuredContent)
+    expect(rest.items.map((item) => item.slug)).not.toEqual(page.items.map((item) => item.slug))
+    expect(rest.next_cursor).toBeNull()
+
+    const tagged = await client.callTool({name: 'list_episodes', arguments: {tag: 'security', limit: 100}})
+    const security = z.object({items: z.array(episodeSchema)}).parse(tagged.structuredContent)
+    expect(security.items.length).toBeGreaterThanOrEqual(2)
+    for (const episode of security.items) expect(episode.tags).toContain('security')
+  })
+
+  it('gets a speaker with the episodes and talks they appear in', async () => {
+    const result = await client.callTool({name: 'get_voice', arguments: {slug: 'jenny-katz'}})
+    const voice = voiceSchema.extend({appearances: z.array(z.object({collection: z.string(), slug: z.string()}).loose())}).parse(result.structuredContent)
+    expect(voice.appearances.map((appearance) => appearance.slug).sort()).toEqual(['ep-30-headless-cms-migration', 'ep-6-structured-content', 'groq-beyond-basics'])
+  })
+
+  it('answers an unknown slug with an error a model can act on', async () => {
+    const result = await client.callTool({name: 'get_episode', arguments: {slug: 'ep-22-cache'}})
+    expect(result.isError).toBe(true)
+    expect(textOf(result)).toMatch(/No item in episodes has the slug "ep-22-cache"\. The closest slugs are "ep-22-cache-invalidation"/)
+  })
+
+  it('refuses out-of-range arguments', async () => {
+    const outcome = await client.callTool({name: 'list_episodes', arguments: {limit: 1000}}).then(
+      (result) => (result.isError ? textOf(result) : 'accepted'),
+      (error: unknown) => String(error),
+    )
+    expect(outcome).toMatch(/limit|100/)
+  })
+
+  it('reads the API documents as resources, byte for byte', async () => {
+    const {resources} = await client.listResources()
+    const fixed = catalogResources('http://api.test').filter((resource) => !resource.template)
+    expect(resources.filter((resource) => fixed.some((candidate) => candidate.uri === resource.uri)).length).toBe(fixed.length)
+    const {resourceTemplates} = await client.listResourceTemplates()
+    expect(resourceTemplates.map((template) => template.uriTemplate).sort()).toEqual(
+      ['episodes', 'meetups', 'voices'].map((name) => `http://api.test/api/v1/${name}/{slug}.json`).sort(),
+    )
+    const read = await client.readResource({uri: 'http://api.test/api/v1/voices/noa-levi.json'})
+    const served = await (await fetch(`${server.baseUrl}/api/v1/voices/noa-levi.json`)).text()
+    expect(read.contents[0]).toMatchObject({uri: 'http://api.test/api/v1/voices/noa-levi.json', mimeType: 'application/json', text: served})
+    await expect(client.readResource({uri: 'http://api.test/api/v1/voices/nobody.json'})).rejects.toThrow()
+  })
+
+  it('completes slugs in resource templates', async () => {
+    const {completion} = await client.complete({ref: {type: 'ref/resource', uri: 'http://api.test/api/v1/episodes/{slug}.json'}, argument: {name: 'slug', value: 'ep-1'}})
+    expect(completion.values.length).toBeGreaterThan(1)
+    for (const value of completion.values) expect(value.startsWith('ep-1')).toBe(true)
+  })
+})
+
+describe('search_catalog', () => {
+  let client: Client
+  beforeAll(async () => {
+    client = await connect('2026-07-28')
+  })
+  const search = async (query: string, extra: Record<string, unknown> = {}) => {
+    const result = await client.callTool({name: 'search_catalog', arguments: {query, ...extra}})
+    return z.object({results: z.array(z.object({collection: z.string(), slug: z.string(), score: z.number()})), total: z.number()}).parse(result.structuredContent)
+  }
+
+  it('finds Hebrew words behind prefixes, and ranks the title match first', async () => {
+    const {results} = await search('וקוראי מסך')
+    expect(results[0]?.slug).toBe('ep-11-rtl-interfaces')
+  })
+
+  it('folds niqqud and final letters', async () => {
+    const plain = await search('מיגרציות')
+    const pointed = await search('מִיגְרַצְיוֹת')
+    expect(pointed.results.map((hit) => hit.slug)).toEqual(plain.results.map((hit) => hit.slug))
+    expect(plain.results[0]?.slug).toBe('ep-3-schema-migrations')
+    const finals = await search('עברית בעברית')
+    expect(finals.total).toBeGreaterThan(0)
+  })
+
+  it('searches speaker names and English tags, within the collections asked for', async () => {
+    const byName = await search('ג׳ני כץ', {collections: ['voices']})
+    expect(byName.results[0]).toMatchObject({collection: 'voices', slug: 'jenny-katz'})
+    const byTag = await search('kafka')
+    expect(byTag.results.map((hit) => hit.slug)).toEqual(expect.arrayContaining(['ep-12-audio-at-scale', 'kafka-lag']))
+    expect((await search('kafka', {collections: ['meetups']})).results.every((hit) => hit.collection === 'meetups')).toBe(true)
+  })
+})
+
+describe('the /mcp endpoint over plain HTTP', () => {
+  it('answers GET with 405 and Allow: POST', async () => {
+    const response = await fetch(`${server.baseUrl}/mcp`)
+    await readProblem(response, 405)
+    expect(response.headers.get('allow')).toBe('POST')
+  })
+
+  it('reports liveness', async () => {
+    const response = await fetch(`${server.baseUrl}/mcp/health`)
+    expect(response.status).toBe(200)
+    expect(await response.json()).toMatchObject({status: 'ok'})
+  })
+
+  it('refuses a foreign Host or Origin while listening on loopback (DNS rebinding), with a problem and never 401/403', async () => {
+    const body = JSON.stringify({jsonrpc: '2.0', id: 1, method: 'tools/list', params: {}})
+    const headers = {'content-type': 'application/json', accept: 'application/json, text/event-stream'}
+    const foreignOrigin = await fetch(`${server.baseUrl}/mcp`, {method: 'POST', body, headers: {...headers, origin: 'https://evil.example'}})
+    await readProblem(foreignOrigin, 400)
+    const { request } = await import('node:http')
+    const status = await new Promise<number>((resolve, reject) => {
+      const call = request(`${server.baseUrl}/mcp`, {method: 'POST', headers: {...headers, host: 'evil.example'}}, (response) => {
+        response.resume()
+        resolve(response.statusCode ?? 0)
+      })
+      call.once('error', reject)
+      call.end(body)
+    })
+    expect(status).toBe(421)
+  })
+})
