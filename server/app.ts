@@ -1,6 +1,7 @@
 import express, {type ErrorRequestHandler, type RequestHandler} from 'express'
 import {createCatalogHandler, sendMethodNotAllowed} from './api/v1/router.ts'
 import {buildProblem, isProblemStatus, sendProblem, type ProblemStatus} from './http/problem.ts'
+import {sendRepresentation} from './http/representation-response.ts'
 import {statusHandler} from './http/status.ts'
 import type {Config} from './config.ts'
 import {MCP_INSTRUCTIONS, MCP_SERVER_NAME} from './mcp/catalog-tools.ts'
@@ -93,6 +94,12 @@ export function createApp({store, config, sourceDescription = 'content source', 
     }),
   )
   app.all('/status', readOnly, statusHandler(store, sourceDescription, clock))
+  // OpenAPI, the portal, discovery documents and sitemaps: pre-built with the snapshot.
+  app.use((request, response, next) => {
+    const document = store.current().site(request.path)
+    if (!document) return next()
+    readOnly(request, response, () => sendRepresentation(request, response, document))
+  })
   app.use('/api/v1', catalogRoute)
   app.use(notFound)
   app.use(errorResponse)

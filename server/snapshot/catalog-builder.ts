@@ -3,6 +3,7 @@ import {createLinks} from '../api/v1/links.ts'
 import type {Config} from '../config.ts'
 import {CATALOG_QUERY, EPISODE_BY_ID_QUERY, MEETUP_BY_ID_QUERY} from '../content/queries.ts'
 import type {ContentSource} from '../content/source.ts'
+import {buildSiteDocuments} from '../discovery/site-documents.ts'
 import {buildSnapshot, type Snapshot} from './snapshot.ts'
 import type {SnapshotBuilder} from './store.ts'
 
@@ -19,13 +20,14 @@ export function catalogSnapshotBuilder(dependencies: {source: ContentSource; con
   const {source, config, clock} = dependencies
   const links = createLinks(config)
   const settings = {links, feedUrl: config.feedUrl}
-  const index = {apiName: config.apiName, feedUrl: config.feedUrl, contactEmail: config.contactEmail}
+  const index = {apiName: config.apiName, feedUrl: config.feedUrl, contactEmail: config.contactEmail, publicBaseUrl: config.publicBaseUrl}
+  const site = (snapshot: Snapshot) => buildSiteDocuments(snapshot, config)
   const build: SnapshotBuilder = async (previous, change) => {
     const documents = change.kind === 'documents' ? [...change.documents] : []
     const patchable = previous && change.kind === 'documents' && documents.every(([, collection]) => collection !== 'voices')
     if (!patchable) {
       const catalog = mapCatalog(await source.fetch(CATALOG_QUERY), settings, previous?.catalog)
-      return buildSnapshot(catalog, {links, index}, previous, clock())
+      return buildSnapshot(catalog, {links, index, site}, previous, clock())
     }
     const updates = await Promise.all(
       documents.map(async ([documentId, collection]): Promise<DocumentUpdate> => {
@@ -33,7 +35,7 @@ export function catalogSnapshotBuilder(dependencies: {source: ContentSource; con
         return {collection, documentId, row: await source.fetch(query, {id: documentId})}
       }),
     )
-    return buildSnapshot(patchCatalog(previous.catalog, updates, settings), {links, index}, previous, clock())
+    return buildSnapshot(patchCatalog(previous.catalog, updates, settings), {links, index, site}, previous, clock())
   }
   return async (previous, change) => warmed(await build(previous, change))
 }

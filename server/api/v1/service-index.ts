@@ -2,6 +2,7 @@ import type {ServiceIndex} from './contract.ts'
 import type {Links} from './links.ts'
 
 export interface ServiceIndexSettings {
+  publicBaseUrl: string
   apiName: string
   feedUrl: string
   contactEmail?: string | undefined
@@ -18,6 +19,9 @@ export function buildServiceIndex(links: Links, settings: ServiceIndexSettings):
     version: 'v1',
     language: 'he',
     authentication: 'none',
+    auth_documentation: `${settings.publicBaseUrl}/auth.md`,
+    documentation: `${settings.publicBaseUrl}/docs`,
+    openapi: `${settings.publicBaseUrl}/api/openapi.json`,
     ...(settings.contactEmail ? {contact: settings.contactEmail} : {}),
     feed_url: settings.feedUrl,
     endpoints: {

@@ -1,0 +1,215 @@
+import {createHash} from 'node:crypto'
+import {buildOpenApiDocument} from '../api/openapi.ts'
+import {catalogResources, catalogTools, MCP_INSTRUCTIONS, MCP_SERVER_NAME} from '../mcp/catalog-tools.ts'
+import type {SiteDocument, Snapshot} from '../snapshot/snapshot.ts'
+import {SERVER_VERSION} from '../version.ts'
+import {buildDeveloperPortal} from './portal.ts'
+import {catalogSkills} from './skills.ts'
+import {buildSitemaps} from './sitemaps.ts'
+
+export interface SiteSettings {
+  publicBaseUrl: string
+  siteUrl: string
+  apiName: string
+  contactEmail?: string | undefined
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+const MARKDOWN = 'text/markdown; charset=utf-8'
+const LINKSET = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"'
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex')
+
+/**
+ * Every document outside `/api/v1`, made from one snapshot and the MCP definitions, so counts,
+ * links and digests always agree with what the API and the MCP server serve.
+ */
+export function buildSiteDocuments(snapshot: Snapshot, settings: SiteSettings): SiteDocument[] {
+  const base = settings.publicBaseUrl
+  const url = {
+    openapi: `${base}/api/openapi.json`,
+    docs: `${base}/docs`,
+    auth: `${base}/auth.md`,
+    llms: `${base}/llms.txt`,
+    index: `${base}/api/v1/index.json`,
+    all: `${base}/api/v1/all.json`,
+    mcp: `${base}/mcp`,
+    mcpHealth: `${base}/mcp/health`,
+    serverCard: `${base}/.well-known/mcp/server-card.json`,
+    apiCatalog: `${base}/.well-known/api-catalog`,
+    skillsIndex: `${base}/.well-known/agent-skills/index.json`,
+    sitemap: `${base}/sitemap-index.xml`,
+  }
+  const resources = catalogResources(base)
+  const fixedResources = resources.filter((resource) => !resource.template)
+  const templates = resources.filter((resource) => resource.template)
+  const {episodes, meetups, voices} = snapshot.counts
+  const openapi = buildOpenApiDocument(settings)
+  const skills = catalogSkills({publicBaseUrl: base, apiName: settings.apiName, tools: catalogTools}).map((skill) => ({
+    ...skill,
+    path: `/.well-known/agent-skills/${skill.name}/SKILL.md`,
+    digest: `sha256:${sha256(skill.markdown)}`,
+  }))
+
+  const serverCard = json({
+    $schema: 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json',
+    name: `${new URL(base).hostname}/${MCP_SERVER_NAME}`,
+    title: `${settings.apiName} (MCP)`,
+    description: MCP_INSTRUCTIONS,
+    version: SERVER_VERSION,
+    websiteUrl: url.docs,
+    remotes: [{type: 'streamable-http', url: url.mcp, supportedProtocolVersions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26']}],
+    _meta: {
+      'io.modelcontextprotocol/catalog-summary': {
+        authentication: 'none',
+        tools: catalogTools.map((tool) => tool.name),
+        resources: fixedResources.length,
+        resourceTemplates: templates.length,
+      },
+    },
+  })
+
+  const llms = `# ${settings.apiName}
+
+> Read-only JSON API and MCP server for a Hebrew tech podcast catalog: ${episodes} episodes, ${meetups} meetup talks and ${voices} speaker profiles. No authentication.
+
+Content text (titles, descriptions, abstracts, biographies, takeaways, FAQ) is Hebrew; tags and roles are English. Cite items by their \`url\` (the canonical page), not by \`api_url\`. Audio, video, artwork and written content belong to the publisher; catalog metadata (titles, dates, slugs, tags, URLs) may be reused with attribution.
+
+## API
+
+- [Service index](${url.index}): name, version and the endpoint map
+- [Everything](${url.all}): all ${episodes + meetups + voices} items in one document; use it instead of looping the lists
+- [Episodes](${base}/api/v1/episodes.json): newest first; one episode at ${base}/api/v1/episodes/{slug}.json
+- [Meetup talks](${base}/api/v1/meetups.json): newest first; one talk at ${base}/api/v1/meetups/{slug}.json
+- [Speakers](${base}/api/v1/voices.json): Hebrew name order; one speaker at ${base}/api/v1/voices/{slug}.json
+- [OpenAPI 3.1](${url.openapi}): the machine-readable contract
+
+## MCP
+
+- [MCP endpoint](${url.mcp}): Streamable HTTP, stateless, no authentication; ${catalogTools.length} read-only tools (${catalogTools.map((tool) => tool.name).join(', ')}), ${fixedResources.length} resources and ${templates.length} resource templates
+- [Server card](${url.serverCard}): how to connect
+
+## Docs
+
+- [Developer portal](${url.docs}): reference, errors, rate limits, pagination, versioning
+- [Authentication](${url.auth}): there is none, and why
+${skills.map((skill) => `- [Skill: ${skill.name}](${base}${skill.path}): ${skill.description}`).join('\n')}
+
+## Optional
+
+- [Sitemap index](${url.sitemap}): lastmod of every API record, to decide what to re-read
+- [API catalog](${url.apiCatalog}): RFC 9727 linkset
+`
+
+  const auth = `# Authentication: none
+
+${settings.apiName} has no authentication, and nothing here needs credentials.
+
+- Every operation of \`/api/v1\` (and \`/api/v1/sandbox\`) and the MCP server at \`${url.mcp}\` is unauthenticated. There is no API key, registration, client, token, scope or \`Authorization\` header.
+- A sent \`Authorization\` header is ignored, not rejected.
+- The service never answers 401 or 403 and never sends a \`WWW-Authenticate\` challenge. Such a response did not come from this service.
+- There is no \`/.well-known/oauth-authorization-server\`, and no registration, token or revocation endpoint.
+- \`${base}/.well-known/oauth-protected-resource\` (RFC 9728) says the same in machine-readable form: no scopes, no bearer methods, anonymous agents only.
+- The service index field \`authentication\` is always \`none\`.
+
+## What we ask instead
+
+Send a descriptive \`User-Agent\` naming your agent and a contact URL${settings.contactEmail ? `, and write to ${settings.contactEmail} for higher limits or to report abuse` : ''}. Requests are rate limited at the origin; a 429 carries \`Retry-After\` in seconds.
+
+## Steps for an agent
+
+1. GET \`${url.index}\` with no credentials.
+2. Follow the \`endpoints\` map, or read \`${url.openapi}\`.
+3. For MCP, POST JSON-RPC to \`${url.mcp}\` with no credentials.
+`
+
+  const protectedResource = json({
+    resource: `${base}/api/v1`,
+    resource_name: settings.apiName,
+    resource_documentation: url.docs,
+    scopes_supported: [],
+    bearer_methods_supported: [],
+    agent_auth: {
+      identity_types_supported: ['anonymous'],
+      skill: url.auth,
+      identity_assertion_supported: false,
+      service_auth_supported: false,
+    },
+  })
+
+  const apiCatalog = json({
+    linkset: [
+      {
+        anchor: `${base}/api/v1`,
+        'service-desc': [{href: url.openapi, type: 'application/vnd.oai.openapi+json;version=3.1'}],
+        'service-doc': [{href: url.docs, type: 'text/html'}],
+        'service-meta': [{href: url.index, type: 'application/json'}],
+        status: [{href: url.mcpHealth, type: 'application/json'}],
+      },
+      {
+        anchor: `${base}/api/v1/sandbox`,
+        'service-desc': [{href: url.openapi, type: 'application/vnd.oai.openapi+json;version=3.1'}],
+        'service-doc': [{href: url.docs, type: 'text/html'}],
+      },
+    ],
+  })
+
+  const skillsIndex = json({
+    $schema: 'https://schemas.agentskills.io/discovery/0.2.0/schema.json',
+    skills: skills.map((skill) => ({name: skill.name, type: 'skill-md', description: skill.description, url: `${base}${skill.path}`, digest: skill.digest})),
+  })
+
+  const catalogEntries = [
+    {type: 'mcp-server', name: MCP_SERVER_NAME, url: url.serverCard, endpoint: url.mcp, tools: catalogTools.length, resources: fixedResources.length, resource_templates: templates.length},
+    {type: 'openapi', name: settings.apiName, url: url.openapi},
+    {type: 'agent-skills', url: url.skillsIndex, skills: skills.length},
+    {type: 'llms-txt', url: url.llms},
+    {type: 'api-catalog', url: url.apiCatalog},
+  ]
+  const aiCatalog = json({
+    version: '1.0',
+    name: settings.apiName,
+    description: `Hebrew tech podcast catalog: ${episodes} episodes, ${meetups} meetup talks, ${voices} speakers.`,
+    authentication: 'none',
+    documentation: url.docs,
+    ...(settings.contactEmail ? {contact: settings.contactEmail} : {}),
+    entries: catalogEntries,
+  })
+  const ard = json({
+    version: '1.0',
+    resources: catalogEntries.map(({type, url: href, ...rest}) => ({type, href, ...('endpoint' in rest ? {endpoint: rest.endpoint} : {})})),
+  })
+
+  // An A2A agent card describes skills; this service answers no A2A protocol binding, so it
+  // claims no interfaces and points to what it really serves: MCP, OpenAPI and documentation.
+  const agentCard = json({
+    name: settings.apiName,
+    description: `Read-only catalog of a Hebrew tech podcast (${episodes} episodes, ${meetups} meetup talks, ${voices} speakers). Reach it over MCP (${url.mcp}) or the JSON API (${url.openapi}).`,
+    version: SERVER_VERSION,
+    documentationUrl: url.docs,
+    supportedInterfaces: [],
+    capabilities: {streaming: false, pushNotifications: false},
+    defaultInputModes: ['application/json'],
+    defaultOutputModes: ['application/json'],
+    securitySchemes: {},
+    security: [],
+    skills: catalogTools.map((tool) => ({id: tool.name, name: tool.title, description: tool.description, tags: ['podcast', 'catalog', 'read-only'], inputModes: ['application/json'], outputModes: ['application/json']})),
+  })
+
+  return [
+    {path: '/api/openapi.json', contentType: JSON_TYPE, body: json(openapi)},
+    {path: '/docs', contentType: 'text/html; charset=utf-8', body: buildDeveloperPortal({openapi, settings, snapshot, tools: catalogTools})},
+    {path: '/llms.txt', contentType: 'text/plain; charset=utf-8', body: llms},
+    {path: '/auth.md', contentType: MARKDOWN, body: auth},
+    {path: '/.well-known/oauth-protected-resource', contentType: JSON_TYPE, body: protectedResource},
+    {path: '/.well-known/api-catalog', contentType: LINKSET, body: apiCatalog, headers: {Link: `<${url.apiCatalog}>; rel="api-catalog"`}},
+    {path: '/.well-known/mcp/server-card.json', contentType: JSON_TYPE, body: serverCard},
+    {path: '/mcp/server-card', contentType: JSON_TYPE, body: serverCard},
+    {path: '/.well-known/agent-skills/index.json', contentType: JSON_TYPE, body: skillsIndex},
+    ...skills.map((skill) => ({path: skill.path, contentType: MARKDOWN, body: skill.markdown})),
+    {path: '/.well-known/ai-catalog.json', contentType: JSON_TYPE, body: aiCatalog},
+    {path: '/.well-known/ard.json', contentType: JSON_TYPE, body: ard},
+    {path: '/.well-known/agent-card.json', contentType: JSON_TYPE, body: agentCard},
+    ...buildSitemaps(snapshot, base),
+  ]
+}
