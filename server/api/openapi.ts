@@ -99,6 +99,10 @@ export function buildOpenApiDocument(settings: OpenApiSettings) {
           'Content rights: audio, video, artwork and written content belong to the publisher; catalog metadata (titles, dates, slugs, tags, URLs) may be reused with attribution.',
         ].join('\n\n'),
         ...(settings.contactEmail ? {contact: {email: settings.contactEmail}} : {}),
+        license: {
+          name: 'Catalog metadata may be reused with attribution; audio, video, artwork and written content belong to the publisher',
+          url: `${settings.publicBaseUrl}/docs#content-rights`,
+        },
       },
       servers: [
         {url: `${settings.publicBaseUrl}/api/v1`, description: 'Live API'},

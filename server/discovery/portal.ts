@@ -178,6 +178,9 @@ ${errors}</section>
 <table><thead><tr><th>Tool</th><th>What it does</th></tr></thead><tbody>${tools.map((tool) => `<tr><td>${code(tool.name)}</td><td>${prose(tool.description)}</td></tr>`).join('')}</tbody></table>
 <p>Resources are the API documents themselves, at their API URLs, with slug completion on the item templates.</p></section>
 
+<section id="content-rights"><h2>Content rights</h2>
+<p>Audio, video, artwork and written content (descriptions, abstracts, biographies, takeaways, FAQ) belong to the publisher. Catalog metadata (titles, dates, slugs, tags, URLs) may be reused with attribution: link to the item's ${code('url')}.</p></section>
+
 <section id="reference"><h2>API reference</h2>
 ${operations.join('\n')}
 <h2 id="schemas">Schemas</h2>

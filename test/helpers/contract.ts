@@ -1,11 +1,17 @@
 import {expect} from 'vitest'
 import type {z} from 'zod'
 import {problemSchema} from '../../server/api/v1/contract.ts'
+import {expectMatchesOpenApi} from './openapi.ts'
 
-/** Parses a response body with a contract schema, failing the test with zod's explanation. */
+/**
+ * Parses a response body with a contract schema, failing the test with zod's explanation; an API
+ * response is also validated against the published OpenAPI document.
+ */
 export async function readContract<Schema extends z.ZodType>(response: Response, schema: Schema): Promise<z.infer<Schema>> {
   expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8')
-  const result = schema.safeParse(await response.json())
+  const body: unknown = await response.json()
+  expectMatchesOpenApi(response, body)
+  const result = schema.safeParse(body)
   if (!result.success) expect.fail(`response breaks the contract: ${result.error.message}`)
   return result.data
 }
@@ -13,7 +19,9 @@ export async function readContract<Schema extends z.ZodType>(response: Response,
 export async function readProblem(response: Response, status: number) {
   expect(response.status).toBe(status)
   expect(response.headers.get('content-type')).toBe('application/problem+json; charset=utf-8')
-  const problem = problemSchema.parse(await response.json())
+  const body: unknown = await response.json()
+  expectMatchesOpenApi(response, body)
+  const problem = problemSchema.parse(body)
   expect(problem.status).toBe(status)
   return problem
 }
