@@ -6,6 +6,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {episodeSchema, itemEnvelope} from '../../server/api/v1/contract.ts'
+import {eventually} from '../helpers/eventually.ts'
 import {readContract} from '../helpers/contract.ts'
 import {SAMPLE_DATASET} from '../helpers/server.ts'
 
@@ -40,17 +41,6 @@ afterAll(async () => {
   await rm(folder, {recursive: true, force: true})
 })
 
-async function eventually(check: () => Promise<void>, timeoutMs = 5000) {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    try {
-      return await check()
-    } catch (error) {
-      if (Date.now() > deadline) throw error
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-  }
-}
 
 describe('npm start', () => {
   it('serves the dataset file and says where', async () => {
@@ -67,19 +57,19 @@ describe('npm start', () => {
     await eventually(async () => {
       const {data} = await readContract(await fetch(`${baseUrl}/api/v1/episodes/ep-1-why-we-started.json`), itemEnvelope(episodeSchema))
       expect(data.title).toBe('פרק 1: למה התחלנו, בגרסה ערוכה')
-    })
+    }, 5000)
   })
 
   it('keeps serving when the file turns into garbage, and says why', async () => {
     const etag = (await fetch(`${baseUrl}/api/v1/all.json`)).headers.get('etag')
     await writeFile(datasetFile, '{"_id": "broken"\n')
-    await eventually(async () => expect(output).toMatch(/full rebuild failed .*not valid JSON/))
+    await eventually(async () => expect(output).toMatch(/full rebuild failed .*not valid JSON/), 5000)
     const response = await fetch(`${baseUrl}/api/v1/all.json`)
     expect(response.status).toBe(200)
     expect(response.headers.get('etag')).toBe(etag)
   })
 
   it('reconciles on a timer', async () => {
-    await eventually(async () => expect(output).toContain('re-reading the catalog: reconcile timer'))
+    await eventually(async () => expect(output).toContain('re-reading the catalog: reconcile timer'), 5000)
   })
 })

@@ -9,6 +9,7 @@ import {bulkSchema, episodeSchema, itemEnvelope} from '../../server/api/v1/contr
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
 import {episode} from '../fixtures/documents.ts'
+import {eventually} from '../helpers/eventually.ts'
 import {readContract, readProblem} from '../helpers/contract.ts'
 import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
 
@@ -39,18 +40,6 @@ async function deliver(payload: unknown, options: {timestamp?: number; secret?: 
   })
 }
 
-/** Polls until `check` passes: a delivery is answered before its rebuild finishes. */
-async function eventually(check: () => Promise<void>, timeoutMs = 3000) {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    try {
-      return await check()
-    } catch (error) {
-      if (Date.now() > deadline) throw error
-      await new Promise((resolve) => setTimeout(resolve, 10))
-    }
-  }
-}
 
 const get = (path: string, init?: RequestInit) => fetch(`${server.baseUrl}${path}`, init)
 

@@ -1,0 +1,12 @@
+/** Retries `check` until it passes or `timeoutMs` runs out: for effects that follow a response (a rebuild, a file watch). */
+export async function eventually(check: () => Promise<void>, timeoutMs = 3000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    try {
+      return await check()
+    } catch (error) {
+      if (Date.now() > deadline) throw error
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+  }
+}
