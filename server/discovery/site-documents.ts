@@ -60,7 +60,7 @@ export function buildSiteDocuments(snapshot: Snapshot, settings: SiteSettings): 
     websiteUrl: url.docs,
     remotes: [{type: 'streamable-http', url: url.mcp, supportedProtocolVersions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26']}],
     _meta: {
-      'io.modelcontextprotocol/catalog-summary': {
+      'podcast-catalog/summary': {
         authentication: 'none',
         tools: catalogTools.map((tool) => tool.name),
         resources: fixedResources.length,
