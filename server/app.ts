@@ -1,6 +1,6 @@
 import express, {type ErrorRequestHandler, type RequestHandler} from 'express'
-import {createCatalogHandler, sendMethodNotAllowed} from './api/v1/router.ts'
-import {buildProblem, isProblemStatus, sendProblem, type ProblemStatus} from './http/problem.ts'
+import {createCatalogHandler, sendReadOnlyRefusal} from './api/v1/router.ts'
+import {buildProblem, isProblemStatus, isReadMethod, sendMethodNotAllowed, sendProblem, type ProblemStatus} from './http/problem.ts'
 import {sendRepresentation} from './http/representation-response.ts'
 import {statusHandler} from './http/status.ts'
 import type {Config} from './config.ts'
@@ -35,10 +35,6 @@ export function createApp({store, config, sourceDescription = 'content source', 
   app.set('query parser', false) // only the list handler reads the query, with URLSearchParams
 
   const problem = (status: ProblemStatus, detail: string, instance: string) => buildProblem(publicBaseUrl, status, detail, instance)
-  const allowOnly =
-    (allow: string): RequestHandler =>
-    (request, response) =>
-      sendProblem(request, response, problem(405, `${request.method} is not supported here; use ${allow}.`, request.originalUrl), {Allow: allow})
 
   const rejectMalformedUrl: RequestHandler = (request, response, next) => {
     try {
@@ -51,8 +47,8 @@ export function createApp({store, config, sourceDescription = 'content source', 
 
   /** Paths that exist answer other methods with 405; unknown paths are 404 whatever the method. */
   const readOnly: RequestHandler = (request, response, next) => {
-    if (request.method === 'GET' || request.method === 'HEAD') return next()
-    sendMethodNotAllowed(request, response, publicBaseUrl, request.originalUrl)
+    if (isReadMethod(request.method)) return next()
+    sendReadOnlyRefusal(request, response, publicBaseUrl, request.originalUrl)
   }
 
   const catalog = createCatalogHandler(store, publicBaseUrl)
@@ -80,7 +76,9 @@ export function createApp({store, config, sourceDescription = 'content source', 
   if (config.webhookSecret) {
     const refresh = (change: DocumentChange | 'all') => store.refresh(change === 'all' ? undefined : [change]).catch(() => undefined) // the store records and retries failures
     app.post(WEBHOOK_PATH, ...createSanityWebhookHandlers({secret: config.webhookSecret, publicBaseUrl, clock, onChange: refresh}))
-    app.all(WEBHOOK_PATH, allowOnly('POST'))
+    app.all(WEBHOOK_PATH, (request, response) =>
+      sendMethodNotAllowed(request, response, {publicBaseUrl, allow: 'POST', instance: request.originalUrl, detail: `${request.method} is not supported here; use POST.`}),
+    )
   }
   app.use(
     mcpRoutes({

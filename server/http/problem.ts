@@ -26,6 +26,20 @@ export function buildProblem(publicBaseUrl: string, status: ProblemStatus, detai
   return {type: `${publicBaseUrl}/docs#${problemAnchor(status)}`, title: problemTitle(status), status, detail, instance}
 }
 
+/** GET and HEAD: the only methods the read-only documents answer. */
+export function isReadMethod(method: string | undefined): boolean {
+  return method === 'GET' || method === 'HEAD'
+}
+
+/** A 405 problem with the `Allow` header RFC 9110 requires, for a path that exists. */
+export function sendMethodNotAllowed(
+  request: {method?: string | undefined},
+  response: ServerResponse,
+  options: {publicBaseUrl: string; allow: string; instance: string; detail: string},
+): void {
+  sendProblem(request, response, buildProblem(options.publicBaseUrl, 405, options.detail, options.instance), {Allow: options.allow})
+}
+
 /** Writes a problem response. Errors are not cached: the next request may well succeed. */
 export function sendProblem(
   request: {method?: string | undefined},

@@ -1,7 +1,7 @@
 import {toNodeHandler} from '@modelcontextprotocol/node'
 import {createMcpHandler, localhostAllowedHostnames, localhostAllowedOrigins, validateHostHeader, validateOriginHeader} from '@modelcontextprotocol/server'
 import express, {type RequestHandler} from 'express'
-import {buildProblem, sendProblem} from '../http/problem.ts'
+import {buildProblem, sendMethodNotAllowed, sendProblem} from '../http/problem.ts'
 import type {SnapshotStore} from '../snapshot/store.ts'
 import {createCatalogMcpServer, type CatalogMcpOptions} from './catalog-tools.ts'
 
@@ -26,7 +26,7 @@ export function mcpRoutes(options: McpRoutesOptions): express.Router {
     ...(options.onError ? {onerror: options.onError} : {}),
   })
   const router = express.Router({caseSensitive: true, strict: true})
-  const problem = (status: 400 | 405 | 421, detail: string, instance: string) => buildProblem(publicBaseUrl, status, detail, instance)
+  const problem = (status: 400 | 421, detail: string, instance: string) => buildProblem(publicBaseUrl, status, detail, instance)
 
   // DNS rebinding: a page on another site can make a browser talk to a server on loopback; refusing
   // foreign Host and Origin headers stops it. (A 4xx problem, never 401/403.)
@@ -47,7 +47,12 @@ export function mcpRoutes(options: McpRoutesOptions): express.Router {
   })
   router.post(MCP_PATH, localOnly, toNodeHandler(handler))
   router.all(MCP_PATH, (request, response) =>
-    sendProblem(request, response, problem(405, 'The MCP endpoint takes POST (Streamable HTTP, stateless); no stream is held open for GET.', request.originalUrl), {Allow: 'POST'}),
+    sendMethodNotAllowed(request, response, {
+      publicBaseUrl,
+      allow: 'POST',
+      instance: request.originalUrl,
+      detail: 'The MCP endpoint takes POST (Streamable HTTP, stateless); no stream is held open for GET.',
+    }),
   )
   return router
 }

@@ -1,5 +1,5 @@
 import type {IncomingMessage, ServerResponse} from 'node:http'
-import {buildProblem, sendProblem} from '../../http/problem.ts'
+import {buildProblem, isReadMethod, sendMethodNotAllowed, sendProblem} from '../../http/problem.ts'
 import {sendRepresentation} from '../../http/representation-response.ts'
 import {DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, type PageRequest} from '../../snapshot/snapshot.ts'
 import type {SnapshotStore} from '../../snapshot/store.ts'
@@ -24,8 +24,8 @@ export function createCatalogHandler(store: SnapshotStore, publicBaseUrl: string
     const fail = (status: 400 | 404, detail: string) => sendProblem(request, response, buildProblem(publicBaseUrl, status, detail, instance))
     // Checked once the path names a resource: an unknown path is a 404 whatever the method.
     const readOnly = () => {
-      if (request.method === 'GET' || request.method === 'HEAD') return true
-      sendMethodNotAllowed(request, response, publicBaseUrl, instance)
+      if (isReadMethod(request.method)) return true
+      sendReadOnlyRefusal(request, response, publicBaseUrl, instance)
       return false
     }
     const catalogPath = path.startsWith(`${SANDBOX_PREFIX}/`) ? path.slice(SANDBOX_PREFIX.length) : path
@@ -66,9 +66,10 @@ export function createCatalogHandler(store: SnapshotStore, publicBaseUrl: string
   }
 }
 
-export function sendMethodNotAllowed(request: IncomingMessage, response: ServerResponse, publicBaseUrl: string, instance: string): void {
+/** The 405 every read-only document answers to another method. */
+export function sendReadOnlyRefusal(request: IncomingMessage, response: ServerResponse, publicBaseUrl: string, instance: string): void {
   const detail = `The API is read-only: ${request.method} is not supported. Retry as GET or HEAD.`
-  sendProblem(request, response, buildProblem(publicBaseUrl, 405, detail, instance), {Allow: 'GET, HEAD'})
+  sendMethodNotAllowed(request, response, {publicBaseUrl, allow: 'GET, HEAD', instance, detail})
 }
 
 function isSlug(value: string): boolean {
