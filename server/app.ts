@@ -92,13 +92,14 @@ export function createApp({store, config, sourceDescription = 'content source', 
     }),
   )
   app.all('/status', readOnly, statusHandler(store, sourceDescription, clock))
-  // OpenAPI, the portal, discovery documents and sitemaps: pre-built with the snapshot.
+  app.use('/api/v1', catalogRoute)
+  // OpenAPI, the portal, discovery documents and sitemaps: pre-built with the snapshot. After the
+  // catalog route, so API requests (which never match one) skip this lookup.
   app.use((request, response, next) => {
     const document = store.current().site(request.path)
     if (!document) return next()
     readOnly(request, response, () => sendRepresentation(request, response, document))
   })
-  app.use('/api/v1', catalogRoute)
   app.use(notFound)
   app.use(errorResponse)
   return app
