@@ -213,7 +213,8 @@ export interface ResourceDefinition {
   description: string
   /** A fixed URI, or a URI template with `{slug}`. */
   uri: string
-  template: boolean
+  /** For a URI template: the collection whose items it addresses. */
+  template: false | CollectionName
 }
 
 /** Resources are the API's own documents, addressed by their API URLs, with the served bytes. */
@@ -222,13 +223,13 @@ export function catalogResources(publicBaseUrl: string): ResourceDefinition[] {
   return [
     {name: 'service-index', title: 'Service index', description: 'What the API is and where its endpoints are.', uri: api('index.json'), template: false},
     {name: 'everything', title: 'The whole catalog', description: 'Episodes, meetups and voices in one document.', uri: api('all.json'), template: false},
-    ...COLLECTION_NAMES.map((name) => ({name, title: `All ${name}`, description: `The ${name} list (first page).`, uri: api(`${name}.json`), template: false})),
-    ...COLLECTION_NAMES.map((name) => ({
+    ...COLLECTION_NAMES.map((name): ResourceDefinition => ({name, title: `All ${name}`, description: `The ${name} list (first page).`, uri: api(`${name}.json`), template: false})),
+    ...COLLECTION_NAMES.map((name): ResourceDefinition => ({
       name: `${name}-item`,
       title: `One of ${name}`,
       description: `One item of ${name} by slug; the slug completes.`,
       uri: api(`${name}/{slug}.json`),
-      template: true,
+      template: name,
     })),
   ]
 }
@@ -253,11 +254,11 @@ export function createCatalogMcpServer(options: CatalogMcpOptions): McpServer {
   }
   for (const resource of catalogResources(options.publicBaseUrl)) {
     const metadata = {title: resource.title, description: resource.description, mimeType: 'application/json'}
-    if (!resource.template) {
+    const collection = resource.template
+    if (!collection) {
       server.registerResource(resource.name, resource.uri, metadata, read)
       continue
     }
-    const collection = COLLECTION_NAMES.find((name) => resource.name === `${name}-item`) ?? 'episodes'
     const slugs = () => options.snapshot().catalog[collection].map((entry) => entry.value.slug)
     const template = new ResourceTemplate(resource.uri, {
       list: () => ({

@@ -9,8 +9,6 @@ import type {SnapshotBuilder} from './store.ts'
 
 export type Clock = () => Date
 
-const DOCUMENT_QUERIES = {episodes: EPISODE_BY_ID_QUERY, meetups: MEETUP_BY_ID_QUERY}
-
 /**
  * The one data flow: source -> GROQ -> mapping and validation -> snapshot. A change that names
  * only episodes and meetups reads just those documents and patches the previous catalog; anything
@@ -20,22 +18,25 @@ export function catalogSnapshotBuilder(dependencies: {source: ContentSource; con
   const {source, config, clock} = dependencies
   const links = createLinks(config)
   const settings = {links, feedUrl: config.feedUrl}
-  const index = {apiName: config.apiName, feedUrl: config.feedUrl, contactEmail: config.contactEmail, publicBaseUrl: config.publicBaseUrl}
-  const site = (snapshot: Snapshot) => buildSiteDocuments(snapshot, config)
+  const snapshotSettings = {
+    links,
+    index: {apiName: config.apiName, feedUrl: config.feedUrl, contactEmail: config.contactEmail, publicBaseUrl: config.publicBaseUrl},
+    site: (snapshot: Snapshot) => buildSiteDocuments(snapshot, config),
+  }
   const build: SnapshotBuilder = async (previous, change) => {
     const documents = change.kind === 'documents' ? [...change.documents] : []
     const patchable = previous && change.kind === 'documents' && documents.every(([, collection]) => collection !== 'voices')
     if (!patchable) {
       const catalog = mapCatalog(await source.fetch(CATALOG_QUERY), settings, previous?.catalog)
-      return buildSnapshot(catalog, {links, index, site}, previous, clock())
+      return buildSnapshot(catalog, snapshotSettings, previous, clock())
     }
     const updates = await Promise.all(
       documents.map(async ([documentId, collection]): Promise<DocumentUpdate> => {
-        const query = collection === 'episodes' ? DOCUMENT_QUERIES.episodes : DOCUMENT_QUERIES.meetups
+        const query = collection === 'episodes' ? EPISODE_BY_ID_QUERY : MEETUP_BY_ID_QUERY
         return {collection, documentId, row: await source.fetch(query, {id: documentId})}
       }),
     )
-    return buildSnapshot(patchCatalog(previous.catalog, updates, settings), {links, index, site}, previous, clock())
+    return buildSnapshot(patchCatalog(previous.catalog, updates, settings), snapshotSettings, previous, clock())
   }
   return async (previous, change) => warmed(await build(previous, change))
 }
