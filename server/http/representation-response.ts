@@ -1,36 +1,54 @@
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import fresh from 'fresh'
-import type {Representation} from '../snapshot/representation.ts'
+import type {Representation, Variant} from '../snapshot/representation.ts'
+import {negotiateContentCoding} from './content-coding.ts'
 
 /** Browsers and CDNs may reuse a response for a minute, and serve it stale while they revalidate. */
 export const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300, stale-if-error=86400'
 
 /**
- * Writes pre-built bytes, or a bodiless 304 when the request's validators match (RFC 9110
- * If-None-Match with weak comparison, lists and `*`; If-Modified-Since only without it; `fresh`
- * implements both). HEAD gets the headers of GET and no body.
+ * Writes pre-built bytes in the content coding the client prefers, or a bodiless 304 when the
+ * request's validators match that variant. Nothing is serialised, hashed or compressed here,
+ * except a variant compressed on its first request when the snapshot has not done it yet.
  */
 export function sendRepresentation(request: IncomingMessage, response: ServerResponse, representation: Representation): void {
-  const validators = {
+  const coding = negotiateContentCoding(request.headers['accept-encoding'])
+  if (coding === 'identity') return writeVariant(request, response, representation, representation.identity)
+  const variant = representation.encoded(coding)
+  if (variant !== undefined) return writeVariant(request, response, representation, variant ?? representation.identity)
+  representation.encode(coding).then(
+    (encoded) => writeVariant(request, response, representation, encoded ?? representation.identity),
+    () => writeVariant(request, response, representation, representation.identity),
+  )
+}
+
+/**
+ * RFC 9110: If-None-Match (weak comparison, lists and `*`) against the selected variant's ETag,
+ * If-Modified-Since only without it; `fresh` implements both. HEAD gets the headers of GET.
+ */
+function writeVariant(request: IncomingMessage, response: ServerResponse, representation: Representation, variant: Variant): void {
+  const validators: Record<string, string | number> = {
     ...representation.headers,
-    ETag: representation.etag,
+    ETag: variant.etag,
     'Last-Modified': representation.lastModifiedHeader,
     'Cache-Control': CACHE_CONTROL,
+    Vary: 'Accept-Encoding',
   }
   // Only the validators go to `fresh`: its rule that a request's `Cache-Control: no-cache` forces a
   // 200 suits caches, but an origin must evaluate the preconditions (RFC 9110, 13.2.1), and fetch()
   // adds that directive to every request that carries If-None-Match.
   const preconditions = {'if-none-match': request.headers['if-none-match'], 'if-modified-since': request.headers['if-modified-since']}
-  if (fresh(preconditions, {etag: representation.etag, 'last-modified': representation.lastModifiedHeader})) {
+  if (fresh(preconditions, {etag: variant.etag, 'last-modified': representation.lastModifiedHeader})) {
     response.writeHead(304, validators)
     response.end()
     return
   }
+  if (variant.coding !== 'identity') validators['Content-Encoding'] = variant.coding
   response.writeHead(200, {
     ...validators,
     'Content-Type': representation.contentType,
-    'Content-Length': representation.body.length,
+    'Content-Length': variant.body.length,
     'X-Content-Type-Options': 'nosniff',
   })
-  response.end(request.method === 'HEAD' ? undefined : representation.body)
+  response.end(request.method === 'HEAD' ? undefined : variant.body)
 }

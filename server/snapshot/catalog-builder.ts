@@ -38,11 +38,12 @@ export function catalogSnapshotBuilder(dependencies: {source: ContentSource; con
     )
     return buildSnapshot(patchCatalog(previous.catalog, updates, settings), snapshotSettings, previous, clock())
   }
-  return async (previous, change) => warmed(await build(previous, change))
-}
-
-/** Builds the snapshot's lazy documents just after the store swaps it in, off the request path. */
-function warmed(snapshot: Snapshot): Snapshot {
-  setImmediate(() => snapshot.warm())
-  return snapshot
+  return async (previous, change) => {
+    const snapshot = await build(previous, change)
+    await snapshot.precompress()
+    // The bulk and site documents are built just after the store swaps the snapshot in; a request
+    // that comes first builds what it asks for, so failing here loses nothing.
+    setImmediate(() => snapshot.warm().catch(() => undefined))
+    return snapshot
+  }
 }

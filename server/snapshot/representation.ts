@@ -1,19 +1,75 @@
 import {createHash} from 'node:crypto'
+import {compress, CONTENT_CODINGS, type ContentCoding} from './compression.ts'
 
-/** One pre-built HTTP response body with its validators. Built once per snapshot, never per request. */
-export interface Representation {
+/** One encoding of a representation's bytes, with the ETag that names exactly those bytes. */
+export interface Variant {
+  readonly coding: ContentCoding | 'identity'
+  readonly body: Buffer
+  readonly etag: string
+}
+
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
+
+/**
+ * One pre-built HTTP response body with its validators and its compressed variants. Built once
+ * per snapshot, never per request; variants are compressed once, ahead of time by `precompress`
+ * or on first use, and kept.
+ */
+export class Representation {
   readonly body: Buffer
   readonly contentType: string
   /** Strong validator derived from the bytes alone, so every replica and restart agree. */
   readonly etag: string
+  readonly identity: Variant
   readonly lastModified: Date
   /** Pre-formatted header values: requests copy them, they never format or hash. */
   readonly lastModifiedHeader: string
   /** Headers this document always carries (a `Link`, say). */
   readonly headers: Readonly<Record<string, string>>
-}
+  // A coding whose output is not smaller than the identity bytes is recorded as null: never sent.
+  readonly #encoded = new Map<ContentCoding, Variant | null>()
+  readonly #encoding = new Map<ContentCoding, Promise<Variant | null>>()
 
-export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
+  /** `lastModifiedFor` receives the ETag, so a caller can keep the previous date when the bytes did not change. */
+  constructor(body: Buffer, contentType: string, lastModifiedFor: (etag: string) => Date, headers: Readonly<Record<string, string>>) {
+    this.body = body
+    this.contentType = contentType
+    this.etag = strongEtag(body)
+    this.identity = Object.freeze({coding: 'identity', body, etag: this.etag})
+    this.lastModified = lastModifiedFor(this.etag)
+    this.lastModifiedHeader = this.lastModified.toUTCString()
+    this.headers = headers
+    Object.freeze(this) // private fields stay writable: they memoise variants, which depend on the bytes alone
+  }
+
+  /** The variant in `coding` if it is ready; null when that coding is not worth sending, undefined while not yet compressed. */
+  encoded(coding: ContentCoding): Variant | null | undefined {
+    return this.#encoded.get(coding)
+  }
+
+  /** Compresses into `coding` once; concurrent callers share the work. */
+  encode(coding: ContentCoding): Promise<Variant | null> {
+    const ready = this.#encoded.get(coding)
+    if (ready !== undefined) return Promise.resolve(ready)
+    let pending = this.#encoding.get(coding)
+    if (!pending) {
+      pending = compress(coding, this.body).then((compressed) => {
+        // RFC 9110 8.8.3: each content coding is a distinct representation with its own entity tag.
+        const variant = compressed.length < this.body.length ? Object.freeze({coding, body: compressed, etag: `${this.etag.slice(0, -1)}-${coding}"`}) : null
+        this.#encoded.set(coding, variant)
+        return variant
+      })
+      pending.finally(() => this.#encoding.delete(coding)).catch(() => undefined)
+      this.#encoding.set(coding, pending)
+    }
+    return pending
+  }
+
+  /** Compresses every coding not compressed yet. */
+  async precompress(): Promise<void> {
+    await Promise.all(CONTENT_CODINGS.map((coding) => this.encode(coding)))
+  }
+}
 
 export function strongEtag(body: Buffer): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`
@@ -27,9 +83,7 @@ export function represent(
   headers: Readonly<Record<string, string>> = {},
 ): Representation {
   const body = typeof content === 'string' ? Buffer.from(content, 'utf8') : content
-  const etag = strongEtag(body)
-  const lastModified = wholeSeconds(lastModifiedFor(etag))
-  return Object.freeze({body, contentType, etag, lastModified, lastModifiedHeader: lastModified.toUTCString(), headers})
+  return new Representation(body, contentType, (etag) => wholeSeconds(lastModifiedFor(etag)), headers)
 }
 
 /** HTTP dates have one-second resolution; keeping that here makes If-Modified-Since comparisons exact. */

@@ -5,6 +5,7 @@ import type {Pagination} from '../api/v1/contract.ts'
 import {COLLECTION_NAMES, isCollectionName, type CollectionName, type Links} from '../api/v1/links.ts'
 import {episodeOrder, meetupOrder, voiceOrder, type ListOrder, type SortKey} from '../api/v1/order.ts'
 import {buildServiceIndex, type ServiceIndexSettings} from '../api/v1/service-index.ts'
+import {forEachConcurrently} from './compression.ts'
 import {represent, type Representation} from './representation.ts'
 
 export const DEFAULT_PAGE_LIMIT = 100
@@ -37,8 +38,10 @@ export interface Snapshot {
   /** A document outside `/api/v1`, by absolute path. */
   site(path: string): Representation | undefined
   readonly sitePaths: readonly string[]
-  /** Builds what is built on first use (the bulk document, site documents), off the request path. */
-  warm(): void
+  /** Compresses the representations built with the snapshot (items, first pages, the index), before it is served. */
+  precompress(): Promise<void>
+  /** Builds and compresses what is otherwise built on first use (the bulk document, site documents), off the request path. */
+  warm(): Promise<void>
   /** A list page for a `limit` and `cursor`; the default page is pre-built, others are built once and kept. */
   listPage(collection: CollectionName, request: PageRequest): PageResult
 }
@@ -81,6 +84,8 @@ const COMMA = bytes(',')
 const ITEM_OPEN = bytes('{"data":')
 const CLOSE_OBJECT = bytes('}')
 
+const compressAll = (representation: Representation) => representation.precompress()
+
 export function buildSnapshot(catalog: Catalog, settings: SnapshotSettings, previous: Snapshot | undefined, now: Date): Snapshot {
   const {links} = settings
   const previousStates = previous && collectionStates.get(previous)
@@ -102,7 +107,10 @@ export function buildSnapshot(catalog: Catalog, settings: SnapshotSettings, prev
       let memo = entryBytes.get(entry)
       if (!memo) {
         const json = bytes(JSON.stringify(entry.value))
-        const representation = represent(Buffer.concat([ITEM_OPEN, json, CLOSE_OBJECT]), datedBy(previous?.item(name, slug), () => new Date(entry.updatedAt)))
+        const body = Buffer.concat([ITEM_OPEN, json, CLOSE_OBJECT])
+        // A full re-read makes new entries; unchanged bytes keep the earlier representation, and so its variants.
+        const earlier = previous?.item(name, slug)
+        const representation = earlier?.body.equals(body) ? earlier : represent(body, datedBy(earlier, () => new Date(entry.updatedAt)))
         memo = {json, representation}
         entryBytes.set(entry, memo)
       }
@@ -184,10 +192,9 @@ export function buildSnapshot(catalog: Catalog, settings: SnapshotSettings, prev
     get sitePaths() {
       return [...siteDocuments().keys()]
     },
-    warm() {
-      bulkDocument()
-      siteDocuments()
-    },
+    // Items kept from the previous snapshot keep their variants, so an edit compresses only what changed.
+    precompress: () => forEachConcurrently([...documents.values(), ...COLLECTION_NAMES.flatMap((name) => [...states[name].bySlug.values()])], compressAll),
+    warm: async () => forEachConcurrently([bulkDocument(), ...siteDocuments().values()], compressAll),
     listPage,
   })
   collectionStates.set(snapshot, states)

@@ -53,6 +53,20 @@ describe('snapshot dates and validators', () => {
     expect(after.counts).toEqual({episodes: 0, meetups: 0, voices: 1})
   })
 
+  it('is compressed before it is served, and an edit compresses only what changed', async () => {
+    let documents = [voice('dana'), episode('ep-1'), episode('ep-2')]
+    const build = builderOver(() => documents, () => new Date())
+    const before = await build(undefined, ALL)
+    for (const path of ['index.json', 'episodes.json', 'episodes/ep-1.json', 'voices/dana.json']) {
+      expect(before.representation(path)?.encoded('br'), path).toBeDefined()
+      expect(before.representation(path)?.encoded('gzip'), path).toBeDefined()
+    }
+    documents = [voice('dana'), episode('ep-1', {title: 'כותרת חדשה'}), episode('ep-2')]
+    const after = await build(before, ALL)
+    expect(after.representation('episodes/ep-2.json')?.encoded('br')).toBe(before.representation('episodes/ep-2.json')?.encoded('br'))
+    expect(after.representation('episodes/ep-1.json')?.encoded('br')?.etag).not.toBe(before.representation('episodes/ep-1.json')?.encoded('br')?.etag)
+  })
+
   it('is immutable', async () => {
     const snapshot = await builderOver(() => [voice('dana')], () => new Date())(undefined, ALL)
     expect(Object.isFrozen(snapshot)).toBe(true)

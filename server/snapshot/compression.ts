@@ -1,0 +1,34 @@
+import {promisify} from 'node:util'
+import zlib from 'node:zlib'
+
+/** The content codings every representation is pre-compressed in, in the server's order of preference. */
+export const CONTENT_CODINGS = ['br', 'gzip'] as const
+export type ContentCoding = (typeof CONTENT_CODINGS)[number]
+
+// Brotli quality 6 (ngx_brotli's default): close to quality 11 in size on this JSON (about 8%
+// larger) at about 50 times the speed, which keeps a full build of 100k documents in seconds.
+const brotliOptions = (size: number): zlib.BrotliOptions => ({
+  params: {
+    [zlib.constants.BROTLI_PARAM_QUALITY]: 6,
+    [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+    [zlib.constants.BROTLI_PARAM_SIZE_HINT]: size,
+  },
+})
+const GZIP_OPTIONS: zlib.ZlibOptions = {level: 9}
+
+const brotliCompress = promisify(zlib.brotliCompress)
+const gzip = promisify(zlib.gzip)
+
+/** Compresses in libuv's thread pool, so the event loop keeps answering requests meanwhile. */
+export function compress(coding: ContentCoding, body: Buffer): Promise<Buffer> {
+  return coding === 'br' ? brotliCompress(body, brotliOptions(body.length)) : gzip(body, GZIP_OPTIONS)
+}
+
+/** Runs `task` over `items` with at most `concurrency` in flight (the thread pool has four threads). */
+export async function forEachConcurrently<T>(items: Iterable<T>, task: (item: T) => Promise<unknown>, concurrency = 4): Promise<void> {
+  const iterator = items[Symbol.iterator]()
+  const worker = async () => {
+    for (let next = iterator.next(); !next.done; next = iterator.next()) await task(next.value)
+  }
+  await Promise.all(Array.from({length: concurrency}, worker))
+}
