@@ -12,7 +12,7 @@ import {createSanityWebhookHandlers, WEBHOOK_PATH} from './webhooks/sanity-webho
 
 export interface AppDependencies {
   store: SnapshotStore
-  config: Pick<Config, 'publicBaseUrl' | 'webhookSecret' | 'apiName' | 'host'>
+  config: Pick<Config, 'publicBaseUrl' | 'webhookSecret' | 'apiName' | 'host' | 'trustProxy'>
   /** Names the content source in `/status`. */
   sourceDescription?: string
   clock?: () => Date
@@ -33,6 +33,7 @@ export function createApp({store, config, sourceDescription = 'content source', 
   app.set('case sensitive routing', true)
   app.set('strict routing', true)
   app.set('query parser', false) // only the list handler reads the query, with URLSearchParams
+  app.set('trust proxy', config.trustProxy ?? false) // request.ip in logs agrees with the rate limiter's client address
 
   const problem = (status: ProblemStatus, detail: string, instance: string) => buildProblem(publicBaseUrl, status, detail, instance)
 

@@ -1,8 +1,35 @@
+import proxyAddr from 'proxy-addr'
 import {z} from 'zod'
 
 const absoluteUrl = z
   .url({protocol: /^https?$/, error: 'must be an absolute http(s) URL'})
   .transform((url) => url.replace(/\/+$/, ''))
+
+/** A date (`2027-01-31`) or date-time with offset, read as an instant. */
+const httpDate = z.union([z.iso.date(), z.iso.datetime({offset: true})]).transform((value) => new Date(value))
+
+/**
+ * Express's `trust proxy` forms that name proxies: a hop count, or addresses, CIDR ranges and the
+ * names loopback, linklocal and uniquelocal. "true" (trust every hop) is refused: it would let any
+ * client choose its own rate-limit key with X-Forwarded-For.
+ */
+const trustProxySchema = z.string().transform((value, context) => {
+  if (/^\d+$/.test(value)) return Number(value)
+  const entries = value.split(',').map((entry) => entry.trim())
+  try {
+    proxyAddr.compile(entries)
+  } catch (error) {
+    context.addIssue({code: 'custom', message: error instanceof Error ? error.message : 'not a list of proxy addresses'})
+    return z.NEVER
+  }
+  return entries
+})
+
+function addMonths(date: Date, months: number): Date {
+  const later = new Date(date)
+  later.setUTCMonth(later.getUTCMonth() + months)
+  return later
+}
 
 const environmentSchema = z
   .object({
@@ -21,6 +48,25 @@ const environmentSchema = z
     SANITY_API_HOST: absoluteUrl.optional(),
     SANITY_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
     RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(300),
+    RATE_LIMIT_QUOTA: z.coerce.number().int().min(0).default(600),
+    RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86400).default(60),
+    TRUST_PROXY: trustProxySchema.optional(),
+    REDIS_URL: z.url({protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL'}).optional(),
+    DEPRECATION_DATE: httpDate.optional(),
+    SUNSET_DATE: httpDate.optional(),
+    SUCCESSOR_URL: absoluteUrl.optional(),
+    REUSE_PORT: z.enum(['true', 'false']).default('false'),
+    SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).default(10),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .superRefine((env, context) => {
+    const lifecycle = [env.DEPRECATION_DATE, env.SUNSET_DATE, env.SUCCESSOR_URL]
+    if (lifecycle.some((value) => value !== undefined) && lifecycle.some((value) => value === undefined)) {
+      context.addIssue({code: 'custom', path: ['DEPRECATION_DATE'], message: 'DEPRECATION_DATE, SUNSET_DATE and SUCCESSOR_URL are set together or not at all'})
+    }
+    if (env.DEPRECATION_DATE && env.SUNSET_DATE && env.SUNSET_DATE < addMonths(env.DEPRECATION_DATE, 6)) {
+      context.addIssue({code: 'custom', path: ['SUNSET_DATE'], message: 'must be at least 6 months after DEPRECATION_DATE (the spec\'s minimum notice)'})
+    }
   })
   .transform((env) => {
     const publicBaseUrl = env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`
@@ -45,6 +91,18 @@ const environmentSchema = z
             apiHost: env.SANITY_API_HOST,
           }
         : {kind: 'embedded' as const, datasetFile: env.DATASET_FILE},
+      rateLimit: {quota: env.RATE_LIMIT_QUOTA, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS},
+      /** Which proxies may name the client in X-Forwarded-For; unset trusts none, so the socket address counts. */
+      trustProxy: env.TRUST_PROXY,
+      redisUrl: env.REDIS_URL,
+      lifecycle:
+        env.DEPRECATION_DATE && env.SUNSET_DATE && env.SUCCESSOR_URL
+          ? {deprecation: env.DEPRECATION_DATE, sunset: env.SUNSET_DATE, successorUrl: env.SUCCESSOR_URL}
+          : undefined,
+      /** Lets a new process listen on the port before the old one stops: restarts without refused connections (Linux SO_REUSEPORT). */
+      reusePort: env.REUSE_PORT === 'true',
+      shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT_SECONDS,
+      logLevel: env.LOG_LEVEL,
       // Image URLs point at Sanity's image CDN; the embedded sample names a placeholder project.
       images: {projectId: env.SANITY_PROJECT_ID ?? 'embedded', dataset: env.SANITY_DATASET},
     }

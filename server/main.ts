@@ -1,4 +1,4 @@
-import {createApp} from './app.ts'
+import {createCatalogServer} from './catalog-server.ts'
 import {loadConfig} from './config.ts'
 import {createSource} from './content/create-source.ts'
 import {watchFile} from './content/watch-file.ts'
@@ -43,7 +43,8 @@ const stopWatching = config.content.kind === 'embedded' ? watchFile(config.conte
 const reconcileTimer =
   config.reconcileIntervalSeconds > 0 ? setInterval(refreshAll('reconcile timer'), config.reconcileIntervalSeconds * 1000).unref() : undefined
 
-const server = createApp({store, config, sourceDescription: source.description, clock}).listen(config.port, config.host, () => {
+const {server, shutDown} = createCatalogServer({store, config, sourceDescription: source.description, clock})
+server.listen({port: config.port, host: config.host, reusePort: config.reusePort}, () => {
   const {episodes, meetups, voices} = store.current().counts
   const address = server.address()
   const listening = address && typeof address === 'object' ? `${address.address}:${address.port}` : String(address)
@@ -57,6 +58,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     stopWatching()
     clearInterval(reconcileTimer)
     store.close()
-    server.close(() => process.exit(0))
+    const started = Date.now()
+    shutDown(config.shutdownTimeoutSeconds * 1000).then(() => {
+      console.log(`stopped after ${signal}: in-flight requests finished in ${Date.now() - started} ms`)
+      process.exit(0)
+    })
   })
 }

@@ -48,7 +48,6 @@ function writeVariant(request: IncomingMessage, response: ServerResponse, repres
     ...validators,
     'Content-Type': representation.contentType,
     'Content-Length': variant.body.length,
-    'X-Content-Type-Options': 'nosniff',
   })
   response.end(request.method === 'HEAD' ? undefined : variant.body)
 }

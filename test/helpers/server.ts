@@ -1,4 +1,5 @@
-import {createApp} from '../../server/app.ts'
+import {createCatalogServer} from '../../server/catalog-server.ts'
+import type {ServerLimits} from '../../server/http/server.ts'
 import {loadConfig, type Config} from '../../server/config.ts'
 import {createEmbeddedFileSource} from '../../server/content/embedded-source.ts'
 import type {ContentSource} from '../../server/content/source.ts'
@@ -21,15 +22,16 @@ export interface TestServer {
  * documents from servers on different ports can be compared byte for byte.
  */
 export async function startTestServer(
-  options: {source?: ContentSource; environment?: Record<string, string>; clock?: Clock; store?: StoreOptions} = {},
+  options: {source?: ContentSource; environment?: Record<string, string>; clock?: Clock; store?: StoreOptions; limits?: ServerLimits} = {},
 ): Promise<TestServer> {
-  const config = loadConfig({PUBLIC_BASE_URL: 'http://api.test', ...options.environment})
+  // A quota no test reaches unless it sets its own.
+  const config = loadConfig({PUBLIC_BASE_URL: 'http://api.test', RATE_LIMIT_QUOTA: '1000000', ...options.environment})
   const source = options.source ?? createEmbeddedFileSource(SAMPLE_DATASET)
   const clock = options.clock ?? (() => new Date())
   const store = await createSnapshotStore(catalogSnapshotBuilder({source, config, clock}), {clock, ...options.store})
   const errors: unknown[] = []
-  const app = createApp({store, config, clock, sourceDescription: source.description, logError: (error) => errors.push(error)})
-  const server = app.listen(0, '127.0.0.1')
+  const {server} = createCatalogServer({store, config, clock, sourceDescription: source.description, logError: (error) => errors.push(error), limits: options.limits})
+  server.listen(0, '127.0.0.1')
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject))
   const address = server.address()
   if (address === null || typeof address === 'string') throw new Error('expected a TCP address')

@@ -1,0 +1,41 @@
+import {MemoryStore} from 'express-rate-limit'
+import {createApp, type AppDependencies} from './app.ts'
+import type {Config} from './config.ts'
+import {clientAddressResolver, rateLimitKey} from './http/client-address.ts'
+import {createFastPath} from './http/fast-path.ts'
+import {createRateLimiter, type CounterStore} from './http/rate-limit.ts'
+import {createRequestListener} from './http/request-listener.ts'
+import {createHttpServer, DEFAULT_LIMITS, type CatalogHttpServer, type ServerLimits} from './http/server.ts'
+
+export interface CatalogServerDependencies extends AppDependencies {
+  config: Pick<Config, 'publicBaseUrl' | 'webhookSecret' | 'apiName' | 'host' | 'rateLimit' | 'trustProxy' | 'lifecycle'>
+  /** Where request counts live: in this process by default, in Redis to share one quota across replicas. */
+  rateLimitStore?: CounterStore
+  limits?: ServerLimits
+}
+
+/** The whole HTTP server: the fast path for pre-built representations, the Express application for the rest. */
+export function createCatalogServer(dependencies: CatalogServerDependencies): CatalogHttpServer {
+  const {config, clock, logError = console.error} = dependencies
+  const clientAddress = clientAddressResolver(config.trustProxy)
+  const rateLimiter =
+    config.rateLimit.quota > 0
+      ? createRateLimiter({
+          ...config.rateLimit,
+          store: dependencies.rateLimitStore ?? new MemoryStore(),
+          keyOf: (request) => rateLimitKey(clientAddress(request)),
+          publicBaseUrl: config.publicBaseUrl,
+          onStoreError: logError,
+        })
+      : undefined
+  const listener = createRequestListener({
+    fastPath: createFastPath(dependencies.store),
+    application: createApp(dependencies),
+    rateLimiter,
+    lifecycle: config.lifecycle,
+    publicBaseUrl: config.publicBaseUrl,
+    clock,
+    onError: logError,
+  })
+  return createHttpServer(listener, config.publicBaseUrl, dependencies.limits ?? DEFAULT_LIMITS)
+}

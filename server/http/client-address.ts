@@ -1,0 +1,34 @@
+import type {IncomingMessage} from 'node:http'
+import {isIPv6} from 'node:net'
+import {ipKeyGenerator} from 'express-rate-limit'
+import proxyAddr from 'proxy-addr'
+
+/**
+ * The address a request came from: the socket's peer, or, behind proxies the operator trusts
+ * (`TRUST_PROXY`), the nearest untrusted address in X-Forwarded-For, as Express's `trust proxy`
+ * computes it. A client can never pick its own address by sending the header.
+ */
+export function clientAddressResolver(trustProxy: number | string[] | undefined): (request: IncomingMessage) => string {
+  if (trustProxy === undefined) return (request) => request.socket.remoteAddress ?? 'unknown'
+  const trusted = typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : proxyAddr.compile(trustProxy)
+  return (request) => proxyAddr(request, trusted)
+}
+
+const MAX_REMEMBERED = 10_000
+const keys = new Map<string, string>()
+
+/**
+ * The rate-limit key of an address: IPv6 clients are counted per /56, as express-rate-limit
+ * does, since one subscriber usually holds a whole prefix. Remembered, because the IPv6 arithmetic
+ * costs more than the rest of a request.
+ */
+export function rateLimitKey(address: string): string {
+  if (!isIPv6(address)) return address
+  let key = keys.get(address)
+  if (key === undefined) {
+    if (keys.size >= MAX_REMEMBERED) keys.clear()
+    key = ipKeyGenerator(address, 56)
+    keys.set(address, key)
+  }
+  return key
+}
