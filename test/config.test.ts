@@ -17,3 +17,30 @@ describe('loadConfig', () => {
     expect(() => loadConfig({PORT: 'eighty', SITE_URL: 'not a url', SANITY_PROJECT_ID: 'Bad Id'})).toThrow(/PORT[\s\S]*SITE_URL[\s\S]*SANITY_PROJECT_ID/)
   })
 })
+
+describe('operations settings', () => {
+  it('refuses a sunset less than 6 months after the deprecation', () => {
+    expect(() => loadConfig({DEPRECATION_DATE: '2027-01-01', SUNSET_DATE: '2027-06-30', SUCCESSOR_URL: 'https://api.example/api/v2/'})).toThrow(/6 months[\s\S]*SUNSET_DATE/)
+    expect(loadConfig({DEPRECATION_DATE: '2027-01-01', SUNSET_DATE: '2027-07-01', SUCCESSOR_URL: 'https://api.example/api/v2/'}).lifecycle).toEqual({
+      deprecation: new Date('2027-01-01T00:00:00Z'),
+      sunset: new Date('2027-07-01T00:00:00Z'),
+      successorUrl: 'https://api.example/api/v2',
+    })
+  })
+
+  it('wants the three lifecycle settings together', () => {
+    expect(() => loadConfig({DEPRECATION_DATE: '2027-01-01'})).toThrow(/set together/)
+    expect(loadConfig({}).lifecycle).toBeUndefined()
+  })
+
+  it('refuses to trust every proxy, which would let clients choose their rate-limit key', () => {
+    expect(() => loadConfig({TRUST_PROXY: 'true'})).toThrow(/TRUST_PROXY/)
+    expect(loadConfig({TRUST_PROXY: 'loopback, 10.0.0.0/8'}).trustProxy).toEqual(['loopback', '10.0.0.0/8'])
+    expect(loadConfig({TRUST_PROXY: '1'}).trustProxy).toBe(1)
+  })
+
+  it('takes only redis URLs for REDIS_URL', () => {
+    expect(() => loadConfig({REDIS_URL: 'http://localhost:6379'})).toThrow(/REDIS_URL/)
+    expect(loadConfig({REDIS_URL: 'redis://127.0.0.1:6379'}).redisUrl).toBe('redis://127.0.0.1:6379')
+  })
+})

@@ -50,6 +50,10 @@ const successHeaders = z.object({
   'cache-control': z.string(),
   'ratelimit-policy': rateLimitPolicy.optional(),
   ratelimit: z.string().optional().meta({description: 'Remaining quota, `"<name>";r=<remaining>;t=<reset seconds>`.'}),
+  vary: z.literal('Accept-Encoding').meta({description: 'Bodies are pre-compressed in br and gzip; each coding has its own ETag (the identity ETag with `-br` or `-gzip` before the closing quote).'}),
+  deprecation: z.string().optional().meta({description: 'Only once v1 is deprecated: `@<unix seconds>` of the announcement (RFC 9745).'}),
+  sunset: z.string().optional().meta({description: 'Only once v1 is deprecated: HTTP-date after which v1 answers 410 (RFC 8594), at least 6 months after the deprecation.'}),
+  link: z.string().optional().meta({description: 'Only once v1 is deprecated: `<successor>; rel="successor-version"` (RFC 8288).'}),
 })
 
 const problem = (description: string, headers?: z.ZodObject) => ({
@@ -78,6 +82,7 @@ function operation(options: {operationId: string; summary: string; description: 
         400: problem(options.page ? 'A bad `limit` or `cursor`, or a malformed URL.' : 'A malformed URL.'),
         404: problem(options.path ? 'No item has this slug. Re-read the list; slugs change only when content is renamed.' : 'No such path.'),
         405: problem('Only GET and HEAD are allowed.', z.object({allow: z.literal('GET, HEAD')})),
+        410: problem('v1 has passed its `Sunset` date; the `Link` header names the successor version.', z.object({link: z.string()})),
         429: problem('Rate limit exceeded.', z.object({'retry-after': z.int().meta({description: 'Seconds to wait.'})})),
         500: problem('Origin or CDN fault; the payload is static, so retrying with backoff is safe.'),
       },

@@ -19,7 +19,7 @@ describe('the OpenAPI document', () => {
     )
     for (const operation of operations) {
       expect(operation.security).toEqual([])
-      expect(Object.keys(operation.responses ?? {}).sort()).toEqual(['200', '304', '400', '404', '405', '429', '500'])
+      expect(Object.keys(operation.responses ?? {}).sort()).toEqual(['200', '304', '400', '404', '405', '410', '429', '500'])
     }
     expect(openApiDocument.servers?.map((server) => server.url)).toEqual(['http://api.test/api/v1', 'http://api.test/api/v1/sandbox'])
   })
