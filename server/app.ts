@@ -1,6 +1,6 @@
 import express, {type ErrorRequestHandler, type RequestHandler} from 'express'
 import {createCatalogHandler, sendReadOnlyRefusal} from './api/v1/router.ts'
-import {buildProblem, isProblemStatus, isReadMethod, sendMethodNotAllowed, sendProblem, type ProblemStatus} from './http/problem.ts'
+import {buildProblem, isProblemStatus, isReadMethod, sendMethodNotAllowed, sendProblem, unknownPathDetail, type ProblemStatus} from './http/problem.ts'
 import {sendRepresentation} from './http/representation-response.ts'
 import {statusHandler} from './http/status.ts'
 import type {Config} from './config.ts'
@@ -60,7 +60,7 @@ export function createApp({store, config, sourceDescription = 'content source', 
   }
 
   const notFound: RequestHandler = (request, response) =>
-    sendProblem(request, response, problem(404, `No such path. The API starts at ${publicBaseUrl}/api/v1/index.json.`, request.originalUrl))
+    sendProblem(request, response, problem(404, unknownPathDetail(publicBaseUrl), request.originalUrl))
 
   const errorResponse: ErrorRequestHandler = (error, request, response, next) => {
     if (response.headersSent) return next(error)

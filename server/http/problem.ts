@@ -26,6 +26,8 @@ export function buildProblem(publicBaseUrl: string, status: ProblemStatus, detai
   return {type: `${publicBaseUrl}/docs#${problemAnchor(status)}`, title: problemTitle(status), status, detail, instance}
 }
 
+export const unknownPathDetail = (publicBaseUrl: string) => `No such path. The API starts at ${publicBaseUrl}/api/v1/index.json.`
+
 /** GET and HEAD: the only methods the read-only documents answer. */
 export function isReadMethod(method: string | undefined): boolean {
   return method === 'GET' || method === 'HEAD'

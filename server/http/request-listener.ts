@@ -20,11 +20,11 @@ export const MAX_URL_LENGTH = 2048
 const API_VERSION_PREFIX = '/api/v1'
 // Authenticated by their signatures, or read by the operator's own tooling: never rate limited.
 const UNLIMITED_PATHS = new Set(['/webhooks/sanity', '/metrics'])
-const EXPOSED_HEADERS = 'ETag, Last-Modified, Link, RateLimit, RateLimit-Policy, Retry-After, Deprecation, Sunset'
+export const EXPOSED_HEADERS = 'ETag, Last-Modified, Link, RateLimit, RateLimit-Policy, Retry-After, Deprecation, Sunset'
 
 /**
- * The server's one entry point. Every response gets `nosniff` and, outside `/mcp` (which refuses
- * foreign origins), CORS for browsers; requests are rate limited; v1 responses carry the version's
+ * The server's one entry point. Every response gets `nosniff` and, except on the MCP endpoint (which
+ * refuses foreign origins), CORS for browsers; requests are rate limited; v1 responses carry the version's
  * lifecycle headers; then the fast path answers what it can and Express the rest.
  */
 export function createRequestListener(parts: RequestListenerParts): RequestListener {
@@ -52,7 +52,7 @@ export function createRequestListener(parts: RequestListenerParts): RequestListe
     const queryStart = url.indexOf('?')
     const path = queryStart === -1 ? url : url.slice(0, queryStart)
     response.setHeader('X-Content-Type-Options', 'nosniff')
-    const browserReadable = path !== '/mcp' && !path.startsWith('/mcp/')
+    const browserReadable = path !== '/mcp'
     if (browserReadable) {
       response.setHeader('Access-Control-Allow-Origin', '*')
       response.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS)
@@ -76,11 +76,13 @@ function isPreflight(request: IncomingMessage): boolean {
 }
 
 /** Browsers may read the API from any origin, with GET or HEAD and the conditional request headers. */
+export const PREFLIGHT_HEADERS: [string, string][] = [
+  ['Access-Control-Allow-Methods', 'GET, HEAD'],
+  ['Access-Control-Allow-Headers', 'If-None-Match, If-Modified-Since, Cache-Control'],
+  ['Access-Control-Max-Age', '86400'],
+]
+
 function answerPreflight(response: ServerResponse): void {
-  response.writeHead(204, {
-    'Access-Control-Allow-Methods': 'GET, HEAD',
-    'Access-Control-Allow-Headers': 'If-None-Match, If-Modified-Since, Cache-Control',
-    'Access-Control-Max-Age': '86400',
-  })
+  response.writeHead(204, PREFLIGHT_HEADERS.flat())
   response.end()
 }

@@ -1,4 +1,4 @@
-import {request} from 'node:http'
+import {request, type Agent} from 'node:http'
 
 export interface RawResponse {
   status: number
@@ -8,9 +8,9 @@ export interface RawResponse {
 }
 
 /** One HTTP/1.1 request with exactly the given headers; the body is read as sent. */
-export function rawRequest(url: string, options: {method?: string; headers?: Record<string, string>} = {}): Promise<RawResponse> {
+export function rawRequest(url: string, options: {method?: string; headers?: Record<string, string>; agent?: Agent} = {}): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const outgoing = request(url, {method: options.method ?? 'GET', headers: options.headers, agent: false}, (response) => {
+    const outgoing = request(url, {method: options.method ?? 'GET', headers: options.headers, agent: options.agent ?? false}, (response) => {
       const chunks: Buffer[] = []
       response.on('data', (chunk: Buffer) => chunks.push(chunk))
       response.on('end', () => resolve({status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks)}))

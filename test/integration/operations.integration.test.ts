@@ -80,9 +80,9 @@ describe('CORS', () => {
     expect(plain.headers.get('allow')).toBe('GET, HEAD')
   })
 
-  it('is not offered on /mcp, which refuses foreign origins', async () => {
+  it('is not offered on the MCP endpoint, which refuses foreign origins', async () => {
     const {baseUrl} = await start()
-    const response = await fetch(`${baseUrl}/mcp/health`)
+    const response = await fetch(`${baseUrl}/mcp`)
     expect(response.headers.get('access-control-allow-origin')).toBeNull()
   })
 })

@@ -48,13 +48,7 @@ export function createCatalogHandler(store: SnapshotStore, publicBaseUrl: string
         if (readOnly()) sendRepresentation(request, response, representation)
         return
       }
-      const listUrl = `${publicBaseUrl}/api/v1/${itemCollection}.json`
-      return fail(
-        404,
-        isSlug(slug)
-          ? `No ${SINGULAR[itemCollection]} has the slug "${slug}". Re-read ${listUrl} for current slugs; slugs change only when content is renamed.`
-          : `"${slug}" is not a slug: slugs match ^[a-z0-9-]+$ and have at most ${SLUG_MAX_LENGTH} characters. See ${listUrl}.`,
-      )
+      return fail(404, isSlug(slug) ? missingItemDetail(publicBaseUrl, itemCollection, slug) : notASlugDetail(publicBaseUrl, itemCollection, slug))
     }
 
     const document = DOCUMENT_PATHS.has(catalogPath) ? snapshot.representation(catalogPath.slice(1)) : undefined
@@ -62,14 +56,21 @@ export function createCatalogHandler(store: SnapshotStore, publicBaseUrl: string
       if (readOnly()) sendRepresentation(request, response, document)
       return
     }
-    fail(404, `No such path under /api/v1. The service index ${publicBaseUrl}/api/v1/index.json lists every endpoint.`)
+    fail(404, unknownApiPathDetail(publicBaseUrl))
   }
 }
 
+// Problem details, shared with the static export's nginx configuration so both say the same.
+export const missingItemDetail = (publicBaseUrl: string, collection: CollectionName, slug: string) =>
+  `No ${SINGULAR[collection]} has the slug "${slug}". Re-read ${publicBaseUrl}/api/v1/${collection}.json for current slugs; slugs change only when content is renamed.`
+export const notASlugDetail = (publicBaseUrl: string, collection: CollectionName, slug: string) =>
+  `"${slug}" is not a slug: slugs match ^[a-z0-9-]+$ and have at most ${SLUG_MAX_LENGTH} characters. See ${publicBaseUrl}/api/v1/${collection}.json.`
+export const unknownApiPathDetail = (publicBaseUrl: string) => `No such path under /api/v1. The service index ${publicBaseUrl}/api/v1/index.json lists every endpoint.`
+export const readOnlyDetail = (method: string) => `The API is read-only: ${method} is not supported. Retry as GET or HEAD.`
+
 /** The 405 every read-only document answers to another method. */
 export function sendReadOnlyRefusal(request: IncomingMessage, response: ServerResponse, publicBaseUrl: string, instance: string): void {
-  const detail = `The API is read-only: ${request.method} is not supported. Retry as GET or HEAD.`
-  sendMethodNotAllowed(request, response, {publicBaseUrl, allow: 'GET, HEAD', instance, detail})
+  sendMethodNotAllowed(request, response, {publicBaseUrl, allow: 'GET, HEAD', instance, detail: readOnlyDetail(request.method ?? '')})
 }
 
 function isSlug(value: string): boolean {

@@ -1,0 +1,145 @@
+// `npm run export` served by a real nginx (Debian's, with the brotli_static module) answers as
+// the origin does: same status, bytes, content type, codings and problem bodies.
+import {execFile, spawn, type ChildProcess} from 'node:child_process'
+import {Agent} from 'node:http'
+import {createServer} from 'node:net'
+import {chmod, mkdtemp, readFile, rm, writeFile} from 'node:fs/promises'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {promisify} from 'node:util'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {growDataset} from '../../bench/grow-dataset.ts'
+import {createEmbeddedFileSource} from '../../server/content/embedded-source.ts'
+import {parseNdjson} from '../../server/content/ndjson.ts'
+import {staticFiles, type StaticFile} from '../../server/export/static-files.ts'
+import {ensureDebianProgram} from '../helpers/debian.ts'
+import {eventually} from '../helpers/eventually.ts'
+import {rawRequest, type RawResponse} from '../helpers/raw-http.ts'
+import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
+
+let directory: string
+let origin: TestServer
+let nginx: ChildProcess
+let nginxUrl: string
+let files: StaticFile[]
+const agent = new Agent({keepAlive: true, maxSockets: 8})
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1')
+  await new Promise((resolve) => server.once('listening', resolve))
+  const address = server.address()
+  await new Promise((resolve) => server.close(resolve))
+  if (address === null || typeof address === 'string') throw new Error('expected a TCP address')
+  return address.port
+}
+
+beforeAll(async () => {
+  const program = ensureDebianProgram('/usr/sbin/nginx', ['nginx', 'libnginx-mod-http-brotli-static'])
+  ensureDebianProgram('/usr/lib/nginx/modules/ngx_http_brotli_static_module.so', ['libnginx-mod-http-brotli-static'])
+  directory = await mkdtemp(join(tmpdir(), 'catalog-export-'))
+  await chmod(directory, 0o755) // nginx's workers run as another user when the tests run as root
+  // Enough episodes for a second page, so cursor pages are exported and served too.
+  const dataset = join(directory, 'catalog.ndjson')
+  const grown = growDataset(parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET), 400)
+  await writeFile(dataset, grown.map((document) => JSON.stringify(document)).join('\n'))
+  origin = await startTestServer({source: createEmbeddedFileSource(dataset)})
+  await origin.store.current().warm()
+  files = staticFiles(origin.store.current())
+
+  const port = await freePort()
+  const out = join(directory, 'export')
+  await promisify(execFile)(process.execPath, ['server/export.ts', '--out', out, '--listen', `127.0.0.1:${port}`], {
+    env: {...process.env, PUBLIC_BASE_URL: 'http://api.test', DATASET_FILE: dataset},
+  })
+  nginx = spawn(program, ['-p', out, '-c', join(out, 'nginx.conf'), '-g', 'daemon off;'], {stdio: ['ignore', 'ignore', 'inherit']})
+  nginxUrl = `http://127.0.0.1:${port}`
+  await eventually(async () => expect((await rawRequest(`${nginxUrl}/api/v1/index.json`)).status).toBe(200))
+}, 120_000)
+
+afterAll(async () => {
+  agent.destroy()
+  nginx?.kill()
+  await origin?.close()
+  await rm(directory, {recursive: true, force: true})
+})
+
+const both = (path: string, options: {method?: string; headers?: Record<string, string>} = {}) =>
+  Promise.all([rawRequest(`${origin.baseUrl}${path}`, {...options, agent}), rawRequest(`${nginxUrl}${path}`, {...options, agent})])
+
+const SAME_HEADERS = ['content-type', 'content-encoding', 'content-length', 'last-modified', 'cache-control', 'vary', 'access-control-allow-origin', 'x-content-type-options', 'link', 'allow']
+
+function expectSame(path: string, fromOrigin: RawResponse, fromNginx: RawResponse) {
+  expect(fromNginx.status, path).toBe(fromOrigin.status)
+  for (const name of SAME_HEADERS) expect(fromNginx.headers[name], `${path} ${name}`).toEqual(fromOrigin.headers[name])
+  expect(fromNginx.body.equals(fromOrigin.body), `${path} body`).toBe(true)
+}
+
+describe('every exported representation', () => {
+  it('covers the API, the sandbox, later pages and the site documents', () => {
+    const urls = files.map((file) => file.url)
+    expect(urls).toEqual(expect.arrayContaining(['/api/v1/all.json', '/api/v1/sandbox/all.json', '/api/openapi.json', '/docs', '/llms.txt', '/sitemap-index.xml']))
+    expect(urls.some((url) => /^\/api\/v1\/episodes\.json\?cursor=/.test(url))).toBe(true)
+    expect(urls.some((url) => /^\/api\/v1\/sandbox\/episodes\.json\?cursor=/.test(url))).toBe(true)
+  })
+
+  it.each(['identity', 'br', 'gzip'])('is served by nginx as by the origin, in %s', async (coding) => {
+    for (const {url} of files) {
+      const [fromOrigin, fromNginx] = await both(url, {headers: {'Accept-Encoding': coding}})
+      expect(fromOrigin.status, url).toBe(200)
+      expectSame(url, fromOrigin, fromNginx)
+    }
+  })
+
+  it('answers HEAD and If-Modified-Since the same way', async () => {
+    for (const url of ['/api/v1/index.json', '/api/v1/episodes.json', '/docs', '/.well-known/api-catalog']) {
+      const [originHead, nginxHead] = await both(url, {method: 'HEAD', headers: {'Accept-Encoding': 'br'}})
+      expectSame(url, originHead, nginxHead)
+      const since = {'If-Modified-Since': String(originHead.headers['last-modified'])}
+      const [originConditional, nginxConditional] = await both(url, {headers: since})
+      expect([originConditional.status, nginxConditional.status]).toEqual([304, 304])
+    }
+  })
+
+  it('answers 304 to its own ETag, distinct per coding', async () => {
+    const url = '/api/v1/all.json'
+    const brotli = await rawRequest(`${nginxUrl}${url}`, {headers: {'Accept-Encoding': 'br'}})
+    const gzip = await rawRequest(`${nginxUrl}${url}`, {headers: {'Accept-Encoding': 'gzip'}})
+    expect(brotli.headers.etag).not.toBe(gzip.headers.etag)
+    const conditional = await rawRequest(`${nginxUrl}${url}`, {headers: {'Accept-Encoding': 'br', 'If-None-Match': String(brotli.headers.etag)}})
+    expect(conditional.status).toBe(304)
+  })
+})
+
+describe('errors', () => {
+  it.each([
+    ['GET', '/api/v1/episodes/no-such-episode.json'],
+    ['GET', '/api/v1/sandbox/voices/no-such-voice.json'],
+    ['GET', '/api/v1/meetups/Not_A_Slug.json'],
+    ['GET', '/api/v1/episodes/%D7%A9.json'],
+    ['GET', '/api/v1/nothing-here.json'],
+    ['GET', '/api/v1'],
+    ['GET', '/api/v1/'],
+    ['GET', '/api/v1/episodes/'],
+    ['GET', '/nothing-here'],
+    ['HEAD', '/api/v1/episodes/no-such-episode.json'],
+    ['POST', '/api/v1/index.json'],
+    ['PUT', '/api/v1/episodes.json'],
+    ['DELETE', '/api/v1/sandbox/all.json'],
+    ['PATCH', '/docs'],
+    ['OPTIONS', '/api/openapi.json'],
+    ['POST', '/api/v1/no-such-path.json'],
+  ])('%s %s: the same status and problem body', async (method, path) => {
+    const [fromOrigin, fromNginx] = await both(path, {method})
+    expect(fromOrigin.headers['content-type']).toBe('application/problem+json; charset=utf-8')
+    expectSame(`${method} ${path}`, fromOrigin, fromNginx)
+  })
+
+  it('answers a CORS preflight as the origin does', async () => {
+    const headers = {Origin: 'https://app.example', 'Access-Control-Request-Method': 'GET'}
+    const [fromOrigin, fromNginx] = await both('/api/v1/episodes.json', {method: 'OPTIONS', headers})
+    expect([fromOrigin.status, fromNginx.status]).toEqual([204, 204])
+    for (const name of ['access-control-allow-origin', 'access-control-allow-methods', 'access-control-allow-headers', 'access-control-max-age']) {
+      expect(fromNginx.headers[name], name).toBe(fromOrigin.headers[name])
+    }
+  })
+})
