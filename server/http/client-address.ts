@@ -1,5 +1,4 @@
 import type {IncomingMessage} from 'node:http'
-import {isIPv6} from 'node:net'
 import {ipKeyGenerator} from 'express-rate-limit'
 import proxyAddr from 'proxy-addr'
 
@@ -23,7 +22,7 @@ const keys = new Map<string, string>()
  * costs more than the rest of a request.
  */
 export function rateLimitKey(address: string): string {
-  if (!isIPv6(address)) return address
+  if (!address.includes(':')) return address // IPv4, without a regular expression on every request
   let key = keys.get(address)
   if (key === undefined) {
     if (keys.size >= MAX_REMEMBERED) keys.clear()

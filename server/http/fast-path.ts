@@ -13,15 +13,17 @@ const LIST_PATH = /^(episodes|meetups|voices)\.json$/
  * Express: no routing, serialization, hashing or compression. Returns false for anything else
  * (errors, other methods, odd URLs), which the Express application answers with the same rules.
  */
-export function createFastPath(store: SnapshotStore): (request: IncomingMessage, response: ServerResponse) => boolean {
-  return (request, response) => {
+export type FastPath = (request: IncomingMessage, response: ServerResponse, extraHeaders: readonly string[]) => boolean
+
+export function createFastPath(store: SnapshotStore): FastPath {
+  return (request, response, extraHeaders) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return false
     const url = request.url ?? ''
     const queryStart = url.indexOf('?')
     const path = queryStart === -1 ? url : url.slice(0, queryStart)
     const representation = lookUp(store, path, queryStart === -1 ? undefined : url.slice(queryStart + 1))
     if (!representation) return false
-    sendRepresentation(request, response, representation)
+    sendRepresentation(request, response, representation, extraHeaders)
     return true
   }
 }

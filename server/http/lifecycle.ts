@@ -22,7 +22,13 @@ export function lifecycleHeaders(lifecycle: VersionLifecycle): [string, string][
 }
 
 /** After the sunset the version is gone: 410 with the way forward. */
-export function sendRetired(request: {method?: string | undefined; url?: string | undefined}, response: ServerResponse, lifecycle: VersionLifecycle, publicBaseUrl: string): void {
+export function sendRetired(
+  request: {method?: string | undefined; url?: string | undefined},
+  response: ServerResponse,
+  lifecycle: VersionLifecycle,
+  publicBaseUrl: string,
+  extraHeaders: readonly string[],
+): void {
   const detail = `This API version was retired on ${lifecycle.sunset.toUTCString()}. Its successor is ${lifecycle.successorUrl}.`
-  sendProblem(request, response, buildProblem(publicBaseUrl, 410, detail, request.url ?? '/'), {Link: `<${lifecycle.successorUrl}>; rel="successor-version"`})
+  sendProblem(request, response, buildProblem(publicBaseUrl, 410, detail, request.url ?? '/'), {Link: `<${lifecycle.successorUrl}>; rel="successor-version"`}, extraHeaders)
 }

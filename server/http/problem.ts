@@ -42,19 +42,27 @@ export function sendMethodNotAllowed(
   sendProblem(request, response, buildProblem(options.publicBaseUrl, 405, options.detail, options.instance), {Allow: options.allow})
 }
 
-/** Writes a problem response. Errors are not cached: the next request may well succeed. */
+/**
+ * Writes a problem response. Errors are not cached: the next request may well succeed.
+ * `extraHeaders` is a flat name, value list (the request's rate-limit and CORS headers).
+ */
 export function sendProblem(
   request: {method?: string | undefined},
   response: ServerResponse,
   problem: Problem,
   headers: Record<string, string> = {},
+  extraHeaders: readonly string[] = [],
 ): void {
   const body = Buffer.from(JSON.stringify(problem), 'utf8')
-  response.writeHead(problem.status, {
-    ...headers,
-    'Content-Type': PROBLEM_CONTENT_TYPE,
-    'Content-Length': body.length,
-    'Cache-Control': 'no-store',
-  })
+  response.writeHead(problem.status, [
+    ...Object.entries(headers).flat(),
+    'Content-Type',
+    PROBLEM_CONTENT_TYPE,
+    'Content-Length',
+    String(body.length),
+    'Cache-Control',
+    'no-store',
+    ...extraHeaders,
+  ])
   response.end(request.method === 'HEAD' ? undefined : body)
 }

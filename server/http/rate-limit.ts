@@ -26,8 +26,11 @@ export interface RateLimiterOptions {
   policyName?: string
 }
 
-/** Resolves true when the request may go on; otherwise it has answered 429. */
-export type RateLimiter = (request: IncomingMessage, response: ServerResponse) => Promise<boolean>
+/**
+ * Counts the request and adds the rate-limit headers to `headers` (the request's flat header
+ * list). Resolves true when the request may go on; otherwise it has answered 429 itself.
+ */
+export type RateLimiter = (request: IncomingMessage, response: ServerResponse, headers: string[]) => Promise<boolean>
 
 /**
  * `quota` requests per `windowSeconds` per client, advertised on every response in the IETF
@@ -38,7 +41,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const {quota, windowSeconds, store, keyOf, publicBaseUrl, onStoreError, policyName = 'default'} = options
   store.init?.({windowMs: windowSeconds * 1000})
   const policy = `"${policyName}";q=${quota};w=${windowSeconds}`
-  return async (request, response) => {
+  return async (request, response, headers) => {
     let counted: IncrementResponse
     try {
       counted = await store.increment(keyOf(request))
@@ -47,12 +50,11 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       return true
     }
     const secondsLeft = counted.resetTime ? Math.max(0, Math.ceil((counted.resetTime.getTime() - Date.now()) / 1000)) : windowSeconds
-    response.setHeader('RateLimit-Policy', policy)
-    response.setHeader('RateLimit', `"${policyName}";r=${Math.max(0, quota - counted.totalHits)};t=${secondsLeft}`)
+    headers.push('RateLimit-Policy', policy, 'RateLimit', `"${policyName}";r=${Math.max(0, quota - counted.totalHits)};t=${secondsLeft}`)
     if (counted.totalHits <= quota) return true
     const retryAfter = Math.max(1, secondsLeft)
     const detail = `More than ${quota} requests in ${windowSeconds} seconds from one client. Retry after ${retryAfter} seconds; the CDN serves cached copies meanwhile.`
-    sendProblem(request, response, buildProblem(publicBaseUrl, 429, detail, request.url ?? '/'), {'Retry-After': String(retryAfter)})
+    sendProblem(request, response, buildProblem(publicBaseUrl, 429, detail, request.url ?? '/'), {'Retry-After': String(retryAfter)}, headers)
     return false
   }
 }

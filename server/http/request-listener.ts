@@ -1,17 +1,18 @@
 import type {IncomingMessage, RequestListener, ServerResponse} from 'node:http'
+import type {FastPath} from './fast-path.ts'
 import {lifecycleHeaders, sendRetired, type VersionLifecycle} from './lifecycle.ts'
 import {buildProblem, sendProblem} from './problem.ts'
 import type {RateLimiter} from './rate-limit.ts'
 
 export interface RequestListenerParts {
   /** Pre-built representations; answers true when it has responded. */
-  fastPath: (request: IncomingMessage, response: ServerResponse) => boolean
+  fastPath: FastPath
   /** Everything else: errors, webhooks, MCP, status. */
   application: RequestListener
-  rateLimiter?: RateLimiter
-  lifecycle?: VersionLifecycle
+  rateLimiter?: RateLimiter | undefined
+  lifecycle?: VersionLifecycle | undefined
   publicBaseUrl: string
-  clock?: () => Date
+  clock?: (() => Date) | undefined
   onError: (error: unknown) => void
 }
 
@@ -21,59 +22,8 @@ const API_VERSION_PREFIX = '/api/v1'
 // Authenticated by their signatures, or read by the operator's own tooling: never rate limited.
 const UNLIMITED_PATHS = new Set(['/webhooks/sanity', '/metrics'])
 export const EXPOSED_HEADERS = 'ETag, Last-Modified, Link, RateLimit, RateLimit-Policy, Retry-After, Deprecation, Sunset'
-
-/**
- * The server's one entry point. Every response gets `nosniff` and, except on the MCP endpoint (which
- * refuses foreign origins), CORS for browsers; requests are rate limited; v1 responses carry the version's
- * lifecycle headers; then the fast path answers what it can and Express the rest.
- */
-export function createRequestListener(parts: RequestListenerParts): RequestListener {
-  const {fastPath, application, rateLimiter, lifecycle, publicBaseUrl, clock = () => new Date(), onError} = parts
-  const versionHeaders = lifecycle ? lifecycleHeaders(lifecycle) : []
-
-  const route = (request: IncomingMessage, response: ServerResponse, path: string) => {
-    if (path === API_VERSION_PREFIX || path.startsWith(`${API_VERSION_PREFIX}/`)) {
-      if (lifecycle && clock() >= lifecycle.sunset) return sendRetired(request, response, lifecycle, publicBaseUrl)
-      for (const [name, value] of versionHeaders) response.setHeader(name, value)
-    }
-    let answered = false
-    try {
-      answered = fastPath(request, response)
-    } catch (error) {
-      onError(error)
-      if (!response.headersSent) sendProblem(request, response, buildProblem(publicBaseUrl, 500, 'The server failed to answer. The payload is static, so a retry with backoff is safe.', request.url ?? '/'))
-      return
-    }
-    if (!answered) application(request, response)
-  }
-
-  return (request, response) => {
-    const url = request.url ?? '/'
-    const queryStart = url.indexOf('?')
-    const path = queryStart === -1 ? url : url.slice(0, queryStart)
-    response.setHeader('X-Content-Type-Options', 'nosniff')
-    const browserReadable = path !== '/mcp'
-    if (browserReadable) {
-      response.setHeader('Access-Control-Allow-Origin', '*')
-      response.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS)
-    }
-    if (url.length > MAX_URL_LENGTH) {
-      return sendProblem(request, response, buildProblem(publicBaseUrl, 414, `The URL is longer than ${MAX_URL_LENGTH} bytes.`, url.slice(0, 200)))
-    }
-    if (browserReadable && isPreflight(request)) return answerPreflight(response)
-    if (!rateLimiter || UNLIMITED_PATHS.has(path)) return route(request, response, path)
-    rateLimiter(request, response).then(
-      (allowed) => {
-        if (allowed) route(request, response, path)
-      },
-      () => route(request, response, path), // the limiter reports its own failures and lets requests through
-    )
-  }
-}
-
-function isPreflight(request: IncomingMessage): boolean {
-  return request.method === 'OPTIONS' && request.headers.origin !== undefined && request.headers['access-control-request-method'] !== undefined
-}
+const NOSNIFF = ['X-Content-Type-Options', 'nosniff']
+const CORS = ['Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', EXPOSED_HEADERS]
 
 /** Browsers may read the API from any origin, with GET or HEAD and the conditional request headers. */
 export const PREFLIGHT_HEADERS: [string, string][] = [
@@ -82,7 +32,58 @@ export const PREFLIGHT_HEADERS: [string, string][] = [
   ['Access-Control-Max-Age', '86400'],
 ]
 
-function answerPreflight(response: ServerResponse): void {
-  response.writeHead(204, PREFLIGHT_HEADERS.flat())
-  response.end()
+/**
+ * The server's one entry point. Every response gets `nosniff` and, except on the MCP endpoint (which
+ * refuses foreign origins), CORS for browsers; requests are rate limited; v1 responses carry the
+ * version's lifecycle headers; then the fast path answers what it can and Express the rest.
+ * The per-request headers travel as one flat list, which `writeHead` takes fastest.
+ */
+export function createRequestListener(parts: RequestListenerParts): RequestListener {
+  const {fastPath, application, rateLimiter, lifecycle, publicBaseUrl, clock = () => new Date(), onError} = parts
+  const versionHeaders = lifecycle ? lifecycleHeaders(lifecycle).flat() : []
+
+  const route = (request: IncomingMessage, response: ServerResponse, path: string, headers: string[]) => {
+    if (path === API_VERSION_PREFIX || path.startsWith(`${API_VERSION_PREFIX}/`)) {
+      if (lifecycle && clock() >= lifecycle.sunset) return sendRetired(request, response, lifecycle, publicBaseUrl, headers)
+      headers.push(...versionHeaders)
+    }
+    let answered = false
+    try {
+      answered = fastPath(request, response, headers)
+    } catch (error) {
+      onError(error)
+      if (!response.headersSent) sendProblem(request, response, buildProblem(publicBaseUrl, 500, 'The server failed to answer. The payload is static, so a retry with backoff is safe.', request.url ?? '/'), {}, headers)
+      return
+    }
+    if (answered) return
+    for (let index = 0; index + 1 < headers.length; index += 2) response.setHeader(headers[index] ?? '', headers[index + 1] ?? '')
+    application(request, response)
+  }
+
+  return (request, response) => {
+    const url = request.url ?? '/'
+    const queryStart = url.indexOf('?')
+    const path = queryStart === -1 ? url : url.slice(0, queryStart)
+    const browserReadable = path !== '/mcp'
+    const headers = browserReadable ? [...NOSNIFF, ...CORS] : [...NOSNIFF]
+    if (url.length > MAX_URL_LENGTH) {
+      return sendProblem(request, response, buildProblem(publicBaseUrl, 414, `The URL is longer than ${MAX_URL_LENGTH} bytes.`, url.slice(0, 200)), {}, headers)
+    }
+    if (browserReadable && isPreflight(request)) {
+      response.writeHead(204, [...headers, ...PREFLIGHT_HEADERS.flat()])
+      response.end()
+      return
+    }
+    if (!rateLimiter || UNLIMITED_PATHS.has(path)) return route(request, response, path, headers)
+    rateLimiter(request, response, headers).then(
+      (allowed) => {
+        if (allowed) route(request, response, path, headers)
+      },
+      () => route(request, response, path, headers), // the limiter reports its own failures and lets requests through
+    )
+  }
+}
+
+function isPreflight(request: IncomingMessage): boolean {
+  return request.method === 'OPTIONS' && request.headers.origin !== undefined && request.headers['access-control-request-method'] !== undefined
 }

@@ -26,6 +26,8 @@ export class Representation {
   readonly lastModifiedHeader: string
   /** Headers this document always carries (a `Link`, say). */
   readonly headers: Readonly<Record<string, string>>
+  /** The same headers as a flat name, value list, as `writeHead` takes them fastest. */
+  readonly headerList: readonly string[]
   // A coding whose output is not smaller than the identity bytes is recorded as null: never sent.
   readonly #encoded = new Map<ContentCoding, Variant | null>()
   readonly #encoding = new Map<ContentCoding, Promise<Variant | null>>()
@@ -39,6 +41,7 @@ export class Representation {
     this.lastModified = lastModifiedFor(this.etag)
     this.lastModifiedHeader = this.lastModified.toUTCString()
     this.headers = headers
+    this.headerList = Object.entries(headers).flat()
     Object.freeze(this) // private fields stay writable: they memoise variants, which depend on the bytes alone
   }
 
