@@ -60,7 +60,6 @@ async function startOrigin(dataset: string, options: {profileDirectory?: string}
       DATASET_FILE: dataset,
       RATE_LIMIT_QUOTA: '1000000000', // on, counting every request, never refusing one
       RECONCILE_INTERVAL_SECONDS: '0',
-      LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   })

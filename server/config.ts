@@ -51,13 +51,11 @@ const environmentSchema = z
     RATE_LIMIT_QUOTA: z.coerce.number().int().min(0).default(600),
     RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86400).default(60),
     TRUST_PROXY: trustProxySchema.optional(),
-    REDIS_URL: z.url({protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL'}).optional(),
     DEPRECATION_DATE: httpDate.optional(),
     SUNSET_DATE: httpDate.optional(),
     SUCCESSOR_URL: absoluteUrl.optional(),
     REUSE_PORT: z.enum(['true', 'false']).default('false'),
     SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).default(10),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((env, context) => {
     const lifecycle = [env.DEPRECATION_DATE, env.SUNSET_DATE, env.SUCCESSOR_URL]
@@ -94,7 +92,6 @@ const environmentSchema = z
       rateLimit: {quota: env.RATE_LIMIT_QUOTA, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS},
       /** Which proxies may name the client in X-Forwarded-For; unset trusts none, so the socket address counts. */
       trustProxy: env.TRUST_PROXY,
-      redisUrl: env.REDIS_URL,
       lifecycle:
         env.DEPRECATION_DATE && env.SUNSET_DATE && env.SUCCESSOR_URL
           ? {deprecation: env.DEPRECATION_DATE, sunset: env.SUNSET_DATE, successorUrl: env.SUCCESSOR_URL}
@@ -102,7 +99,6 @@ const environmentSchema = z
       /** Lets a new process listen on the port before the old one stops: restarts without refused connections (Linux SO_REUSEPORT). */
       reusePort: env.REUSE_PORT === 'true',
       shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT_SECONDS,
-      logLevel: env.LOG_LEVEL,
       // Image URLs point at Sanity's image CDN; the embedded sample names a placeholder project.
       images: {projectId: env.SANITY_PROJECT_ID ?? 'embedded', dataset: env.SANITY_DATASET},
     }

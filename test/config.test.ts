@@ -38,9 +38,4 @@ describe('operations settings', () => {
     expect(loadConfig({TRUST_PROXY: 'loopback, 10.0.0.0/8'}).trustProxy).toEqual(['loopback', '10.0.0.0/8'])
     expect(loadConfig({TRUST_PROXY: '1'}).trustProxy).toBe(1)
   })
-
-  it('takes only redis URLs for REDIS_URL', () => {
-    expect(() => loadConfig({REDIS_URL: 'http://localhost:6379'})).toThrow(/REDIS_URL/)
-    expect(loadConfig({REDIS_URL: 'redis://127.0.0.1:6379'}).redisUrl).toBe('redis://127.0.0.1:6379')
-  })
 })
