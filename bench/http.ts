@@ -15,7 +15,7 @@ const run = promisify(execFile)
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const CONNECTIONS = 64
-const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number)
+const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').filter(Boolean).map(Number)
 const PROFILE = process.env.BENCH_PROFILE === '1'
 const ORIGIN_PORT = 4301
 const NGINX_PORT = 4302

@@ -23,7 +23,7 @@ export function mcpRoutes(options: McpRoutesOptions): express.Router {
   const handler = createMcpHandler(() => createCatalogMcpServer({...options, snapshot: () => store.current()}), {
     legacy: 'stateless',
     responseMode: 'json',
-    ...(options.onError ? {onerror: options.onError} : {}),
+    ...(options.onError ? {onerror: reportServerFaults(options.onError)} : {}),
   })
   const router = express.Router({caseSensitive: true, strict: true})
   const problem = (status: 400 | 421, detail: string, instance: string) => buildProblem(publicBaseUrl, status, detail, instance)
@@ -55,4 +55,14 @@ export function mcpRoutes(options: McpRoutesOptions): express.Router {
     }),
   )
   return router
+}
+
+// The SDK reports a client's malformed request (answered 4xx in JSON-RPC) through the same hook as
+// a fault of ours; only the latter belongs in the error log.
+const CLIENT_MISTAKE = /^(Unsupported Media Type|Not Acceptable|Rejected |Parse error|Invalid Request|Bad Request)/
+
+function reportServerFaults(onError: (error: Error) => void): (error: Error) => void {
+  return (error) => {
+    if (!CLIENT_MISTAKE.test(error.message)) onError(error)
+  }
 }
