@@ -181,7 +181,7 @@ report.push(
   '',
   '## The origin as the catalog grows',
   '',
-  'One item is the first episode; the later page is the fifth page of 100 voices-or-episodes, reached by its cursor (built on its first request, then kept).',
+  'One item is the first episode; the later page is the fifth page of 100 episodes, reached by its cursor (built on its first request, then kept).',
   '',
   '| documents | one item req/s | first list page req/s | later list page req/s | rss after warm-up | rss after the runs |',
   '|---|---|---|---|---|---|',
