@@ -1,12 +1,11 @@
 import type {IncomingMessage, ServerResponse} from 'node:http'
-import {parsePageRequest} from '../api/v1/router.ts'
+import {isCollectionName} from '../api/v1/links.ts'
+import {LIST_PATH, parsePageRequest, withoutSandbox} from '../api/v1/router.ts'
 import type {Representation} from '../snapshot/representation.ts'
 import type {SnapshotStore} from '../snapshot/store.ts'
 import {sendRepresentation} from './representation-response.ts'
 
-const API_PREFIX = '/api/v1/'
-const SANDBOX_PREFIX = 'sandbox/'
-const LIST_PATH = /^(episodes|meetups|voices)\.json$/
+const API_PREFIX = '/api/v1'
 
 /**
  * Answers a GET or HEAD for a pre-built representation with one lookup and one write, before
@@ -30,12 +29,12 @@ export function createFastPath(store: SnapshotStore): FastPath {
 
 function lookUp(store: SnapshotStore, path: string, query: string | undefined): Representation | undefined {
   const snapshot = store.current()
-  if (!path.startsWith(API_PREFIX)) return query === undefined ? snapshot.site(path) : undefined
-  const relative = path.startsWith(SANDBOX_PREFIX, API_PREFIX.length) ? path.slice(API_PREFIX.length + SANDBOX_PREFIX.length) : path.slice(API_PREFIX.length)
-  if (query === undefined) return snapshot.representation(relative)
+  if (!path.startsWith(`${API_PREFIX}/`)) return query === undefined ? snapshot.site(path) : undefined
+  const catalogPath = withoutSandbox(path.slice(API_PREFIX.length))
+  if (query === undefined) return snapshot.representation(catalogPath.slice(1))
   // Pages by `limit` and `cursor`; percent-encoded queries take the slow path, which checks them.
-  const collection = LIST_PATH.exec(relative)?.[1]
-  if (collection !== 'episodes' && collection !== 'meetups' && collection !== 'voices') return undefined
+  const collection = LIST_PATH.exec(catalogPath)?.[1]
+  if (!isCollectionName(collection)) return undefined
   if (query.includes('%')) return undefined
   const parsed = parsePageRequest(new URLSearchParams(query))
   if (!parsed.ok) return undefined

@@ -7,7 +7,7 @@ import {SLUG_MAX_LENGTH, SLUG_PATTERN} from './contract.ts'
 import {isCollectionName, type CollectionName} from './links.ts'
 
 const SANDBOX_PREFIX = '/sandbox'
-const LIST_PATH = /^\/(episodes|meetups|voices)\.json$/
+export const LIST_PATH = /^\/(episodes|meetups|voices)\.json$/
 const ITEM_PATH = /^\/(episodes|meetups|voices)\/([^/]*)\.json$/
 const DOCUMENT_PATHS = new Set(['/index.json', '/all.json'])
 const SINGULAR: Record<CollectionName, string> = {episodes: 'episode', meetups: 'meetup talk', voices: 'speaker'}
@@ -28,7 +28,7 @@ export function createCatalogHandler(store: SnapshotStore, publicBaseUrl: string
       sendReadOnlyRefusal(request, response, publicBaseUrl, instance)
       return false
     }
-    const catalogPath = path.startsWith(`${SANDBOX_PREFIX}/`) ? path.slice(SANDBOX_PREFIX.length) : path
+    const catalogPath = withoutSandbox(path)
     const snapshot = store.current()
 
     const list = LIST_PATH.exec(catalogPath)
@@ -67,6 +67,11 @@ export const notASlugDetail = (publicBaseUrl: string, collection: CollectionName
   `"${slug}" is not a slug: slugs match ^[a-z0-9-]+$ and have at most ${SLUG_MAX_LENGTH} characters. See ${publicBaseUrl}/api/v1/${collection}.json.`
 export const unknownApiPathDetail = (publicBaseUrl: string) => `No such path under /api/v1. The service index ${publicBaseUrl}/api/v1/index.json lists every endpoint.`
 export const readOnlyDetail = (method: string) => `The API is read-only: ${method} is not supported. Retry as GET or HEAD.`
+
+/** A path under `/api/v1` with the sandbox prefix taken off: the sandbox serves the same documents. */
+export function withoutSandbox(path: string): string {
+  return path.startsWith(`${SANDBOX_PREFIX}/`) ? path.slice(SANDBOX_PREFIX.length) : path
+}
 
 /** The 405 every read-only document answers to another method. */
 export function sendReadOnlyRefusal(request: IncomingMessage, response: ServerResponse, publicBaseUrl: string, instance: string): void {
