@@ -17,8 +17,12 @@ export function lifecycleHeaders(lifecycle: VersionLifecycle): [string, string][
   return [
     ['Deprecation', `@${Math.floor(lifecycle.deprecation.getTime() / 1000)}`],
     ['Sunset', lifecycle.sunset.toUTCString()],
-    ['Link', `<${lifecycle.successorUrl}>; rel="successor-version"`],
+    ['Link', successorLink(lifecycle)],
   ]
+}
+
+function successorLink(lifecycle: VersionLifecycle): string {
+  return `<${lifecycle.successorUrl}>; rel="successor-version"`
 }
 
 /** After the sunset the version is gone: 410 with the way forward. */
@@ -30,5 +34,5 @@ export function sendRetired(
   extraHeaders: readonly string[],
 ): void {
   const detail = `This API version was retired on ${lifecycle.sunset.toUTCString()}. Its successor is ${lifecycle.successorUrl}.`
-  sendProblem(request, response, buildProblem(publicBaseUrl, 410, detail, request.url ?? '/'), {Link: `<${lifecycle.successorUrl}>; rel="successor-version"`}, extraHeaders)
+  sendProblem(request, response, buildProblem(publicBaseUrl, 410, detail, request.url ?? '/'), {Link: successorLink(lifecycle)}, extraHeaders)
 }
