@@ -3,6 +3,7 @@ import type {FastPath} from './fast-path.ts'
 import {lifecycleHeaders, sendRetired, type VersionLifecycle} from './lifecycle.ts'
 import {buildProblem, sendProblem} from './problem.ts'
 import type {RateLimiter} from './rate-limit.ts'
+import {WEBHOOK_PATH} from '../webhooks/sanity-webhook.ts'
 
 export interface RequestListenerParts {
   /** Pre-built representations; answers true when it has responded. */
@@ -19,8 +20,8 @@ export interface RequestListenerParts {
 /** Longer than any URL the API hands out (a cursor page is under 300 bytes). */
 export const MAX_URL_LENGTH = 2048
 const API_VERSION_PREFIX = '/api/v1'
-// Authenticated by their signatures, or read by the operator's own tooling: never rate limited.
-const UNLIMITED_PATHS = new Set(['/webhooks/sanity', '/metrics'])
+// Deliveries are authenticated by their signatures: never rate limited.
+const UNLIMITED_PATHS = new Set([WEBHOOK_PATH])
 export const EXPOSED_HEADERS = 'ETag, Last-Modified, Link, RateLimit, RateLimit-Policy, Retry-After, Deprecation, Sunset'
 const NOSNIFF = ['X-Content-Type-Options', 'nosniff']
 const CORS = ['Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', EXPOSED_HEADERS]

@@ -46,7 +46,7 @@ export function createHttpServer(listener: RequestListener, publicBaseUrl: strin
       listener(request, response)
     },
   )
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => refuse(error, socket, publicBaseUrl))
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => refuse(error, socket, publicBaseUrl, limits))
 
   const shutDown = (timeoutMs: number) =>
     new Promise<void>((resolve) => {
@@ -62,12 +62,12 @@ export function createHttpServer(listener: RequestListener, publicBaseUrl: strin
 }
 
 /** Node's own answers to unparseable, oversized or slow requests are plain text; these are problems. */
-function refuse(error: NodeJS.ErrnoException, socket: Duplex, publicBaseUrl: string): void {
+function refuse(error: NodeJS.ErrnoException, socket: Duplex, publicBaseUrl: string, limits: ServerLimits): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy()
     return
   }
-  const [status, detail] = describeClientError(error.code)
+  const [status, detail] = describeClientError(error.code, limits)
   const body = JSON.stringify(buildProblem(publicBaseUrl, status, detail, '/'))
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
@@ -76,8 +76,8 @@ function refuse(error: NodeJS.ErrnoException, socket: Duplex, publicBaseUrl: str
   )
 }
 
-function describeClientError(code: string | undefined): [ProblemStatus, string] {
-  if (code === 'HPE_HEADER_OVERFLOW') return [431, 'The request line and headers are larger than the server reads (16 KB).']
+function describeClientError(code: string | undefined, limits: ServerLimits): [ProblemStatus, string] {
+  if (code === 'HPE_HEADER_OVERFLOW') return [431, `The request line and headers are larger than the server reads (${limits.maxHeaderBytes} bytes).`]
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return [408, 'The request was not received in time.']
   return [400, 'The request is not valid HTTP/1.1.']
 }
