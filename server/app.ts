@@ -4,9 +4,11 @@ import {buildProblem, isProblemStatus, isReadMethod, sendMethodNotAllowed, sendP
 import {sendRepresentation} from './http/representation-response.ts'
 import {statusHandler} from './http/status.ts'
 import type {Config} from './config.ts'
+import {METRICS_PATH, type CatalogMetrics} from './observability/metrics.ts'
 import {MCP_INSTRUCTIONS, MCP_SERVER_NAME} from './mcp/catalog-tools.ts'
 import {mcpRoutes} from './mcp/http.ts'
-import type {DocumentChange, SnapshotStore} from './snapshot/store.ts'
+import type {ContentChange} from './scaling/change-fan-out.ts'
+import type {SnapshotStore} from './snapshot/store.ts'
 import {SERVER_VERSION} from './version.ts'
 import {createSanityWebhookHandlers, WEBHOOK_PATH} from './webhooks/sanity-webhook.ts'
 
@@ -16,8 +18,17 @@ export interface AppDependencies {
   /** Names the content source in `/status`. */
   sourceDescription?: string
   clock?: () => Date
+  /** Serves `GET /metrics` when given. */
+  metrics?: Pick<CatalogMetrics, 'send'> | undefined
+  /** A verified webhook delivery; by default this replica rebuilds (with Redis, every replica does). */
+  onContentChange?: (change: ContentChange) => void
   /** Where unexpected errors are reported; the client only ever sees a problem document. */
   logError?: (error: unknown) => void
+}
+
+/** Rebuilds what the change names; the store records, logs and retries a failure. */
+export function refreshFor(store: SnapshotStore, change: ContentChange): void {
+  store.refresh(change === 'all' ? undefined : [change]).catch(() => undefined)
 }
 
 function isLoopback(host: string): boolean {
@@ -25,7 +36,9 @@ function isLoopback(host: string): boolean {
 }
 
 /** The HTTP application. No side effects: it neither reads the environment nor listens. */
-export function createApp({store, config, sourceDescription = 'content source', clock = () => new Date(), logError = console.error}: AppDependencies): express.Express {
+export function createApp(dependencies: AppDependencies): express.Express {
+  const {store, config, sourceDescription = 'content source', clock = () => new Date(), logError = console.error} = dependencies
+  const onContentChange = dependencies.onContentChange ?? ((change) => refreshFor(store, change))
   const {publicBaseUrl} = config
   const app = express()
   app.disable('x-powered-by')
@@ -75,8 +88,7 @@ export function createApp({store, config, sourceDescription = 'content source', 
 
   app.use(rejectMalformedUrl)
   if (config.webhookSecret) {
-    const refresh = (change: DocumentChange | 'all') => store.refresh(change === 'all' ? undefined : [change]).catch(() => undefined) // the store records and retries failures
-    app.post(WEBHOOK_PATH, ...createSanityWebhookHandlers({secret: config.webhookSecret, publicBaseUrl, clock, onChange: refresh}))
+    app.post(WEBHOOK_PATH, ...createSanityWebhookHandlers({secret: config.webhookSecret, publicBaseUrl, clock, onChange: onContentChange}))
     app.all(WEBHOOK_PATH, (request, response) =>
       sendMethodNotAllowed(request, response, {publicBaseUrl, allow: 'POST', instance: request.originalUrl, detail: `${request.method} is not supported here; use POST.`}),
     )
@@ -93,6 +105,8 @@ export function createApp({store, config, sourceDescription = 'content source', 
     }),
   )
   app.all('/status', readOnly, statusHandler(store, sourceDescription, clock))
+  const {metrics} = dependencies
+  if (metrics) app.all(METRICS_PATH, readOnly, (request, response, next) => void metrics.send(request, response).catch(next))
   app.use('/api/v1', catalogRoute)
   // OpenAPI, the portal, discovery documents and sitemaps: pre-built with the snapshot. After the
   // catalog route, so API requests (which never match one) skip this lookup.

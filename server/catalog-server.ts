@@ -1,9 +1,12 @@
 import {MemoryStore} from 'express-rate-limit'
+import type {Logger} from 'pino'
 import {createApp, type AppDependencies} from './app.ts'
 import type {Config} from './config.ts'
 import {clientAddressResolver, rateLimitKey} from './http/client-address.ts'
 import {createFastPath} from './http/fast-path.ts'
 import {createRateLimiter, type CounterStore} from './http/rate-limit.ts'
+import {METRICS_PATH, type CatalogMetrics} from './observability/metrics.ts'
+import {requestLogObserver} from './observability/request-log.ts'
 import {createRequestListener} from './http/request-listener.ts'
 import {createHttpServer, DEFAULT_LIMITS, type CatalogHttpServer, type ServerLimits} from './http/server.ts'
 
@@ -12,6 +15,9 @@ export interface CatalogServerDependencies extends AppDependencies {
   /** Where request counts live: in this process by default, in Redis to share one quota across replicas. */
   rateLimitStore?: CounterStore
   limits?: ServerLimits
+  /** Request logs with ids; none without it. */
+  logger?: Logger | undefined
+  metrics?: CatalogMetrics | undefined
 }
 
 /** The whole HTTP server: the fast path for pre-built representations, the Express application for the rest. */
@@ -28,10 +34,16 @@ export function createCatalogServer(dependencies: CatalogServerDependencies): Ca
           onStoreError: logError,
         })
       : undefined
+  const observers = [
+    ...(dependencies.logger ? [requestLogObserver(dependencies.logger, clientAddress)] : []),
+    ...(dependencies.metrics ? [dependencies.metrics.observe] : []),
+  ]
   const listener = createRequestListener({
     fastPath: createFastPath(dependencies.store),
     application: createApp(dependencies),
     rateLimiter,
+    observe: observers.length > 0 ? (request, response, headers) => observers.forEach((observe) => observe(request, response, headers)) : undefined,
+    unlimitedPaths: [METRICS_PATH],
     lifecycle: config.lifecycle,
     publicBaseUrl: config.publicBaseUrl,
     clock,

@@ -56,6 +56,9 @@ const environmentSchema = z
     SUCCESSOR_URL: absoluteUrl.optional(),
     REUSE_PORT: z.enum(['true', 'false']).default('false'),
     SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).default(10),
+    REDIS_URL: z.url({protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL'}).optional(),
+    REDIS_KEY_PREFIX: z.string().regex(/^[\w.:-]{1,64}$/, 'must be up to 64 letters, digits, dots, colons, dashes or underscores').default('catalog:'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((env, context) => {
     const lifecycle = [env.DEPRECATION_DATE, env.SUNSET_DATE, env.SUCCESSOR_URL]
@@ -99,6 +102,9 @@ const environmentSchema = z
       /** Lets a new process listen on the port before the old one stops: restarts without refused connections (Linux SO_REUSEPORT). */
       reusePort: env.REUSE_PORT === 'true',
       shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT_SECONDS,
+      /** Shared by the replicas: one rate-limit count per client, and webhook changes fanned out to all. */
+      redis: env.REDIS_URL ? {url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX} : undefined,
+      logLevel: env.LOG_LEVEL,
       // Image URLs point at Sanity's image CDN; the embedded sample names a placeholder project.
       images: {projectId: env.SANITY_PROJECT_ID ?? 'embedded', dataset: env.SANITY_DATASET},
     }

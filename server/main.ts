@@ -1,13 +1,20 @@
+import {hostname} from 'node:os'
+import {refreshFor} from './app.ts'
 import {createCatalogServer} from './catalog-server.ts'
 import {loadConfig} from './config.ts'
 import {createSource} from './content/create-source.ts'
 import {watchFile} from './content/watch-file.ts'
+import {createLogger} from './observability/logger.ts'
+import {createMetrics} from './observability/metrics.ts'
+import type {ContentChange} from './scaling/change-fan-out.ts'
+import {connectRedis} from './scaling/redis.ts'
 import {catalogSnapshotBuilder} from './snapshot/catalog-builder.ts'
-import {createSnapshotStore, type BuildOutcome} from './snapshot/store.ts'
+import {createSnapshotStore, type BuildOutcome, type SnapshotStore} from './snapshot/store.ts'
 import type {Snapshot} from './snapshot/snapshot.ts'
 
-// The only module that reads the environment, starts timers, watches files or listens.
+// The only module that reads the environment, starts timers, watches files, connects or listens.
 const config = loadConfig(process.env)
+const logger = createLogger(config.logLevel)
 const source = createSource(config.content)
 const clock = () => new Date()
 
@@ -17,51 +24,89 @@ function reportProblems(snapshot: Snapshot) {
     const key = `${problem.documentId} ${problem.severity} ${problem.messages.join('; ')}`
     if (reported.has(key)) continue
     reported.add(key)
-    console.warn(`${problem.severity}: ${problem.collection} document ${problem.documentId}: ${problem.messages.join('; ')}`)
+    logger.warn({documentId: problem.documentId, collection: problem.collection}, `${problem.severity}: ${problem.collection} document ${problem.documentId}: ${problem.messages.join('; ')}`)
   }
 }
 function reportBuild(outcome: BuildOutcome) {
   const scope = outcome.kind === 'full' ? 'full rebuild' : `rebuild of ${outcome.documents?.join(', ')}`
-  if (outcome.ok) console.log(`${scope} done in ${outcome.durationMs} ms`)
-  else console.error(`${scope} failed after ${outcome.durationMs} ms (${outcome.error}); still serving the last good snapshot, retrying`)
+  const fields = {build: outcome.kind, durationMs: outcome.durationMs, documents: outcome.documents}
+  if (outcome.ok) logger.info(fields, `${scope} done in ${outcome.durationMs} ms`)
+  else logger.error(fields, `${scope} failed after ${outcome.durationMs} ms (${outcome.error}); still serving the last good snapshot, retrying`)
 }
 
-const store = await createSnapshotStore(catalogSnapshotBuilder({source, config, clock}), {
+let store: SnapshotStore | undefined
+const metrics = createMetrics({store: () => store, clock})
+store = await createSnapshotStore(catalogSnapshotBuilder({source, config, clock}), {
   clock,
   onBuild: (outcome) => {
     reportBuild(outcome)
-    if (outcome.ok) reportProblems(store.current())
+    metrics.recordBuild(outcome)
+    if (outcome.ok && store) reportProblems(store.current())
   },
 })
-reportProblems(store.current())
+const snapshots = store
+reportProblems(snapshots.current())
 
 const refreshAll = (reason: string) => () => {
-  console.log(`re-reading the catalog: ${reason}`)
-  store.refresh().catch(() => undefined) // recorded, logged and retried by the store
+  logger.info(`re-reading the catalog: ${reason}`)
+  snapshots.refresh().catch(() => undefined) // recorded, logged and retried by the store
 }
+
+const redis = config.redis
+  ? await connectRedis({
+      ...config.redis,
+      replicaId: `${hostname()}:${process.pid}`,
+      onRemoteChange: (change) => {
+        logger.info({change}, 'another replica received a webhook; rebuilding')
+        refreshFor(snapshots, change)
+      },
+      onResubscribed: refreshAll('Redis subscription restored (changes announced meanwhile were missed)'),
+      log: {info: (message) => logger.info(message), error: (error, message) => logger.error({err: error}, message)},
+    })
+  : undefined
+if (redis) logger.info(`Redis connected: one rate limit across replicas, webhooks fanned out to all`)
+
+const onContentChange = (change: ContentChange) => {
+  refreshFor(snapshots, change)
+  redis?.fanOut.announce(change)
+}
+
 const stopWatching = config.content.kind === 'embedded' ? watchFile(config.content.datasetFile, refreshAll(`${config.content.datasetFile} changed`)) : () => undefined
 const reconcileTimer =
   config.reconcileIntervalSeconds > 0 ? setInterval(refreshAll('reconcile timer'), config.reconcileIntervalSeconds * 1000).unref() : undefined
 
-const {server, shutDown} = createCatalogServer({store, config, sourceDescription: source.description, clock})
+const {server, shutDown} = createCatalogServer({
+  store: snapshots,
+  config,
+  sourceDescription: source.description,
+  clock,
+  logger,
+  metrics,
+  logError: (error) => logger.error({err: error}, error instanceof Error ? error.message : 'unexpected error'),
+  rateLimitStore: redis?.counterStore,
+  onContentChange,
+})
 server.listen({port: config.port, host: config.host, reusePort: config.reusePort}, () => {
-  const {episodes, meetups, voices} = store.current().counts
+  const {episodes, meetups, voices} = snapshots.current().counts
   const address = server.address()
   const listening = address && typeof address === 'object' ? `${address.address}:${address.port}` : String(address)
-  console.log(`Serving ${episodes} episodes, ${meetups} meetups and ${voices} voices from ${source.description}`)
-  console.log(`Catalog API: ${config.publicBaseUrl}/api/v1/index.json (listening on ${listening})`)
-  if (!config.webhookSecret) console.log('Webhooks are off: set SANITY_WEBHOOK_SECRET to receive Sanity deliveries at /webhooks/sanity')
+  logger.info(`Serving ${episodes} episodes, ${meetups} meetups and ${voices} voices from ${source.description}`)
+  logger.info(`Catalog API: ${config.publicBaseUrl}/api/v1/index.json (listening on ${listening})`)
+  if (!config.webhookSecret) logger.info('Webhooks are off: set SANITY_WEBHOOK_SECRET to receive Sanity deliveries at /webhooks/sanity')
 })
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     stopWatching()
     clearInterval(reconcileTimer)
-    store.close()
+    snapshots.close()
     const started = Date.now()
-    shutDown(config.shutdownTimeoutSeconds * 1000).then(() => {
-      console.log(`stopped after ${signal}: in-flight requests finished in ${Date.now() - started} ms`)
-      process.exit(0)
-    })
+    shutDown(config.shutdownTimeoutSeconds * 1000)
+      .then(() => redis?.close())
+      .then(() => {
+        logger.info(`stopped after ${signal}: in-flight requests finished in ${Date.now() - started} ms`)
+        logger.flush()
+        process.exit(0)
+      })
   })
 }

@@ -21,10 +21,13 @@ export interface RateLimiterOptions {
   /** The client's key: its address, per /56 for IPv6. */
   keyOf: (request: IncomingMessage) => string
   publicBaseUrl: string
-  /** A store that fails lets requests through (a read-only public API stays up); the failure is reported. */
+  /** A store that fails lets requests through (a read-only public API stays up); failures are reported at most every 10 s. */
   onStoreError: (error: unknown) => void
   policyName?: string
 }
+
+// An unreachable store fails every request; one report per interval says so without flooding the log.
+const STORE_ERROR_REPORT_INTERVAL_MS = 10_000
 
 /**
  * Counts the request and adds the rate-limit headers to `headers` (the request's flat header
@@ -41,12 +44,16 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const {quota, windowSeconds, store, keyOf, publicBaseUrl, onStoreError, policyName = 'default'} = options
   store.init?.({windowMs: windowSeconds * 1000})
   const policy = `"${policyName}";q=${quota};w=${windowSeconds}`
+  let lastReportedAt = -Infinity
   return async (request, response, headers) => {
     let counted: IncrementResponse
     try {
       counted = await store.increment(keyOf(request))
     } catch (error) {
-      onStoreError(error)
+      if (Date.now() - lastReportedAt >= STORE_ERROR_REPORT_INTERVAL_MS) {
+        lastReportedAt = Date.now()
+        onStoreError(error)
+      }
       return true
     }
     const secondsLeft = counted.resetTime ? Math.max(0, Math.ceil((counted.resetTime.getTime() - Date.now()) / 1000)) : windowSeconds

@@ -5,12 +5,18 @@ import {buildProblem, sendProblem} from './problem.ts'
 import type {RateLimiter} from './rate-limit.ts'
 import {WEBHOOK_PATH} from '../webhooks/sanity-webhook.ts'
 
+/** Sees every request first (logs, metrics); may add response headers to the flat list. */
+export type RequestObserver = (request: IncomingMessage, response: ServerResponse, headers: string[]) => void
+
 export interface RequestListenerParts {
   /** Pre-built representations; answers true when it has responded. */
   fastPath: FastPath
   /** Everything else: errors, webhooks, MCP, status. */
   application: RequestListener
   rateLimiter?: RateLimiter | undefined
+  observe?: RequestObserver | undefined
+  /** Paths never rate limited besides webhook deliveries (which carry signatures), such as metrics scrapes. */
+  unlimitedPaths?: readonly string[]
   lifecycle?: VersionLifecycle | undefined
   publicBaseUrl: string
   clock?: (() => Date) | undefined
@@ -20,8 +26,6 @@ export interface RequestListenerParts {
 /** Longer than any URL the API hands out (a cursor page is under 300 bytes). */
 export const MAX_URL_LENGTH = 2048
 const API_VERSION_PREFIX = '/api/v1'
-// Deliveries are authenticated by their signatures: never rate limited.
-const UNLIMITED_PATHS = new Set([WEBHOOK_PATH])
 export const EXPOSED_HEADERS = 'ETag, Last-Modified, Link, RateLimit, RateLimit-Policy, Retry-After, Deprecation, Sunset'
 const NOSNIFF = ['X-Content-Type-Options', 'nosniff']
 const CORS = ['Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', EXPOSED_HEADERS]
@@ -40,7 +44,8 @@ export const PREFLIGHT_HEADERS: [string, string][] = [
  * The per-request headers travel as one flat list, which `writeHead` takes fastest.
  */
 export function createRequestListener(parts: RequestListenerParts): RequestListener {
-  const {fastPath, application, rateLimiter, lifecycle, publicBaseUrl, clock = () => new Date(), onError} = parts
+  const {fastPath, application, rateLimiter, observe, lifecycle, publicBaseUrl, clock = () => new Date(), onError} = parts
+  const unlimitedPaths = new Set([WEBHOOK_PATH, ...(parts.unlimitedPaths ?? [])])
   const versionHeaders = lifecycle ? lifecycleHeaders(lifecycle).flat() : []
 
   const route = (request: IncomingMessage, response: ServerResponse, path: string, headers: string[]) => {
@@ -67,6 +72,7 @@ export function createRequestListener(parts: RequestListenerParts): RequestListe
     const path = queryStart === -1 ? url : url.slice(0, queryStart)
     const browserReadable = path !== '/mcp'
     const headers = browserReadable ? [...NOSNIFF, ...CORS] : [...NOSNIFF]
+    observe?.(request, response, headers)
     if (url.length > MAX_URL_LENGTH) {
       return sendProblem(request, response, buildProblem(publicBaseUrl, 414, `The URL is longer than ${MAX_URL_LENGTH} bytes.`, url.slice(0, 200)), {}, headers)
     }
@@ -75,7 +81,7 @@ export function createRequestListener(parts: RequestListenerParts): RequestListe
       response.end()
       return
     }
-    if (!rateLimiter || UNLIMITED_PATHS.has(path)) return route(request, response, path, headers)
+    if (!rateLimiter || unlimitedPaths.has(path)) return route(request, response, path, headers)
     rateLimiter(request, response, headers).then(
       (allowed) => {
         if (allowed) route(request, response, path, headers)

@@ -3,7 +3,7 @@ import express, {type RequestHandler} from 'express'
 import {z} from 'zod'
 import type {CollectionName} from '../api/v1/links.ts'
 import {buildProblem, sendProblem} from '../http/problem.ts'
-import type {DocumentChange} from '../snapshot/store.ts'
+import type {ContentChange} from '../scaling/change-fan-out.ts'
 
 export const WEBHOOK_PATH = '/webhooks/sanity'
 const MAX_AGE_MS = 5 * 60 * 1000
@@ -19,10 +19,10 @@ export interface WebhookOptions {
   publicBaseUrl: string
   clock: () => Date
   /** Called after the delivery has been answered: a change to one document, or `all` when the payload does not say which. */
-  onChange: (change: DocumentChange | 'all') => void
+  onChange: (change: ContentChange) => void
 }
 
-type Verdict = {accepted: false; status: 400 | 409; detail: string} | {accepted: true; change: DocumentChange | 'all' | 'ignored'}
+type Verdict = {accepted: false; status: 400 | 409; detail: string} | {accepted: true; change: ContentChange | 'ignored'}
 
 /**
  * Receives GROQ-powered Sanity webhooks. A delivery is a hint to rebuild, never content: it is
@@ -70,7 +70,7 @@ export function createSanityWebhookHandlers(options: WebhookOptions): RequestHan
   return [express.raw({type: () => true, limit: '64kb'}), receive]
 }
 
-function changeOf(body: Buffer): DocumentChange | 'all' | 'ignored' {
+function changeOf(body: Buffer): ContentChange | 'ignored' {
   let json: unknown
   try {
     json = JSON.parse(body.toString('utf8'))

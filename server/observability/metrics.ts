@@ -1,0 +1,97 @@
+import type {IncomingMessage, ServerResponse} from 'node:http'
+import {collectDefaultMetrics, Counter, Gauge, Histogram, Registry} from 'prom-client'
+import type {RequestObserver} from '../http/request-listener.ts'
+import type {BuildOutcome, SnapshotStore} from '../snapshot/store.ts'
+import {routeLabel} from './route-label.ts'
+
+export const METRICS_PATH = '/metrics'
+
+export interface CatalogMetrics {
+  /** Counts the request by route and status when its response is finished. */
+  observe: RequestObserver
+  recordBuild(outcome: BuildOutcome): void
+  /** `GET /metrics` in Prometheus's text format. */
+  send(request: IncomingMessage, response: ServerResponse): Promise<void>
+}
+
+/**
+ * Prometheus metrics (prom-client) in a registry of their own. `store` is read at scrape time, so
+ * the metrics can exist before the first snapshot does (the first build is recorded too).
+ */
+export function createMetrics(options: {store: () => SnapshotStore | undefined; clock?: () => Date}): CatalogMetrics {
+  const {store, clock = () => new Date()} = options
+  const registry = new Registry()
+  collectDefaultMetrics({register: registry}) // memory, CPU, event-loop delay, GC
+  const registers = [registry]
+
+  const requests = new Counter({
+    name: 'catalog_http_requests_total',
+    help: 'HTTP responses by route (slugs folded into {slug}) and status code.',
+    labelNames: ['route', 'status'],
+    registers,
+  })
+  const revalidations = new Counter({
+    name: 'catalog_http_revalidations_total',
+    help: 'GET/HEAD requests carrying If-None-Match or If-Modified-Since, by outcome: not_modified (304) or sent (the full body). The 304 ratio is not_modified over the sum.',
+    labelNames: ['outcome'],
+    registers,
+  })
+  const rebuildDuration = new Histogram({
+    name: 'catalog_rebuild_duration_seconds',
+    help: 'Snapshot builds by kind (full, documents) and result (success, failure).',
+    labelNames: ['kind', 'result'],
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers,
+  })
+  const rebuildFailures = new Counter({
+    name: 'catalog_rebuild_failures_total',
+    help: 'Failed snapshot builds by kind; the last good snapshot keeps serving.',
+    labelNames: ['kind'],
+    registers,
+  })
+  new Gauge({
+    name: 'catalog_snapshot_age_seconds',
+    help: 'Seconds since the served snapshot was last built or confirmed from the content source.',
+    registers,
+    collect() {
+      const current = store()
+      if (current) this.set((clock().getTime() - current.status().lastSuccessAt.getTime()) / 1000)
+    },
+  })
+  new Gauge({
+    name: 'catalog_documents',
+    help: 'Documents in the served snapshot, by collection.',
+    labelNames: ['collection'],
+    registers,
+    collect() {
+      const current = store()
+      if (!current) return
+      for (const [collection, count] of Object.entries(current.current().counts)) this.set({collection}, count)
+    },
+  })
+
+  return {
+    observe(request, response) {
+      const conditional = request.headers['if-none-match'] !== undefined || request.headers['if-modified-since'] !== undefined
+      response.once('finish', () => {
+        const url = request.url ?? '/'
+        const queryStart = url.indexOf('?')
+        const path = queryStart === -1 ? url : url.slice(0, queryStart)
+        const route = routeLabel(path, (candidate) => store()?.current().site(candidate) !== undefined)
+        requests.inc({route, status: response.statusCode})
+        if (conditional && (request.method === 'GET' || request.method === 'HEAD') && response.statusCode < 400) {
+          revalidations.inc({outcome: response.statusCode === 304 ? 'not_modified' : 'sent'})
+        }
+      })
+    },
+    recordBuild(outcome) {
+      rebuildDuration.observe({kind: outcome.kind, result: outcome.ok ? 'success' : 'failure'}, outcome.durationMs / 1000)
+      if (!outcome.ok) rebuildFailures.inc({kind: outcome.kind})
+    },
+    async send(_request, response) {
+      const body = await registry.metrics()
+      response.writeHead(200, {'Content-Type': registry.contentType, 'Cache-Control': 'no-store'})
+      response.end(body)
+    },
+  }
+}

@@ -1,0 +1,25 @@
+import {LIST_PATH, withoutSandbox} from '../api/v1/router.ts'
+import {WEBHOOK_PATH} from '../webhooks/sanity-webhook.ts'
+
+const API_PREFIX = '/api/v1'
+const ITEM_PATH = /^\/(episodes|meetups|voices)\/[^/]+\.json$/
+const FIXED_ROUTES = new Set([WEBHOOK_PATH, '/mcp', '/status', '/metrics'])
+
+/**
+ * The `route` label of a request: the path with slugs folded into `{slug}`, so the metrics keep a
+ * bounded set of series whatever clients ask for. `isSiteDocument` names the pre-built documents
+ * (OpenAPI, portal, discovery, sitemaps), a fixed set per snapshot.
+ */
+export function routeLabel(path: string, isSiteDocument: (path: string) => boolean): string {
+  if (path.startsWith(`${API_PREFIX}/`)) {
+    const relative = path.slice(API_PREFIX.length)
+    const served = withoutSandbox(relative)
+    const prefix = served === relative ? API_PREFIX : `${API_PREFIX}/sandbox`
+    if (served === '/index.json' || served === '/all.json' || LIST_PATH.test(served)) return prefix + served
+    const item = ITEM_PATH.exec(served)
+    if (item) return `${prefix}/${item[1]}/{slug}.json`
+    return `${prefix}/{unknown}`
+  }
+  if (FIXED_ROUTES.has(path) || isSiteDocument(path)) return path
+  return '{unknown}'
+}

@@ -1,0 +1,93 @@
+import {RedisStore} from 'rate-limit-redis'
+import {createClient} from 'redis'
+import type {CounterStore} from '../http/rate-limit.ts'
+import {createChangeFanOut, type ChangeFanOut, type ContentChange} from './change-fan-out.ts'
+
+export interface RedisOptions {
+  url: string
+  /** Namespaces this deployment's keys and channel, so several APIs can share one Redis. */
+  keyPrefix: string
+  replicaId: string
+  onRemoteChange: (change: ContentChange) => void
+  /** The subscription came back after an outage: changes announced meanwhile were missed. */
+  onResubscribed: () => void
+  log: {info: (message: string) => void; error: (error: unknown, message: string) => void}
+  /** How long the first connection may take before the server refuses to start. */
+  connectTimeoutMs?: number
+}
+
+export interface RedisScaling {
+  /** One rate-limit count per client across every replica. */
+  counterStore: CounterStore
+  fanOut: ChangeFanOut
+  close(): Promise<void>
+}
+
+/**
+ * Connects the two clients a replica needs (commands, and a subscriber, which Redis dedicates to
+ * pub/sub). Commands fail at once while Redis is away instead of queueing: the rate limiter then
+ * lets requests through and rebuilds stay local, so an outage degrades the quota and the fan-out,
+ * never the API. The clients reconnect by themselves.
+ */
+export async function connectRedis(options: RedisOptions): Promise<RedisScaling> {
+  const {url, keyPrefix, replicaId, onRemoteChange, onResubscribed, log, connectTimeoutMs = 10_000} = options
+  const commands = createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: {connectTimeout: 5_000, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 5_000)},
+  })
+  const subscriber = commands.duplicate()
+  for (const [name, client] of [['commands', commands], ['subscriber', subscriber]] as const) {
+    let connected = false
+    let readyBefore = false
+    client.on('error', (error: unknown) => {
+      if (!connected) return // reported once per outage, when it starts
+      connected = false
+      log.error(error, `Redis ${name} connection lost; reconnecting`)
+    })
+    client.on('ready', () => {
+      connected = true
+      if (readyBefore) log.info(`Redis ${name} connection restored`)
+      if (readyBefore && client === subscriber) onResubscribed()
+      readyBefore = true
+    })
+  }
+
+  const deadline = AbortSignal.timeout(connectTimeoutMs)
+  try {
+    await Promise.race([
+      Promise.all([commands.connect(), subscriber.connect()]),
+      new Promise((_, reject) => deadline.addEventListener('abort', () => reject(new Error(`no answer from ${redactPassword(url)} within ${connectTimeoutMs} ms`)))),
+    ])
+  } catch (error) {
+    commands.destroy()
+    subscriber.destroy()
+    throw error
+  }
+
+  const fanOut = await createChangeFanOut({
+    publisher: commands,
+    subscriber,
+    channel: `${keyPrefix}changes`,
+    replicaId,
+    onRemoteChange,
+    onError: (error) => log.error(error, 'Redis change fan-out failed'),
+  })
+  const counterStore = new RedisStore({
+    prefix: `${keyPrefix}rate-limit:`,
+    sendCommand: (...command: string[]) => commands.sendCommand(command),
+  })
+  return {
+    counterStore,
+    fanOut,
+    async close() {
+      await Promise.allSettled([commands.close(), subscriber.close()])
+    },
+  }
+}
+
+function redactPassword(url: string): string {
+  const parsed = new URL(url)
+  if (parsed.password) parsed.password = '***'
+  return parsed.toString()
+}
