@@ -1,6 +1,5 @@
 // Integration: runs `server/main.ts` as its own process (as `npm start` does) with a copy of the
 // sample dataset in a temporary folder, and edits that file the way a developer would.
-import {spawn, type ChildProcess} from 'node:child_process'
 import {copyFile, mkdtemp, readFile, rename, rm, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -8,43 +7,30 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {episodeSchema, itemEnvelope} from '../../server/api/v1/contract.ts'
 import {eventually} from '../helpers/eventually.ts'
 import {readContract} from '../helpers/contract.ts'
+import {startMainProcess, type MainProcess} from '../helpers/main-process.ts'
 import {SAMPLE_DATASET} from '../helpers/server.ts'
 
 let folder: string
 let datasetFile: string
-let child: ChildProcess
+let server: MainProcess
 let baseUrl: string
-let output = ''
+const output = () => server.output()
 
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'catalog-main-'))
   datasetFile = join(folder, 'catalog.ndjson')
   await copyFile(SAMPLE_DATASET, datasetFile)
-  child = spawn(process.execPath, ['server/main.ts'], {
-    env: {PATH: process.env.PATH, PORT: '0', DATASET_FILE: datasetFile, RECONCILE_INTERVAL_SECONDS: '1'},
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  baseUrl = await new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString()
-      const match = /listening on ([\d.]+):(\d+)/.exec(output)
-      if (match) resolve(`http://${match[1]}:${match[2]}`)
-    }
-    child.stdout?.on('data', onData)
-    child.stderr?.on('data', onData)
-    child.once('exit', (code) => reject(new Error(`main.ts exited with ${code}:\n${output}`)))
-  })
+  server = await startMainProcess({PORT: '0', DATASET_FILE: datasetFile, RECONCILE_INTERVAL_SECONDS: '1'})
+  baseUrl = server.baseUrl
 })
 afterAll(async () => {
-  child.kill('SIGTERM')
-  await new Promise((resolve) => child.once('exit', resolve))
+  await server.stop()
   await rm(folder, {recursive: true, force: true})
 })
 
-
 describe('npm start', () => {
   it('serves the dataset file and says where', async () => {
-    expect(output).toContain('Serving 34 episodes, 8 meetups and 26 voices')
+    expect(output()).toContain('Serving 34 episodes, 8 meetups and 26 voices')
     expect((await fetch(`${baseUrl}/api/v1/index.json`)).status).toBe(200)
   })
 
@@ -63,13 +49,13 @@ describe('npm start', () => {
   it('keeps serving when the file turns into garbage, and says why', async () => {
     const etag = (await fetch(`${baseUrl}/api/v1/all.json`)).headers.get('etag')
     await writeFile(datasetFile, '{"_id": "broken"\n')
-    await eventually(async () => expect(output).toMatch(/full rebuild failed .*not valid JSON/), 5000)
+    await eventually(async () => expect(output()).toMatch(/full rebuild failed .*not valid JSON/), 5000)
     const response = await fetch(`${baseUrl}/api/v1/all.json`)
     expect(response.status).toBe(200)
     expect(response.headers.get('etag')).toBe(etag)
   })
 
   it('reconciles on a timer', async () => {
-    await eventually(async () => expect(output).toContain('re-reading the catalog: reconcile timer'), 5000)
+    await eventually(async () => expect(output()).toContain('re-reading the catalog: reconcile timer'), 5000)
   })
 })

@@ -1,0 +1,34 @@
+import {spawn} from 'node:child_process'
+
+export interface MainProcess {
+  baseUrl: string
+  /** Everything the process has written so far (JSON log lines). */
+  output(): string
+  /** Sends the signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>
+}
+
+/** Runs `server/main.ts` as its own process, as `npm start` does, and waits until it listens. */
+export async function startMainProcess(environment: Record<string, string>): Promise<MainProcess> {
+  const child = spawn(process.execPath, ['server/main.ts'], {env: {PATH: process.env.PATH, ...environment}, stdio: ['ignore', 'pipe', 'pipe']})
+  let output = ''
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString()
+      const match = /listening on ([\d.]+):(\d+)/.exec(output)
+      if (match) resolve(`http://${match[1]}:${match[2]}`)
+    }
+    child.stdout.on('data', onData)
+    child.stderr.on('data', onData)
+    void exited.then((code) => reject(new Error(`main.ts exited with ${code}:\n${output}`)))
+  })
+  return {
+    baseUrl,
+    output: () => output,
+    stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal)
+      return exited
+    },
+  }
+}

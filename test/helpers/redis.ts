@@ -1,0 +1,47 @@
+import {spawn} from 'node:child_process'
+import {createServer} from 'node:net'
+import {ensureDebianProgram} from './debian.ts'
+
+export interface RedisServer {
+  url: string
+  stop(): Promise<void>
+  /** Starts it again on the same port (after `stop`), empty. */
+  restart(): Promise<void>
+}
+
+/** Debian's redis-server on a free loopback port, in memory only. */
+export async function startRedis(): Promise<RedisServer> {
+  const program = ensureDebianProgram('/usr/bin/redis-server', ['redis-server'])
+  const port = await freePort()
+  const launch = () =>
+    new Promise<() => Promise<void>>((resolve, reject) => {
+      const child = spawn(program, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {stdio: ['ignore', 'pipe', 'pipe']})
+      let output = ''
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString()
+        if (output.includes('Ready to accept connections')) {
+          resolve(() => new Promise<void>((stopped) => (child.exitCode !== null ? stopped() : (child.once('exit', () => stopped()), child.kill('SIGKILL')))))
+        }
+      })
+      child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${output}`)))
+    })
+  let stop = await launch()
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop: () => stop(),
+    async restart() {
+      stop = await launch()
+    },
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))))
+    })
+  })
+}
