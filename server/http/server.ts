@@ -1,4 +1,5 @@
 import {createServer, STATUS_CODES, type RequestListener, type Server} from 'node:http'
+import {Server as NetServer} from 'node:net'
 import type {Duplex} from 'node:stream'
 import {buildProblem, PROBLEM_CONTENT_TYPE, type ProblemStatus} from './problem.ts'
 
@@ -25,7 +26,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
 
 export interface CatalogHttpServer {
   server: Server
-  /** Stops accepting, lets in-flight requests finish, closes keep-alive connections; forces them closed after `timeoutMs`. */
+  /** Stops accepting, lets in-flight requests finish, ends keep-alive connections; forces them closed after `timeoutMs`. */
   shutDown(timeoutMs: number): Promise<void>
 }
 
@@ -52,11 +53,14 @@ export function createHttpServer(listener: RequestListener, publicBaseUrl: strin
     new Promise<void>((resolve) => {
       closing = true
       const force = setTimeout(() => server.closeAllConnections(), timeoutMs)
-      server.close(() => {
+      // net.Server's close: stop accepting, then wait for every connection to end. (http.Server's
+      // close also drops idle keep-alive connections at once, racing a client that is sending its
+      // next request on one.) A busy connection ends after its next response (Connection: close);
+      // an idle one when its keep-alive timeout, which clients were told in `Keep-Alive`, runs out.
+      NetServer.prototype.close.call(server, () => {
         clearTimeout(force)
         resolve()
       })
-      server.closeIdleConnections()
     })
   return {server, shutDown}
 }

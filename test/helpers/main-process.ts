@@ -13,11 +13,13 @@ export async function startMainProcess(environment: Record<string, string>): Pro
   const child = spawn(process.execPath, ['server/main.ts'], {env: {PATH: process.env.PATH, ...environment}, stdio: ['ignore', 'pipe', 'pipe']})
   let output = ''
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  let listening: string | undefined
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString()
+      if (listening) return
       const match = /listening on ([\d.]+):(\d+)/.exec(output)
-      if (match) resolve(`http://${match[1]}:${match[2]}`)
+      if (match) resolve((listening = `http://${match[1]}:${match[2]}`))
     }
     child.stdout.on('data', onData)
     child.stderr.on('data', onData)
