@@ -7,7 +7,7 @@ import {routeLabel} from './route-label.ts'
 export const METRICS_PATH = '/metrics'
 
 export interface CatalogMetrics {
-  /** Counts the request by route and status when its response is finished. */
+  /** Counts the request by route and status when its response is done (sent, or cut off by the client). */
   observe: RequestObserver
   recordBuild(outcome: BuildOutcome): void
   /** `GET /metrics` in Prometheus's text format. */
@@ -73,8 +73,8 @@ export function createMetrics(options: {store: () => SnapshotStore | undefined; 
   return {
     observe(request, response) {
       const conditional = request.headers['if-none-match'] !== undefined || request.headers['if-modified-since'] !== undefined
-      response.once('finish', () => {
-        const url = request.url ?? '/'
+      const url = request.url ?? '/' // read now: Express rewrites it for mounted routes
+      response.once('close', () => {
         const queryStart = url.indexOf('?')
         const path = queryStart === -1 ? url : url.slice(0, queryStart)
         const route = routeLabel(path, (candidate) => store()?.current().site(candidate) !== undefined)

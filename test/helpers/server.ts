@@ -3,6 +3,8 @@ import type {ServerLimits} from '../../server/http/server.ts'
 import {loadConfig, type Config} from '../../server/config.ts'
 import {createEmbeddedFileSource} from '../../server/content/embedded-source.ts'
 import type {ContentSource} from '../../server/content/source.ts'
+import {createLogger} from '../../server/observability/logger.ts'
+import {createMetrics} from '../../server/observability/metrics.ts'
 import {catalogSnapshotBuilder, type Clock} from '../../server/snapshot/catalog-builder.ts'
 import {createSnapshotStore, type SnapshotStore, type StoreOptions} from '../../server/snapshot/store.ts'
 
@@ -14,6 +16,8 @@ export interface TestServer {
   config: Config
   /** Errors the app reported while answering; a passing test expects none. */
   loggedErrors: unknown[]
+  /** With `observed`: the JSON log lines written so far. */
+  logLines: string[]
   close(): Promise<void>
 }
 
@@ -22,15 +26,36 @@ export interface TestServer {
  * documents from servers on different ports can be compared byte for byte.
  */
 export async function startTestServer(
-  options: {source?: ContentSource; environment?: Record<string, string>; clock?: Clock; store?: StoreOptions; limits?: ServerLimits} = {},
+  options: {
+    source?: ContentSource
+    environment?: Record<string, string>
+    clock?: Clock
+    store?: StoreOptions
+    limits?: ServerLimits
+    /** Request logs (kept in `logLines`) and `/metrics`, as `npm start` has them. */
+    observed?: boolean
+  } = {},
 ): Promise<TestServer> {
   // A quota no test reaches unless it sets its own.
   const config = loadConfig({PUBLIC_BASE_URL: 'http://api.test', RATE_LIMIT_QUOTA: '1000000', ...options.environment})
   const source = options.source ?? createEmbeddedFileSource(SAMPLE_DATASET)
   const clock = options.clock ?? (() => new Date())
-  const store = await createSnapshotStore(catalogSnapshotBuilder({source, config, clock}), {clock, ...options.store})
+  const logLines: string[] = []
+  let store: SnapshotStore | undefined
+  const metrics = options.observed ? createMetrics({store: () => store, clock}) : undefined
+  const logger = options.observed ? createLogger('info', {write: (line: string) => void logLines.push(line)}) : undefined
+  store = await createSnapshotStore(catalogSnapshotBuilder({source, config, clock}), {clock, onBuild: metrics?.recordBuild, ...options.store})
   const errors: unknown[] = []
-  const {server} = createCatalogServer({store, config, clock, sourceDescription: source.description, logError: (error) => errors.push(error), limits: options.limits})
+  const {server} = createCatalogServer({
+    store,
+    config,
+    clock,
+    sourceDescription: source.description,
+    logError: (error) => errors.push(error),
+    limits: options.limits,
+    logger,
+    metrics,
+  })
   server.listen(0, '127.0.0.1')
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject))
   const address = server.address()
@@ -38,11 +63,12 @@ export async function startTestServer(
   return {
     baseUrl: `http://127.0.0.1:${address.port}`,
     loggedErrors: errors,
+    logLines,
     store,
     config,
     close: () =>
       new Promise<void>((resolve, reject) => {
-        store.close()
+        store?.close()
         server.closeAllConnections()
         server.close((error) => (error ? reject(error) : resolve()))
       }),

@@ -1,0 +1,95 @@
+// Integration: request logs and Prometheus metrics over real HTTP, as `npm start` wires them.
+import {afterEach, describe, expect, it} from 'vitest'
+import {z} from 'zod'
+import {createEmbeddedFileSource} from '../../server/content/embedded-source.ts'
+import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
+
+let server: TestServer
+afterEach(() => server.close())
+
+const EPISODE = '/api/v1/episodes/ep-1-why-we-started.json'
+const logLineSchema = z.object({
+  level: z.number(),
+  time: z.string(),
+  req: z.object({id: z.string(), method: z.string(), url: z.string()}),
+  client: z.string(),
+  res: z.object({statusCode: z.number()}),
+  responseTime: z.number(),
+})
+
+const requestLogs = () => server.logLines.map((line) => JSON.parse(line)).filter((entry) => 'req' in entry).map((entry) => logLineSchema.parse(entry))
+
+/** A sample's value from Prometheus's text format, or undefined when the series is absent. */
+function sample(metrics: string, series: string): number | undefined {
+  const line = metrics.split('\n').find((candidate) => candidate.startsWith(`${series} `))
+  return line === undefined ? undefined : Number(line.slice(series.length + 1))
+}
+
+describe('request logs', () => {
+  it('log one JSON line per response with the request id, which the response echoes', async () => {
+    server = await startTestServer({observed: true})
+    const forwarded = await fetch(`${server.baseUrl}${EPISODE}`, {headers: {'X-Request-Id': 'cdn-4f2a91'}})
+    expect(forwarded.headers.get('x-request-id')).toBe('cdn-4f2a91')
+    // An id that is not one (spaces, too long) is replaced with a fresh UUID.
+    const replaced = await fetch(`${server.baseUrl}/api/v1/episodes/no-such-episode.json`, {headers: {'X-Request-Id': 'not an id'}})
+    expect(replaced.status).toBe(404)
+    const madeUp = replaced.headers.get('x-request-id') ?? ''
+    expect(madeUp).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
+
+    await expect.poll(() => requestLogs().length).toBe(2)
+    const [first, second] = requestLogs()
+    expect(first).toMatchObject({req: {id: 'cdn-4f2a91', method: 'GET', url: EPISODE}, client: '127.0.0.1', res: {statusCode: 200}, level: 30})
+    expect(second).toMatchObject({req: {id: madeUp}, res: {statusCode: 404}, level: 30})
+  })
+})
+
+describe('GET /metrics', () => {
+  it('counts requests by route with slugs folded, revalidations, and reports the snapshot', async () => {
+    server = await startTestServer({observed: true})
+    const etag = (await fetch(`${server.baseUrl}${EPISODE}`)).headers.get('etag') ?? ''
+    expect((await fetch(`${server.baseUrl}${EPISODE}`, {headers: {'If-None-Match': etag}})).status).toBe(304)
+    expect((await fetch(`${server.baseUrl}/api/v1/episodes/ep-2-whatever.json`, {headers: {'If-None-Match': '"stale"'}})).status).toBe(404)
+    expect((await fetch(`${server.baseUrl}/api/v1/meetups/meetup-1.json?x`, {headers: {'If-None-Match': '"stale"'}})).status).toBeLessThan(500)
+    expect((await fetch(`${server.baseUrl}/wp-admin/install.php`)).status).toBe(404)
+    expect((await fetch(`${server.baseUrl}/llms.txt`)).status).toBe(200)
+
+    const response = await fetch(`${server.baseUrl}/metrics`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/)
+    expect(response.headers.get('cache-control')).toBe('no-store')
+    const metrics = await response.text()
+    expect(sample(metrics, 'catalog_http_requests_total{route="/api/v1/episodes/{slug}.json",status="200"}')).toBe(1)
+    expect(sample(metrics, 'catalog_http_requests_total{route="/api/v1/episodes/{slug}.json",status="304"}')).toBe(1)
+    expect(sample(metrics, 'catalog_http_requests_total{route="/api/v1/episodes/{slug}.json",status="404"}')).toBe(1)
+    expect(sample(metrics, 'catalog_http_requests_total{route="{unknown}",status="404"}')).toBe(1)
+    expect(sample(metrics, 'catalog_http_requests_total{route="/llms.txt",status="200"}')).toBe(1)
+    expect(metrics).not.toContain('wp-admin')
+    expect(metrics).not.toContain('ep-1-why-we-started')
+    expect(sample(metrics, 'catalog_http_revalidations_total{outcome="not_modified"}')).toBe(1)
+    expect(sample(metrics, 'catalog_documents{collection="episodes"}')).toBe(34)
+    expect(sample(metrics, 'catalog_snapshot_age_seconds')).toBeGreaterThanOrEqual(0)
+    expect(sample(metrics, 'process_resident_memory_bytes')).toBeGreaterThan(0)
+  })
+
+  it('records rebuild durations and failures', async () => {
+    let failing = false
+    const file = createEmbeddedFileSource(SAMPLE_DATASET)
+    const source = {...file, fetch: (query: string, params?: Record<string, unknown>) => (failing ? Promise.reject(new Error('source down')) : file.fetch(query, params))}
+    server = await startTestServer({observed: true, source, store: {retryDelayMs: 60_000}})
+    await server.store.refresh()
+    failing = true
+    await expect(server.store.refresh()).rejects.toThrow('source down')
+
+    const metrics = await (await fetch(`${server.baseUrl}/metrics`)).text()
+    expect(sample(metrics, 'catalog_rebuild_duration_seconds_count{kind="full",result="success"}')).toBe(1)
+    expect(sample(metrics, 'catalog_rebuild_duration_seconds_count{kind="full",result="failure"}')).toBe(1)
+    expect(sample(metrics, 'catalog_rebuild_failures_total{kind="full"}')).toBe(1)
+  })
+
+  it('is never rate limited, and refuses writes', async () => {
+    server = await startTestServer({observed: true, environment: {RATE_LIMIT_QUOTA: '2'}})
+    for (let index = 0; index < 5; index++) expect((await fetch(`${server.baseUrl}/metrics`)).status).toBe(200)
+    expect((await fetch(`${server.baseUrl}/api/v1/index.json`)).status).toBe(200)
+    expect((await fetch(`${server.baseUrl}/metrics`, {method: 'POST'})).status).toBe(405)
+  })
+})
