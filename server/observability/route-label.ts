@@ -1,9 +1,11 @@
 import {LIST_PATH, withoutSandbox} from '../api/v1/router.ts'
+import {MCP_PATH} from '../mcp/http.ts'
 import {WEBHOOK_PATH} from '../webhooks/sanity-webhook.ts'
+import {METRICS_PATH} from './metrics.ts'
 
 const API_PREFIX = '/api/v1'
 const ITEM_PATH = /^\/(episodes|meetups|voices)\/[^/]+\.json$/
-const FIXED_ROUTES = new Set([WEBHOOK_PATH, '/mcp', '/status', '/metrics'])
+const FIXED_ROUTES = new Set([WEBHOOK_PATH, MCP_PATH, `${MCP_PATH}/health`, '/status', METRICS_PATH])
 
 /**
  * The `route` label of a request: the path with slugs folded into `{slug}`, so the metrics keep a
