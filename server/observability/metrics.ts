@@ -77,7 +77,7 @@ export function createMetrics(options: {store: () => SnapshotStore | undefined; 
       response.once('close', () => {
         const queryStart = url.indexOf('?')
         const path = queryStart === -1 ? url : url.slice(0, queryStart)
-        const route = routeLabel(path, (candidate) => store()?.current().site(candidate) !== undefined)
+        const route = routeLabel(path, (candidate) => candidate === METRICS_PATH || store()?.current().site(candidate) !== undefined)
         requests.inc({route, status: response.statusCode})
         if (conditional && (request.method === 'GET' || request.method === 'HEAD') && response.statusCode < 400) {
           revalidations.inc({outcome: response.statusCode === 304 ? 'not_modified' : 'sent'})

@@ -1,18 +1,17 @@
 import {LIST_PATH, withoutSandbox} from '../api/v1/router.ts'
 import {MCP_PATH} from '../mcp/http.ts'
 import {WEBHOOK_PATH} from '../webhooks/sanity-webhook.ts'
-import {METRICS_PATH} from './metrics.ts'
 
 const API_PREFIX = '/api/v1'
 const ITEM_PATH = /^\/(episodes|meetups|voices)\/[^/]+\.json$/
-const FIXED_ROUTES = new Set([WEBHOOK_PATH, MCP_PATH, `${MCP_PATH}/health`, '/status', METRICS_PATH])
+const FIXED_ROUTES = new Set([WEBHOOK_PATH, MCP_PATH, `${MCP_PATH}/health`, '/status'])
 
 /**
  * The `route` label of a request: the path with slugs folded into `{slug}`, so the metrics keep a
- * bounded set of series whatever clients ask for. `isSiteDocument` names the pre-built documents
- * (OpenAPI, portal, discovery, sitemaps), a fixed set per snapshot.
+ * bounded set of series whatever clients ask for. `isKnownPath` names the other paths kept as they
+ * are: the pre-built documents (OpenAPI, portal, discovery, sitemaps), a fixed set per snapshot.
  */
-export function routeLabel(path: string, isSiteDocument: (path: string) => boolean): string {
+export function routeLabel(path: string, isKnownPath: (path: string) => boolean): string {
   if (path.startsWith(`${API_PREFIX}/`)) {
     const relative = path.slice(API_PREFIX.length)
     const served = withoutSandbox(relative)
@@ -22,6 +21,6 @@ export function routeLabel(path: string, isSiteDocument: (path: string) => boole
     if (item) return `${prefix}/${item[1]}/{slug}.json`
     return `${prefix}/{unknown}`
   }
-  if (FIXED_ROUTES.has(path) || isSiteDocument(path)) return path
+  if (FIXED_ROUTES.has(path) || isKnownPath(path)) return path
   return '{unknown}'
 }
