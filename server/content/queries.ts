@@ -73,3 +73,9 @@ export const CATALOG_QUERY = defineQuery(`{
 // document) then tests the type and the perspective on one document only, 7x faster at 100k.
 export const EPISODE_BY_ID_QUERY = defineQuery(`*[_id == $id][_type == "episode" && ${published}][0] ${episodeProjection}`)
 export const MEETUP_BY_ID_QUERY = defineQuery(`*[_id == $id][_type == "meetup" && ${published}][0] ${meetupProjection}`)
+
+// One document by id whatever its state: the Studio's "API" view runs these with the drafts
+// perspective over the document being edited, so editors see what publishing it would serve.
+export const EPISODE_PREVIEW_QUERY = defineQuery(`*[_id == $id][0] ${episodeProjection}`)
+export const MEETUP_PREVIEW_QUERY = defineQuery(`*[_id == $id][0] ${meetupProjection}`)
+export const VOICE_PREVIEW_QUERY = defineQuery(`*[_id == $id][0] ${voiceProjection}`)

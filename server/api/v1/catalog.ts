@@ -102,7 +102,18 @@ export function patchCatalog(catalog: Catalog, updates: readonly DocumentUpdate[
   return {episodes, meetups, voices: catalog.voices, problems}
 }
 
-type MappedDocument<Item> = {ok: true; entry: CatalogEntry<Item>; warnings: string[]} | {ok: false; messages: string[]}
+/**
+ * One document as the API would serve it, without the rest of the catalog: `servedVoices` says
+ * which voices its guests or speakers may link to. The Studio's "API" view shows this.
+ */
+export function mapOneDocument(collection: CollectionName, raw: unknown, context: MappingContext): MappedDocument<Episode | Meetup | Voice> {
+  const documentId = documentIdOf(raw)
+  if (collection === 'episodes') return mapDocument(specs.episodes, raw, documentId, context)
+  if (collection === 'meetups') return mapDocument(specs.meetups, raw, documentId, context)
+  return mapDocument(specs.voices, raw, documentId, context)
+}
+
+export type MappedDocument<Item> = {ok: true; entry: CatalogEntry<Item>; warnings: string[]} | {ok: false; messages: string[]}
 
 function mapDocument<Row, Item>(spec: CollectionSpec<Row, Item>, raw: unknown, documentId: string, context: MappingContext): MappedDocument<Item> {
   const row = spec.rowSchema.safeParse(raw)

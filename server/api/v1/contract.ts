@@ -10,9 +10,11 @@ export const SLUG_MAX_LENGTH = 128
 export const slugSchema = z.string().regex(SLUG_PATTERN).max(SLUG_MAX_LENGTH)
 const uri = z.url({protocol: /^https?$/})
 const isoDate = z.iso.date()
-const languageTag = z.string().regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, 'must be a BCP 47 language tag')
+export const LANGUAGE_TAG_PATTERN = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/
+export const ENGLISH_TAG_PATTERN = /^[a-z0-9][a-z0-9 .+#-]*$/
+const languageTag = z.string().regex(LANGUAGE_TAG_PATTERN, 'must be a BCP 47 language tag')
 const text = z.string().trim().min(1)
-const englishTag = z.string().regex(/^[a-z0-9][a-z0-9 .+#-]*$/, 'must be an English lowercase tag')
+const englishTag = z.string().regex(ENGLISH_TAG_PATTERN, 'must be an English lowercase tag')
 
 export const personRefSchema = z
   .strictObject({

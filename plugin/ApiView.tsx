@@ -1,0 +1,71 @@
+import {Box, Card, Flex, Spinner, Stack, Text} from '@sanity/ui'
+import {Code} from '@sanity/ui/code'
+import {useEffect, useState} from 'react'
+import {getPublishedId, useClient} from 'sanity'
+import type {UserViewComponent} from 'sanity/structure'
+import {STUDIO_API_VERSION} from '../schemas/fields.ts'
+import {buildApiPreview, COLLECTION_OF_TYPE, PREVIEW_QUERIES, type ApiPreview, type PreviewSettings} from './api-preview.ts'
+
+type Loaded = {state: 'loading'} | {state: 'failed'; message: string} | {state: 'ready'; preview: ApiPreview}
+
+/**
+ * The "API" view of a catalog document: the JSON the v1 API would serve once it is published,
+ * built by the server's own GROQ projection and mapper over the version being edited, with the
+ * contract's objections beside it. Re-read on every revision.
+ */
+export const ApiView: UserViewComponent<PreviewSettings> = ({document, documentId, options}) => {
+  const client = useClient({apiVersion: STUDIO_API_VERSION})
+  const [loaded, setLoaded] = useState<Loaded>({state: 'loading'})
+  const type = document.displayed._type
+  const revision = document.displayed._rev
+  const collection = type === undefined ? undefined : COLLECTION_OF_TYPE[type]
+
+  useEffect(() => {
+    if (!collection) return
+    const controller = new AbortController()
+    client
+      .fetch(PREVIEW_QUERIES[collection], {id: getPublishedId(documentId)}, {perspective: 'drafts', signal: controller.signal})
+      .then(
+        (row: unknown) => setLoaded({state: 'ready', preview: buildApiPreview(collection, row, options)}),
+        (error: unknown) => {
+          if (!controller.signal.aborted) setLoaded({state: 'failed', message: error instanceof Error ? error.message : String(error)})
+        },
+      )
+    return () => controller.abort()
+  }, [client, collection, documentId, revision, options])
+
+  if (!collection) return <Notice tone="caution" text="This document type is not part of the catalog API." />
+  if (loaded.state === 'loading') return <Flex padding={4} justify="center"><Spinner muted /></Flex>
+  if (loaded.state === 'failed') return <Notice tone="critical" text={`Could not run the API's query: ${loaded.message}`} />
+  const {preview} = loaded
+  if (preview.status === 'missing') return <Notice tone="default" text="Nothing to show yet: the document has not been saved." />
+  if (preview.status === 'rejected') {
+    return (
+      <Box padding={4}>
+        <Stack gap={3}>
+          <Notice tone="critical" text="The API would not serve this document. Fix these first:" />
+          {preview.problems.map((problem) => <Text key={problem} size={1}>• {problem}</Text>)}
+        </Stack>
+      </Box>
+    )
+  }
+  return (
+    <Box padding={4}>
+      <Stack gap={4}>
+        <Text size={1} muted>{`GET ${options.publicBaseUrl}${preview.path}`}</Text>
+        {preview.warnings.map((warning) => <Notice key={warning} tone="caution" text={warning} />)}
+        <Card padding={3} radius={2} tone="transparent" border>
+          <Code language="json" size={1}>{preview.json}</Code>
+        </Card>
+      </Stack>
+    </Box>
+  )
+}
+
+function Notice({tone, text}: {tone: 'default' | 'caution' | 'critical'; text: string}) {
+  return (
+    <Card padding={3} radius={2} tone={tone} border>
+      <Text size={1}>{text}</Text>
+    </Card>
+  )
+}
