@@ -111,7 +111,9 @@ function transliterateWord(word: string): string {
       continue
     }
     if (base === 'י' && !first && !vowel) {
-      out += 'i'
+      // After a pointed i or e, י only lengthens it (בְּרֵאשִׁית); otherwise it is the vowel.
+      const previousVowel = vowelOf(letters[index - 1]?.marks ?? '')
+      if (previousVowel !== 'i' && previousVowel !== 'e') out += 'i'
       continue
     }
     if ((base === 'א' || base === 'ע') && !vowel) {

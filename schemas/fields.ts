@@ -1,4 +1,4 @@
-import {defineArrayMember, defineField, type SlugValidationContext} from 'sanity'
+import {defineArrayMember, defineField, type SanityClient, type SanityDocumentLike} from 'sanity'
 import {slugify} from '../plugin/slugify.ts'
 import {
   checkEnglishTag,
@@ -16,7 +16,12 @@ import {SLUG_MAX_LENGTH} from '../server/api/v1/contract.ts'
 
 export const STUDIO_API_VERSION = '2025-02-19'
 
-async function isUniqueInType(slug: string, context: SlugValidationContext): Promise<boolean> {
+interface SlugContext {
+  document?: SanityDocumentLike | undefined
+  getClient: (options: {apiVersion: string}) => SanityClient
+}
+
+async function isUniqueInType(slug: string, context: SlugContext): Promise<boolean> {
   const {document} = context
   if (!document) return true
   const client = context.getClient({apiVersion: STUDIO_API_VERSION})
@@ -31,7 +36,16 @@ export const slugField = (source: string) =>
     type: 'slug',
     description: 'The address in the API and on the site: lowercase Latin letters, digits and dashes. "Generate" transliterates the Hebrew title.',
     options: {source, maxLength: SLUG_MAX_LENGTH, slugify: (input: string) => slugify(input), isUnique: isUniqueInType},
-    validation: (rule) => rule.required().custom((value) => checkSlug(value?.current)),
+    // Both checks as errors (the slug type's own would only warn): the API cannot serve either.
+    validation: (rule) =>
+      rule
+        .required()
+        .custom(async (value, context) => {
+          const verdict = checkSlug(value?.current)
+          if (verdict !== true || !value?.current) return verdict
+          return (await isUniqueInType(value.current, context)) ? true : `Another ${context.document?._type ?? 'document'} already has this slug.`
+        })
+        .error(),
   })
 
 /** A required Hebrew text field (right-to-left in the Studio). */

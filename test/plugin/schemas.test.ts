@@ -1,0 +1,91 @@
+// The Studio's schemas validated by Sanity's own validator (@sanity/validation, as `sanity
+// documents validate` runs it), with custom rules querying a local stand-in for the Content Lake.
+import {readFile} from 'node:fs/promises'
+import {createClient} from '@sanity/client'
+import {validateDocumentWithWorkspace} from '@sanity/validation'
+import {getFallbackLocaleSource} from '@sanity/validation/_internal'
+import {createSchema, type SanityDocument as StudioDocument} from 'sanity'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
+import {schemaTypes} from '../../schemas/index.ts'
+import {startSanityStandIn} from '../helpers/sanity-stand-in.ts'
+import {SAMPLE_DATASET} from '../helpers/server.ts'
+
+const documents = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)
+const schema = createSchema({name: 'catalog', types: schemaTypes})
+let standIn: Awaited<ReturnType<typeof startSanityStandIn>>
+let client: ReturnType<typeof createClient>
+
+beforeAll(async () => {
+  standIn = await startSanityStandIn(() => documents, {dataset: 'production'})
+  client = createClient({projectId: 'embedded', dataset: 'production', apiHost: standIn.apiHost, useProjectHostname: false, useCdn: false, apiVersion: '2025-02-19'})
+})
+afterAll(() => standIn.close())
+
+const ids = new Set(documents.map((document) => document._id))
+
+async function errorsOf(document: SanityDocument): Promise<string[]> {
+  // As the Studio validates (environment "studio"): headless, @sanity/validation 6.16 appends a
+  // warning-level unknown-fields check to every rule of an object field, turning the slug's errors
+  // into warnings, and only the workspace form of the call takes an environment.
+  const markers = await validateDocumentWithWorkspace({
+    document: toStudioDocument(document),
+    workspace: {schema, getClient: () => client, i18n: getFallbackLocaleSource()},
+    environment: 'studio',
+    getDocumentExists: async ({id}) => ids.has(id),
+  })
+  return markers.filter((marker) => marker.level === 'error').map((marker) => `${marker.path.map((segment) => (typeof segment === 'string' ? segment : '[]')).join('.')}: ${marker.message}`)
+}
+
+function toStudioDocument(document: SanityDocument): StudioDocument {
+  return {_createdAt: '2026-01-01T00:00:00Z', _updatedAt: '2026-01-01T00:00:00Z', _rev: 'rev', ...document}
+}
+
+const sample = (type: string) => {
+  const found = documents.find((document) => document._type === type && !document._id.startsWith('drafts.'))
+  if (!found) throw new Error(`no ${type} in the sample`)
+  return found
+}
+
+describe('the embedded dataset', () => {
+  it('validates against the Studio schemas, drafts included', async () => {
+    const catalogDocuments = documents.filter((document) => ['episode', 'meetup', 'voice'].includes(document._type))
+    expect(catalogDocuments.length).toBeGreaterThan(60)
+    const failures = await Promise.all(catalogDocuments.map(async (document) => ({id: document._id, errors: await errorsOf(document)})))
+    expect(failures.filter((failure) => failure.errors.length > 0)).toEqual([])
+  })
+})
+
+describe('validation rules', () => {
+  it.each([
+    ['a missing title', {title: undefined}, 'title: Required'],
+    ['a title of spaces', {title: '   '}, 'title: Write something, not only spaces.'],
+    ['an uppercase slug', {slug: {_type: 'slug', current: 'Ep-1'}}, 'slug: Only lowercase Latin letters, digits and dashes (a-z, 0-9, -).'],
+    ['a slug over 128 characters', {slug: {_type: 'slug', current: 'a'.repeat(129)}}, 'slug: At most 128 characters (this one has 129).'],
+    ['a capitalised tag', {tags: ['Kubernetes']}, 'tags.[]: Tags are lowercase English: "kubernetes".'],
+    ['a Hebrew tag', {tags: ['קוברנטיס']}, 'tags.[]: Tags are lowercase English words'],
+    ['a relative audio URL', {audioUrl: '/audio/ep-1.mp3'}, 'audioUrl: '],
+    ['a video URL where the id goes', {videoId: 'https://www.youtube.com/watch?v=M7lc1UVf-VE'}, 'videoId: Only the video id, not the URL: "M7lc1UVf-VE".'],
+    ['an FAQ entry without an answer', {faq: [{_key: 'a', _type: 'faqEntry', question: 'למה?'}]}, 'faq.[].answer: Required'],
+    ['a date that is not ISO', {publishedAt: '07/01/2026'}, 'publishedAt: '],
+  ])('refuses %s', async (_case, change, expected) => {
+    const errors = await errorsOf({...sample('episode'), ...change})
+    expect(errors.some((error) => error.startsWith(expected))).toBe(true)
+  })
+
+  it('refuses a slug another document of the same type has, but not one only another type has', async () => {
+    const [first, second] = documents.filter((document) => document._type === 'episode' && !document._id.startsWith('drafts.'))
+    const slugOfFirst = first?.slug
+    expect(await errorsOf({...(second ?? sample('episode')), slug: slugOfFirst})).toContain('slug: Another episode already has this slug.')
+    // The same document's draft and a voice with that slug do not count.
+    expect(await errorsOf({...(first ?? sample('episode')), _id: `drafts.${first?._id}`})).toEqual([])
+    expect(await errorsOf({...sample('voice'), slug: slugOfFirst})).toEqual([])
+  })
+
+  it('requires a plausible video id on meetups, and both halves of nothing else', async () => {
+    expect(await errorsOf({...sample('meetup'), videoId: undefined})).toContain('videoId: Required')
+    expect(await errorsOf({...sample('meetup'), videoId: 'abc'})).toContainEqual(expect.stringMatching(/^videoId: A YouTube video id is 11 characters/))
+    expect(await errorsOf({...sample('meetup'), abstract: undefined})).toEqual([])
+    expect(await errorsOf({...sample('voice'), socialProfileUrl: 'linkedin.com/in/someone'})).toContainEqual(expect.stringMatching(/^socialProfileUrl: /))
+  })
+})
