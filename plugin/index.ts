@@ -1,23 +1,7 @@
 import {definePlugin} from 'sanity'
 import {schemaTypes} from '../schemas/index.ts'
-import type {PreviewSettings} from './api-preview.ts'
+import type {CatalogPluginOptions} from './preview-settings.ts'
 import {DirectionalInput} from './DirectionalInput.tsx'
-
-export interface CatalogPluginOptions {
-  /** The API's public origin, as the server's PUBLIC_BASE_URL: the "API" view shows URLs under it. */
-  publicBaseUrl: string
-  /** The public site whose pages are the canonical URLs (the server's SITE_URL). */
-  siteUrl: string
-  /** The podcast feed (the server's FEED_URL); defaults to `<siteUrl>/feed.xml` as on the server. */
-  feedUrl?: string
-}
-
-/** Settings for the "API" view, given the Studio's project and dataset (for image URLs). */
-export function previewSettings(options: CatalogPluginOptions, images: {projectId: string; dataset: string}): PreviewSettings {
-  const trim = (url: string) => url.replace(/\/+$/, '')
-  const siteUrl = trim(options.siteUrl)
-  return {publicBaseUrl: trim(options.publicBaseUrl), siteUrl, feedUrl: options.feedUrl ? trim(options.feedUrl) : `${siteUrl}/feed.xml`, images}
-}
 
 /**
  * The catalog's document types (episode, meetup, voice) with the contract's validation, Hebrew
@@ -31,5 +15,6 @@ export const catalogPlugin = definePlugin<CatalogPluginOptions>(() => ({
 }))
 
 export {catalogDocumentNode, catalogStructure} from './structure.ts'
+export {previewSettings, type CatalogPluginOptions} from './preview-settings.ts'
 export {slugify} from './slugify.ts'
 export type {PreviewSettings} from './api-preview.ts'

@@ -1,0 +1,17 @@
+import type {PreviewSettings} from './api-preview.ts'
+
+export interface CatalogPluginOptions {
+  /** The API's public origin, as the server's PUBLIC_BASE_URL: the "API" view shows URLs under it. */
+  publicBaseUrl: string
+  /** The public site whose pages are the canonical URLs (the server's SITE_URL). */
+  siteUrl: string
+  /** The podcast feed (the server's FEED_URL); defaults to `<siteUrl>/feed.xml` as on the server. */
+  feedUrl?: string
+}
+
+/** Settings for the "API" view, given the Studio's project and dataset (for image URLs). */
+export function previewSettings(options: CatalogPluginOptions, images: {projectId: string; dataset: string}): PreviewSettings {
+  const trim = (url: string) => url.replace(/\/+$/, '')
+  const siteUrl = trim(options.siteUrl)
+  return {publicBaseUrl: trim(options.publicBaseUrl), siteUrl, feedUrl: options.feedUrl ? trim(options.feedUrl) : `${siteUrl}/feed.xml`, images}
+}
