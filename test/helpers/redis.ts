@@ -1,6 +1,6 @@
 import {spawn} from 'node:child_process'
-import {createServer} from 'node:net'
 import {ensureDebianProgram} from './debian.ts'
+import {freePort} from './free-port.ts'
 
 export interface RedisServer {
   url: string
@@ -33,15 +33,4 @@ export async function startRedis(): Promise<RedisServer> {
       stop = await launch()
     },
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))))
-    })
-  })
 }

@@ -1,19 +1,10 @@
 // Integration: a rolling restart under load. A second process takes the port (REUSE_PORT), the
 // first gets SIGTERM, and clients hammering the port over keep-alive connections see no failure.
-import {createServer} from 'node:net'
 import {describe, expect, it} from 'vitest'
+import {freePort} from '../helpers/free-port.ts'
 import {startMainProcess} from '../helpers/main-process.ts'
 
 const CLIENTS = 8
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))))
-    })
-  })
-}
 
 describe('a restart under load', () => {
   it('fails no request while the old process drains and the new one serves', async () => {

@@ -2,7 +2,6 @@
 // the origin does: same status, bytes, content type, codings and problem bodies.
 import {execFile, spawn, type ChildProcess} from 'node:child_process'
 import {Agent} from 'node:http'
-import {createServer} from 'node:net'
 import {chmod, mkdtemp, readFile, rm, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -13,6 +12,7 @@ import {createEmbeddedFileSource} from '../../server/content/embedded-source.ts'
 import {parseNdjson} from '../../server/content/ndjson.ts'
 import {staticFiles, type StaticFile} from '../../server/export/static-files.ts'
 import {ensureDebianProgram} from '../helpers/debian.ts'
+import {freePort} from '../helpers/free-port.ts'
 import {eventually} from '../helpers/eventually.ts'
 import {rawRequest, type RawResponse} from '../helpers/raw-http.ts'
 import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
@@ -23,15 +23,6 @@ let nginx: ChildProcess
 let nginxUrl: string
 let files: StaticFile[]
 const agent = new Agent({keepAlive: true, maxSockets: 8})
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1')
-  await new Promise((resolve) => server.once('listening', resolve))
-  const address = server.address()
-  await new Promise((resolve) => server.close(resolve))
-  if (address === null || typeof address === 'string') throw new Error('expected a TCP address')
-  return address.port
-}
 
 beforeAll(async () => {
   const program = ensureDebianProgram('/usr/sbin/nginx', ['nginx', 'libnginx-mod-http-brotli-static'])
