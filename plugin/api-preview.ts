@@ -13,9 +13,6 @@ export type ApiPreview =
   | {status: 'rejected'; problems: string[]}
   | {status: 'missing'}
 
-/** The catalog's document types, by the collection the API serves them in. */
-export const COLLECTION_OF_TYPE: Record<string, CollectionName> = {episode: 'episodes', meetup: 'meetups', voice: 'voices'}
-
 /** The server's own projection for each collection, over one document in any perspective. */
 export const PREVIEW_QUERIES: Record<CollectionName, string> = {
   episodes: EPISODE_PREVIEW_QUERY,

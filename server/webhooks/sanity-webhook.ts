@@ -1,7 +1,7 @@
 import {assertValidSignature, decodeSignatureHeader, isSignatureError, SIGNATURE_HEADER_NAME} from '@sanity/webhook'
 import express, {type RequestHandler} from 'express'
 import {z} from 'zod'
-import type {CollectionName} from '../api/v1/links.ts'
+import {COLLECTION_OF_DOCUMENT_TYPE} from '../api/v1/links.ts'
 import {buildProblem, sendProblem} from '../http/problem.ts'
 import type {ContentChange} from '../scaling/change-fan-out.ts'
 
@@ -9,7 +9,6 @@ export const WEBHOOK_PATH = '/webhooks/sanity'
 const MAX_AGE_MS = 5 * 60 * 1000
 const MAX_REMEMBERED_DELIVERIES = 10_000
 
-const COLLECTIONS: Record<string, CollectionName> = {episode: 'episodes', meetup: 'meetups', voice: 'voices'}
 
 /** The projection the README asks for: `{_id, _type}`; anything else is still a valid hint to rebuild everything. */
 const payloadSchema = z.looseObject({_id: z.string().min(1), _type: z.string().min(1)})
@@ -81,7 +80,7 @@ function changeOf(body: Buffer): ContentChange | 'ignored' {
   if (!payload.success) return 'all'
   const {_id: documentId, _type: type} = payload.data
   // Drafts are never served, and types outside the catalog cannot change it.
-  const collection = COLLECTIONS[type]
+  const collection = COLLECTION_OF_DOCUMENT_TYPE[type]
   if (documentId.startsWith('drafts.') || documentId.startsWith('versions.') || !collection) return 'ignored'
   // Episodes and meetups show a voice's slug, so a voice change is cheapest to apply in full.
   return collection === 'voices' ? 'all' : {documentId, collection}

@@ -3,6 +3,9 @@ import {createImageUrlBuilder, type SanityImageSource} from '@sanity/image-url'
 export const COLLECTION_NAMES = ['episodes', 'meetups', 'voices'] as const
 export type CollectionName = (typeof COLLECTION_NAMES)[number]
 
+/** The Sanity document type each collection is written as (Studio schemas, webhook payloads). */
+export const COLLECTION_OF_DOCUMENT_TYPE: Readonly<Record<string, CollectionName>> = {episode: 'episodes', meetup: 'meetups', voice: 'voices'}
+
 export function isCollectionName(value: string | undefined): value is CollectionName {
   return COLLECTION_NAMES.some((name) => name === value)
 }
