@@ -10,6 +10,7 @@ import {join} from 'node:path'
 import {promisify} from 'node:util'
 import {parseNdjson} from '../server/content/ndjson.ts'
 import {growDataset} from './grow-dataset.ts'
+import {waitFor} from './wait-for.ts'
 
 const run = promisify(execFile)
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8)
@@ -35,19 +36,6 @@ async function datasetOf(size: number | 'sample'): Promise<string> {
   const file = join(work, `catalog-${size}.ndjson`)
   await writeFile(file, growDataset(sample, size).map((document) => JSON.stringify(document)).join('\n'))
   return file
-}
-
-async function waitFor(url: string, timeoutMs = 300_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    try {
-      if ((await fetch(url)).ok) return
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not answer`)
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
 }
 
 async function startOrigin(dataset: string, options: {profileDirectory?: string} = {}): Promise<ChildProcess> {

@@ -8,6 +8,7 @@ import {once} from 'node:events'
 import {mkdir, writeFile} from 'node:fs/promises'
 import {cpus} from 'node:os'
 import autocannon from 'autocannon'
+import {waitFor} from './wait-for.ts'
 
 const SECONDS = Number(process.env.LOADTEST_SECONDS ?? 60)
 const CONNECTIONS = Number(process.env.LOADTEST_CONNECTIONS ?? 50)
@@ -22,26 +23,13 @@ const server = spawn(process.execPath, ['server/main.ts'], {
 })
 const exited = once(server, 'exit')
 
-async function waitForServer(): Promise<void> {
-  const deadline = Date.now() + 30_000
-  for (;;) {
-    try {
-      if ((await fetch(`${base}/api/v1/index.json`)).ok) return
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error('the server did not start')
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-}
-
 async function memory(): Promise<{rss: number; heap: number}> {
   const metrics = await (await fetch(`${base}/metrics`)).text()
   const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1] ?? NaN)
   return {rss: value('process_resident_memory_bytes'), heap: value('nodejs_heap_size_used_bytes')}
 }
 
-await waitForServer()
+await waitFor(`${base}/api/v1/index.json`, 30_000)
 const etag = (await fetch(`${base}${EPISODE}`, {headers: {'Accept-Encoding': 'identity'}})).headers.get('etag') ?? ''
 const secondPage = ((await (await fetch(`${base}/api/v1/episodes.json?limit=10`)).json()) as {pagination?: {next?: string | null}}).pagination?.next
 const requests: autocannon.Request[] = [
