@@ -68,8 +68,7 @@ export function createRequestListener(parts: RequestListenerParts): RequestListe
 
   return (request, response) => {
     const url = request.url ?? '/'
-    const queryStart = url.indexOf('?')
-    const path = queryStart === -1 ? url : url.slice(0, queryStart)
+    const path = pathOf(url)
     const browserReadable = path !== '/mcp'
     const headers = browserReadable ? [...NOSNIFF, ...CORS] : [...NOSNIFF]
     observe?.(request, response, headers)
@@ -89,6 +88,12 @@ export function createRequestListener(parts: RequestListenerParts): RequestListe
       () => route(request, response, path, headers), // the limiter reports its own failures and lets requests through
     )
   }
+}
+
+/** The request target without its query. */
+export function pathOf(url: string): string {
+  const queryStart = url.indexOf('?')
+  return queryStart === -1 ? url : url.slice(0, queryStart)
 }
 
 function isPreflight(request: IncomingMessage): boolean {

@@ -1,6 +1,6 @@
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import {collectDefaultMetrics, Counter, Gauge, Histogram, Registry} from 'prom-client'
-import type {RequestObserver} from '../http/request-listener.ts'
+import {pathOf, type RequestObserver} from '../http/request-listener.ts'
 import type {BuildOutcome, SnapshotStore} from '../snapshot/store.ts'
 import {routeLabel} from './route-label.ts'
 
@@ -73,10 +73,8 @@ export function createMetrics(options: {store: () => SnapshotStore | undefined; 
   return {
     observe(request, response) {
       const conditional = request.headers['if-none-match'] !== undefined || request.headers['if-modified-since'] !== undefined
-      const url = request.url ?? '/' // read now: Express rewrites it for mounted routes
+      const path = pathOf(request.url ?? '/') // read now: Express rewrites the URL for mounted routes
       response.once('close', () => {
-        const queryStart = url.indexOf('?')
-        const path = queryStart === -1 ? url : url.slice(0, queryStart)
         const route = routeLabel(path, (candidate) => candidate === METRICS_PATH || store()?.current().site(candidate) !== undefined)
         requests.inc({route, status: response.statusCode})
         if (conditional && (request.method === 'GET' || request.method === 'HEAD') && response.statusCode < 400) {
