@@ -9,7 +9,7 @@ import {createMetrics} from './observability/metrics.ts'
 import type {ContentChange} from './scaling/change-fan-out.ts'
 import {connectRedis} from './scaling/redis.ts'
 import {catalogSnapshotBuilder} from './snapshot/catalog-builder.ts'
-import {createSnapshotStore, type BuildOutcome, type SnapshotStore} from './snapshot/store.ts'
+import {createSnapshotStore, type BuildOutcome} from './snapshot/store.ts'
 import type {Snapshot} from './snapshot/snapshot.ts'
 
 // The only module that reads the environment, starts timers, watches files, connects or listens.
@@ -34,17 +34,16 @@ function reportBuild(outcome: BuildOutcome) {
   else logger.error(fields, `${scope} failed after ${outcome.durationMs} ms (${outcome.error}); still serving the last good snapshot, retrying`)
 }
 
-let store: SnapshotStore | undefined
-const metrics = createMetrics({store: () => store, clock})
-store = await createSnapshotStore(catalogSnapshotBuilder({source, config, clock}), {
+// The metrics read the store at scrape time, after it exists; builds reach them through onBuild.
+const metrics = createMetrics({store: () => snapshots, clock})
+const snapshots = await createSnapshotStore(catalogSnapshotBuilder({source, config, clock}), {
   clock,
   onBuild: (outcome) => {
     reportBuild(outcome)
     metrics.recordBuild(outcome)
-    if (outcome.ok && store) reportProblems(store.current())
+    if (outcome.ok) reportProblems(snapshots.current())
   },
 })
-const snapshots = store
 reportProblems(snapshots.current())
 
 const refreshAll = (reason: string) => () => {

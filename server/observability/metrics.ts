@@ -15,10 +15,11 @@ export interface CatalogMetrics {
 }
 
 /**
- * Prometheus metrics (prom-client) in a registry of their own. `store` is read at scrape time, so
- * the metrics can exist before the first snapshot does (the first build is recorded too).
+ * Prometheus metrics (prom-client) in a registry of their own. `store` is only called at scrape
+ * time and when a response ends, so the metrics can be created before the store, whose builds
+ * they record.
  */
-export function createMetrics(options: {store: () => SnapshotStore | undefined; clock?: () => Date}): CatalogMetrics {
+export function createMetrics(options: {store: () => SnapshotStore; clock?: () => Date}): CatalogMetrics {
   const {store, clock = () => new Date()} = options
   const registry = new Registry()
   collectDefaultMetrics({register: registry}) // memory, CPU, event-loop delay, GC
@@ -54,8 +55,7 @@ export function createMetrics(options: {store: () => SnapshotStore | undefined; 
     help: 'Seconds since the served snapshot was last built or confirmed from the content source.',
     registers,
     collect() {
-      const current = store()
-      if (current) this.set((clock().getTime() - current.status().lastSuccessAt.getTime()) / 1000)
+      this.set((clock().getTime() - store().status().lastSuccessAt.getTime()) / 1000)
     },
   })
   new Gauge({
@@ -64,9 +64,7 @@ export function createMetrics(options: {store: () => SnapshotStore | undefined; 
     labelNames: ['collection'],
     registers,
     collect() {
-      const current = store()
-      if (!current) return
-      for (const [collection, count] of Object.entries(current.current().counts)) this.set({collection}, count)
+      for (const [collection, count] of Object.entries(store().current().counts)) this.set({collection}, count)
     },
   })
 
@@ -75,7 +73,7 @@ export function createMetrics(options: {store: () => SnapshotStore | undefined; 
       const conditional = request.headers['if-none-match'] !== undefined || request.headers['if-modified-since'] !== undefined
       const path = pathOf(request.url ?? '/') // read now: Express rewrites the URL for mounted routes
       response.once('close', () => {
-        const route = routeLabel(path, (candidate) => candidate === METRICS_PATH || store()?.current().site(candidate) !== undefined)
+        const route = routeLabel(path, (candidate) => candidate === METRICS_PATH || store().current().site(candidate) !== undefined)
         requests.inc({route, status: response.statusCode})
         if (conditional && (request.method === 'GET' || request.method === 'HEAD') && response.statusCode < 400) {
           revalidations.inc({outcome: response.statusCode === 304 ? 'not_modified' : 'sent'})

@@ -4,7 +4,7 @@ import {loadConfig, type Config} from '../../server/config.ts'
 import {createEmbeddedFileSource} from '../../server/content/embedded-source.ts'
 import type {ContentSource} from '../../server/content/source.ts'
 import {createLogger} from '../../server/observability/logger.ts'
-import {createMetrics} from '../../server/observability/metrics.ts'
+import {createMetrics, type CatalogMetrics} from '../../server/observability/metrics.ts'
 import {catalogSnapshotBuilder, type Clock} from '../../server/snapshot/catalog-builder.ts'
 import {createSnapshotStore, type SnapshotStore, type StoreOptions} from '../../server/snapshot/store.ts'
 
@@ -41,10 +41,9 @@ export async function startTestServer(
   const source = options.source ?? createEmbeddedFileSource(SAMPLE_DATASET)
   const clock = options.clock ?? (() => new Date())
   const logLines: string[] = []
-  let store: SnapshotStore | undefined
-  const metrics = options.observed ? createMetrics({store: () => store, clock}) : undefined
+  const metrics: CatalogMetrics | undefined = options.observed ? createMetrics({store: () => store, clock}) : undefined
   const logger = options.observed ? createLogger('info', {write: (line: string) => void logLines.push(line)}) : undefined
-  store = await createSnapshotStore(catalogSnapshotBuilder({source, config, clock}), {clock, onBuild: metrics?.recordBuild, ...options.store})
+  const store = await createSnapshotStore(catalogSnapshotBuilder({source, config, clock}), {clock, onBuild: metrics?.recordBuild, ...options.store})
   const errors: unknown[] = []
   const {server} = createCatalogServer({
     store,
@@ -68,7 +67,7 @@ export async function startTestServer(
     config,
     close: () =>
       new Promise<void>((resolve, reject) => {
-        store?.close()
+        store.close()
         server.closeAllConnections()
         server.close((error) => (error ? reject(error) : resolve()))
       }),
