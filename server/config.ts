@@ -58,6 +58,7 @@ const environmentSchema = z
     SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).default(10),
     REDIS_URL: z.url({protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL'}).optional(),
     REDIS_KEY_PREFIX: z.string().regex(/^[\w.:-]{1,64}$/, 'must be up to 64 letters, digits, dots, colons, dashes or underscores').default('catalog:'),
+    PAGE_CACHE_MEGABYTES: z.coerce.number().min(1).max(65536).default(32),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((env, context) => {
@@ -104,6 +105,8 @@ const environmentSchema = z
       shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT_SECONDS,
       /** Shared by the replicas: one rate-limit count per client, and webhook changes fanned out to all. */
       redis: env.REDIS_URL ? {url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX} : undefined,
+      /** Bytes of list pages (other than the default ones) kept across snapshots, compressed variants included. */
+      pageCacheBytes: Math.round(env.PAGE_CACHE_MEGABYTES * 1024 * 1024),
       logLevel: env.LOG_LEVEL,
       // Image URLs point at Sanity's image CDN; the embedded sample names a placeholder project.
       images: {projectId: env.SANITY_PROJECT_ID ?? 'embedded', dataset: env.SANITY_DATASET},

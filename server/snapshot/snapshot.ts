@@ -1,4 +1,5 @@
 import {createHash} from 'node:crypto'
+import {LRUCache} from 'lru-cache'
 import type {Catalog, CatalogEntry} from '../api/v1/catalog.ts'
 import {decodeCursor, encodeCursor} from '../api/v1/cursor.ts'
 import type {Pagination} from '../api/v1/contract.ts'
@@ -10,7 +11,21 @@ import {represent, type Representation} from './representation.ts'
 
 export const DEFAULT_PAGE_LIMIT = 100
 export const MAX_PAGE_LIMIT = 500
-const MAX_CACHED_PAGES = 1000
+
+/**
+ * List pages for a `limit` and `cursor` other than the default, built on first request. Any client
+ * can ask for new ones (every cursor is a new page), so they live in one cache shared by every
+ * snapshot and bounded in bytes: least recently used pages go first, retired snapshots' pages with them.
+ */
+export type PageCache = LRUCache<string, Representation>
+
+// A page is counted at three times its bytes: the most it can hold once compressed, since a
+// variant is kept only when it is smaller than the identity bytes (identity, br, gzip).
+const CODINGS_HELD = 3
+
+export function createPageCache(maxBytes: number): PageCache {
+  return new LRUCache<string, Representation>({maxSize: maxBytes, sizeCalculation: (page) => Math.max(1, page.body.length * CODINGS_HELD)})
+}
 
 export interface PageRequest {
   limit: number
@@ -60,6 +75,8 @@ export interface SnapshotSettings {
   index: ServiceIndexSettings
   /** Makes the documents outside `/api/v1` from the finished snapshot; built on first use, once. */
   site?: (snapshot: Snapshot) => SiteDocument[]
+  /** Where pages other than the default ones are kept, across snapshots. */
+  pageCache: PageCache
 }
 
 /** What a snapshot knows about one collection; reused whole by the next snapshot when the collection did not change. */
@@ -128,28 +145,50 @@ export function buildSnapshot(catalog: Catalog, settings: SnapshotSettings, prev
     meetups: collectionState('meetups', catalog.meetups, meetupOrder),
     voices: collectionState('voices', catalog.voices, voiceOrder),
   }
-  const counts = {episodes: catalog.episodes.length, meetups: catalog.meetups.length, voices: catalog.voices.length}
   const version = createHash('sha256')
     .update(COLLECTION_NAMES.map((name) => states[name].digest).join(' '))
     .digest('base64url')
     .slice(0, 32)
   const contentLastModified = previous?.version === version ? previous.contentLastModified : previous ? now : catalogUpdatedAt()
-  const documents = new Map<string, Representation>([
-    ['index.json', represent(JSON.stringify({data: buildServiceIndex(links, settings.index)}), datedBy(previous?.representation('index.json'), catalogUpdatedAt))],
-    ...COLLECTION_NAMES.map((name) => [`${name}.json`, states[name].defaultPage] as const),
-  ])
+  const index = represent(JSON.stringify({data: buildServiceIndex(links, settings.index)}), datedBy(previous?.representation('index.json'), catalogUpdatedAt))
+  // Site documents are dated against the previous ones, which are read now, so that nothing the
+  // new snapshot keeps refers to its predecessor (a chain of retired snapshots would never be freed).
+  const earlierSite = previous && siteDocumentsOf.get(previous)?.()
+  return assembleSnapshot({catalog, settings, states, version, builtAt: now, contentLastModified, index, earlierSite})
+}
+
+interface SnapshotParts {
+  catalog: Catalog
+  settings: SnapshotSettings
+  states: Record<CollectionName, CollectionState>
+  version: string
+  builtAt: Date
+  contentLastModified: Date
+  index: Representation
+  /** The previous snapshot's site documents, to keep their dates where the bytes did not change. */
+  earlierSite: ReadonlyMap<string, Representation> | undefined
+}
+
+const siteDocumentsOf = new WeakMap<Snapshot, () => ReadonlyMap<string, Representation>>()
+
+/** The snapshot object itself, made in a scope that cannot see the previous snapshot. */
+function assembleSnapshot(parts: SnapshotParts): Snapshot {
+  const {catalog, settings, states, version, builtAt, contentLastModified, index} = parts
+  let earlierSite = parts.earlierSite
+  const counts = {episodes: catalog.episodes.length, meetups: catalog.meetups.length, voices: catalog.voices.length}
+  const documents = new Map<string, Representation>([['index.json', index], ...COLLECTION_NAMES.map((name) => [`${name}.json`, states[name].defaultPage] as const)])
 
   // The bulk document grows with the whole catalog (100 MB at 100k documents), so it is built on
   // first use, once per snapshot, and warmed by the store right after the swap.
   let bulk: Representation | undefined
   const bulkDocument = () => (bulk ??= represent(bulkBody(states, counts), () => contentLastModified))
 
-  const pages = new Map<string, Representation>()
+  const {pageCache} = settings
   const listPage = (collection: CollectionName, request: PageRequest): PageResult => {
     const state = states[collection]
     if (request.cursor === null && request.limit === DEFAULT_PAGE_LIMIT) return {ok: true, representation: state.defaultPage}
-    const cacheKey = `${collection} ${request.limit} ${request.cursor ?? ''}`
-    const cached = pages.get(cacheKey)
+    const cacheKey = `${version} ${collection} ${request.limit} ${request.cursor ?? ''}`
+    const cached = pageCache.get(cacheKey)
     if (cached) return {ok: true, representation: cached}
     let start = 0
     if (request.cursor !== null) {
@@ -158,24 +197,28 @@ export function buildSnapshot(catalog: Catalog, settings: SnapshotSettings, prev
       start = firstIndexAfter(state, decoded.key)
     }
     // Any page may change whenever any content changes, so pages share the content's date.
-    const page = represent(pageBody(state, links, request.limit, start), () => contentLastModified)
-    if (pages.size >= MAX_CACHED_PAGES) pages.delete(pages.keys().next().value ?? '')
-    pages.set(cacheKey, page)
+    const page = represent(pageBody(state, settings.links, request.limit, start), () => contentLastModified)
+    pageCache.set(cacheKey, page)
     return {ok: true, representation: page}
   }
 
   const item = (collection: CollectionName, slug: string) => states[collection].bySlug.get(slug)
   let site: Map<string, Representation> | undefined
-  const siteDocuments = () =>
-    (site ??= new Map(
+  const siteDocuments = () => {
+    if (site) return site
+    const dated = (earlier: Representation | undefined) => (etag: string) => (earlier?.etag === etag ? earlier.lastModified : earlierSite ? builtAt : contentLastModified)
+    site = new Map(
       (settings.site?.(snapshot) ?? []).map((document) => [
         document.path,
-        represent(document.body, datedBy(previous?.site(document.path), () => contentLastModified), document.contentType, document.headers),
+        represent(document.body, dated(earlierSite?.get(document.path)), document.contentType, document.headers),
       ]),
-    ))
+    )
+    earlierSite = undefined
+    return site
+  }
   const snapshot: Snapshot = Object.freeze({
     version,
-    builtAt: now,
+    builtAt,
     contentLastModified,
     catalog,
     counts: Object.freeze(counts),
@@ -198,6 +241,7 @@ export function buildSnapshot(catalog: Catalog, settings: SnapshotSettings, prev
     listPage,
   })
   collectionStates.set(snapshot, states)
+  siteDocumentsOf.set(snapshot, siteDocuments)
   return snapshot
 }
 
