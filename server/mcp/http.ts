@@ -4,6 +4,7 @@ import express, {type RequestHandler} from 'express'
 import {buildProblem, sendMethodNotAllowed, sendProblem} from '../http/problem.ts'
 import type {SnapshotStore} from '../snapshot/store.ts'
 import {createCatalogMcpServer, type CatalogMcpOptions} from './catalog-tools.ts'
+import {MAX_MCP_BODY_BYTES, mcpRequestBody} from './request-body.ts'
 
 export const MCP_PATH = '/mcp'
 
@@ -23,6 +24,7 @@ export function mcpRoutes(options: McpRoutesOptions): express.Router {
   const handler = createMcpHandler(() => createCatalogMcpServer({...options, snapshot: () => store.current()}), {
     legacy: 'stateless',
     responseMode: 'json',
+    maxRequestBodySize: MAX_MCP_BODY_BYTES,
     ...(options.onError ? {onerror: reportServerFaults(options.onError)} : {}),
   })
   const router = express.Router({caseSensitive: true, strict: true})
@@ -45,7 +47,9 @@ export function mcpRoutes(options: McpRoutesOptions): express.Router {
   router.get(`${MCP_PATH}/health`, (_request, response) => {
     response.set('Cache-Control', 'no-store').json({status: 'ok', snapshot: store.current().version})
   })
-  router.post(MCP_PATH, localOnly, toNodeHandler(handler))
+  const serve = toNodeHandler(handler, {maxRequestBodySize: MAX_MCP_BODY_BYTES})
+  const handOver: RequestHandler = (request, response) => void serve(request, response, request.body)
+  router.post(MCP_PATH, localOnly, ...mcpRequestBody(), handOver)
   router.all(MCP_PATH, (request, response) =>
     sendMethodNotAllowed(request, response, {
       publicBaseUrl,

@@ -184,4 +184,41 @@ describe('the /mcp endpoint over plain HTTP', () => {
     })
     expect(status).toBe(421)
   })
+
+  const jsonRpcHeaders = {'content-type': 'application/json', accept: 'application/json, text/event-stream'}
+  const jsonRpcError = z.object({jsonrpc: z.literal('2.0'), error: z.object({code: z.number(), message: z.string()}), id: z.null()})
+
+  it('refuses a JSON-RPC batch as one invalid request, answering none of its messages', async () => {
+    const batch = Array.from({length: 100}, (_, index) => ({jsonrpc: '2.0', id: index, method: 'tools/call', params: {name: 'list_episodes', arguments: {}}}))
+    const response = await fetch(`${server.baseUrl}/mcp`, {method: 'POST', headers: jsonRpcHeaders, body: JSON.stringify(batch)})
+    expect(response.status).toBe(400)
+    const {error} = jsonRpcError.parse(await response.json())
+    expect(error.code).toBe(-32600)
+    expect(error.message).toMatch(/batch/)
+  })
+
+  it('refuses a body over its limit from Content-Length alone, before reading it, with a JSON-RPC error', async () => {
+    const {request} = await import('node:http')
+    const started = performance.now()
+    const answer = await new Promise<{status: number; body: string}>((resolve, reject) => {
+      // Announces 4 MiB and sends a few bytes: an answer proves the server did not wait for the rest.
+      const call = request(`${server.baseUrl}/mcp`, {method: 'POST', headers: {...jsonRpcHeaders, 'content-length': String(4 * 1024 * 1024)}}, (response) => {
+        let body = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk: string) => (body += chunk))
+        response.on('end', () => resolve({status: response.statusCode ?? 0, body}))
+      })
+      call.once('error', reject)
+      call.write('{"jsonrpc":"2.0",')
+    })
+    expect(answer.status).toBe(413)
+    expect(jsonRpcError.parse(JSON.parse(answer.body)).error.message).toMatch(/32768 bytes/)
+    expect(performance.now() - started).toBeLessThan(5000)
+  })
+
+  it('answers a body that is not JSON with a JSON-RPC parse error', async () => {
+    const response = await fetch(`${server.baseUrl}/mcp`, {method: 'POST', headers: jsonRpcHeaders, body: '{"jsonrpc": '})
+    expect(response.status).toBe(400)
+    expect(jsonRpcError.parse(await response.json()).error.code).toBe(-32700)
+  })
 })

@@ -1,0 +1,53 @@
+import express, {type ErrorRequestHandler, type RequestHandler, type Response} from 'express'
+
+/** Larger than any message a client of these read-only tools sends (a `tools/call` is under 1 KB). */
+export const MAX_MCP_BODY_BYTES = 32 * 1024
+
+// JSON-RPC 2.0 error codes, and the SDK's own for an oversized body.
+const PARSE_ERROR = -32700
+const INVALID_REQUEST = -32600
+const BODY_TOO_LARGE = -32000
+
+const TOO_LARGE_MESSAGE = `Payload Too Large: Request body must not exceed ${MAX_MCP_BODY_BYTES} bytes`
+
+function sendJsonRpcError(response: Response, httpStatus: 400 | 413, code: number, message: string): void {
+  response.status(httpStatus).set('Cache-Control', 'no-store').json({jsonrpc: '2.0', error: {code, message}, id: null})
+}
+
+/**
+ * Reads an MCP request body before the SDK sees it: at most `MAX_MCP_BODY_BYTES` (a larger
+ * `Content-Length` is refused before a byte of the body is read; a chunked body is cut at the limit), one JSON-RPC message per request
+ * (batches, which protocol 2025-06-18 removed, would let one rate-limit count buy a hundred
+ * answers), parsed once and handed to the SDK as `request.body`. Refusals are JSON-RPC errors.
+ */
+export function mcpRequestBody(): [RequestHandler, RequestHandler, RequestHandler, ErrorRequestHandler] {
+  // body-parser would read an announced oversized body to its end before answering; this answers
+  // at once and closes the connection, so the rest is never read.
+  const refuseAnnounced: RequestHandler = (request, response, next) => {
+    if (Number(request.headers['content-length'] ?? 0) <= MAX_MCP_BODY_BYTES) return next()
+    response.set('Connection', 'close')
+    sendJsonRpcError(response, 413, BODY_TOO_LARGE, TOO_LARGE_MESSAGE)
+  }
+  const read = express.raw({type: () => true, limit: MAX_MCP_BODY_BYTES})
+  const parse: RequestHandler = (request, response, next) => {
+    const body: unknown = request.body
+    if (!Buffer.isBuffer(body) || body.length === 0) return sendJsonRpcError(response, 400, INVALID_REQUEST, 'Invalid Request: the body is empty; send one JSON-RPC message')
+    let message: unknown
+    try {
+      message = JSON.parse(body.toString('utf8'))
+    } catch {
+      return sendJsonRpcError(response, 400, PARSE_ERROR, 'Parse error: the body is not JSON')
+    }
+    if (Array.isArray(message)) {
+      return sendJsonRpcError(response, 400, INVALID_REQUEST, 'Invalid Request: JSON-RPC batches are not accepted (MCP 2025-06-18 removed them); send one message per request')
+    }
+    request.body = message
+    next()
+  }
+  const tooLarge: ErrorRequestHandler = (error: unknown, _request, response, next) => {
+    const status = typeof error === 'object' && error !== null && 'status' in error ? error.status : undefined
+    if (status !== 413) return next(error)
+    sendJsonRpcError(response, 413, BODY_TOO_LARGE, TOO_LARGE_MESSAGE)
+  }
+  return [refuseAnnounced, read, parse, tooLarge]
+}
