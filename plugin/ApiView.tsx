@@ -4,7 +4,7 @@ import {useEffect, useState} from 'react'
 import {getPublishedId, useClient} from 'sanity'
 import type {UserViewComponent} from 'sanity/structure'
 import {STUDIO_API_VERSION} from '../schemas/fields.ts'
-import {COLLECTION_OF_DOCUMENT_TYPE} from '../server/api/v1/links.ts'
+import {collectionOfDocumentType} from '../server/api/v1/links.ts'
 import {buildApiPreview, PREVIEW_QUERIES, type ApiPreview, type PreviewSettings} from './api-preview.ts'
 
 type Loaded = {state: 'loading'} | {state: 'failed'; message: string} | {state: 'ready'; preview: ApiPreview}
@@ -19,7 +19,7 @@ export const ApiView: UserViewComponent<PreviewSettings> = ({document, documentI
   const [loaded, setLoaded] = useState<Loaded>({state: 'loading'})
   const type = document.displayed._type
   const revision = document.displayed._rev
-  const collection = type === undefined ? undefined : COLLECTION_OF_DOCUMENT_TYPE[type]
+  const collection = type === undefined ? undefined : collectionOfDocumentType(type)
 
   useEffect(() => {
     if (!collection) return

@@ -1,5 +1,5 @@
 import type {DefaultDocumentNodeResolver, StructureResolver} from 'sanity/structure'
-import {COLLECTION_OF_DOCUMENT_TYPE} from '../server/api/v1/links.ts'
+import {collectionOfDocumentType} from '../server/api/v1/links.ts'
 import {ApiView} from './ApiView.tsx'
 import type {PreviewSettings} from './api-preview.ts'
 
@@ -15,11 +15,11 @@ export const catalogStructure: StructureResolver = (S) =>
       S.listItem().title('Meetup talks').schemaType('meetup').child(S.documentTypeList('meetup').title('Meetup talks').defaultOrdering([{field: 'talkDate', direction: 'desc'}])),
       S.listItem().title('Voices').schemaType('voice').child(S.documentTypeList('voice').title('Voices').defaultOrdering([{field: 'name', direction: 'asc'}])),
       S.divider(),
-      ...S.documentTypeListItems().filter((item) => !COLLECTION_OF_DOCUMENT_TYPE[item.getId() ?? '']),
+      ...S.documentTypeListItems().filter((item) => !collectionOfDocumentType(item.getId() ?? '')),
     ])
 
 /** Catalog documents get the form and the "API" view. */
 export const catalogDocumentNode =
   (settings: PreviewSettings): DefaultDocumentNodeResolver =>
   (S, {schemaType}) =>
-    COLLECTION_OF_DOCUMENT_TYPE[schemaType] ? S.document().views([S.view.form(), S.view.component(ApiView).options(settings).title('API')]) : S.document()
+    collectionOfDocumentType(schemaType) ? S.document().views([S.view.form(), S.view.component(ApiView).options(settings).title('API')]) : S.document()

@@ -1,14 +1,16 @@
 import {assertValidSignature, decodeSignatureHeader, isSignatureError, SIGNATURE_HEADER_NAME} from '@sanity/webhook'
 import express, {type RequestHandler} from 'express'
 import {z} from 'zod'
-import {COLLECTION_OF_DOCUMENT_TYPE} from '../api/v1/links.ts'
+import {collectionOfDocumentType} from '../api/v1/links.ts'
 import {buildProblem, sendProblem} from '../http/problem.ts'
 import type {ContentChange} from '../scaling/change-fan-out.ts'
 
 export const WEBHOOK_PATH = '/webhooks/sanity'
 const MAX_AGE_MS = 5 * 60 * 1000
+// Only verified deliveries are remembered, so only a holder of the secret can fill this; at the
+// bound the oldest is forgotten. Keys are cut to a length, so memory stays under a few MB.
 const MAX_REMEMBERED_DELIVERIES = 10_000
-
+const MAX_IDEMPOTENCY_KEY_LENGTH = 256
 
 /** The projection the README asks for: `{_id, _type}`; anything else is still a valid hint to rebuild everything. */
 const payloadSchema = z.looseObject({_id: z.string().min(1), _type: z.string().min(1)})
@@ -30,11 +32,27 @@ type Verdict = {accepted: false; status: 400 | 409; detail: string} | {accepted:
  * changes nothing and gets a 400 or 409 problem (never 401/403: clients are promised none).
  */
 export function createSanityWebhookHandlers(options: WebhookOptions): RequestHandler[] {
-  const seen = new Map<string, number>() // idempotency-key -> when it stops mattering
+  // Signatures and idempotency keys already accepted -> when they stop mattering (a delivery
+  // signed that long ago is refused as stale anyway). Insertion order is expiry order.
+  const seen = new Map<string, number>()
+  const forgetExpired = (now: number) => {
+    for (const [key, expiresAt] of seen) {
+      if (expiresAt > now) return
+      seen.delete(key)
+    }
+  }
+  const remember = (key: string, now: number) => {
+    if (seen.size >= MAX_REMEMBERED_DELIVERIES) seen.delete(seen.keys().next().value ?? '')
+    seen.set(key, now + 2 * MAX_AGE_MS)
+  }
 
   const verify = async (body: Buffer, headers: Record<string, string | string[] | undefined>): Promise<Verdict> => {
     const signature = headers[SIGNATURE_HEADER_NAME]
     if (typeof signature !== 'string') return {accepted: false, status: 400, detail: `The ${SIGNATURE_HEADER_NAME} header is missing or repeated.`}
+    const idempotencyKey = headers['idempotency-key']
+    if (Array.isArray(idempotencyKey) || (idempotencyKey !== undefined && idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH)) {
+      return {accepted: false, status: 400, detail: `The idempotency-key header must be one value of at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`}
+    }
     try {
       await assertValidSignature(body.toString('utf8'), signature, options.secret)
     } catch (error) {
@@ -42,16 +60,18 @@ export function createSanityWebhookHandlers(options: WebhookOptions): RequestHan
       return {accepted: false, status: 400, detail: `The ${SIGNATURE_HEADER_NAME} header does not sign this body with the configured secret (${error.message}).`}
     }
     const now = options.clock().getTime()
-    const age = now - decodeSignatureHeader(signature).timestamp
-    if (Math.abs(age) > MAX_AGE_MS) return {accepted: false, status: 400, detail: 'The delivery was signed more than 5 minutes from now; it may be a replay.'}
+    const {timestamp, hashedPayload} = decodeSignatureHeader(signature)
+    if (Math.abs(now - timestamp) > MAX_AGE_MS) return {accepted: false, status: 400, detail: 'The delivery was signed more than 5 minutes from now; it may be a replay.'}
 
-    for (const [key, expiresAt] of seen) if (expiresAt <= now) seen.delete(key)
-    const idempotencyKey = headers['idempotency-key']
-    if (typeof idempotencyKey === 'string') {
-      if (seen.has(idempotencyKey)) return {accepted: false, status: 409, detail: 'This delivery (idempotency-key) was already received; it changes nothing.'}
-      if (seen.size >= MAX_REMEMBERED_DELIVERIES) seen.delete(seen.keys().next().value ?? '')
-      seen.set(idempotencyKey, now + 2 * MAX_AGE_MS)
+    forgetExpired(now)
+    // A signature names one body at one instant: seen twice, it is a replay, whatever key it carries.
+    const signatureKey = `signature ${timestamp} ${hashedPayload}`
+    const deliveryKey = idempotencyKey === undefined ? undefined : `key ${idempotencyKey}`
+    if (seen.has(signatureKey) || (deliveryKey !== undefined && seen.has(deliveryKey))) {
+      return {accepted: false, status: 409, detail: 'This delivery was already received (same signature or idempotency-key); it changes nothing.'}
     }
+    remember(signatureKey, now)
+    if (deliveryKey !== undefined) remember(deliveryKey, now)
     return {accepted: true, change: changeOf(body)}
   }
 
@@ -80,7 +100,7 @@ function changeOf(body: Buffer): ContentChange | 'ignored' {
   if (!payload.success) return 'all'
   const {_id: documentId, _type: type} = payload.data
   // Drafts are never served, and types outside the catalog cannot change it.
-  const collection = COLLECTION_OF_DOCUMENT_TYPE[type]
+  const collection = collectionOfDocumentType(type)
   if (documentId.startsWith('drafts.') || documentId.startsWith('versions.') || !collection) return 'ignored'
   // Episodes and meetups show a voice's slug, so a voice change is cheapest to apply in full.
   return collection === 'voices' ? 'all' : {documentId, collection}

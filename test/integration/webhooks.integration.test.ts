@@ -8,6 +8,7 @@ import {z} from 'zod'
 import {bulkSchema, episodeSchema, itemEnvelope} from '../../server/api/v1/contract.ts'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
+import type {BuildOutcome} from '../../server/snapshot/store.ts'
 import {episode} from '../fixtures/documents.ts'
 import {eventually} from '../helpers/eventually.ts'
 import {readContract, readProblem} from '../helpers/contract.ts'
@@ -17,27 +18,48 @@ const SECRET = 'a-webhook-secret-of-some-length'
 let server: TestServer
 let documents: SanityDocument[]
 let failReads: boolean
+/** Every build the store finished, in order: how a test knows what a delivery triggered. */
+let builds: BuildOutcome[]
 const sample = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)
 
 beforeEach(async () => {
   documents = [...sample]
   failReads = false
+  builds = []
   const source = createEmbeddedSource('in-memory sample', async () => {
     if (failReads) throw new Error('Sanity is unreachable')
     return documents
   })
-  server = await startTestServer({source, environment: {SANITY_WEBHOOK_SECRET: SECRET}, store: {retryDelayMs: 20}})
+  server = await startTestServer({source, environment: {SANITY_WEBHOOK_SECRET: SECRET}, store: {retryDelayMs: 20, onBuild: (outcome) => builds.push(outcome)}})
 })
 afterEach(() => server.close())
 
-async function deliver(payload: unknown, options: {timestamp?: number; secret?: string; idempotencyKey?: string} = {}) {
+async function sign(payload: unknown, options: {timestamp?: number; secret?: string} = {}) {
   const body = JSON.stringify(payload)
-  const signature = await encodeSignatureHeader(body, options.timestamp ?? Date.now(), options.secret ?? SECRET)
-  return fetch(`${server.baseUrl}/webhooks/sanity`, {
-    method: 'POST',
-    headers: {'content-type': 'application/json', 'sanity-webhook-signature': signature, 'idempotency-key': options.idempotencyKey ?? crypto.randomUUID()},
-    body,
-  })
+  return {body, signature: await encodeSignatureHeader(body, options.timestamp ?? Date.now(), options.secret ?? SECRET)}
+}
+
+/** Posts a signed delivery as it is; `idempotencyKey: null` sends none. */
+function post(signed: {body: string; signature: string}, idempotencyKey: string | null = crypto.randomUUID()) {
+  const headers: Record<string, string> = {'content-type': 'application/json', 'sanity-webhook-signature': signed.signature}
+  if (idempotencyKey !== null) headers['idempotency-key'] = idempotencyKey
+  return fetch(`${server.baseUrl}/webhooks/sanity`, {method: 'POST', headers, body: signed.body})
+}
+
+async function deliver(payload: unknown, options: {timestamp?: number; secret?: string; idempotencyKey?: string} = {}) {
+  return post(await sign(payload, options), options.idempotencyKey)
+}
+
+/**
+ * Delivers a sentinel edit and waits for its build. Builds never overlap and a delivery's rebuild
+ * is asked for before its answer is sent, so any build an earlier delivery caused is recorded by then.
+ */
+async function settleBuilds(): Promise<BuildOutcome[]> {
+  const sentinel = idOf('ep-12-audio-at-scale')
+  expect(sentinel).not.toBe('')
+  expect((await deliver({_id: sentinel, _type: 'episode'})).status).toBe(202)
+  await eventually(async () => expect(builds.some((outcome) => outcome.documents?.includes(sentinel))).toBe(true))
+  return builds.filter((outcome) => !(outcome.kind === 'documents' && outcome.documents?.length === 1 && outcome.documents[0] === sentinel))
 }
 
 
@@ -148,10 +170,9 @@ describe('refused deliveries change nothing', () => {
     expect([401, 403]).not.toContain(response.status)
   }
 
-  it('refuses a bad signature, a stale or future timestamp, a replay, and a missing signature', async () => {
+  it('refuses a bad signature, a stale or future timestamp and a missing signature, and none of them builds', async () => {
     const editedId = idOf('ep-8-on-call')
     documents = documents.map((document) => (document._id === editedId ? {...document, title: 'לא אמור להופיע'} : document))
-    const version = server.store.current().version
     const payload = {_id: editedId, _type: 'episode'}
 
     await expectRefused(await deliver(payload, {secret: 'some-other-secret-value'}), 400, /does not sign/)
@@ -159,23 +180,34 @@ describe('refused deliveries change nothing', () => {
     await expectRefused(await deliver(payload, {timestamp: Date.now() + 6 * 60 * 1000}), 400, /5 minutes/)
     const unsigned = await fetch(`${server.baseUrl}/webhooks/sanity`, {method: 'POST', body: JSON.stringify(payload)})
     await expectRefused(unsigned, 400, /header is missing/)
-    const tampered = await deliver(payload)
-    expect(tampered.status).toBe(202) // the first delivery of this key is fine...
-    await expectRefused(await deliver(payload, {idempotencyKey: 'replayed-key'}).then(() => deliver(payload, {idempotencyKey: 'replayed-key'})), 409, /already received/)
+    await expectRefused(await deliver(payload, {idempotencyKey: 'k'.repeat(257)}), 400, /at most 256/)
 
-    // ...and only the accepted ones triggered builds.
-    await eventually(async () => expect(server.store.status().lastBuild?.ok).toBe(true))
-    expect(server.store.current().version).not.toBe(version)
+    expect(await settleBuilds()).toEqual([])
+    const {data} = await readContract(await get('/api/v1/episodes/ep-8-on-call.json'), itemEnvelope(episodeSchema))
+    expect(data.title).not.toBe('לא אמור להופיע')
   })
 
-  it('refuses before any build: no accepted delivery, no new snapshot', async () => {
-    const version = server.store.current().version
-    const payload = {_id: idOf('ep-9-realtime-fraud'), _type: 'episode'}
-    await deliver(payload, {secret: 'some-other-secret-value'})
-    await deliver(payload, {timestamp: Date.now() - 10 * 60 * 1000})
-    await new Promise((resolve) => setTimeout(resolve, 50))
-    expect(server.store.status().lastBuild).toBeUndefined()
-    expect(server.store.current().version).toBe(version)
+  it('accepts a signed delivery once: a replay with the same key, a new key or no key is refused and builds nothing', async () => {
+    const editedId = idOf('ep-8-on-call')
+    const signed = await sign({_id: editedId, _type: 'episode'})
+    expect((await post(signed, 'first-key')).status).toBe(202)
+    await eventually(async () => expect(builds).toHaveLength(1))
+    await expectRefused(await post(signed, 'first-key'), 409, /already received/)
+    await expectRefused(await post(signed, 'another-key'), 409, /already received/)
+    await expectRefused(await post(signed, null), 409, /already received/)
+    // A new delivery of the same change (a new signature) is a new hint, and is accepted.
+    expect((await deliver({_id: editedId, _type: 'episode'}, {idempotencyKey: 'second-key'})).status).toBe(202)
+
+    const triggered = await settleBuilds()
+    expect(triggered.map((outcome) => outcome.documents)).toEqual([[editedId], [editedId]])
+  })
+
+  it('ignores document types that name prototype members, and later updates still apply', async () => {
+    for (const type of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      expect(await (await deliver({_id: `odd-${type}`, _type: type})).json()).toEqual({status: 'accepted', rebuild: 'none'})
+    }
+    expect(await settleBuilds()).toEqual([])
+    expect(builds.every((outcome) => outcome.ok)).toBe(true)
   })
 
   it('answers other methods with 405 and Allow: POST', async () => {

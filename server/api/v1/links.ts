@@ -3,8 +3,18 @@ import {createImageUrlBuilder, type SanityImageSource} from '@sanity/image-url'
 export const COLLECTION_NAMES = ['episodes', 'meetups', 'voices'] as const
 export type CollectionName = (typeof COLLECTION_NAMES)[number]
 
-/** The Sanity document type each collection is written as (Studio schemas, webhook payloads). */
-export const COLLECTION_OF_DOCUMENT_TYPE: Readonly<Record<string, CollectionName>> = {episode: 'episodes', meetup: 'meetups', voice: 'voices'}
+// A Map, not an object: a document's `_type` comes from outside, and `constructor` or `__proto__`
+// must not find a prototype member.
+const COLLECTION_OF_DOCUMENT_TYPE: ReadonlyMap<string, CollectionName> = new Map([
+  ['episode', 'episodes'],
+  ['meetup', 'meetups'],
+  ['voice', 'voices'],
+])
+
+/** The collection a Sanity document type is served in (Studio schemas, webhook payloads); undefined for any other type. */
+export function collectionOfDocumentType(type: string): CollectionName | undefined {
+  return COLLECTION_OF_DOCUMENT_TYPE.get(type)
+}
 
 export function isCollectionName(value: string | undefined): value is CollectionName {
   return COLLECTION_NAMES.some((name) => name === value)
