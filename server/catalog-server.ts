@@ -35,7 +35,7 @@ export function createCatalogServer(dependencies: CatalogServerDependencies): Ca
         })
       : undefined
   const observers = [
-    ...(dependencies.logger ? [requestLogObserver(dependencies.logger, clientAddress)] : []),
+    ...(dependencies.logger ? [requestLogObserver(dependencies.logger, clientAddress, clock)] : []),
     ...(dependencies.metrics ? [dependencies.metrics.observe] : []),
   ]
   const listener = createRequestListener({

@@ -4,7 +4,7 @@ import {createCatalogServer} from './catalog-server.ts'
 import {loadConfig} from './config.ts'
 import {createSource} from './content/create-source.ts'
 import {watchFile} from './content/watch-file.ts'
-import {createLogger} from './observability/logger.ts'
+import {createStdoutLog} from './observability/logger.ts'
 import {createMetrics} from './observability/metrics.ts'
 import type {ContentChange} from './scaling/change-fan-out.ts'
 import {connectRedis} from './scaling/redis.ts'
@@ -14,7 +14,7 @@ import type {Snapshot} from './snapshot/snapshot.ts'
 
 // The only module that reads the environment, starts timers, watches files, connects or listens.
 const config = loadConfig(process.env)
-const logger = createLogger(config.logLevel)
+const {logger, droppedLines} = createStdoutLog(config.logLevel)
 const source = createSource(config.content)
 const clock = () => new Date()
 
@@ -35,7 +35,7 @@ function reportBuild(outcome: BuildOutcome) {
 }
 
 // The metrics read the store at scrape time, after it exists; builds reach them through onBuild.
-const metrics = createMetrics({store: () => snapshots, clock})
+const metrics = createMetrics({store: () => snapshots, clock, droppedLogLines: droppedLines})
 const snapshots = await createSnapshotStore(catalogSnapshotBuilder({source, config, clock}), {
   clock,
   onBuild: (outcome) => {

@@ -19,8 +19,8 @@ export interface CatalogMetrics {
  * time and when a response ends, so the metrics can be created before the store, whose builds
  * they record.
  */
-export function createMetrics(options: {store: () => SnapshotStore; clock?: () => Date}): CatalogMetrics {
-  const {store, clock = () => new Date()} = options
+export function createMetrics(options: {store: () => SnapshotStore; clock?: () => Date; droppedLogLines?: () => number}): CatalogMetrics {
+  const {store, clock = () => new Date(), droppedLogLines = () => 0} = options
   const registry = new Registry()
   collectDefaultMetrics({register: registry}) // memory, CPU, event-loop delay, GC
   const registers = [registry]
@@ -65,6 +65,16 @@ export function createMetrics(options: {store: () => SnapshotStore; clock?: () =
     registers,
     collect() {
       for (const [collection, count] of Object.entries(store().current().counts)) this.set({collection}, count)
+    },
+  })
+
+  new Counter({
+    name: 'catalog_log_lines_dropped_total',
+    help: 'Log lines dropped because stdout did not take them (its reader stalled); the server keeps at most a few MB waiting.',
+    registers,
+    collect() {
+      this.reset()
+      this.inc(droppedLogLines())
     },
   })
 

@@ -4,6 +4,8 @@ export interface MainProcess {
   baseUrl: string
   /** Everything the process has written so far (JSON log lines). */
   output(): string
+  /** Stops reading the process's stdout, as a stalled log collector would: its pipe fills and stays full. */
+  stallOutput(): void
   /** Sends the signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>
 }
@@ -28,6 +30,9 @@ export async function startMainProcess(environment: Record<string, string>): Pro
   return {
     baseUrl,
     output: () => output,
+    stallOutput() {
+      child.stdout.pause()
+    },
     stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal)
       return exited

@@ -5,6 +5,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {episodeSchema, itemEnvelope} from '../../server/api/v1/contract.ts'
+import {parseNdjson} from '../../server/content/ndjson.ts'
 import {eventually} from '../helpers/eventually.ts'
 import {readContract} from '../helpers/contract.ts'
 import {startMainProcess, type MainProcess} from '../helpers/main-process.ts'
@@ -15,12 +16,15 @@ let datasetFile: string
 let server: MainProcess
 let baseUrl: string
 const output = () => server.output()
+const sample = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)
+const publishedCount = (type: string) => sample.filter((document) => document._type === type && !document._id.startsWith('drafts.')).length
 
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'catalog-main-'))
   datasetFile = join(folder, 'catalog.ndjson')
   await copyFile(SAMPLE_DATASET, datasetFile)
-  server = await startMainProcess({PORT: '0', DATASET_FILE: datasetFile, RECONCILE_INTERVAL_SECONDS: '1'})
+  // No reconcile timer: an edit must be picked up by the file watcher alone.
+  server = await startMainProcess({PORT: '0', DATASET_FILE: datasetFile, RECONCILE_INTERVAL_SECONDS: '0'})
   baseUrl = server.baseUrl
 })
 afterAll(async () => {
@@ -30,7 +34,7 @@ afterAll(async () => {
 
 describe('npm start', () => {
   it('serves the dataset file and says where', async () => {
-    expect(output()).toContain('Serving 34 episodes, 8 meetups and 26 voices')
+    expect(output()).toContain(`Serving ${publishedCount('episode')} episodes, ${publishedCount('meetup')} meetups and ${publishedCount('voice')} voices`)
     expect((await fetch(`${baseUrl}/api/v1/index.json`)).status).toBe(200)
   })
 
@@ -56,6 +60,31 @@ describe('npm start', () => {
   })
 
   it('reconciles on a timer', async () => {
-    await eventually(async () => expect(output()).toContain('re-reading the catalog: reconcile timer'), 5000)
+    const timed = await startMainProcess({PORT: '0', DATASET_FILE: SAMPLE_DATASET, RECONCILE_INTERVAL_SECONDS: '1'})
+    try {
+      await eventually(async () => expect(timed.output()).toContain('re-reading the catalog: reconcile timer'), 5000)
+    } finally {
+      await timed.stop()
+    }
+    expect(output()).not.toContain('reconcile timer')
   })
+
+  it('drops log lines instead of growing when stdout stalls, counts them, and keeps answering', async () => {
+    const stalled = await startMainProcess({PORT: '0', DATASET_FILE: SAMPLE_DATASET, RECONCILE_INTERVAL_SECONDS: '0', RATE_LIMIT_QUOTA: '0'})
+    try {
+      stalled.stallOutput()
+      const userAgent = `stalled-log-test ${'x'.repeat(200)}`
+      // About 8 MB of log lines, twice what the logger may hold, from requests that each log a line.
+      for (let batch = 0; batch < 300; batch++) {
+        const statuses = await Promise.all(Array.from({length: 50}, (_, index) => fetch(`${stalled.baseUrl}/api/v1/episodes/missing-${batch}-${index}.json`, {headers: {'User-Agent': userAgent}}).then((response) => response.status)))
+        expect(new Set(statuses)).toEqual(new Set([404]))
+      }
+      const metrics = await (await fetch(`${stalled.baseUrl}/metrics`)).text()
+      const value = (name: string) => Number(/^(\S+) (\S+)$/m.exec(metrics.split('\n').find((line) => line.startsWith(`${name} `)) ?? '')?.[2])
+      // About half the ~15,000 lines fit in the 4 MB the logger may hold; the rest were dropped.
+      expect(value('catalog_log_lines_dropped_total')).toBeGreaterThan(3000)
+    } finally {
+      await stalled.stop('SIGKILL')
+    }
+  }, 60_000)
 })

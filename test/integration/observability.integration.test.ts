@@ -41,6 +41,32 @@ describe('request logs', () => {
     expect(first).toMatchObject({req: {id: 'cdn-4f2a91', method: 'GET', url: EPISODE}, client: '127.0.0.1', res: {statusCode: 200}, level: 30})
     expect(second).toMatchObject({req: {id: madeUp}, res: {statusCode: 404}, level: 30})
   })
+
+  it('log a client\'s first 429 in a minute and summarise the rest in one line after it', async () => {
+    let now = new Date('2026-06-01T00:00:00Z')
+    server = await startTestServer({observed: true, clock: () => now, environment: {RATE_LIMIT_QUOTA: '5'}})
+    const statuses = []
+    for (let index = 0; index < 50; index++) statuses.push((await fetch(`${server.baseUrl}/api/v1/index.json`)).status)
+    expect(statuses.filter((status) => status === 429)).toHaveLength(45)
+    await expect.poll(() => requestLogs().length).toBe(6)
+    expect(requestLogs().filter((entry) => entry.res.statusCode === 429)).toHaveLength(1)
+
+    now = new Date(now.getTime() + 61_000)
+    await fetch(`${server.baseUrl}/metrics`)
+    const summaries = () => server.logLines.map((line) => JSON.parse(line)).filter((entry) => 'rateLimited' in entry)
+    await expect.poll(() => summaries().length).toBe(1)
+    expect(summaries()[0]).toMatchObject({rateLimited: {refused: 45, clients: 1, top: [{client: '127.0.0.1', refused: 45}]}})
+  })
+
+  it('cut the fields a client chooses, so one request writes a bounded line', async () => {
+    server = await startTestServer({observed: true})
+    const longPath = `/api/v1/${'x'.repeat(2000)}`
+    expect((await fetch(`${server.baseUrl}${longPath}`, {headers: {'User-Agent': 'y'.repeat(8000)}})).status).toBe(404)
+    await expect.poll(() => server.logLines.length).toBeGreaterThan(0)
+    const line = server.logLines.find((candidate) => candidate.includes('"req"')) ?? ''
+    expect(line.length).toBeLessThan(1500)
+    expect(line).toContain('(2008 characters)')
+  })
 })
 
 describe('GET /metrics', () => {
