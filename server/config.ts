@@ -58,6 +58,7 @@ const environmentSchema = z
     SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).default(10),
     REDIS_URL: z.url({protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL'}).optional(),
     REDIS_KEY_PREFIX: z.string().regex(/^[\w.:-]{1,64}$/, 'must be up to 64 letters, digits, dots, colons, dashes or underscores').default('catalog:'),
+    MASS_DELETION_CONFIRM_SECONDS: z.coerce.number().int().min(0).default(60),
     PAGE_CACHE_MEGABYTES: z.coerce.number().min(1).max(65536).default(32),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
@@ -105,6 +106,8 @@ const environmentSchema = z
       shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT_SECONDS,
       /** Shared by the replicas: one rate-limit count per client, and webhook changes fanned out to all. */
       redis: env.REDIS_URL ? {url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX} : undefined,
+      /** How long a re-read that drops most of the catalog waits for a second, agreeing read before it is served; 0 serves it at once. */
+      massDeletionConfirmMs: env.MASS_DELETION_CONFIRM_SECONDS * 1000,
       /** Bytes of list pages (other than the default ones) kept across snapshots, compressed variants included. */
       pageCacheBytes: Math.round(env.PAGE_CACHE_MEGABYTES * 1024 * 1024),
       logLevel: env.LOG_LEVEL,

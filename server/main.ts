@@ -9,6 +9,7 @@ import {createMetrics} from './observability/metrics.ts'
 import type {ContentChange} from './scaling/change-fan-out.ts'
 import {connectRedis} from './scaling/redis.ts'
 import {catalogSnapshotBuilder} from './snapshot/catalog-builder.ts'
+import {guardMassDeletion} from './snapshot/mass-deletion-guard.ts'
 import {createSnapshotStore, type BuildOutcome} from './snapshot/store.ts'
 import type {Snapshot} from './snapshot/snapshot.ts'
 
@@ -36,7 +37,8 @@ function reportBuild(outcome: BuildOutcome) {
 
 // The metrics read the store at scrape time, after it exists; builds reach them through onBuild.
 const metrics = createMetrics({store: () => snapshots, clock, droppedLogLines: droppedLines})
-const snapshots = await createSnapshotStore(catalogSnapshotBuilder({source, config, clock}), {
+const guard = guardMassDeletion(catalogSnapshotBuilder({source, config, clock}), {clock, confirmAfterMs: config.massDeletionConfirmMs})
+const snapshots = await createSnapshotStore(guard.build, {
   clock,
   onBuild: (outcome) => {
     reportBuild(outcome)
@@ -92,6 +94,13 @@ server.listen({port: config.port, host: config.host, reusePort: config.reusePort
   logger.info(`Serving ${episodes} episodes, ${meetups} meetups and ${voices} voices from ${source.description}`)
   logger.info(`Catalog API: ${config.publicBaseUrl}/api/v1/index.json (listening on ${listening})`)
   if (!config.webhookSecret) logger.info('Webhooks are off: set SANITY_WEBHOOK_SECRET to receive Sanity deliveries at /webhooks/sanity')
+})
+
+// An operator's confirmation that a re-read dropping most of the catalog is meant.
+process.on('SIGHUP', () => {
+  logger.warn('SIGHUP: re-reading the catalog and serving it whatever it drops')
+  guard.confirm()
+  snapshots.refresh().catch(() => undefined)
 })
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -6,6 +6,8 @@ export interface MainProcess {
   output(): string
   /** Stops reading the process's stdout, as a stalled log collector would: its pipe fills and stays full. */
   stallOutput(): void
+  /** Sends a signal the process handles and keeps running after (SIGHUP). */
+  signal(signal: NodeJS.Signals): void
   /** Sends the signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>
 }
@@ -30,6 +32,9 @@ export async function startMainProcess(environment: Record<string, string>): Pro
   return {
     baseUrl,
     output: () => output,
+    signal(signal) {
+      child.kill(signal)
+    },
     stallOutput() {
       child.stdout.pause()
     },

@@ -6,6 +6,7 @@ import type {ContentSource} from '../../server/content/source.ts'
 import {createLogger} from '../../server/observability/logger.ts'
 import {createMetrics, type CatalogMetrics} from '../../server/observability/metrics.ts'
 import {catalogSnapshotBuilder, type Clock} from '../../server/snapshot/catalog-builder.ts'
+import {guardMassDeletion} from '../../server/snapshot/mass-deletion-guard.ts'
 import {createSnapshotStore, type SnapshotStore, type StoreOptions} from '../../server/snapshot/store.ts'
 
 export const SAMPLE_DATASET = 'data/catalog.ndjson'
@@ -43,7 +44,8 @@ export async function startTestServer(
   const logLines: string[] = []
   const metrics: CatalogMetrics | undefined = options.observed ? createMetrics({store: () => store, clock}) : undefined
   const logger = options.observed ? createLogger('info', {write: (line: string) => void logLines.push(line)}) : undefined
-  const store = await createSnapshotStore(catalogSnapshotBuilder({source, config, clock}), {clock, onBuild: metrics?.recordBuild, ...options.store})
+  const {build} = guardMassDeletion(catalogSnapshotBuilder({source, config, clock}), {clock, confirmAfterMs: config.massDeletionConfirmMs})
+  const store = await createSnapshotStore(build, {clock, onBuild: metrics?.recordBuild, ...options.store})
   const errors: unknown[] = []
   const {server} = createCatalogServer({
     store,

@@ -4,6 +4,7 @@ import {copyFile, mkdtemp, readFile, rename, rm, writeFile} from 'node:fs/promis
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {z} from 'zod'
 import {episodeSchema, itemEnvelope} from '../../server/api/v1/contract.ts'
 import {parseNdjson} from '../../server/content/ndjson.ts'
 import {eventually} from '../helpers/eventually.ts'
@@ -87,4 +88,41 @@ describe('npm start', () => {
       await stalled.stop('SIGKILL')
     }
   }, 60_000)
+
+  it('holds a re-read that drops most of the catalog until a later read agrees or an operator confirms', async () => {
+    const guardedFile = join(folder, 'guarded.ndjson')
+    const lines = (await readFile(SAMPLE_DATASET, 'utf8')).split('\n').filter((line) => line.trim() !== '')
+    await writeFile(guardedFile, `${lines.join('\n')}\n`)
+    const guarded = await startMainProcess({PORT: '0', DATASET_FILE: guardedFile, RECONCILE_INTERVAL_SECONDS: '0', MASS_DELETION_CONFIRM_SECONDS: '1'})
+    const total = publishedCount('episode') + publishedCount('meetup') + publishedCount('voice')
+    const served = async () => {
+      const {counts} = z.object({counts: z.record(z.string(), z.number())}).parse(await (await fetch(`${guarded.baseUrl}/api/v1/all.json`)).json())
+      return Object.values(counts).reduce((sum, count) => sum + count, 0)
+    }
+    const status = async () => z.object({status: z.string(), last_build: z.object({error: z.string().nullable()}).nullable()}).parse(await (await fetch(`${guarded.baseUrl}/status`)).json())
+    try {
+      expect(await served()).toBe(total)
+      // A file cut at a line boundary, as a half-finished copy leaves it: the first tenth of its lines.
+      await writeFile(guardedFile, `${lines.slice(0, Math.floor(lines.length / 10)).join('\n')}\n`)
+      await eventually(async () => expect((await status()).last_build?.error).toMatch(/^held: the source now has \d+ documents where \d+ are served/), 5000)
+      expect((await status()).status).toBe('degraded')
+      expect(await served()).toBe(total)
+      // The same content read again a second later is believed.
+      await eventually(async () => expect(await served()).toBeLessThan(total / 2), 10_000)
+      expect((await status()).status).toBe('ok')
+
+      // Growth is never held.
+      await writeFile(guardedFile, `${lines.join('\n')}\n`)
+      await eventually(async () => expect(await served()).toBe(total), 5000)
+
+      // Emptied: held, until the operator confirms with SIGHUP.
+      await writeFile(guardedFile, '')
+      await eventually(async () => expect((await status()).last_build?.error).toMatch(/^held: the source now has 0 documents/), 5000)
+      expect(await served()).toBe(total)
+      guarded.signal('SIGHUP')
+      await eventually(async () => expect(await served()).toBe(0), 5000)
+    } finally {
+      await guarded.stop()
+    }
+  }, 30_000)
 })

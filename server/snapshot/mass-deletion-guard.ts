@@ -1,0 +1,56 @@
+import type {Snapshot} from './snapshot.ts'
+import type {SnapshotBuilder} from './store.ts'
+
+export interface MassDeletionGuardOptions {
+  clock: () => Date
+  /** How long after a drastic read a second, agreeing read is believed; 0 turns the guard off. */
+  confirmAfterMs: number
+}
+
+/** A re-read that would take away more than this share of the served documents is held. */
+const DRASTIC_SHARE = 0.5
+/** Catalogs smaller than this are not guarded: one deletion would already be "most" of them. */
+const GUARDED_FROM_DOCUMENTS = 10
+
+export interface MassDeletionGuard {
+  build: SnapshotBuilder
+  /** An operator's word: the next build is served whatever it drops. */
+  confirm(): void
+}
+
+const documentsIn = (snapshot: Snapshot) => snapshot.counts.episodes + snapshot.counts.meetups + snapshot.counts.voices
+
+/**
+ * A dataset file emptied or cut short, or a source answering an empty dataset, reads as "everything
+ * was deleted". Such a read is not served at once: the build fails (the last good snapshot keeps
+ * serving, `/status` says why, the store retries), and the new snapshot is served when a read at
+ * least `confirmAfterMs` later gives the same content, or when an operator confirms.
+ */
+export function guardMassDeletion(build: SnapshotBuilder, options: MassDeletionGuardOptions): MassDeletionGuard {
+  let held: {version: string; since: number} | undefined
+  let confirmedByOperator = false
+  return {
+    confirm: () => {
+      confirmedByOperator = true
+    },
+    build: async (previous, change) => {
+      const next = await build(previous, change)
+      const before = previous ? documentsIn(previous) : 0
+      const after = documentsIn(next)
+      const drastic = options.confirmAfterMs > 0 && before >= GUARDED_FROM_DOCUMENTS && after < before * (1 - DRASTIC_SHARE)
+      const now = options.clock().getTime()
+      const agreed = held?.version === next.version && now - held.since >= options.confirmAfterMs
+      if (!drastic || agreed || confirmedByOperator) {
+        held = undefined
+        confirmedByOperator = false
+        return next
+      }
+      if (held?.version !== next.version) held = {version: next.version, since: now}
+      const confirmAt = new Date(held.since + options.confirmAfterMs).toISOString()
+      throw new Error(
+        `held: the source now has ${after} documents where ${before} are served, which looks like an emptied or truncated dataset. ` +
+          `Still serving the ${before}; the new content is served if a read at ${confirmAt} or later agrees, or at once after an operator's SIGHUP.`,
+      )
+    },
+  }
+}
