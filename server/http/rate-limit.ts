@@ -21,13 +21,16 @@ export interface RateLimiterOptions {
   /** The client's key: its address, per /56 for IPv6. */
   keyOf: (request: IncomingMessage) => string
   publicBaseUrl: string
-  /** A store that fails lets requests through (a read-only public API stays up); failures are reported at most every 10 s. */
+  /** A store that fails lets requests through (a read-only public API stays up) and is left alone for 5 s; each pause is reported. */
   onStoreError: (error: unknown) => void
   policyName?: string
 }
 
-// An unreachable store fails every request; one report per interval says so without flooding the log.
-const STORE_ERROR_REPORT_INTERVAL_MS = 10_000
+/** A count that takes longer has failed: a hung store must not hold requests (Redis answers in well under 1 ms). */
+export const STORE_TIMEOUT_MS = 250
+// After a store fails, requests skip it for this long: a hung store costs a few requests its
+// timeout, not every request. Failures are reported once per pause.
+const STORE_PAUSE_MS = 5_000
 
 /**
  * Counts the request and adds the rate-limit headers to `headers` (the request's flat header
@@ -44,16 +47,15 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const {quota, windowSeconds, store, keyOf, publicBaseUrl, onStoreError, policyName = 'default'} = options
   store.init?.({windowMs: windowSeconds * 1000})
   const policy = `"${policyName}";q=${quota};w=${windowSeconds}`
-  let lastReportedAt = -Infinity
+  let pausedUntil = -Infinity
   return async (request, response, headers) => {
+    if (Date.now() < pausedUntil) return true
     let counted: IncrementResponse
     try {
-      counted = await store.increment(keyOf(request))
+      counted = await withTimeout(store.increment(keyOf(request)), STORE_TIMEOUT_MS)
     } catch (error) {
-      if (Date.now() - lastReportedAt >= STORE_ERROR_REPORT_INTERVAL_MS) {
-        lastReportedAt = Date.now()
-        onStoreError(error)
-      }
+      if (Date.now() >= pausedUntil) onStoreError(error)
+      pausedUntil = Date.now() + STORE_PAUSE_MS
       return true
     }
     const secondsLeft = counted.resetTime ? Math.max(0, Math.ceil((counted.resetTime.getTime() - Date.now()) / 1000)) : windowSeconds
@@ -64,4 +66,15 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     sendProblem(request, response, buildProblem(publicBaseUrl, 429, detail, request.url ?? '/'), {'Retry-After': String(retryAfter)}, headers)
     return false
   }
+}
+
+/** Rejects when `work` has not settled within `ms`; a late result is dropped. */
+function withTimeout<T>(work: Promise<T> | T, ms: number): Promise<T> {
+  if (!(work instanceof Promise)) return Promise.resolve(work)
+  let timer: NodeJS.Timeout | undefined
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the rate-limit store did not answer within ${ms} ms`)), ms)
+  })
+  work.catch(() => undefined) // a failure after the deadline has nobody waiting for it
+  return Promise.race([work, expired]).finally(() => clearTimeout(timer))
 }

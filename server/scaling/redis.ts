@@ -3,6 +3,9 @@ import {createClient} from 'redis'
 import type {CounterStore} from '../http/rate-limit.ts'
 import {createChangeFanOut, type ChangeFanOut, type ContentChange} from './change-fan-out.ts'
 
+/** Redis answers in well under a millisecond on a healthy network; a command this slow has failed. */
+export const REDIS_COMMAND_TIMEOUT_MS = 250
+
 export interface RedisOptions {
   url: string
   /** Namespaces this deployment's keys and channel, so several APIs can share one Redis. */
@@ -25,15 +28,20 @@ export interface RedisScaling {
 
 /**
  * Connects the two clients a replica needs (commands, and a subscriber, which Redis dedicates to
- * pub/sub). Commands fail at once while Redis is away instead of queueing: the rate limiter then
- * lets requests through and rebuilds stay local, so an outage degrades the quota and the fan-out,
- * never the API. The clients reconnect by themselves.
+ * pub/sub). Commands fail at once while Redis is away instead of queueing, and after
+ * `REDIS_COMMAND_TIMEOUT_MS` while it hangs: the rate limiter then lets requests through and
+ * rebuilds stay local, so an outage degrades the quota and the fan-out, never the API. The clients
+ * reconnect by themselves.
  */
 export async function connectRedis(options: RedisOptions): Promise<RedisScaling> {
   const {url, keyPrefix, replicaId, onRemoteChange, onResubscribed, log, connectTimeoutMs = 10_000} = options
   const commands = createClient({
     url,
     disableOfflineQueue: true,
+    // A command not yet written fails after the timeout; one already written waits for its answer
+    // (callers stop waiting after STORE_TIMEOUT_MS), and this bounds how many can wait.
+    commandOptions: {timeout: REDIS_COMMAND_TIMEOUT_MS},
+    commandsQueueMaxLength: 1000,
     socket: {connectTimeout: 5_000, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 5_000)},
   })
   const subscriber = commands.duplicate()

@@ -7,6 +7,10 @@ export interface RedisServer {
   stop(): Promise<void>
   /** Starts it again on the same port (after `stop`), empty. */
   restart(): Promise<void>
+  /** SIGSTOP: the server keeps its connections open and answers nothing, as a hung Redis does. */
+  hang(): void
+  /** SIGCONT after `hang`. */
+  wake(): void
 }
 
 /** Debian's redis-server on a free loopback port, in memory only. */
@@ -20,11 +24,13 @@ export async function startRedis(): Promise<RedisServer> {
       child.stdout.on('data', (chunk: Buffer) => {
         output += chunk.toString()
         if (output.includes('Ready to accept connections')) {
+          current = child
           resolve(() => new Promise<void>((stopped) => (child.exitCode !== null ? stopped() : (child.once('exit', () => stopped()), child.kill('SIGKILL')))))
         }
       })
       child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${output}`)))
     })
+  let current: ReturnType<typeof spawn> | undefined
   let stop = await launch()
   return {
     url: `redis://127.0.0.1:${port}`,
@@ -32,5 +38,7 @@ export async function startRedis(): Promise<RedisServer> {
     async restart() {
       stop = await launch()
     },
+    hang: () => void current?.kill('SIGSTOP'),
+    wake: () => void current?.kill('SIGCONT'),
   }
 }

@@ -1,0 +1,59 @@
+// Integration: `server/main.ts` as its own process with a real Redis (Debian's redis-server) that
+// hangs: SIGSTOP keeps its connections open and answers nothing, unlike a Redis that is down.
+import {encodeSignatureHeader} from '@sanity/webhook'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {eventually} from '../helpers/eventually.ts'
+import {startMainProcess, type MainProcess} from '../helpers/main-process.ts'
+import {startRedis, type RedisServer} from '../helpers/redis.ts'
+import {SAMPLE_DATASET} from '../helpers/server.ts'
+
+const SECRET = 'a-webhook-secret-for-a-hung-redis'
+let redis: RedisServer
+let server: MainProcess
+
+beforeAll(async () => {
+  redis = await startRedis()
+  server = await startMainProcess({PORT: '0', DATASET_FILE: SAMPLE_DATASET, REDIS_URL: redis.url, RATE_LIMIT_QUOTA: '1000', RECONCILE_INTERVAL_SECONDS: '0', SANITY_WEBHOOK_SECRET: SECRET})
+}, 30_000)
+afterAll(async () => {
+  redis.wake()
+  await server.stop('SIGKILL')
+  await redis.stop()
+})
+
+async function timedGet(path: string): Promise<{status: number; rateLimited: boolean; ms: number}> {
+  const started = performance.now()
+  const response = await fetch(`${server.baseUrl}${path}`, {signal: AbortSignal.timeout(10_000)})
+  await response.arrayBuffer()
+  return {status: response.status, rateLimited: response.headers.has('ratelimit'), ms: performance.now() - started}
+}
+
+describe('a Redis that hangs', () => {
+  it('degrades the shared rate limit and the fan-out, never a GET, and recovers when Redis answers again', async () => {
+    expect(await timedGet('/api/v1/index.json')).toMatchObject({status: 200, rateLimited: true})
+    redis.hang()
+    try {
+      const answers = []
+      for (let round = 0; round < 10; round++) answers.push(...(await Promise.all(Array.from({length: 10}, () => timedGet('/api/v1/episodes.json')))))
+      expect(answers.every((answer) => answer.status === 200)).toBe(true)
+      // At most the command timeout for the requests that found Redis hung; the rest skip it.
+      expect(Math.max(...answers.map((answer) => answer.ms))).toBeLessThan(1500)
+      expect(answers.filter((answer) => answer.ms > 200).length).toBeLessThanOrEqual(20)
+
+      // A webhook is answered and rebuilds this replica; only the announcement to others is lost.
+      const body = JSON.stringify({_id: 'x', _type: 'voice'})
+      const started = performance.now()
+      const delivery = await fetch(`${server.baseUrl}/webhooks/sanity`, {
+        method: 'POST',
+        headers: {'content-type': 'application/json', 'sanity-webhook-signature': await encodeSignatureHeader(body, Date.now(), SECRET)},
+        body,
+      })
+      expect(delivery.status).toBe(202)
+      expect(performance.now() - started).toBeLessThan(1500)
+      await eventually(async () => expect(server.output()).toMatch(/full rebuild done/), 5000)
+    } finally {
+      redis.wake()
+    }
+    await eventually(async () => expect(await timedGet('/api/v1/index.json')).toMatchObject({status: 200, rateLimited: true}), 15_000)
+  }, 40_000)
+})
