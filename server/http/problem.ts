@@ -7,7 +7,7 @@ import type {Problem} from '../api/v1/contract.ts'
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8'
 
-export const PROBLEM_STATUSES = [400, 404, 405, 408, 409, 410, 413, 414, 415, 421, 429, 431, 500, 503] as const
+export const PROBLEM_STATUSES = [400, 404, 405, 408, 409, 410, 413, 414, 415, 417, 421, 429, 431, 500, 503] as const
 export type ProblemStatus = (typeof PROBLEM_STATUSES)[number]
 
 export function isProblemStatus(status: unknown): status is ProblemStatus {

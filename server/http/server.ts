@@ -1,7 +1,7 @@
-import {createServer, STATUS_CODES, type RequestListener, type Server} from 'node:http'
+import {createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse} from 'node:http'
 import {Server as NetServer} from 'node:net'
 import type {Duplex} from 'node:stream'
-import {buildProblem, PROBLEM_CONTENT_TYPE, type ProblemStatus} from './problem.ts'
+import {buildProblem, PROBLEM_CONTENT_TYPE, sendProblem, type ProblemStatus} from './problem.ts'
 
 export interface ServerLimits {
   /** A client that has not sent all its headers by then gets 408 and is disconnected (slowloris). */
@@ -33,6 +33,9 @@ export interface CatalogHttpServer {
 /** An HTTP server with bounded timeouts and sizes whose every refusal is application/problem+json. */
 export function createHttpServer(listener: RequestListener, publicBaseUrl: string, limits: ServerLimits = DEFAULT_LIMITS): CatalogHttpServer {
   let closing = false
+  // The response a connection still owes: a malformed request pipelined after a valid one is
+  // refused only once the valid one has been answered.
+  const owed = new WeakMap<Duplex, ServerResponse>()
   const server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
@@ -40,14 +43,26 @@ export function createHttpServer(listener: RequestListener, publicBaseUrl: strin
       keepAliveTimeout: limits.keepAliveTimeoutMs,
       maxHeaderSize: limits.maxHeaderBytes,
       connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
+      requireHostHeader: false, // checked below, to answer with a problem instead of an empty 400
     },
     (request, response) => {
       // While shutting down, every response ends its connection, so no client reuses one that is about to close.
       if (closing) response.setHeader('Connection', 'close')
+      owed.set(request.socket, response)
+      response.once('finish', () => owed.get(request.socket) === response && owed.delete(request.socket))
+      const refusal = refuseTarget(request)
+      if (refusal) return refuseRequest(request, response, publicBaseUrl, 400, refusal)
       listener(request, response)
     },
   )
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => refuse(error, socket, publicBaseUrl, limits))
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) =>
+    refuseRequest(request, response, publicBaseUrl, 417, `The server meets no expectation but 100-continue; got "${String(request.headers.expect).slice(0, 100)}".`),
+  )
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    const pending = owed.get(socket)
+    if (pending && !pending.writableFinished) pending.once('finish', () => refuse(error, socket, publicBaseUrl, limits))
+    else refuse(error, socket, publicBaseUrl, limits)
+  })
 
   const shutDown = (timeoutMs: number) =>
     new Promise<void>((resolve) => {
@@ -63,6 +78,34 @@ export function createHttpServer(listener: RequestListener, publicBaseUrl: strin
       })
     })
   return {server, shutDown}
+}
+
+// RFC 3986 authority as a Host header carries it: an IP literal or a registered name, and a port.
+const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(?::\d{0,5})?$/
+const ABSOLUTE_FORM = /^https?:\/\//i
+
+/**
+ * RFC 9112 3.2: HTTP/1.1 requests carry exactly one valid Host, and an absolute-form target
+ * (`GET http://host/path`) is served as its path, so every rule keyed on the path applies to it.
+ * Returns why the request is refused, if it is.
+ */
+function refuseTarget(request: IncomingMessage): string | undefined {
+  const hosts = request.headersDistinct.host ?? []
+  if (hosts.length > 1) return 'The request has more than one Host header.'
+  const [host] = hosts
+  if (host === undefined && request.httpVersion === '1.1') return 'HTTP/1.1 requests must carry a Host header (RFC 9112, section 3.2).'
+  if (host !== undefined && !HOST.test(host)) return 'The Host header is not a host name or address with an optional port.'
+  const target = request.url ?? '/'
+  if (!ABSOLUTE_FORM.test(target)) return undefined
+  if (!URL.canParse(target)) return 'The request target is not a valid absolute URL.'
+  const url = new URL(target)
+  request.url = `${url.pathname}${url.search}`
+  return undefined
+}
+
+function refuseRequest(request: IncomingMessage, response: ServerResponse, publicBaseUrl: string, status: 400 | 417, detail: string): void {
+  response.shouldKeepAlive = false
+  sendProblem(request, response, buildProblem(publicBaseUrl, status, detail, '/'), {'X-Content-Type-Options': 'nosniff'})
 }
 
 /** Node's own answers to unparseable, oversized or slow requests are plain text; these are problems. */
