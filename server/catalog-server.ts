@@ -39,7 +39,7 @@ export function createCatalogServer(dependencies: CatalogServerDependencies): Ca
     ...(dependencies.metrics ? [dependencies.metrics.observe] : []),
   ]
   const listener = createRequestListener({
-    fastPath: createFastPath(dependencies.store),
+    fastPath: createFastPath(dependencies.store, config.publicBaseUrl),
     application: createApp(dependencies),
     rateLimiter,
     observe: observers.length > 0 ? (request, response, headers) => observers.forEach((observe) => observe(request, response, headers)) : undefined,

@@ -19,6 +19,8 @@ export async function readContract<Schema extends z.ZodType>(response: Response,
 export async function readProblem(response: Response, status: number) {
   expect(response.status).toBe(status)
   expect(response.headers.get('content-type')).toBe('application/problem+json; charset=utf-8')
+  // A refusal is about this request at this moment: no cache may keep it.
+  expect(response.headers.get('cache-control')).toBe('no-store')
   const body: unknown = await response.json()
   expectMatchesOpenApi(response, body)
   const problem = problemSchema.parse(body)

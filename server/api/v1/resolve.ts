@@ -1,0 +1,80 @@
+import {DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, type PageRequest, type Snapshot} from '../../snapshot/snapshot.ts'
+import type {Representation} from '../../snapshot/representation.ts'
+import {SLUG_MAX_LENGTH, SLUG_PATTERN} from './contract.ts'
+import {isCollectionName, type CollectionName} from './links.ts'
+
+const SANDBOX_PREFIX = '/sandbox'
+export const LIST_PATH = /^\/(episodes|meetups|voices)\.json$/
+const ITEM_PATH = /^\/(episodes|meetups|voices)\/([^/]*)\.json$/
+const DOCUMENT_PATHS = new Set(['/index.json', '/all.json'])
+const SINGULAR: Record<CollectionName, string> = {episodes: 'episode', meetups: 'meetup talk', voices: 'speaker'}
+
+/**
+ * What a path under `/api/v1` names in a snapshot. `names` says whether the path names a resource
+ * at all: such a path answers other methods with 405, any other path is a 404 whatever the method.
+ */
+export type Resolution =
+  | {found: true; representation: Representation}
+  | {found: false; names: boolean; status: 400 | 404; detail: string}
+
+/**
+ * The one reading of `/api/v1` (and `/api/v1/sandbox`) URLs, used by the fast path and the Express
+ * application alike, so the two cannot disagree. `path` is relative to `/api/v1` (`/episodes.json`);
+ * `query` is the raw query string without `?`, empty when there is none. Items and documents
+ * ignore the query (a `utm_source` changes nothing); lists read `limit` and `cursor`.
+ */
+export function resolveCatalogPath(snapshot: Snapshot, publicBaseUrl: string, path: string, query: string): Resolution {
+  const catalogPath = withoutSandbox(path)
+  const collection = LIST_PATH.exec(catalogPath)?.[1]
+  if (isCollectionName(collection)) {
+    const parsed = parsePageRequest(query === '' ? undefined : new URLSearchParams(query))
+    if (!parsed.ok) return {found: false, names: true, status: 400, detail: parsed.reason}
+    const page = snapshot.listPage(collection, parsed.request)
+    return page.ok ? {found: true, representation: page.representation} : {found: false, names: true, status: 400, detail: page.reason}
+  }
+
+  const [, itemCollection, slug] = ITEM_PATH.exec(catalogPath) ?? []
+  if (isCollectionName(itemCollection) && slug !== undefined) {
+    const representation = snapshot.item(itemCollection, slug)
+    if (representation) return {found: true, representation}
+    const detail = isSlug(slug) ? missingItemDetail(publicBaseUrl, itemCollection, slug) : notASlugDetail(publicBaseUrl, itemCollection, slug)
+    return {found: false, names: false, status: 404, detail}
+  }
+
+  const document = DOCUMENT_PATHS.has(catalogPath) ? snapshot.representation(catalogPath.slice(1)) : undefined
+  if (document) return {found: true, representation: document}
+  return {found: false, names: false, status: 404, detail: unknownApiPathDetail(publicBaseUrl)}
+}
+
+// Problem details, shared with the static export's nginx configuration so both say the same.
+export const missingItemDetail = (publicBaseUrl: string, collection: CollectionName, slug: string) =>
+  `No ${SINGULAR[collection]} has the slug "${slug}". Re-read ${publicBaseUrl}/api/v1/${collection}.json for current slugs; slugs change only when content is renamed.`
+export const notASlugDetail = (publicBaseUrl: string, collection: CollectionName, slug: string) =>
+  `"${slug}" is not a slug: slugs match ^[a-z0-9-]+$ and have at most ${SLUG_MAX_LENGTH} characters. See ${publicBaseUrl}/api/v1/${collection}.json.`
+export const unknownApiPathDetail = (publicBaseUrl: string) => `No such path under /api/v1. The service index ${publicBaseUrl}/api/v1/index.json lists every endpoint.`
+
+/** A path under `/api/v1` with the sandbox prefix taken off: the sandbox serves the same documents. */
+export function withoutSandbox(path: string): string {
+  return path.startsWith(`${SANDBOX_PREFIX}/`) ? path.slice(SANDBOX_PREFIX.length) : path
+}
+
+function isSlug(value: string): boolean {
+  return value.length <= SLUG_MAX_LENGTH && SLUG_PATTERN.test(value)
+}
+
+type PageRequestResult = {ok: true; request: PageRequest} | {ok: false; reason: string}
+
+/** `limit` (1 to 500, default 100) and `cursor` (opaque, from `next_cursor`); other parameters are ignored. */
+function parsePageRequest(query: URLSearchParams | undefined): PageRequestResult {
+  if (!query) return {ok: true, request: {limit: DEFAULT_PAGE_LIMIT, cursor: null}}
+  const limits = query.getAll('limit')
+  const cursors = query.getAll('cursor')
+  if (limits.length > 1) return {ok: false, reason: 'limit is given more than once; send it at most once'}
+  if (cursors.length > 1) return {ok: false, reason: 'cursor is given more than once; send it at most once'}
+  const limitText = limits[0]
+  const limit = limitText === undefined ? DEFAULT_PAGE_LIMIT : /^\d{1,4}$/.test(limitText) ? Number(limitText) : Number.NaN
+  if (!(limit >= 1 && limit <= MAX_PAGE_LIMIT)) {
+    return {ok: false, reason: `limit must be a whole number from 1 to ${MAX_PAGE_LIMIT} (default ${DEFAULT_PAGE_LIMIT}); got "${limitText}"`}
+  }
+  return {ok: true, request: {limit, cursor: cursors[0] || null}}
+}

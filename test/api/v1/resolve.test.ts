@@ -1,0 +1,48 @@
+import {describe, expect, it} from 'vitest'
+import {encodeCursor} from '../../../server/api/v1/cursor.ts'
+import {resolveCatalogPath, type Resolution} from '../../../server/api/v1/resolve.ts'
+import {loadConfig} from '../../../server/config.ts'
+import {createEmbeddedFileSource} from '../../../server/content/embedded-source.ts'
+import {catalogSnapshotBuilder} from '../../../server/snapshot/catalog-builder.ts'
+import {SAMPLE_DATASET} from '../../helpers/server.ts'
+
+const BASE = 'http://api.test'
+const config = loadConfig({PUBLIC_BASE_URL: BASE})
+const snapshot = await catalogSnapshotBuilder({source: createEmbeddedFileSource(SAMPLE_DATASET), config, clock: () => new Date()})(undefined, {kind: 'all'})
+const [first] = snapshot.catalog.episodes
+const slug = first?.value.slug ?? ''
+const resolve = (path: string, query = '') => resolveCatalogPath(snapshot, BASE, path, query)
+const representationOf = (resolution: Resolution) => (resolution.found ? resolution.representation : undefined)
+
+describe('resolveCatalogPath', () => {
+  it('finds lists, items and documents, in the sandbox too, as the snapshot holds them', () => {
+    expect(representationOf(resolve('/episodes.json'))).toBe(snapshot.representation('episodes.json'))
+    expect(representationOf(resolve(`/episodes/${slug}.json`))).toBe(snapshot.item('episodes', slug))
+    expect(representationOf(resolve(`/sandbox/episodes/${slug}.json`))).toBe(snapshot.item('episodes', slug))
+    expect(representationOf(resolve('/all.json'))).toBe(snapshot.representation('all.json'))
+    expect(representationOf(resolve('/sandbox/index.json'))).toBe(snapshot.representation('index.json'))
+  })
+
+  it('ignores the query of items and documents, and reads limit and cursor on lists', () => {
+    expect(representationOf(resolve(`/episodes/${slug}.json`, 'utm_source=x'))).toBe(snapshot.item('episodes', slug))
+    expect(representationOf(resolve('/index.json', 'a=b'))).toBe(snapshot.representation('index.json'))
+    const page = resolve('/episodes.json', 'limit=2&utm_source=x')
+    expect(page.found && JSON.parse(page.representation.body.toString()).pagination).toMatchObject({limit: 2, count: 2, has_more: true})
+    const key: [string, string] = ['9999-12-31', '']
+    expect(resolve('/episodes.json', `cursor=${encodeCursor(key)}`)).toMatchObject({found: true})
+  })
+
+  it('refuses bad list queries with 400 on a path that names a resource, so other methods get 405', () => {
+    expect(resolve('/episodes.json', 'limit=0')).toMatchObject({found: false, names: true, status: 400, detail: expect.stringMatching(/limit must be/)})
+    expect(resolve('/episodes.json', 'limit=1&limit=2')).toMatchObject({found: false, names: true, status: 400})
+    expect(resolve('/voices.json', 'cursor=not-ours')).toMatchObject({found: false, names: true, status: 400, detail: expect.stringMatching(/cursor/)})
+  })
+
+  it('answers 404 for unknown slugs, non-slugs and unknown paths, saying which', () => {
+    expect(resolve('/episodes/no-such-episode.json')).toMatchObject({found: false, names: false, status: 404, detail: expect.stringMatching(/No episode has the slug "no-such-episode"/)})
+    expect(resolve('/voices/NOT_A_SLUG.json')).toMatchObject({found: false, names: false, status: 404, detail: expect.stringMatching(/is not a slug/)})
+    for (const path of ['/', '/episodes', '/episodes/', '/podcasts.json', '/sandbox/sandbox/index.json', '/constructor.json', '/__proto__/x.json']) {
+      expect(resolve(path), path).toMatchObject({found: false, names: false, status: 404})
+    }
+  })
+})
