@@ -154,6 +154,29 @@ describe('signed deliveries', () => {
     expect(kept.title).toBe('פרק 6: תוכן מובנה ו-GROQ')
     const status = await readStatus()
     expect(status.problems).toEqual([{document_id: brokenId, collection: 'episodes', severity: 'kept', messages: ['title: Invalid input: expected string, received null']}])
+
+    // A full re-read (a voice changed) keeps it too.
+    expect(await (await deliver({hello: 'rebuild everything'})).json()).toEqual({status: 'accepted', rebuild: 'full'})
+    await eventually(async () => expect(builds.at(-1)).toMatchObject({kind: 'full', ok: true}))
+    const {data: stillKept} = await readContract(await get('/api/v1/episodes/ep-6-structured-content.json'), itemEnvelope(episodeSchema))
+    expect(stillKept.title).toBe('פרק 6: תוכן מובנה ו-GROQ')
+  })
+
+  it('never lets an edit take a slug another episode holds, and a full re-read agrees', async () => {
+    const holderBefore = await (await get('/api/v1/episodes/ep-3-schema-migrations.json')).text()
+    const editedId = idOf('ep-7-hebrew-nlp')
+    documents = documents.map((document) => (document._id === editedId ? {...document, slug: {_type: 'slug', current: 'ep-3-schema-migrations'}, publishedAt: '2030-01-01'} : document))
+    expect((await deliver({_id: editedId, _type: 'episode'})).status).toBe(202)
+    await eventually(async () => expect(builds.at(-1)).toMatchObject({kind: 'documents', ok: true}))
+    const afterWebhook = {holder: await (await get('/api/v1/episodes/ep-3-schema-migrations.json')).text(), kept: (await get('/api/v1/episodes/ep-7-hebrew-nlp.json')).status}
+    expect(afterWebhook).toEqual({holder: holderBefore, kept: 200})
+    expect((await readStatus()).problems).toEqual([
+      {document_id: editedId, collection: 'episodes', severity: 'kept', messages: ['slug: "ep-3-schema-migrations" is already used by another document in episodes']},
+    ])
+
+    const version = server.store.current().version
+    await server.store.refresh()
+    expect(server.store.current().version).toBe(version)
   })
 
   it('rebuilds everything when the payload does not name a document, and ignores drafts and other types', async () => {

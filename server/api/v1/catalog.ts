@@ -129,6 +129,35 @@ function documentIdOf(raw: unknown): string {
   return identified.success ? identified.data._id : '(no _id)'
 }
 
+/**
+ * The one document policy, for full and per-document builds alike, so a replica that applied a
+ * webhook and one that re-read everything serve the same thing:
+ * - a valid document is served, with a `warning` for anything it left out;
+ * - a slug belongs to the document that already holds it (the established holder); a document
+ *   that asks for a slug held by another is refused like an invalid one;
+ * - a refused document keeps its last valid version (`kept`) while that version's slug is free,
+ *   and is `rejected` (not served) otherwise.
+ * `holderOf` names the document serving a slug so far.
+ */
+function admit<Item extends {slug: string}>(
+  collection: CollectionName,
+  documentId: string,
+  mapped: MappedDocument<Item>,
+  lastValid: CatalogEntry<Item> | undefined,
+  holderOf: (slug: string) => string | undefined,
+  problems: DocumentProblem[],
+): CatalogEntry<Item> | undefined {
+  const isFree = (slug: string) => (holderOf(slug) ?? documentId) === documentId
+  const messages = !mapped.ok ? mapped.messages : isFree(mapped.entry.value.slug) ? [] : [duplicateSlug(mapped.entry.value.slug, collection)]
+  if (mapped.ok && messages.length === 0) {
+    if (mapped.warnings.length > 0) problems.push({documentId, collection, severity: 'warning', messages: mapped.warnings})
+    return mapped.entry
+  }
+  const kept = lastValid && isFree(lastValid.value.slug) ? lastValid : undefined
+  problems.push({documentId, collection, severity: kept ? 'kept' : 'rejected', messages})
+  return kept
+}
+
 function mapCollection<Row, Item extends {slug: string}>(
   collection: CollectionName,
   spec: CollectionSpec<Row, Item>,
@@ -138,27 +167,29 @@ function mapCollection<Row, Item extends {slug: string}>(
   problems: DocumentProblem[],
 ): CatalogEntry<Item>[] {
   const lastValid = new Map(previous?.map((entry) => [entry.documentId, entry]))
-  const entries: CatalogEntry<Item>[] = []
-  for (const raw of input) {
+  const byOrder = (a: CatalogEntry<Item>, b: CatalogEntry<Item>) => spec.order.compare(spec.order.key(a.value), spec.order.key(b.value)) || compareIds(a.documentId, b.documentId)
+  const documents = input.map((raw) => {
     const documentId = documentIdOf(raw)
-    const mapped = mapDocument(spec, raw, documentId, context)
-    if (mapped.ok) {
-      if (mapped.warnings.length > 0) problems.push({documentId, collection, severity: 'warning', messages: mapped.warnings})
-      entries.push(mapped.entry)
-      continue
-    }
-    const kept = lastValid.get(documentId)
-    if (kept) entries.push(kept)
-    problems.push({documentId, collection, severity: kept ? 'kept' : 'rejected', messages: mapped.messages})
-  }
-  const sorted = entries.sort((a, b) => spec.order.compare(spec.order.key(a.value), spec.order.key(b.value)))
-  // Two documents with one slug would make the single endpoint ambiguous: the first in list order wins.
-  const seen = new Set<string>()
-  return sorted.filter((entry) => {
-    if (!seen.has(entry.value.slug)) return seen.add(entry.value.slug)
-    problems.push({documentId: entry.documentId, collection, severity: 'rejected', messages: [duplicateSlug(entry.value.slug, collection)]})
-    return false
+    return {documentId, mapped: mapDocument(spec, raw, documentId, context)}
   })
+  // Established holders claim their slugs first, then the rest in list order, then the refused
+  // (whose last valid versions take whatever slug is still free).
+  const established = (document: (typeof documents)[number]) => document.mapped.ok && lastValid.get(document.documentId)?.value.slug === document.mapped.entry.value.slug
+  const valid = documents.filter((document) => document.mapped.ok)
+  const claimOrder = [
+    ...valid.filter(established),
+    ...valid.filter((document) => !established(document)).sort((a, b) => (a.mapped.ok && b.mapped.ok ? byOrder(a.mapped.entry, b.mapped.entry) : 0)),
+    ...documents.filter((document) => !document.mapped.ok),
+  ]
+  const holders = new Map<string, string>()
+  const entries: CatalogEntry<Item>[] = []
+  for (const {documentId, mapped} of claimOrder) {
+    const entry = admit(collection, documentId, mapped, lastValid.get(documentId), (slug) => holders.get(slug), problems)
+    if (!entry) continue
+    holders.set(entry.value.slug, documentId)
+    entries.push(entry)
+  }
+  return entries.sort(byOrder)
 }
 
 function patchCollection<Row, Item extends {slug: string}>(
@@ -175,18 +206,18 @@ function patchCollection<Row, Item extends {slug: string}>(
   if (update.row === null || update.row === undefined) return without
 
   const mapped = mapDocument(spec, update.row, update.documentId, context)
-  if (!mapped.ok) {
-    problems.push({documentId: update.documentId, collection, severity: existing ? 'kept' : 'rejected', messages: mapped.messages})
-    return entries
-  }
-  if (without.some((entry) => entry.value.slug === mapped.entry.value.slug)) {
-    problems.push({documentId: update.documentId, collection, severity: existing ? 'kept' : 'rejected', messages: [duplicateSlug(mapped.entry.value.slug, collection)]})
-    return entries
-  }
-  if (mapped.warnings.length > 0) problems.push({documentId: update.documentId, collection, severity: 'warning', messages: mapped.warnings})
-  const key = spec.order.key(mapped.entry.value)
-  const position = insertionIndex(without, (entry) => spec.order.compare(spec.order.key(entry.value), key) <= 0)
-  return without.toSpliced(position, 0, mapped.entry)
+  const holderOf = (slug: string) => without.find((entry) => entry.value.slug === slug)?.documentId
+  const entry = admit(collection, update.documentId, mapped, existing, holderOf, problems)
+  if (!entry) return without
+  if (entry === existing) return entries
+  const key = spec.order.key(entry.value)
+  const position = insertionIndex(without, (other) => (spec.order.compare(spec.order.key(other.value), key) || compareIds(other.documentId, entry.documentId)) <= 0)
+  return without.toSpliced(position, 0, entry)
+}
+
+/** Two documents with the same sort key are ordered by id, so every build orders them alike. */
+function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
 }
 
 /** The first index whose entry does not satisfy `before`; `before` must hold for a prefix of the sorted list. */

@@ -1,0 +1,66 @@
+// One document policy for full and per-document builds: for each scenario, the catalog a webhook's
+// per-document build makes must equal the one a full re-read makes from the same previous catalog.
+import {describe, expect, it} from 'vitest'
+import {mapCatalog, patchCatalog, type Catalog} from '../../../server/api/v1/catalog.ts'
+import {createLinks} from '../../../server/api/v1/links.ts'
+import {createEmbeddedSource} from '../../../server/content/embedded-source.ts'
+import type {SanityDocument} from '../../../server/content/ndjson.ts'
+import {CATALOG_QUERY, EPISODE_BY_ID_QUERY} from '../../../server/content/queries.ts'
+import {episode} from '../../fixtures/documents.ts'
+
+const links = createLinks({publicBaseUrl: 'http://api.test', siteUrl: 'https://site.test', images: {projectId: 'proj', dataset: 'prod'}})
+const settings = {links, feedUrl: 'https://site.test/feed.xml'}
+const fetchFrom = (documents: SanityDocument[], query: string, params?: Record<string, unknown>) => createEmbeddedSource('inline', async () => documents).fetch(query, params)
+
+const served = (catalog: Catalog) => catalog.episodes.map((entry) => `${entry.documentId}:${entry.value.slug}:${entry.value.title}`)
+const problems = (catalog: Catalog) => [...catalog.problems].sort((a, b) => a.documentId.localeCompare(b.documentId))
+
+/** The catalog before, then the same edit applied by a full re-read and by a per-document build. */
+async function bothWays(before: SanityDocument[], after: SanityDocument[], editedId: string) {
+  const previous = mapCatalog(await fetchFrom(before, CATALOG_QUERY), settings)
+  const full = mapCatalog(await fetchFrom(after, CATALOG_QUERY), settings, previous)
+  const row = await fetchFrom(after, EPISODE_BY_ID_QUERY, {id: editedId})
+  const incremental = patchCatalog(previous, [{collection: 'episodes', documentId: editedId, row}], settings)
+  expect(served(incremental)).toEqual(served(full))
+  expect(problems(incremental)).toEqual(problems(full))
+  return full
+}
+
+const holder = episode('taken', {_id: 'holder', publishedAt: '2024-01-01', title: 'המחזיק'})
+const other = episode('other', {_id: 'other', publishedAt: '2025-06-01', title: 'אחר'})
+
+describe('the document policy, alike in full and per-document builds', () => {
+  it('keeps a slug with the document that holds it: a newer document asking for it keeps its last valid version', async () => {
+    const catalog = await bothWays([holder, other], [holder, {...other, slug: {_type: 'slug', current: 'taken'}, title: 'אחר, ערוך'}], 'other')
+    expect(served(catalog)).toEqual(['other:other:אחר', 'holder:taken:המחזיק'])
+    expect(problems(catalog)).toEqual([{documentId: 'other', collection: 'episodes', severity: 'kept', messages: ['slug: "taken" is already used by another document in episodes']}])
+  })
+
+  it('rejects a new document that asks for a held slug', async () => {
+    const newcomer = episode('taken', {_id: 'newcomer', publishedAt: '2026-01-01'})
+    const catalog = await bothWays([holder], [holder, newcomer], 'newcomer')
+    expect(served(catalog)).toEqual(['holder:taken:המחזיק'])
+    expect(problems(catalog)).toMatchObject([{documentId: 'newcomer', severity: 'rejected'}])
+  })
+
+  it('keeps the last valid version of a document an edit breaks', async () => {
+    const catalog = await bothWays([holder, other], [holder, {...other, title: undefined}], 'other')
+    expect(served(catalog)).toContain('other:other:אחר')
+    expect(problems(catalog)).toMatchObject([{documentId: 'other', severity: 'kept', messages: ['title: Invalid input: expected string, received null']}])
+  })
+
+  it('lets a renamed document take a slug that was freed, and serves a plain edit', async () => {
+    const catalog = await bothWays([holder, other], [{...holder, slug: {_type: 'slug', current: 'renamed'}}, other], 'holder')
+    expect(served(catalog)).toEqual(['other:other:אחר', 'holder:renamed:המחזיק'])
+    expect(catalog.problems).toEqual([])
+  })
+
+  it('keeps a kept version through later full re-reads while the document stays broken', async () => {
+    const broken = [holder, {...other, title: undefined}]
+    const first = mapCatalog(await fetchFrom([holder, other], CATALOG_QUERY), settings)
+    const second = mapCatalog(await fetchFrom(broken, CATALOG_QUERY), settings, first)
+    const third = mapCatalog(await fetchFrom(broken, CATALOG_QUERY), settings, second)
+    expect(served(third)).toEqual(served(first))
+    expect(problems(third)).toMatchObject([{documentId: 'other', severity: 'kept'}])
+  })
+})
