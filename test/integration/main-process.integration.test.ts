@@ -6,10 +6,10 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {z} from 'zod'
 import {episodeSchema, itemEnvelope} from '../../server/api/v1/contract.ts'
-import {parseNdjson} from '../../server/content/ndjson.ts'
 import {eventually} from '../helpers/eventually.ts'
 import {readContract} from '../helpers/contract.ts'
 import {startMainProcess, type MainProcess} from '../helpers/main-process.ts'
+import {sampleCounts} from '../helpers/sample.ts'
 import {SAMPLE_DATASET} from '../helpers/server.ts'
 
 let folder: string
@@ -17,8 +17,6 @@ let datasetFile: string
 let server: MainProcess
 let baseUrl: string
 const output = () => server.output()
-const sample = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)
-const publishedCount = (type: string) => sample.filter((document) => document._type === type && !document._id.startsWith('drafts.')).length
 
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'catalog-main-'))
@@ -35,7 +33,7 @@ afterAll(async () => {
 
 describe('npm start', () => {
   it('serves the dataset file and says where', async () => {
-    expect(output()).toContain(`Serving ${publishedCount('episode')} episodes, ${publishedCount('meetup')} meetups and ${publishedCount('voice')} voices`)
+    expect(output()).toContain(`Serving ${sampleCounts.episodes} episodes, ${sampleCounts.meetups} meetups and ${sampleCounts.voices} voices`)
     expect((await fetch(`${baseUrl}/api/v1/index.json`)).status).toBe(200)
   })
 
@@ -94,7 +92,7 @@ describe('npm start', () => {
     const lines = (await readFile(SAMPLE_DATASET, 'utf8')).split('\n').filter((line) => line.trim() !== '')
     await writeFile(guardedFile, `${lines.join('\n')}\n`)
     const guarded = await startMainProcess({PORT: '0', DATASET_FILE: guardedFile, RECONCILE_INTERVAL_SECONDS: '0', MASS_DELETION_CONFIRM_SECONDS: '1'})
-    const total = publishedCount('episode') + publishedCount('meetup') + publishedCount('voice')
+    const total = sampleCounts.episodes + sampleCounts.meetups + sampleCounts.voices
     const served = async () => {
       const {counts} = z.object({counts: z.record(z.string(), z.number())}).parse(await (await fetch(`${guarded.baseUrl}/api/v1/all.json`)).json())
       return Object.values(counts).reduce((sum, count) => sum + count, 0)

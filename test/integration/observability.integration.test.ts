@@ -2,6 +2,7 @@
 import {afterEach, describe, expect, it} from 'vitest'
 import {z} from 'zod'
 import {createEmbeddedFileSource} from '../../server/content/embedded-source.ts'
+import {sampleCounts} from '../helpers/sample.ts'
 import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
 
 let server: TestServer
@@ -92,7 +93,7 @@ describe('GET /metrics', () => {
     expect(metrics).not.toContain('wp-admin')
     expect(metrics).not.toContain('ep-1-why-we-started')
     expect(sample(metrics, 'catalog_http_revalidations_total{outcome="not_modified"}')).toBe(1)
-    expect(sample(metrics, 'catalog_documents{collection="episodes"}')).toBe(34)
+    expect(sample(metrics, 'catalog_documents{collection="episodes"}')).toBe(sampleCounts.episodes)
     expect(sample(metrics, 'catalog_snapshot_age_seconds')).toBeGreaterThanOrEqual(0)
     expect(sample(metrics, 'process_resident_memory_bytes')).toBeGreaterThan(0)
   })
