@@ -59,7 +59,7 @@ const environmentSchema = z
     REDIS_URL: z.url({protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL'}).optional(),
     REDIS_KEY_PREFIX: z.string().regex(/^[\w.:-]{1,64}$/, 'must be up to 64 letters, digits, dots, colons, dashes or underscores').default('catalog:'),
     MASS_DELETION_CONFIRM_SECONDS: z.coerce.number().int().min(0).default(60),
-    PAGE_CACHE_MEGABYTES: z.coerce.number().min(1).max(65536).default(32),
+    PAGE_CACHE_MEGABYTES: z.coerce.number().min(0.1).max(65536).default(32),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((env, context) => {

@@ -19,8 +19,8 @@ export interface CatalogMetrics {
  * time and when a response ends, so the metrics can be created before the store, whose builds
  * they record.
  */
-export function createMetrics(options: {store: () => SnapshotStore; clock?: () => Date; droppedLogLines?: () => number}): CatalogMetrics {
-  const {store, clock = () => new Date(), droppedLogLines = () => 0} = options
+export function createMetrics(options: {store: () => SnapshotStore; clock?: () => Date; droppedLogLines?: () => number; pageCacheBytes?: () => number}): CatalogMetrics {
+  const {store, clock = () => new Date(), droppedLogLines = () => 0, pageCacheBytes = () => 0} = options
   const registry = new Registry()
   collectDefaultMetrics({register: registry}) // memory, CPU, event-loop delay, GC
   const registers = [registry]
@@ -75,6 +75,15 @@ export function createMetrics(options: {store: () => SnapshotStore; clock?: () =
     collect() {
       this.reset()
       this.inc(droppedLogLines())
+    },
+  })
+
+  new Gauge({
+    name: 'catalog_page_cache_bytes',
+    help: 'Bytes held by the cache of list pages built for a limit or cursor (compressed variants counted); bounded by PAGE_CACHE_MEGABYTES.',
+    registers,
+    collect() {
+      this.set(pageCacheBytes())
     },
   })
 

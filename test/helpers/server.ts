@@ -7,6 +7,7 @@ import {createLogger} from '../../server/observability/logger.ts'
 import {createMetrics, type CatalogMetrics} from '../../server/observability/metrics.ts'
 import {catalogSnapshotBuilder, type Clock} from '../../server/snapshot/catalog-builder.ts'
 import {guardMassDeletion} from '../../server/snapshot/mass-deletion-guard.ts'
+import {createPageCache} from '../../server/snapshot/snapshot.ts'
 import {createSnapshotStore, type SnapshotStore, type StoreOptions} from '../../server/snapshot/store.ts'
 
 export const SAMPLE_DATASET = 'data/catalog.ndjson'
@@ -42,9 +43,10 @@ export async function startTestServer(
   const source = options.source ?? createEmbeddedFileSource(SAMPLE_DATASET)
   const clock = options.clock ?? (() => new Date())
   const logLines: string[] = []
-  const metrics: CatalogMetrics | undefined = options.observed ? createMetrics({store: () => store, clock}) : undefined
+  const pageCache = createPageCache(config.pageCacheBytes)
+  const metrics: CatalogMetrics | undefined = options.observed ? createMetrics({store: () => store, clock, pageCacheBytes: () => pageCache.calculatedSize}) : undefined
   const logger = options.observed ? createLogger('info', {write: (line: string) => void logLines.push(line)}) : undefined
-  const {build} = guardMassDeletion(catalogSnapshotBuilder({source, config, clock}), {clock, confirmAfterMs: config.massDeletionConfirmMs})
+  const {build} = guardMassDeletion(catalogSnapshotBuilder({source, config, clock, pageCache}), {clock, confirmAfterMs: config.massDeletionConfirmMs})
   const store = await createSnapshotStore(build, {clock, onBuild: metrics?.recordBuild, ...options.store})
   const errors: unknown[] = []
   const {server} = createCatalogServer({

@@ -113,6 +113,29 @@ describe('GET /metrics', () => {
     expect(sample(metrics, 'catalog_rebuild_failures_total{kind="full"}')).toBe(1)
   })
 
+  it('shows the page cache staying under its bound while clients ask for distinct pages', async () => {
+    server = await startTestServer({observed: true, environment: {PAGE_CACHE_MEGABYTES: '0.25'}})
+    const bound = 0.25 * 1024 * 1024
+    const nextCursor = z.object({pagination: z.object({next_cursor: z.string().nullable()})})
+    const cursors: string[] = []
+    for (let cursor: string | null = ''; cursor !== null; ) {
+      const page = nextCursor.parse(await (await fetch(`${server.baseUrl}/api/v1/episodes.json?limit=1&cursor=${cursor}`)).json())
+      cursor = page.pagination.next_cursor
+      if (cursor) cursors.push(cursor)
+    }
+    // Every (limit, cursor) pair is a page of its own, in all three codings: several times the bound.
+    for (const limit of [2, 3, 5, 8, 13, 21, 34]) {
+      for (const cursor of cursors) {
+        const response = await fetch(`${server.baseUrl}/api/v1/episodes.json?limit=${limit}&cursor=${cursor}`, {headers: {'Accept-Encoding': 'br, gzip'}})
+        expect(response.status).toBe(200)
+        await response.arrayBuffer()
+      }
+    }
+    const cached = sample(await (await fetch(`${server.baseUrl}/metrics`)).text(), 'catalog_page_cache_bytes') ?? Number.NaN
+    expect(cached).toBeGreaterThan(bound / 2)
+    expect(cached).toBeLessThanOrEqual(bound)
+  })
+
   it('is never rate limited, and refuses writes', async () => {
     server = await startTestServer({observed: true, environment: {RATE_LIMIT_QUOTA: '2'}})
     for (let index = 0; index < 5; index++) expect((await fetch(`${server.baseUrl}/metrics`)).status).toBe(200)
