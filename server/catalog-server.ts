@@ -1,10 +1,10 @@
-import {MemoryStore} from 'express-rate-limit'
 import type {Logger} from 'pino'
 import {createApp, type AppDependencies} from './app.ts'
 import type {Config} from './config.ts'
 import {clientAddressResolver, rateLimitKey} from './http/client-address.ts'
 import {createFastPath} from './http/fast-path.ts'
 import {createRateLimiter, type CounterStore} from './http/rate-limit.ts'
+import {WindowCounter} from './http/window-counter.ts'
 import {METRICS_PATH, type CatalogMetrics} from './observability/metrics.ts'
 import {requestLogObserver} from './observability/request-log.ts'
 import {createRequestListener} from './http/request-listener.ts'
@@ -28,7 +28,7 @@ export function createCatalogServer(dependencies: CatalogServerDependencies): Ca
     config.rateLimit.quota > 0
       ? createRateLimiter({
           ...config.rateLimit,
-          store: dependencies.rateLimitStore ?? new MemoryStore(),
+          store: dependencies.rateLimitStore ?? new WindowCounter(),
           keyOf: (request) => rateLimitKey(clientAddress(request)),
           publicBaseUrl: config.publicBaseUrl,
           onStoreError: logError,
@@ -42,7 +42,7 @@ export function createCatalogServer(dependencies: CatalogServerDependencies): Ca
     fastPath: createFastPath(dependencies.store, config.publicBaseUrl),
     application: createApp(dependencies),
     rateLimiter,
-    observe: observers.length > 0 ? (request, response, headers) => observers.forEach((observe) => observe(request, response, headers)) : undefined,
+    observe: observers.length > 0 ? (request, response, answered) => observers.forEach((observe) => observe(request, response, answered)) : undefined,
     unlimitedPaths: [METRICS_PATH],
     lifecycle: config.lifecycle,
     publicBaseUrl: config.publicBaseUrl,

@@ -34,9 +34,11 @@ const STORE_PAUSE_MS = 5_000
 
 /**
  * Counts the request and adds the rate-limit headers to `headers` (the request's flat header
- * list). Resolves true when the request may go on; otherwise it has answered 429 itself.
+ * list). True when the request may go on; otherwise it has answered 429 itself. A store that
+ * answers synchronously (the in-memory one) gets a synchronous answer, so the request takes no
+ * promise hop; a remote store's answer is a promise.
  */
-export type RateLimiter = (request: IncomingMessage, response: ServerResponse, headers: string[]) => Promise<boolean>
+export type RateLimiter = (request: IncomingMessage, response: ServerResponse, headers: string[]) => boolean | Promise<boolean>
 
 /**
  * `quota` requests per `windowSeconds` per client, advertised on every response in the IETF
@@ -48,16 +50,12 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   store.init?.({windowMs: windowSeconds * 1000})
   const policy = `"${policyName}";q=${quota};w=${windowSeconds}`
   let pausedUntil = -Infinity
-  return async (request, response, headers) => {
-    if (Date.now() < pausedUntil) return true
-    let counted: IncrementResponse
-    try {
-      counted = await withTimeout(store.increment(keyOf(request)), STORE_TIMEOUT_MS)
-    } catch (error) {
-      if (Date.now() >= pausedUntil) onStoreError(error)
-      pausedUntil = Date.now() + STORE_PAUSE_MS
-      return true
-    }
+  const storeFailed = (error: unknown) => {
+    if (Date.now() >= pausedUntil) onStoreError(error)
+    pausedUntil = Date.now() + STORE_PAUSE_MS
+    return true
+  }
+  const decide = (request: IncomingMessage, response: ServerResponse, headers: string[], counted: IncrementResponse): boolean => {
     const secondsLeft = counted.resetTime ? Math.max(0, Math.ceil((counted.resetTime.getTime() - Date.now()) / 1000)) : windowSeconds
     headers.push('RateLimit-Policy', policy, 'RateLimit', `"${policyName}";r=${Math.max(0, quota - counted.totalHits)};t=${secondsLeft}`)
     if (counted.totalHits <= quota) return true
@@ -66,11 +64,21 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     sendProblem(request, response, buildProblem(publicBaseUrl, 429, detail, request.url ?? '/'), {'Retry-After': String(retryAfter)}, headers)
     return false
   }
+  return (request, response, headers) => {
+    if (Date.now() < pausedUntil) return true
+    let counted: Promise<IncrementResponse> | IncrementResponse
+    try {
+      counted = store.increment(keyOf(request))
+    } catch (error) {
+      return storeFailed(error)
+    }
+    if (!(counted instanceof Promise)) return decide(request, response, headers, counted)
+    return withTimeout(counted, STORE_TIMEOUT_MS).then((answer) => decide(request, response, headers, answer), storeFailed)
+  }
 }
 
 /** Rejects when `work` has not settled within `ms`; a late result is dropped. */
-function withTimeout<T>(work: Promise<T> | T, ms: number): Promise<T> {
-  if (!(work instanceof Promise)) return Promise.resolve(work)
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`the rate-limit store did not answer within ${ms} ms`)), ms)

@@ -4,9 +4,22 @@ import {lifecycleHeaders, sendRetired, type VersionLifecycle} from './lifecycle.
 import {buildProblem, sendProblem} from './problem.ts'
 import type {RateLimiter} from './rate-limit.ts'
 import {WEBHOOK_PATH} from '../webhooks/sanity-webhook.ts'
+import {requestIdSource} from './request-id.ts'
 
-/** Sees every request first (logs, metrics); may add response headers to the flat list. */
-export type RequestObserver = (request: IncomingMessage, response: ServerResponse, headers: string[]) => void
+/** What the listener knows of a request it has answered. */
+export interface AnsweredRequest {
+  id: string
+  /** The request target as received (Express rewrites `request.url` for mounted routes). */
+  url: string
+  /** `performance.now()` when the request arrived. */
+  startedAt: number
+}
+
+/**
+ * Sees every response once (logs, metrics): at once when it was written while the request was
+ * handled, which is how the fast path answers, otherwise when the connection is done with it.
+ */
+export type RequestObserver = (request: IncomingMessage, response: ServerResponse, answered: AnsweredRequest) => void
 
 export interface RequestListenerParts {
   /** Pre-built representations; answers true when it has responded. */
@@ -47,6 +60,7 @@ export function createRequestListener(parts: RequestListenerParts): RequestListe
   const {fastPath, application, rateLimiter, observe, lifecycle, publicBaseUrl, clock = () => new Date(), onError} = parts
   const unlimitedPaths = new Set([WEBHOOK_PATH, ...(parts.unlimitedPaths ?? [])])
   const versionHeaders = lifecycle ? lifecycleHeaders(lifecycle).flat() : []
+  const requestId = requestIdSource()
 
   const route = (request: IncomingMessage, response: ServerResponse, path: string, headers: string[]) => {
     if (path === API_VERSION_PREFIX || path.startsWith(`${API_VERSION_PREFIX}/`)) {
@@ -66,12 +80,11 @@ export function createRequestListener(parts: RequestListenerParts): RequestListe
     application(request, response)
   }
 
-  return (request, response) => {
+  const handle = (request: IncomingMessage, response: ServerResponse, id: string) => {
     const url = request.url ?? '/'
     const path = pathOf(url)
     const browserReadable = path !== '/mcp'
-    const headers = browserReadable ? [...NOSNIFF, ...CORS] : [...NOSNIFF]
-    observe?.(request, response, headers)
+    const headers = browserReadable ? [...NOSNIFF, ...CORS, 'X-Request-Id', id] : [...NOSNIFF, 'X-Request-Id', id]
     if (url.length > MAX_URL_LENGTH) {
       return sendProblem(request, response, buildProblem(publicBaseUrl, 414, `The URL is longer than ${MAX_URL_LENGTH} bytes.`, url.slice(0, 200)), {}, headers)
     }
@@ -81,12 +94,23 @@ export function createRequestListener(parts: RequestListenerParts): RequestListe
       return
     }
     if (!rateLimiter || unlimitedPaths.has(path)) return route(request, response, path, headers)
-    rateLimiter(request, response, headers).then(
-      (allowed) => {
-        if (allowed) route(request, response, path, headers)
+    const allowed = rateLimiter(request, response, headers)
+    if (allowed === true) return route(request, response, path, headers)
+    if (allowed === false) return
+    allowed.then(
+      (answer) => {
+        if (answer) route(request, response, path, headers)
       },
       () => route(request, response, path, headers), // the limiter reports its own failures and lets requests through
     )
+  }
+
+  return (request, response) => {
+    const answered = {id: requestId(request), url: request.url ?? '/', startedAt: performance.now()}
+    handle(request, response, answered.id)
+    if (!observe) return
+    if (response.writableEnded) observe(request, response, answered)
+    else response.once('close', () => observe(request, response, answered))
   }
 }
 

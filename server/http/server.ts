@@ -33,8 +33,9 @@ export interface CatalogHttpServer {
 /** An HTTP server with bounded timeouts and sizes whose every refusal is application/problem+json. */
 export function createHttpServer(listener: RequestListener, publicBaseUrl: string, limits: ServerLimits = DEFAULT_LIMITS): CatalogHttpServer {
   let closing = false
-  // The response a connection still owes: a malformed request pipelined after a valid one is
-  // refused only once the valid one has been answered.
+  // The last response of each connection: a malformed request pipelined after a valid one is
+  // refused only once the valid one has been answered. (Replaced by the next request's response,
+  // dropped with the socket: no listener per request.)
   const owed = new WeakMap<Duplex, ServerResponse>()
   const server = createServer(
     {
@@ -49,7 +50,6 @@ export function createHttpServer(listener: RequestListener, publicBaseUrl: strin
       // While shutting down, every response ends its connection, so no client reuses one that is about to close.
       if (closing) response.setHeader('Connection', 'close')
       owed.set(request.socket, response)
-      response.once('finish', () => owed.get(request.socket) === response && owed.delete(request.socket))
       const refusal = refuseTarget(request)
       if (refusal) return refuseRequest(request, response, publicBaseUrl, 400, refusal)
       listener(request, response)
@@ -90,17 +90,32 @@ const ABSOLUTE_FORM = /^https?:\/\//i
  * Returns why the request is refused, if it is.
  */
 function refuseTarget(request: IncomingMessage): string | undefined {
-  const hosts = request.headersDistinct.host ?? []
-  if (hosts.length > 1) return 'The request has more than one Host header.'
-  const [host] = hosts
+  const host = request.headers.host
   if (host === undefined && request.httpVersion === '1.1') return 'HTTP/1.1 requests must carry a Host header (RFC 9112, section 3.2).'
-  if (host !== undefined && !HOST.test(host)) return 'The Host header is not a host name or address with an optional port.'
+  if (host !== undefined && host !== lastValidHost) {
+    if (!HOST.test(host)) return 'The Host header is not a host name or address with an optional port.'
+    lastValidHost = host
+  }
+  if (hostLines(request.rawHeaders) > 1) return 'The request has more than one Host header.'
   const target = request.url ?? '/'
   if (!ABSOLUTE_FORM.test(target)) return undefined
   if (!URL.canParse(target)) return 'The request target is not a valid absolute URL.'
   const url = new URL(target)
   request.url = `${url.pathname}${url.search}`
   return undefined
+}
+
+// Almost every request names the same host: checking it once is enough.
+let lastValidHost = ''
+
+/** How many Host lines the request has (Node keeps only the first in `headers`). */
+function hostLines(rawHeaders: readonly string[]): number {
+  let lines = 0
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    const name = rawHeaders[index]
+    if (name?.length === 4 && name.toLowerCase() === 'host') lines += 1
+  }
+  return lines
 }
 
 function refuseRequest(request: IncomingMessage, response: ServerResponse, publicBaseUrl: string, status: 400 | 417, detail: string): void {

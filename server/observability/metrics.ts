@@ -2,7 +2,7 @@ import type {IncomingMessage, ServerResponse} from 'node:http'
 import {collectDefaultMetrics, Counter, Gauge, Histogram, Registry} from 'prom-client'
 import {pathOf, type RequestObserver} from '../http/request-listener.ts'
 import type {BuildOutcome, SnapshotStore} from '../snapshot/store.ts'
-import {routeLabel} from './route-label.ts'
+import {RouteLabels} from './route-label.ts'
 
 export const METRICS_PATH = '/metrics'
 
@@ -25,17 +25,29 @@ export function createMetrics(options: {store: () => SnapshotStore; clock?: () =
   collectDefaultMetrics({register: registry}) // memory, CPU, event-loop delay, GC
   const registers = [registry]
 
-  const requests = new Counter({
+  // Per-request counts are plain integers on the hot path, turned into series at scrape time.
+  const responses = new Map<string, Map<number, number>>()
+  const revalidated = {not_modified: 0, sent: 0}
+  const labels = new RouteLabels((candidate) => candidate === METRICS_PATH || store().current().site(candidate) !== undefined)
+  new Counter({
     name: 'catalog_http_requests_total',
     help: 'HTTP responses by route (slugs folded into {slug}) and status code.',
     labelNames: ['route', 'status'],
     registers,
+    collect() {
+      this.reset()
+      for (const [route, byStatus] of responses) for (const [status, count] of byStatus) this.inc({route, status}, count)
+    },
   })
-  const revalidations = new Counter({
+  new Counter({
     name: 'catalog_http_revalidations_total',
     help: 'GET/HEAD requests carrying If-None-Match or If-Modified-Since, by outcome: not_modified (304) or sent (the full body). The 304 ratio is not_modified over the sum.',
     labelNames: ['outcome'],
     registers,
+    collect() {
+      this.reset()
+      for (const [outcome, count] of Object.entries(revalidated)) if (count > 0) this.inc({outcome}, count)
+    },
   })
   const rebuildDuration = new Histogram({
     name: 'catalog_rebuild_duration_seconds',
@@ -88,16 +100,17 @@ export function createMetrics(options: {store: () => SnapshotStore; clock?: () =
   })
 
   return {
-    observe(request, response) {
-      const conditional = request.headers['if-none-match'] !== undefined || request.headers['if-modified-since'] !== undefined
-      const path = pathOf(request.url ?? '/') // read now: Express rewrites the URL for mounted routes
-      response.once('close', () => {
-        const route = routeLabel(path, (candidate) => candidate === METRICS_PATH || store().current().site(candidate) !== undefined)
-        requests.inc({route, status: response.statusCode})
-        if (conditional && (request.method === 'GET' || request.method === 'HEAD') && response.statusCode < 400) {
-          revalidations.inc({outcome: response.statusCode === 304 ? 'not_modified' : 'sent'})
-        }
-      })
+    observe(request, response, answered) {
+      const status = response.statusCode
+      const route = labels.of(pathOf(answered.url))
+      let byStatus = responses.get(route)
+      if (!byStatus) responses.set(route, (byStatus = new Map()))
+      byStatus.set(status, (byStatus.get(status) ?? 0) + 1)
+      const {headers, method} = request
+      if ((headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined) && (method === 'GET' || method === 'HEAD') && status < 400) {
+        if (status === 304) revalidated.not_modified += 1
+        else revalidated.sent += 1
+      }
     },
     recordBuild(outcome) {
       rebuildDuration.observe({kind: outcome.kind, result: outcome.ok ? 'success' : 'failure'}, outcome.durationMs / 1000)

@@ -1,11 +1,7 @@
-import {randomUUID} from 'node:crypto'
 import type {IncomingMessage} from 'node:http'
 import type {Logger} from 'pino'
-import {pinoHttp} from 'pino-http'
 import type {RequestObserver} from '../http/request-listener.ts'
 
-/** A request id a CDN or proxy already gave the request is kept, if it looks like one. */
-const FORWARDED_ID = /^[\w.:@/+=-]{1,128}$/
 // Fields a client chooses are cut, so no request writes more than about a kilobyte of log.
 const MAX_LOGGED_URL = 512
 const MAX_LOGGED_USER_AGENT = 256
@@ -13,41 +9,28 @@ const RATE_LIMIT_SUMMARY_MS = 60_000
 const MAX_SUMMARISED_CLIENTS = 10_000
 
 /**
- * Structured request logs (pino-http): one line per response with the request id, method, URL,
- * client address (the one the rate limiter counts), status and duration. The id comes from an
- * incoming `X-Request-Id` or is made up, and is echoed in the response's `X-Request-Id`, so a
- * client's report can be matched with the log. Server faults log at `error`, the rest at `info`,
- * except 429s: a client's first in each minute is logged, the rest are summarised.
+ * Request logs: at `info`, one line per response with the request id (echoed to the client in
+ * `X-Request-Id`), method, URL, user agent, client address (the one the rate limiter counts),
+ * status and duration; server faults at `error`. 429s are the exception: a client's first in each
+ * minute is logged, the rest summarised. Above `info` nothing is done per request (faults are
+ * logged where they happen). One `logger.info` call per line: no child logger per request.
  */
 export function requestLogObserver(logger: Logger, clientAddress: (request: IncomingMessage) => string, clock: () => Date = () => new Date()): RequestObserver {
   const refusals = rateLimitSummary(logger, () => clock().getTime())
-  const log = pinoHttp({
-    logger,
-    genReqId(request) {
-      const forwarded = request.headers['x-request-id']
-      return typeof forwarded === 'string' && FORWARDED_ID.test(forwarded) ? forwarded : randomUUID()
-    },
-    customLogLevel(request, response, error) {
-      if (error || response.statusCode >= 500) return 'error'
-      if (response.statusCode === 429) return refusals.isFirst(clientAddress(request)) ? 'info' : 'silent'
-      return 'info'
-    },
-    customProps: (request) => ({client: clientAddress(request)}),
-    serializers: {
-      req: (request: {id: unknown; method: string; url: string; headers: Record<string, string | undefined>}) => ({
-        id: request.id,
-        method: request.method,
-        url: cut(request.url, MAX_LOGGED_URL),
-        userAgent: cut(request.headers['user-agent'], MAX_LOGGED_USER_AGENT),
-      }),
-      // Only the status: the fast path writes its headers straight to the socket, unrecorded.
-      res: (response: {statusCode: number}) => ({statusCode: response.statusCode}),
-    },
-  })
-  return (request, response, headers) => {
+  return (request, response, answered) => {
+    if (!logger.isLevelEnabled('info')) return
     refusals.summariseIfDue()
-    log(request, response)
-    headers.push('X-Request-Id', String(request.id))
+    const statusCode = response.statusCode
+    const client = clientAddress(request)
+    if (statusCode === 429 && !refusals.isFirst(client)) return
+    const line = {
+      req: {id: answered.id, method: request.method, url: cut(answered.url, MAX_LOGGED_URL), userAgent: cut(request.headers['user-agent'], MAX_LOGGED_USER_AGENT)},
+      client,
+      res: {statusCode},
+      responseTime: Math.round(performance.now() - answered.startedAt),
+    }
+    if (statusCode >= 500) logger.error(line, 'request failed')
+    else logger.info(line, response.writableFinished ? 'request completed' : 'request aborted by the client')
   }
 }
 

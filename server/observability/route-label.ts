@@ -24,3 +24,26 @@ export function routeLabel(path: string, isKnownPath: (path: string) => boolean)
   if (FIXED_ROUTES.has(path) || isKnownPath(path)) return path
   return '{unknown}'
 }
+
+// Labels are few (slugs fold), paths are not: the cache is cleared when it reaches this size.
+const MAX_REMEMBERED_PATHS = 10_000
+
+/** `routeLabel`, remembered per path, so a repeated request costs a Map lookup instead of regular expressions. */
+export class RouteLabels {
+  readonly #known = new Map<string, string>()
+  readonly #isKnownPath: (path: string) => boolean
+
+  constructor(isKnownPath: (path: string) => boolean) {
+    this.#isKnownPath = isKnownPath
+  }
+
+  of(path: string): string {
+    let label = this.#known.get(path)
+    if (label === undefined) {
+      if (this.#known.size >= MAX_REMEMBERED_PATHS) this.#known.clear()
+      label = routeLabel(path, this.#isKnownPath)
+      this.#known.set(path, label)
+    }
+    return label
+  }
+}

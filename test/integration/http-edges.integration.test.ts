@@ -48,13 +48,14 @@ describe('request forms off the beaten path', () => {
     expect(answer).toContain('"authentication":"none"')
   })
 
-  it('refuses HTTP/1.1 without Host, a malformed Host and an unknown expectation with problems', async () => {
+  it('refuses HTTP/1.1 without Host, a malformed or repeated Host and an unknown expectation with problems', async () => {
     server = await startTestServer()
     const noHost = await exchange(server.baseUrl, 'GET /api/v1/index.json HTTP/1.1\r\nConnection: close\r\n\r\n')
     const badHost = await exchange(server.baseUrl, 'GET /api/v1/index.json HTTP/1.1\r\nHost: a b/c\r\nConnection: close\r\n\r\n')
     const expectation = await exchange(server.baseUrl, 'GET /api/v1/index.json HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: bogus\r\nConnection: close\r\n\r\n')
-    expect([...statusLines(noHost), ...statusLines(badHost), ...statusLines(expectation)]).toEqual([400, 400, 417])
-    for (const answer of [noHost, badHost, expectation]) {
+    const twoHosts = await exchange(server.baseUrl, 'GET /api/v1/index.json HTTP/1.1\r\nHost: 127.0.0.1\r\nHOST: evil.example\r\nConnection: close\r\n\r\n')
+    expect([...statusLines(noHost), ...statusLines(badHost), ...statusLines(twoHosts), ...statusLines(expectation)]).toEqual([400, 400, 400, 417])
+    for (const answer of [noHost, badHost, twoHosts, expectation]) {
       expect(problemTypes(answer)).toEqual(['application/problem+json; charset=utf-8'])
       expect(answer).toMatch(/"detail":"[^"]+"/)
     }

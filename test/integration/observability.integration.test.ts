@@ -31,13 +31,16 @@ describe('request logs', () => {
     server = await startTestServer({observed: true})
     const forwarded = await fetch(`${server.baseUrl}${EPISODE}`, {headers: {'X-Request-Id': 'cdn-4f2a91'}})
     expect(forwarded.headers.get('x-request-id')).toBe('cdn-4f2a91')
-    // An id that is not one (spaces, too long) is replaced with a fresh UUID.
+    // An id that is not one (spaces, too long) is replaced with a fresh one: this process's prefix and a sequence number.
     const replaced = await fetch(`${server.baseUrl}/api/v1/episodes/no-such-episode.json`, {headers: {'X-Request-Id': 'not an id'}})
     expect(replaced.status).toBe(404)
     const madeUp = replaced.headers.get('x-request-id') ?? ''
-    expect(madeUp).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
+    expect(madeUp).toMatch(/^[\w-]{8}-[0-9a-z]+$/)
+    const next = (await fetch(`${server.baseUrl}/api/v1/index.json`)).headers.get('x-request-id') ?? ''
+    expect(next).not.toBe(madeUp)
+    expect(next.slice(0, 9)).toBe(madeUp.slice(0, 9))
 
-    await expect.poll(() => requestLogs().length).toBe(2)
+    await expect.poll(() => requestLogs().length).toBe(3)
     const [first, second] = requestLogs()
     expect(first).toMatchObject({req: {id: 'cdn-4f2a91', method: 'GET', url: EPISODE}, client: '127.0.0.1', res: {statusCode: 200}, level: 30})
     expect(second).toMatchObject({req: {id: madeUp}, res: {statusCode: 404}, level: 30})
