@@ -24,6 +24,8 @@ export interface AppDependencies {
   onContentChange?: (change: ContentChange) => void
   /** Where unexpected errors are reported; the client only ever sees a problem document. */
   logError?: (error: unknown) => void
+  /** Where library warnings are reported (the MCP SDK's); the console by default. */
+  logWarning?: (message: string) => void
 }
 
 /** Rebuilds what the change names; the store records, logs and retries a failure. */
@@ -102,8 +104,14 @@ export function createApp(dependencies: AppDependencies): express.Express {
       instructions: MCP_INSTRUCTIONS,
       loopbackOnly: isLoopback(config.host),
       onError: logError,
+      onWarning: dependencies.logWarning,
     }),
   )
+  // The origin's root leads people to the developer portal (an empty redirect: no HTML).
+  app.all('/', readOnly, (_request, response) => {
+    response.writeHead(302, {Location: '/docs', 'Content-Length': '0', 'Cache-Control': 'public, max-age=3600'})
+    response.end()
+  })
   app.all('/status', readOnly, statusHandler(store, sourceDescription, clock))
   const {metrics} = dependencies
   if (metrics) app.all(METRICS_PATH, readOnly, (request, response, next) => void metrics.send(request, response).catch(next))

@@ -124,7 +124,13 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
   const setVariables = Object.fromEntries(Object.entries(environment).filter(([, value]) => value !== ''))
   const result = environmentSchema.safeParse(setVariables)
   if (!result.success) {
-    throw new Error(`Invalid configuration:\n${z.prettifyError(result.error)}`)
+    // One line, naming each bad variable and the value it had.
+    const problems = result.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? '')
+      const value = setVariables[name]
+      return `${name}: ${issue.message}${value === undefined ? '' : ` (got ${JSON.stringify(value)})`}`
+    })
+    throw new Error(`Invalid configuration: ${problems.join('; ')}`)
   }
   return result.data
 }

@@ -1,7 +1,7 @@
 import {hostname} from 'node:os'
 import {refreshFor} from './app.ts'
 import {createCatalogServer} from './catalog-server.ts'
-import {loadConfig} from './config.ts'
+import {loadConfig, type Config} from './config.ts'
 import {createSource} from './content/create-source.ts'
 import {watchFile} from './content/watch-file.ts'
 import {createStdoutLog} from './observability/logger.ts'
@@ -15,7 +15,7 @@ import {createSnapshotStore, type BuildOutcome} from './snapshot/store.ts'
 import type {Snapshot} from './snapshot/snapshot.ts'
 
 // The only module that reads the environment, starts timers, watches files, connects or listens.
-const config = loadConfig(process.env)
+const config = configOrExit()
 const {logger, droppedLines} = createStdoutLog(config.logLevel)
 const source = createSource(config.content)
 const clock = () => new Date()
@@ -86,8 +86,20 @@ const {server, shutDown} = createCatalogServer({
   logger,
   metrics,
   logError: (error) => logger.error({err: error}, error instanceof Error ? error.message : 'unexpected error'),
+  logWarning: (message) => logger.warn(message),
   rateLimitStore: redis?.counterStore,
   onContentChange,
+})
+server.once('error', (error: NodeJS.ErrnoException) => {
+  const where = `${config.host}:${config.port}`
+  const reasons: Record<string, string> = {
+    EADDRINUSE: `${where} is already in use: stop whatever listens there or set PORT to another port`,
+    EACCES: `${where} needs privileges this process lacks: use a port above 1023`,
+    EADDRNOTAVAIL: `${config.host} is not an address of this machine: set HOST to one (127.0.0.1, or 0.0.0.0 for all)`,
+  }
+  logger.fatal({code: error.code}, `cannot listen: ${reasons[error.code ?? ''] ?? error.message}`)
+  logger.flush()
+  process.exit(1)
 })
 server.listen({port: config.port, host: config.host, reusePort: config.reusePort}, () => {
   const {episodes, meetups, voices} = snapshots.current().counts
@@ -119,4 +131,14 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
         process.exit(0)
       })
   })
+}
+
+/** The configuration, or a readable message on stderr and exit code 1: no stack trace for a typo. */
+function configOrExit(): Config {
+  try {
+    return loadConfig(process.env)
+  } catch (error) {
+    process.stderr.write(`catalog-api: ${error instanceof Error ? error.message : String(error)}\n`)
+    process.exit(1)
+  }
 }

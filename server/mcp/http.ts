@@ -13,6 +13,8 @@ export interface McpRoutesOptions extends Omit<CatalogMcpOptions, 'snapshot'> {
   /** Listening on loopback: only local Host and Origin headers (and the public host) are served. */
   loopbackOnly: boolean
   onError?: (error: Error) => void
+  /** Where the SDK's warnings go (it writes them with console.warn); the console by default. */
+  onWarning?: (message: string) => void
 }
 
 /**
@@ -21,12 +23,14 @@ export interface McpRoutesOptions extends Omit<CatalogMcpOptions, 'snapshot'> {
  */
 export function mcpRoutes(options: McpRoutesOptions): express.Router {
   const {store, publicBaseUrl} = options
-  const handler = createMcpHandler(() => createCatalogMcpServer({...options, snapshot: () => store.current()}), {
-    legacy: 'stateless',
-    responseMode: 'json',
-    maxRequestBodySize: MAX_MCP_BODY_BYTES,
-    ...(options.onError ? {onerror: reportServerFaults(options.onError)} : {}),
-  })
+  const handler = warningsTo(options.onWarning, () =>
+    createMcpHandler(() => createCatalogMcpServer({...options, snapshot: () => store.current()}), {
+      legacy: 'stateless',
+      responseMode: 'json',
+      maxRequestBodySize: MAX_MCP_BODY_BYTES,
+      ...(options.onError ? {onerror: reportServerFaults(options.onError)} : {}),
+    }),
+  )
   const router = express.Router({caseSensitive: true, strict: true})
   const problem = (status: 400 | 421, detail: string, instance: string) => buildProblem(publicBaseUrl, status, detail, instance)
 
@@ -59,6 +63,22 @@ export function mcpRoutes(options: McpRoutesOptions): express.Router {
     }),
   )
   return router
+}
+
+/**
+ * Runs `create` with console.warn sent to `onWarning`: the SDK announces with console.warn, once,
+ * that JSON responses drop mid-call notifications (this server sends none), which would otherwise
+ * be the one line on stdout outside the JSON logs.
+ */
+function warningsTo<T>(onWarning: ((message: string) => void) | undefined, create: () => T): T {
+  if (!onWarning) return create()
+  const consoleWarn = console.warn
+  console.warn = (...parts: unknown[]) => onWarning(parts.map(String).join(' '))
+  try {
+    return create()
+  } finally {
+    console.warn = consoleWarn
+  }
 }
 
 // The SDK reports a client's malformed request (answered 4xx in JSON-RPC) through the same hook as

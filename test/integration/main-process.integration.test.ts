@@ -123,4 +123,40 @@ describe('npm start', () => {
       await guarded.stop()
     }
   }, 30_000)
+
+  it('writes only JSON lines, library warnings included', () => {
+    const lines = output().split('\n').filter((line) => line.trim() !== '')
+    expect(lines.length).toBeGreaterThan(2)
+    for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow()
+    expect(output()).toContain('"msg":"responseMode: \'json\' drops mid-call notifications')
+  })
+
+  it('leads / to the developer portal', async () => {
+    const response = await fetch(`${baseUrl}/`, {redirect: 'manual'})
+    expect(response.status).toBe(302)
+    expect(response.headers.get('location')).toBe('/docs')
+    expect(await response.text()).toBe('')
+  })
+
+  it('refuses a bad configuration and a taken port in one line each, without a stack trace', async () => {
+    const bad = await runToExit({PORT: 'abc', DATASET_FILE: SAMPLE_DATASET})
+    expect(bad.code).toBe(1)
+    expect(bad.stderr.trim()).toBe('catalog-api: Invalid configuration: PORT: Invalid input: expected number, received NaN (got "abc")')
+    const taken = await runToExit({PORT: new URL(baseUrl).port, DATASET_FILE: SAMPLE_DATASET, RECONCILE_INTERVAL_SECONDS: '0'})
+    expect(taken.code).toBe(1)
+    expect(taken.stderr).not.toMatch(/\n\s+at /)
+    const fatal = taken.stdout.split('\n').filter((line) => line.includes('"level":60'))
+    expect(fatal.map((line) => JSON.parse(line).msg)).toEqual([`cannot listen: 127.0.0.1:${new URL(baseUrl).port} is already in use: stop whatever listens there or set PORT to another port`])
+  })
 })
+
+async function runToExit(environment: Record<string, string>): Promise<{code: number | null; stdout: string; stderr: string}> {
+  const {spawn} = await import('node:child_process')
+  const child = spawn(process.execPath, ['server/main.ts'], {env: {PATH: process.env.PATH, ...environment}, stdio: ['ignore', 'pipe', 'pipe']})
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+  return {code, stdout, stderr}
+}
