@@ -1,7 +1,7 @@
 import {McpServer, ResourceNotFoundError, ResourceTemplate, type CallToolResult} from '@modelcontextprotocol/server'
 import {distance} from 'fastest-levenshtein'
 import {z} from 'zod'
-import {episodeSchema, meetupSchema, slugSchema, voiceSchema, type Episode, type Meetup, type PersonRef} from '../api/v1/contract.ts'
+import {slugSchema, type Episode, type Meetup, type PersonRef, type Voice} from '../api/v1/contract.ts'
 import {decodeCursor, encodeCursor} from '../api/v1/cursor.ts'
 import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
 import type {CatalogEntry} from '../api/v1/catalog.ts'
@@ -30,13 +30,14 @@ export interface ToolDefinition {
   title: string
   description: string
   inputSchema: z.ZodObject
-  outputSchema: z.ZodObject
+  /** Absent for the get_ tools: they return the API's own record, whose schema is in the OpenAPI document. */
+  outputSchema?: z.ZodObject
   register(server: McpServer, snapshot: () => Snapshot): void
 }
 
 function defineTool<Input extends z.ZodObject, Output extends z.ZodObject>(
   name: string,
-  config: {title: string; description: string; inputSchema: Input; outputSchema: Output},
+  config: {title: string; description: string; inputSchema: Input; outputSchema?: Output},
   run: (input: z.infer<Input>, snapshot: Snapshot) => z.infer<Output> | ToolFailure,
 ): ToolDefinition {
   return {
@@ -46,9 +47,10 @@ function defineTool<Input extends z.ZodObject, Output extends z.ZodObject>(
       // Widened by assignment: the SDK types the callback from the schema, which it cannot do for a
       // generic one, so the handler parses again (cheap) to get its typed input.
       const inputSchema: z.ZodObject = config.inputSchema
-      const outputSchema: z.ZodObject = config.outputSchema
+      const outputSchema: z.ZodObject | undefined = config.outputSchema
       const annotations = {title: config.title, ...READ_ONLY}
-      server.registerTool(name, {title: config.title, description: config.description, inputSchema, outputSchema, annotations}, async (input): Promise<CallToolResult> => {
+      const described = {title: config.title, description: config.description, inputSchema, annotations, ...(outputSchema ? {outputSchema} : {})}
+      server.registerTool(name, described, async (input): Promise<CallToolResult> => {
         const result = run(config.inputSchema.parse(input), snapshot())
         if (result instanceof ToolFailure) return {isError: true, content: [{type: 'text', text: result.message}]}
         return {content: [{type: 'text', text: JSON.stringify(result)}], structuredContent: result}
@@ -65,29 +67,38 @@ class ToolFailure {
   }
 }
 
-const listInput = z.object({
-  tag: z.string().max(64).optional().describe('Only items with this English tag, such as "react" or "security".'),
-  speaker: slugSchema.optional().describe('Only items with this speaker (a voice slug) among their guests or speakers.'),
-  limit: z.int().min(1).max(MAX_LIST_LIMIT).default(20).describe(`Items per page, 1 to ${MAX_LIST_LIMIT}.`),
-  cursor: z.string().max(1024).optional().describe('The next_cursor of the previous page.'),
+const tagInput = z.string().max(64).optional().describe('A tag from list_tags, such as "react".')
+const voiceListInput = z.object({
+  tag: tagInput,
+  // Ten summaries are about 6 KB: a page that fits comfortably in a model's context.
+  limit: z.int().min(1).max(MAX_LIST_LIMIT).default(10),
+  cursor: z.string().max(1024).optional().describe('next_cursor of the previous page.'),
 })
+const listInput = voiceListInput.extend({
+  speaker: slugSchema.optional().describe('A voice slug.'),
+})
+
+// Lists answer with summaries sized for a model's context; get_ tools give the whole record.
+const episodeSummary = z.object({
+  slug: z.string(),
+  title: z.string(),
+  published_date: z.string(),
+  episode_number: z.number().nullable(),
+  tags: z.array(z.string()),
+  guests: z.array(z.string()),
+  url: z.string(),
+})
+const meetupSummary = episodeSummary.omit({episode_number: true, guests: true}).extend({speakers: z.array(z.string())})
+const voiceSummary = z.object({slug: z.string(), name: z.string(), role: z.string(), tech_stack: z.array(z.string()), url: z.string()})
 
 const pageOf = <Item extends z.ZodType>(item: Item) =>
   z.object({
     items: z.array(item),
-    total: z.int().describe('Items matching the filters, across all pages.'),
-    next_cursor: z.string().nullable().describe('Pass as cursor for the next page; null at the end.'),
+    total: z.number(),
+    next_cursor: z.string().nullable(),
   })
 
 const slugInput = z.object({slug: z.string().max(256).describe('The item slug, as in list results or api_url.')})
-
-const appearanceSchema = z.object({
-  collection: z.enum(['episodes', 'meetups']),
-  slug: z.string(),
-  title: z.string(),
-  published_date: z.string(),
-  url: z.string(),
-})
 
 const searchHitSchema = z.object({
   collection: z.enum(COLLECTION_NAMES),
@@ -98,7 +109,13 @@ const searchHitSchema = z.object({
   score: z.number(),
 })
 
-function page<Item>(entries: readonly CatalogEntry<Item>[], order: ListOrder<Item>, input: z.infer<typeof listInput>, keep: (item: Item) => boolean) {
+function page<Item, Summary>(
+  entries: readonly CatalogEntry<Item>[],
+  order: ListOrder<Item>,
+  input: z.infer<typeof voiceListInput>,
+  keep: (item: Item) => boolean,
+  summarise: (item: Item) => Summary,
+) {
   const matching = entries.map((entry) => entry.value).filter(keep)
   let start = 0
   if (input.cursor) {
@@ -111,10 +128,31 @@ function page<Item>(entries: readonly CatalogEntry<Item>[], order: ListOrder<Ite
   const items = matching.slice(start, start + input.limit)
   const last = items.at(-1)
   const more = start + input.limit < matching.length
-  return {items, total: matching.length, next_cursor: more && last !== undefined ? encodeCursor(order.key(last)) : null}
+  return {items: items.map(summarise), total: matching.length, next_cursor: more && last !== undefined ? encodeCursor(order.key(last)) : null}
 }
 
-const hasTag = (tag: string | undefined, tags: readonly string[]) => tag === undefined || tags.includes(tag.toLowerCase())
+/** Tags are lowercase with dashes: "Machine Learning" and "machine_learning" mean "machine-learning". */
+const normalTag = (tag: string) => tag.trim().toLowerCase().replace(/[\s_]+/g, '-')
+const hasTag = (tag: string | undefined, tags: readonly string[]) => tag === undefined || tags.includes(normalTag(tag))
+const slugsOf = (people: readonly PersonRef[]) => people.map((person) => person.slug)
+const summariseEpisode = (episode: Episode): z.infer<typeof episodeSummary> => ({
+  slug: episode.slug,
+  title: episode.title,
+  published_date: episode.published_date,
+  episode_number: episode.episode_number,
+  tags: episode.tags,
+  guests: slugsOf(episode.guests),
+  url: episode.url,
+})
+const summariseMeetup = (meetup: Meetup): z.infer<typeof meetupSummary> => ({
+  slug: meetup.slug,
+  title: meetup.title,
+  published_date: meetup.published_date,
+  tags: meetup.tags,
+  speakers: slugsOf(meetup.speakers),
+  url: meetup.url,
+})
+const summariseVoice = (voice: Voice): z.infer<typeof voiceSummary> => ({slug: voice.slug, name: voice.name, role: voice.role, tech_stack: voice.tech_stack, url: voice.url})
 const hasPerson = (slug: string | undefined, people: readonly PersonRef[]) => slug === undefined || people.some((person) => person.slug === slug)
 
 /** "No such slug", with the closest slugs that do exist. */
@@ -136,41 +174,40 @@ function find<Item extends {slug: string}>(collection: CollectionName, entries: 
 export const catalogTools: readonly ToolDefinition[] = [
   defineTool(
     'list_episodes',
-    {title: 'List episodes', description: 'Podcast episodes, newest first, optionally filtered by tag or by speaker. Text fields are Hebrew.', inputSchema: listInput, outputSchema: pageOf(episodeSchema)},
-    (input, snapshot) => page(snapshot.catalog.episodes, episodeOrder, input, (episode: Episode) => hasTag(input.tag, episode.tags) && hasPerson(input.speaker, episode.guests)),
+    {title: 'List episodes', description: 'Episodes, newest first, as summaries (guests are voice slugs); get_episode has the whole record.', inputSchema: listInput, outputSchema: pageOf(episodeSummary)},
+    (input, snapshot) => page(snapshot.catalog.episodes, episodeOrder, input, (episode: Episode) => hasTag(input.tag, episode.tags) && hasPerson(input.speaker, episode.guests), summariseEpisode),
   ),
   defineTool(
     'get_episode',
-    {title: 'Get an episode', description: 'One episode by slug: Hebrew title, description, takeaways and FAQ, guests, audio and video links.', inputSchema: slugInput, outputSchema: episodeSchema},
+    {title: 'Get an episode', description: 'One episode by slug, as the API serves it (Episode in /api/openapi.json).', inputSchema: slugInput},
     (input, snapshot) => find('episodes', snapshot.catalog.episodes, input.slug),
   ),
   defineTool(
     'list_meetups',
-    {title: 'List meetup talks', description: 'Internal meetup talks, newest first, optionally filtered by tag or by speaker.', inputSchema: listInput, outputSchema: pageOf(meetupSchema)},
-    (input, snapshot) => page(snapshot.catalog.meetups, meetupOrder, input, (meetup: Meetup) => hasTag(input.tag, meetup.tags) && hasPerson(input.speaker, meetup.speakers)),
+    {title: 'List meetup talks', description: 'Internal meetup talks, newest first, as summaries; get_meetup has the whole record.', inputSchema: listInput, outputSchema: pageOf(meetupSummary)},
+    (input, snapshot) => page(snapshot.catalog.meetups, meetupOrder, input, (meetup: Meetup) => hasTag(input.tag, meetup.tags) && hasPerson(input.speaker, meetup.speakers), summariseMeetup),
   ),
   defineTool(
     'get_meetup',
-    {title: 'Get a meetup talk', description: 'One meetup talk by slug, with its abstract, speakers and recording.', inputSchema: slugInput, outputSchema: meetupSchema},
+    {title: 'Get a meetup talk', description: 'One talk by slug, as the API serves it (Meetup in /api/openapi.json).', inputSchema: slugInput},
     (input, snapshot) => find('meetups', snapshot.catalog.meetups, input.slug),
   ),
   defineTool(
     'list_voices',
     {
       title: 'List speakers',
-      description: 'Speaker profiles in Hebrew name order; `tag` filters by technology in their tech stack. `speaker` does not apply here.',
-      inputSchema: listInput,
-      outputSchema: pageOf(voiceSchema),
+      description: 'Speakers in Hebrew name order, as summaries; `tag` matches their tech stack.',
+      inputSchema: voiceListInput,
+      outputSchema: pageOf(voiceSummary),
     },
-    (input, snapshot) => page(snapshot.catalog.voices, voiceOrder, input, (voice) => hasTag(input.tag, voice.tech_stack)),
+    (input, snapshot) => page(snapshot.catalog.voices, voiceOrder, input, (voice) => hasTag(input.tag, voice.tech_stack.map(normalTag)), summariseVoice),
   ),
   defineTool(
     'get_voice',
     {
       title: 'Get a speaker',
-      description: 'One speaker profile by slug (English role, Hebrew bio), with the episodes and talks they appear in.',
+      description: 'One speaker by slug, as the API serves it (Voice in /api/openapi.json), plus the episodes and talks they appear in.',
       inputSchema: slugInput,
-      outputSchema: voiceSchema.extend({appearances: z.array(appearanceSchema)}),
     },
     (input, snapshot) => {
       const voice = find('voices', snapshot.catalog.voices, input.slug)
@@ -187,18 +224,41 @@ export const catalogTools: readonly ToolDefinition[] = [
     'search_catalog',
     {
       title: 'Search the catalog',
-      description:
-        'Ranked search across episode and talk titles, descriptions, abstracts, takeaways, FAQ, tags, and speaker names and bios. Hebrew-aware: niqqud and final letters are folded and prefixes such as ה, ו, ב, ל, מ, ש are tolerated.',
+      description: 'Ranked search over titles, descriptions, takeaways, FAQ, tags and speakers, in Hebrew (niqqud, final letters and prefix letters folded) or English.',
       inputSchema: z.object({
-        query: z.string().trim().min(1).max(200).describe('Words to look for, in Hebrew or English.'),
-        collections: z.array(z.enum(COLLECTION_NAMES)).min(1).optional().describe('Where to look; all three by default.'),
+        query: z.string().trim().min(1).max(200),
+        collections: z.array(z.enum(COLLECTION_NAMES)).min(1).optional().describe('All three by default.'),
         limit: z.int().min(1).max(50).default(10),
       }),
-      outputSchema: z.object({results: z.array(searchHitSchema), total: z.int()}),
+      outputSchema: z.object({results: z.array(searchHitSchema), total: z.number()}),
     },
     (input, snapshot) => {
       const hits = searchCatalog(snapshot, input.query, input.collections ?? COLLECTION_NAMES)
       return {results: hits.slice(0, input.limit), total: hits.length}
+    },
+  ),
+  defineTool(
+    'list_tags',
+    {
+      title: 'List tags',
+      description: 'The values `tag` filters take: topic tags and speakers\' technologies, with counts, most used first.',
+      inputSchema: z.object({}),
+      outputSchema: z.object({tags: z.array(z.object({tag: z.string(), episodes: z.number(), meetups: z.number(), voices: z.number()}))}),
+    },
+    (_input, snapshot) => {
+      const counts = new Map<string, {tag: string; episodes: number; meetups: number; voices: number}>()
+      const count = (collection: CollectionName, tags: readonly string[]) => {
+        for (const tag of tags) {
+          let entry = counts.get(tag)
+          if (!entry) counts.set(tag, (entry = {tag, episodes: 0, meetups: 0, voices: 0}))
+          entry[collection] += 1
+        }
+      }
+      for (const {value} of snapshot.catalog.episodes) count('episodes', value.tags)
+      for (const {value} of snapshot.catalog.meetups) count('meetups', value.tags)
+      for (const {value} of snapshot.catalog.voices) count('voices', value.tech_stack.map(normalTag))
+      const total = (entry: {episodes: number; meetups: number; voices: number}) => entry.episodes + entry.meetups + entry.voices
+      return {tags: [...counts.values()].sort((a, b) => total(b) - total(a) || (a.tag < b.tag ? -1 : 1))}
     },
   ),
 ]
@@ -213,8 +273,8 @@ export interface ResourceDefinition {
   description: string
   /** A fixed URI, or a URI template with `{slug}`. */
   uri: string
-  /** For a URI template: the collection whose items it addresses. */
-  template: false | CollectionName
+  /** For a URI template: the collection whose items it addresses, or `any` for every document by path. */
+  template: false | CollectionName | 'any'
 }
 
 /** Resources are the API's own documents, addressed by their API URLs, with the served bytes. */
@@ -231,6 +291,13 @@ export function catalogResources(publicBaseUrl: string): ResourceDefinition[] {
       uri: api(`${name}/{slug}.json`),
       template: name,
     })),
+    {
+      name: 'api-document',
+      title: 'Any API document',
+      description: 'Any document under /api/v1/ by its path, whatever host you reach this server by (127.0.0.1, localhost or its public name).',
+      uri: '{+origin}/api/v1/{+document}',
+      template: 'any',
+    },
   ]
 }
 
@@ -247,7 +314,8 @@ export function createCatalogMcpServer(options: CatalogMcpOptions): McpServer {
   const server = new McpServer({name: options.name, version: options.version}, {instructions: options.instructions})
   for (const tool of catalogTools) tool.register(server, options.snapshot)
   const read = (uri: URL) => {
-    const path = uri.href.startsWith(`${options.publicBaseUrl}/api/v1/`) ? uri.href.slice(`${options.publicBaseUrl}/api/v1/`.length) : ''
+    // By path, whatever host the client named (127.0.0.1, localhost or the public name).
+    const path = uri.pathname.startsWith('/api/v1/') ? uri.pathname.slice('/api/v1/'.length) : ''
     const representation = options.snapshot().representation(path)
     if (!representation) throw new ResourceNotFoundError(uri.href, `No catalog document at ${uri.href}; list the resources or use search_catalog.`)
     return {contents: [{uri: uri.href, mimeType: 'application/json', text: representation.body.toString('utf8')}]}
@@ -257,6 +325,11 @@ export function createCatalogMcpServer(options: CatalogMcpOptions): McpServer {
     const collection = resource.template
     if (!collection) {
       server.registerResource(resource.name, resource.uri, metadata, read)
+      continue
+    }
+    if (collection === 'any') {
+      // Registered after the collections' templates, so it only takes URIs naming another host.
+      server.registerResource(resource.name, new ResourceTemplate(resource.uri, {list: undefined}), metadata, read)
       continue
     }
     const slugs = () => options.snapshot().catalog[collection].map((entry) => entry.value.slug)

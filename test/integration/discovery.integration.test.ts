@@ -123,7 +123,7 @@ describe('MCP and agent documents', () => {
     const summary = Object.values(parsed._meta)[0]
     expect(summary?.tools).toEqual(catalogTools.map((tool) => tool.name))
     expect(summary?.resources).toBe(catalogResources('http://api.test').filter((resource) => !resource.template).length)
-    expect(summary?.resourceTemplates).toBe(3)
+    expect(summary?.resourceTemplates).toBe(catalogResources('http://api.test').filter((resource) => resource.template).length)
   })
 
   it('lists skills with sha256 digests of the exact bytes served', async () => {

@@ -5,6 +5,8 @@ import {Client, StreamableHTTPClientTransport} from '@modelcontextprotocol/clien
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {z} from 'zod'
 import {episodeSchema, voiceSchema} from '../../server/api/v1/contract.ts'
+
+const episodeSummary = z.object({slug: z.string(), title: z.string(), published_date: z.string(), episode_number: z.number().nullable(), tags: z.array(z.string()), guests: z.array(z.string()), url: z.string()}).strict()
 import {catalogResources, catalogTools} from '../../server/mcp/catalog-tools.ts'
 import {readProblem} from '../helpers/contract.ts'
 import {startTestServer, type TestServer} from '../helpers/server.ts'
@@ -45,14 +47,18 @@ describe.each(Object.keys(eras) as (keyof typeof eras)[])('MCP in the %s era', (
     expect(client.getServerVersion()?.name).toBe('podcast-catalog')
   })
 
-  it('lists the registered tools, all read-only, with input and output schemas', async () => {
+  it('lists the registered tools, all read-only, with input schemas and output schemas for lists and search', async () => {
     const {tools} = await client.listTools()
     expect(tools.map((tool) => tool.name).sort()).toEqual(catalogTools.map((tool) => tool.name).sort())
     for (const tool of tools) {
       expect(tool.annotations).toMatchObject({readOnlyHint: true, destructiveHint: false})
       expect(tool.inputSchema.type).toBe('object')
-      expect(tool.outputSchema?.type).toBe('object')
+      // get_ tools return the API's own record, described by the OpenAPI document.
+      if (!tool.name.startsWith('get_')) expect(tool.outputSchema?.type, tool.name).toBe('object')
     }
+    // No meaningless integer bounds (zod's ±2^53) in what a model reads.
+    expect(JSON.stringify(tools)).not.toContain('9007199254740991')
+    expect(tools.find((tool) => tool.name === 'list_voices')?.inputSchema.properties).not.toHaveProperty('speaker')
   })
 
   it('gets an episode as structured content that passes the contract', async () => {
@@ -67,18 +73,33 @@ describe.each(Object.keys(eras) as (keyof typeof eras)[])('MCP in the %s era', (
 
   it('pages through episodes filtered by speaker, and by tag', async () => {
     const first = await client.callTool({name: 'list_episodes', arguments: {speaker: 'noa-levi', limit: 1}})
-    const page = z.object({items: z.array(episodeSchema), total: z.number(), next_cursor: z.string().nullable()}).parse(first.structuredContent)
+    const page = z.object({items: z.array(episodeSummary), total: z.number(), next_cursor: z.string().nullable()}).parse(first.structuredContent)
     expect(page.total).toBe(2)
-    expect(page.items[0]?.guests.map((guest) => guest.slug)).toContain('noa-levi')
+    expect(page.items[0]?.guests).toContain('noa-levi')
     const second = await client.callTool({name: 'list_episodes', arguments: {speaker: 'noa-levi', limit: 1, cursor: page.next_cursor}})
-    const rest = z.object({items: z.array(episodeSchema), next_cursor: z.string().nullable()}).parse(second.structuredContent)
+    const rest = z.object({items: z.array(episodeSummary), next_cursor: z.string().nullable()}).parse(second.structuredContent)
     expect(rest.items.map((item) => item.slug)).not.toEqual(page.items.map((item) => item.slug))
     expect(rest.next_cursor).toBeNull()
 
     const tagged = await client.callTool({name: 'list_episodes', arguments: {tag: 'security', limit: 100}})
-    const security = z.object({items: z.array(episodeSchema)}).parse(tagged.structuredContent)
+    const security = z.object({items: z.array(episodeSummary)}).parse(tagged.structuredContent)
     expect(security.items.length).toBeGreaterThanOrEqual(2)
     for (const episode of security.items) expect(episode.tags).toContain('security')
+    // Tags as people write them: spaces and capitals mean the dashed lowercase tag.
+    const spoken = await client.callTool({name: 'list_episodes', arguments: {tag: 'Machine Learning', limit: 100}})
+    const learning = z.object({items: z.array(episodeSummary)}).parse(spoken.structuredContent)
+    expect(learning.items.length).toBeGreaterThan(0)
+    for (const episode of learning.items) expect(episode.tags).toContain('machine-learning')
+  })
+
+  it('lists the tags the filters take, with counts from the catalog', async () => {
+    const result = await client.callTool({name: 'list_tags', arguments: {}})
+    const {tags} = z.object({tags: z.array(z.object({tag: z.string(), episodes: z.number(), meetups: z.number(), voices: z.number()}))}).parse(result.structuredContent)
+    const security = tags.find((entry) => entry.tag === 'security')
+    const listed = z.object({total: z.number()}).parse((await client.callTool({name: 'list_episodes', arguments: {tag: 'security'}})).structuredContent)
+    expect(security?.episodes).toBe(listed.total)
+    const totals = tags.map((entry) => entry.episodes + entry.meetups + entry.voices)
+    expect(totals).toEqual([...totals].sort((a, b) => b - a))
   })
 
   it('gets a speaker with the episodes and talks they appear in', async () => {
@@ -107,12 +128,15 @@ describe.each(Object.keys(eras) as (keyof typeof eras)[])('MCP in the %s era', (
     expect(resources.filter((resource) => fixed.some((candidate) => candidate.uri === resource.uri)).length).toBe(fixed.length)
     const {resourceTemplates} = await client.listResourceTemplates()
     expect(resourceTemplates.map((template) => template.uriTemplate).sort()).toEqual(
-      ['episodes', 'meetups', 'voices'].map((name) => `http://api.test/api/v1/${name}/{slug}.json`).sort(),
+      [...['episodes', 'meetups', 'voices'].map((name) => `http://api.test/api/v1/${name}/{slug}.json`), '{+origin}/api/v1/{+document}'].sort(),
     )
     const read = await client.readResource({uri: 'http://api.test/api/v1/voices/noa-levi.json'})
     const served = await (await fetch(`${server.baseUrl}/api/v1/voices/noa-levi.json`)).text()
     expect(read.contents[0]).toMatchObject({uri: 'http://api.test/api/v1/voices/noa-levi.json', mimeType: 'application/json', text: served})
     await expect(client.readResource({uri: 'http://api.test/api/v1/voices/nobody.json'})).rejects.toThrow()
+    // Whatever host the client names, the path decides.
+    const elsewhere = await client.readResource({uri: 'http://localhost:3000/api/v1/voices/noa-levi.json'})
+    expect(elsewhere.contents[0]).toMatchObject({text: served})
   })
 
   it('completes slugs in resource templates', async () => {
@@ -220,5 +244,15 @@ describe('the /mcp endpoint over plain HTTP', () => {
     const response = await fetch(`${server.baseUrl}/mcp`, {method: 'POST', headers: jsonRpcHeaders, body: '{"jsonrpc": '})
     expect(response.status).toBe(400)
     expect(jsonRpcError.parse(await response.json()).error.code).toBe(-32700)
+  })
+
+  it('answers tools/list and a default list_episodes in at most 8 KB each', async () => {
+    const post = async (body: unknown) => {
+      const response = await fetch(`${server.baseUrl}/mcp`, {method: 'POST', headers: {...jsonRpcHeaders, 'mcp-protocol-version': '2025-06-18'}, body: JSON.stringify(body)})
+      expect(response.status).toBe(200)
+      return Buffer.byteLength(await response.text())
+    }
+    expect(await post({jsonrpc: '2.0', id: 1, method: 'tools/list', params: {}})).toBeLessThanOrEqual(8 * 1024)
+    expect(await post({jsonrpc: '2.0', id: 2, method: 'tools/call', params: {name: 'list_episodes', arguments: {}}})).toBeLessThanOrEqual(8 * 1024)
   })
 })
