@@ -106,7 +106,8 @@ const searchHitSchema = z.object({
   title: z.string().describe('The title, or the name for a voice.'),
   url: z.string().describe('Canonical page: cite this.'),
   api_url: z.string(),
-  score: z.number(),
+  score: z.number().describe('Relevance; results come highest first.'),
+  snippet: z.string().describe('Where it matches.'),
 })
 
 function page<Item, Summary>(

@@ -1,6 +1,8 @@
-import type {Snapshot} from '../snapshot/snapshot.ts'
+import MiniSearch, {type SearchResult} from 'minisearch'
 import type {CollectionName} from '../api/v1/links.ts'
-import {stems, words} from './hebrew-text.ts'
+import type {Snapshot} from '../snapshot/snapshot.ts'
+import {DEVELOPER_TERMS, MIN_SKELETON, skeleton, surfaceForms, termsOf} from './hebrew-analysis.ts'
+import {words} from './hebrew-text.ts'
 
 export interface SearchHit {
   collection: CollectionName
@@ -8,108 +10,128 @@ export interface SearchHit {
   title: string
   url: string
   api_url: string
+  /** MiniSearch's relevance (BM25+ with field boosts): the one order results come in. */
   score: number
+  /** Where the item matches, cut around the first matching word. */
+  snippet: string
 }
 
-interface IndexedItem {
+interface SearchDocument {
+  id: number
   collection: CollectionName
   slug: string
   title: string
   url: string
   api_url: string
+  tags: string
+  people: string
+  takeaways: string
+  body: string
 }
 
-/** Where a word appears in an item and how much that counts. */
-interface Posting {
-  item: number
-  weight: number
-}
+const FIELDS = ['title', 'tags', 'people', 'takeaways', 'body'] as const
+const BOOST = {title: 5, tags: 4, people: 3, takeaways: 2, body: 1}
+const SNIPPET_WORDS_BEFORE = 6
+const SNIPPET_WORDS_AFTER = 12
 
-interface SearchIndex {
-  items: IndexedItem[]
-  /** Every stem of every word -> the items it appears in, with its best field weight. */
-  postings: Map<string, Posting[]>
+interface CatalogIndex {
+  search: MiniSearch<SearchDocument>
+  documents: SearchDocument[]
 }
-
-const WEIGHTS = {title: 5, name: 5, tags: 4, takeaways: 2, body: 1} as const
 
 // One index per snapshot, built on first search: it answers for exactly the content served.
-const indexes = new WeakMap<Snapshot, SearchIndex>()
+const indexes = new WeakMap<Snapshot, CatalogIndex>()
 
-function buildIndex(snapshot: Snapshot): SearchIndex {
-  const items: IndexedItem[] = []
-  const postings = new Map<string, Posting[]>()
-  const add = (item: IndexedItem, fields: [string, number][]) => {
-    const index = items.push(item) - 1
-    const best = new Map<string, number>()
-    for (const [text, weight] of fields) {
-      for (const word of words(text)) {
-        for (const [position, stem] of stems(word).entries()) {
-          // A stem reached by dropping a prefix counts a little less than the word itself.
-          const score = position === 0 ? weight : weight * 0.8
-          best.set(stem, Math.max(best.get(stem) ?? 0, score))
-        }
-      }
-    }
-    for (const [stem, weight] of best) {
-      let list = postings.get(stem)
-      if (!list) postings.set(stem, (list = []))
-      list.push({item: index, weight})
-    }
-  }
+function buildIndex(snapshot: Snapshot): CatalogIndex {
   const {episodes, meetups, voices} = snapshot.catalog
+  const names = new Map(voices.map(({value}) => [value.slug, value.name]))
+  const namesOf = (people: readonly {slug: string}[]) => people.map((person) => names.get(person.slug) ?? '').join(' ')
+  const documents: SearchDocument[] = []
+  const add = (document: Omit<SearchDocument, 'id'>) => documents.push({id: documents.length, ...document})
   for (const {value} of episodes) {
-    add({collection: 'episodes', slug: value.slug, title: value.title, url: value.url, api_url: value.api_url}, [
-      [value.title, WEIGHTS.title],
-      [value.tags.join(' '), WEIGHTS.tags],
-      [value.takeaways.join(' '), WEIGHTS.takeaways],
-      [value.description, WEIGHTS.body],
-      [value.faq.map((pair) => `${pair.question} ${pair.answer}`).join(' '), WEIGHTS.body],
-    ])
+    const faq = value.faq.map((pair) => `${pair.question} ${pair.answer}`).join(' ')
+    add({collection: 'episodes', slug: value.slug, title: value.title, url: value.url, api_url: value.api_url, tags: value.tags.join(' '), people: namesOf(value.guests), takeaways: value.takeaways.join(' '), body: `${value.description} ${faq}`})
   }
   for (const {value} of meetups) {
-    add({collection: 'meetups', slug: value.slug, title: value.title, url: value.url, api_url: value.api_url}, [
-      [value.title, WEIGHTS.title],
-      [value.tags.join(' '), WEIGHTS.tags],
-      [value.abstract ?? '', WEIGHTS.body],
-    ])
+    add({collection: 'meetups', slug: value.slug, title: value.title, url: value.url, api_url: value.api_url, tags: value.tags.join(' '), people: namesOf(value.speakers), takeaways: '', body: value.abstract ?? ''})
   }
   for (const {value} of voices) {
-    add({collection: 'voices', slug: value.slug, title: value.name, url: value.url, api_url: value.api_url}, [
-      [value.name, WEIGHTS.name],
-      [value.tech_stack.join(' '), WEIGHTS.tags],
-      [value.role, WEIGHTS.body],
-      [value.bio, WEIGHTS.body],
-    ])
+    add({collection: 'voices', slug: value.slug, title: value.name, url: value.url, api_url: value.api_url, tags: value.tech_stack.join(' '), people: value.name, takeaways: '', body: `${value.role} ${value.bio}`})
   }
-  return {items, postings}
+
+  const loanwords = new Map<string, string[]>()
+  const english = new Set([...documents.flatMap((document) => words(document.tags)), ...Object.keys(DEVELOPER_TERMS)])
+  for (const word of english) {
+    const key = skeleton(word)
+    if (key.length >= MIN_SKELETON && /^[a-z]/.test(word)) loanwords.set(key, [...(loanwords.get(key) ?? []), word])
+  }
+
+  const search = new MiniSearch<SearchDocument>({
+    fields: [...FIELDS],
+    tokenize: words,
+    processTerm: termsOf,
+    searchOptions: {
+      boost: BOOST,
+      // One typo in words of five letters or more, two from ten; prefixes of four letters or more.
+      fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
+      prefix: (term) => term.length >= 4,
+      weights: {fuzzy: 0.3, prefix: 0.5},
+      processTerm: (word) => queryTerms(word, loanwords),
+    },
+  })
+  search.addAll(documents)
+  return {search, documents}
 }
 
 /**
- * Ranks catalog items for a free-text query (Hebrew or English). Each query word scores the best
- * weight among its stems in an item; items matching more words rank first, then by score, then
- * newest-first list order is kept by the stable sort.
+ * A query word's terms: its own, and for a Hebrew loanword the English word with the same
+ * consonants (ריאקט -> react), with the Hebrew words the catalog uses for it (דיפלוי -> deploy, פריסה).
+ */
+function queryTerms(word: string, loanwords: ReadonlyMap<string, string[]>): string[] {
+  const terms = new Set(termsOf(word))
+  for (const form of surfaceForms(word)) {
+    const key = skeleton(form)
+    if (key.length < MIN_SKELETON || !/^[\u05D0-\u05EA]/.test(form)) continue
+    for (const english of loanwords.get(key) ?? []) {
+      for (const term of termsOf(english)) terms.add(term)
+      for (const hebrew of (DEVELOPER_TERMS[english] ?? []).flatMap(words)) for (const term of termsOf(hebrew)) terms.add(term)
+    }
+  }
+  return [...terms]
+}
+
+/** The words around the first word of `text` whose terms matched, as written in the catalog. */
+function snippetOf(document: SearchDocument, result: SearchResult): string {
+  const matched = new Set(result.terms)
+  for (const field of ['body', 'takeaways', 'title', 'tags', 'people'] as const) {
+    const text = document[field]
+    const written = text.split(/\s+/).filter(Boolean)
+    const at = written.findIndex((token) => words(token).some((word) => termsOf(word).some((term) => matched.has(term))))
+    if (at === -1) continue
+    const start = Math.max(0, at - SNIPPET_WORDS_BEFORE)
+    const end = Math.min(written.length, at + SNIPPET_WORDS_AFTER)
+    return `${start > 0 ? '… ' : ''}${written.slice(start, end).join(' ')}${end < written.length ? ' …' : ''}`
+  }
+  return document.title
+}
+
+/**
+ * Ranks catalog items for a question or keywords, in Hebrew or English: one score (MiniSearch's
+ * BM25+ with field boosts, typo and prefix tolerance) and one order, highest score first.
  */
 export function searchCatalog(snapshot: Snapshot, query: string, collections: readonly CollectionName[]): SearchHit[] {
   let index = indexes.get(snapshot)
   if (!index) indexes.set(snapshot, (index = buildIndex(snapshot)))
+  const {documents} = index
   const allowed = new Set(collections)
-  const queryWords = [...new Set(words(query))]
-  const scores = new Map<number, {matched: number; score: number}>()
-  for (const word of queryWords) {
-    const best = new Map<number, number>()
-    for (const stem of stems(word)) {
-      for (const posting of index.postings.get(stem) ?? []) best.set(posting.item, Math.max(best.get(posting.item) ?? 0, posting.weight))
-    }
-    for (const [item, weight] of best) {
-      const entry = scores.get(item) ?? {matched: 0, score: 0}
-      scores.set(item, {matched: entry.matched + 1, score: entry.score + weight})
-    }
-  }
-  return [...scores]
-    .sort(([a, x], [b, y]) => y.matched - x.matched || y.score - x.score || a - b)
-    .flatMap(([item, {score}]) => {
-      const hit = index.items[item]
-      return hit && allowed.has(hit.collection) ? [{...hit, score: Math.round(score * 10) / 10}] : []
+  const isAllowed = (document: SearchDocument | undefined) => document !== undefined && allowed.has(document.collection)
+  const documentOf = (result: SearchResult) => (typeof result.id === 'number' ? documents[result.id] : undefined)
+  return index.search
+    .search(query, {filter: (result) => isAllowed(documentOf(result))})
+    .flatMap((result) => {
+      const document = documentOf(result)
+      if (!document) return []
+      const {collection, slug, title, url, api_url} = document
+      return [{collection, slug, title, url, api_url, score: Math.round(result.score * 100) / 100, snippet: snippetOf(document, result)}]
     })
 }

@@ -153,8 +153,25 @@ describe('search_catalog', () => {
   })
   const search = async (query: string, extra: Record<string, unknown> = {}) => {
     const result = await client.callTool({name: 'search_catalog', arguments: {query, ...extra}})
-    return z.object({results: z.array(z.object({collection: z.string(), slug: z.string(), score: z.number()})), total: z.number()}).parse(result.structuredContent)
+    return z.object({results: z.array(z.object({collection: z.string(), slug: z.string(), score: z.number(), snippet: z.string()})), total: z.number()}).parse(result.structuredContent)
   }
+
+  it('answers questions as people ask them, loanwords included, highest score first with a snippet', async () => {
+    const react = await search('איזה פרק מדבר על ריאקט?')
+    expect(react.results[0]?.slug).toBe('ep-2-react-server-components')
+    const scores = react.results.map((hit) => hit.score)
+    expect(scores).toEqual([...scores].sort((a, b) => b - a))
+    const rollback = await search('איך עושים רולבק לדיפלוי?')
+    expect(rollback.results[0]?.slug).toBe('ep-19-reversible-deploys')
+    expect(rollback.results[0]?.snippet).toContain('פריסות')
+    // Function words alone find nothing, instead of everything.
+    expect((await search('איזה פרק על מה')).total).toBe(0)
+  })
+
+  it('tolerates a typo, in English and in Hebrew', async () => {
+    expect((await search('kuberntes', {collections: ['episodes']})).results[0]?.slug).toBe('ep-19-reversible-deploys')
+    expect((await search('מיגרציוט')).results[0]?.slug).toBe('ep-3-schema-migrations')
+  })
 
   it('finds Hebrew words behind prefixes, and ranks the title match first', async () => {
     const {results} = await search('וקוראי מסך')
