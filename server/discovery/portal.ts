@@ -1,10 +1,14 @@
+import {createHash} from 'node:crypto'
 import {z} from 'zod'
+import {isCollectionName} from '../api/v1/links.ts'
 import {PROBLEM_STATUSES, problemAnchor, problemTitle} from '../http/problem.ts'
 import type {ToolDefinition} from '../mcp/catalog-tools.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
 
-// The developer portal: one self-contained HTML page (inline CSS, no script, no external font or
-// request of any kind), its API reference rendered from the same OpenAPI document that is served.
+// The developer portal: one self-contained HTML page (inline CSS and one inline script allowed by
+// its hash, no external font or request of any kind; the only requests it makes are try-it calls
+// to this origin), its API reference rendered from the same OpenAPI document that is served, with
+// examples taken from the snapshot it is built with.
 
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 const code = (text: string) => `<code>${escape(text)}</code>`
@@ -72,6 +76,12 @@ const ERROR_ADVICE: Partial<Record<number, string>> = {
 
 function schemaType(schema: RenderedSchema | undefined): string {
   if (!schema) return ''
+  // An envelope reads best as its shape: {data: Episode, pagination: Pagination}.
+  if (!schema.$ref && schema.properties) {
+    return `{${Object.entries(schema.properties)
+      .map(([field, property]) => `${escape(field)}: ${schemaType(property)}`)
+      .join(', ')}}`
+  }
   if (schema.$ref) return `<a href="#schema-${escape(schema.$ref.split('/').pop() ?? '')}">${escape(schema.$ref.split('/').pop() ?? '')}</a>`
   if (schema.anyOf) return schema.anyOf.map(schemaType).join(' or ')
   if (schema.type === 'array') return `array of ${schemaType(schema.items)}`
@@ -87,11 +97,45 @@ function schemaTable(name: string, schema: RenderedSchema): string {
       return `<tr><td>${code(field)}</td><td>${schemaType(property)}</td><td>${required.has(field) ? 'yes' : 'no'}</td><td>${description}</td></tr>`
     })
     .join('')
-  return `<section id="schema-${escape(name)}"><h3>${escape(name)}</h3><p>${prose(schema.description)}</p>
-<table><thead><tr><th>Field</th><th>Type</th><th>Required</th><th>Notes</th></tr></thead><tbody>${rows}</tbody></table></section>`
+  return `<section id="schema-${escape(name)}" data-searchable><h3>${escape(name)}</h3><p>${prose(schema.description)}</p>
+<div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Required</th><th>Notes</th></tr></thead><tbody>${rows}</tbody></table></div></section>`
 }
 
-function operationSection(path: string, operation: Operation): string {
+/** The URL an operation's example and try-it use: the first item, or a list page of one. */
+function examplePath(path: string, snapshot: Snapshot): string {
+  const [, collection, item] = /^\/(episodes|meetups|voices)(\/\{slug\})?\.json$/.exec(path) ?? []
+  if (!isCollectionName(collection)) return `/api/v1${path}`
+  if (!item) return `/api/v1/${collection}.json?limit=1`
+  return `/api/v1/${collection}/${snapshot.catalog[collection][0]?.value.slug ?? 'example'}.json`
+}
+
+const EXAMPLE_CHARACTERS = 2500
+
+/** The bytes this snapshot serves at `url`, pretty-printed and cut to a readable length. */
+function exampleBody(url: string, snapshot: Snapshot): string {
+  const [path = '', query] = url.slice('/api/v1/'.length).split('?')
+  const list = /^(episodes|meetups|voices)\.json$/.exec(path)?.[1]
+  const representation = query && isCollectionName(list) ? snapshot.listPage(list, {limit: 1, cursor: null}) : undefined
+  const body = representation?.ok ? representation.representation.body : snapshot.representation(path)?.body
+  if (!body) return ''
+  const pretty = JSON.stringify(JSON.parse(body.toString('utf8')), null, 2)
+  return pretty.length > EXAMPLE_CHARACTERS ? `${pretty.slice(0, EXAMPLE_CHARACTERS)}\n…` : pretty
+}
+
+function codeSamples(url: string): string {
+  return `<pre><code>curl -i ${escape(url)}</code></pre>
+<pre><code>// JavaScript (browser or Node 18+)
+const response = await fetch(${escape(JSON.stringify(url))})
+const {data} = await response.json()</code></pre>
+<pre><code># Python 3
+import json, urllib.request
+with urllib.request.urlopen(${escape(JSON.stringify(url))}) as response:
+    data = json.load(response)["data"]</code></pre>`
+}
+
+function operationSection(path: string, operation: Operation, snapshot: Snapshot, base: string): string {
+  const example = examplePath(path, snapshot)
+  const id = escape(operation.operationId)
   const parameters = operation.parameters
     .map((parameter) => `<tr><td>${code(parameter.name)}</td><td>${escape(parameter.in)}</td><td>${schemaType(parameter.schema)}</td><td>${prose(parameter.description)}</td></tr>`)
     .join('')
@@ -104,11 +148,15 @@ function operationSection(path: string, operation: Operation): string {
       return `<li><strong>${escape(status)}</strong> ${prose(response.description)} ${media}${link}</li>`
     })
     .join('')
-  return `<section class="operation" id="op-${escape(operation.operationId)}">
-<h3><span class="method">GET</span> ${code(`/api/v1${path}`)} <small>${escape(operation.operationId)}</small></h3>
+  return `<section class="operation" id="op-${id}" data-searchable>
+<h3><span class="method">GET</span> ${code(`/api/v1${path}`)} <small>${id}</small></h3>
 <p>${prose(operation.summary)}. ${prose(operation.description)}</p>
-<table><thead><tr><th>Parameter</th><th>In</th><th>Type</th><th>Notes</th></tr></thead><tbody>${parameters}</tbody></table>
-<ul class="responses">${responses}</ul></section>`
+<div class="scroll"><table><thead><tr><th>Parameter</th><th>In</th><th>Type</th><th>Notes</th></tr></thead><tbody>${parameters}</tbody></table></div>
+<ul class="responses">${responses}</ul>
+<details class="example" open><summary>Example response: ${code(example)}</summary><pre><code class="example-body">${escape(exampleBody(example, snapshot))}</code></pre></details>
+<p><button type="button" data-try="${escape(example)}" data-out="try-${id}">Try it: GET ${escape(example)}</button></p>
+<pre class="try-out" id="try-${id}" aria-live="polite"></pre>
+<details><summary>Code: curl, JavaScript, Python</summary>${codeSamples(`${base}${example}`)}</details></section>`
 }
 
 export function buildDeveloperPortal(input: {
@@ -120,7 +168,7 @@ export function buildDeveloperPortal(input: {
   const {openapi, settings, snapshot, tools} = input
   const base = settings.publicBaseUrl
   const document = renderedDocument.parse(openapi)
-  const operations = Object.entries(document.paths).map(([path, item]) => operationSection(path, item.get))
+  const operations = Object.entries(document.paths).map(([path, item]) => operationSection(path, item.get, snapshot, base))
   const schemas = Object.entries(document.components.schemas).map(([name, schema]) => schemaTable(name, schema))
   const sample = snapshot.catalog.episodes[0]?.value
   const errors = PROBLEM_STATUSES.map(
@@ -132,7 +180,7 @@ export function buildDeveloperPortal(input: {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src '${SCRIPT_HASH}'; connect-src 'self'">
 <title>${escape(settings.apiName)}: developer portal</title>
 <style>
 body{font:16px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans Hebrew",Arial,sans-serif;margin:0;color:#1d2330;background:#fbfbfd}
@@ -140,15 +188,21 @@ header{background:#1d2a4d;color:#fff;padding:2rem 1.5rem}header h1{margin:0 0 .3
 nav{background:#eef1f8;padding:.6rem 1.5rem;position:sticky;top:0}nav a{margin-inline-end:1rem;color:#1d2a4d}
 main{max-width:62rem;margin:0 auto;padding:1rem 1.5rem 4rem}h2{margin-top:2.5rem;border-bottom:2px solid #dde3f0;padding-bottom:.3rem}
 code{font:14px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#eef1f8;padding:.05rem .3rem;border-radius:3px}
-pre{background:#1d2330;color:#e8ecf5;padding:1rem;border-radius:6px;overflow-x:auto}pre code{background:none;color:inherit}
+pre{background:#1d2330;color:#e8ecf5;padding:1rem;border-radius:6px;overflow-x:auto}pre code{background:none;color:inherit;padding:0}
 table{border-collapse:collapse;width:100%;margin:.5rem 0 1rem;font-size:15px}th,td{border:1px solid #dde3f0;padding:.35rem .5rem;text-align:start;vertical-align:top}th{background:#f2f4fa}
 .operation{border:1px solid #dde3f0;border-radius:8px;padding:0 1rem;margin:1rem 0;background:#fff}.method{background:#1f7a4d;color:#fff;border-radius:4px;padding:.1rem .45rem;font-size:.8em}
 small{color:#5b6477;font-weight:normal}.sample{background:#fff;border:1px solid #dde3f0;border-radius:6px;padding:.6rem 1rem}
+.scroll{overflow-x:auto}button{font:inherit;padding:.3rem .8rem;border-radius:5px;border:1px solid #1d2a4d;background:#1d2a4d;color:#fff;cursor:pointer}
+.try-out:empty{display:none}#search{font:inherit;width:100%;max-width:14rem;margin-inline-end:1rem;padding:.35rem .6rem;border:1px solid #c4cbe0;border-radius:5px;box-sizing:border-box}
+details{margin:.5rem 0}summary{cursor:pointer}
+@media (max-width:40rem){header{padding:1.2rem 1rem}main{padding:1rem}nav{position:static;display:flex;flex-wrap:wrap;gap:.2rem .8rem}nav a{margin:0}h3 code{word-break:break-all}.scroll table{min-width:34rem}.operation{padding:0 .6rem}}
+@media (prefers-color-scheme:dark){body{background:#11141b;color:#dfe3ec}nav,th{background:#1b2130}nav a,a{color:#9db8ff}code{background:#1f2533}
+.operation,.sample{background:#161b25;border-color:#2a3245}th,td{border-color:#2a3245}h2{border-color:#2a3245}small{color:#9aa3b5}#search{background:#161b25;color:#dfe3ec;border-color:#2a3245}}
 </style>
 </head>
 <body>
 <header><h1>${escape(settings.apiName)}</h1><p>Read-only JSON API and MCP server for a Hebrew tech podcast: ${snapshot.counts.episodes} episodes, ${snapshot.counts.meetups} meetup talks, ${snapshot.counts.voices} speakers.</p></header>
-<nav><a href="#quick-start">Quick start</a><a href="#authentication">Authentication</a><a href="#errors">Errors</a><a href="#rate-limits">Rate limits</a><a href="#pagination">Pagination</a><a href="#caching">Caching</a><a href="#versioning">Versioning</a><a href="#mcp">MCP</a><a href="#reference">Reference</a></nav>
+<nav><input id="search" type="search" placeholder="Search the reference" aria-label="Search the reference"> <a href="#quick-start">Quick start</a><a href="#authentication">Authentication</a><a href="#errors">Errors</a><a href="#rate-limits">Rate limits</a><a href="#pagination">Pagination</a><a href="#caching">Caching</a><a href="#versioning">Versioning</a><a href="#mcp">MCP</a><a href="#reference">Reference</a></nav>
 <main>
 <section id="quick-start"><h2>Quick start</h2>
 <pre><code>curl ${escape(base)}/api/v1/all.json
@@ -189,7 +243,35 @@ ${operations.join('\n')}
 <h2 id="schemas">Schemas</h2>
 ${schemas.join('\n')}</section>
 </main>
+<script>${PORTAL_SCRIPT}</script>
 </body>
 </html>
 `
 }
+
+// Try-it buttons fetch from this origin and show status, validators and body; the search box
+// hides reference sections that do not mention what is typed. Allowed by its hash in the CSP.
+const PORTAL_SCRIPT = `
+for (const button of document.querySelectorAll('button[data-try]')) {
+  button.addEventListener('click', async () => {
+    const out = document.getElementById(button.dataset.out)
+    out.textContent = 'Sending…'
+    try {
+      const response = await fetch(button.dataset.try)
+      const text = await response.text()
+      let body = text
+      try { body = JSON.stringify(JSON.parse(text), null, 2) } catch {}
+      const shown = body.length > 4000 ? body.slice(0, 4000) + '\\n…' : body
+      out.textContent = 'HTTP ' + response.status + '\\nETag: ' + response.headers.get('etag') + '\\nRateLimit: ' + response.headers.get('ratelimit') + '\\n\\n' + shown
+    } catch (error) {
+      out.textContent = String(error)
+    }
+  })
+}
+const search = document.getElementById('search')
+search.addEventListener('input', () => {
+  const wanted = search.value.trim().toLowerCase()
+  for (const section of document.querySelectorAll('[data-searchable]')) section.hidden = wanted !== '' && !section.textContent.toLowerCase().includes(wanted)
+})
+`
+const SCRIPT_HASH = `sha256-${createHash('sha256').update(PORTAL_SCRIPT).digest('base64')}`

@@ -1,8 +1,8 @@
 // Browser: starts the real app on a loopback port and opens /docs in Debian's headless Chromium
 // (driven by playwright-core; `.ci/run` installs the `chromium` package, and so does the test
-// when it runs as root without it). Every request the page
-// makes is recorded, so the test proves the page works offline. The screenshot is kept in
-// test/artifacts/portal.png.
+// when it runs as root without it). Every request the page makes is recorded, so the test proves
+// the page works offline and talks to nothing but its own origin. Screenshots are kept in
+// test/artifacts/ (portal.png, portal-try-it.png, portal-phone-dark.png).
 import {mkdir} from 'node:fs/promises'
 import {chromium, type Browser} from 'playwright-core'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -59,5 +59,57 @@ describe('the developer portal in Chromium', () => {
     await page.screenshot({path: 'test/artifacts/portal.png', fullPage: false})
     expect(requests).toEqual([`${server.baseUrl}/docs`])
     expect(consoleErrors).toEqual([])
+  }, 60_000)
+
+  it('shows a real example and code for every operation, and try-it calls this origin and shows the answer', async () => {
+    const page = await browser.newPage({viewport: {width: 1200, height: 900}})
+    const requests: string[] = []
+    page.on('request', (request) => requests.push(request.url()))
+    const errors: string[] = []
+    page.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())))
+    page.on('pageerror', (error) => errors.push(String(error)))
+    await page.goto(`${server.baseUrl}/docs`, {waitUntil: 'load'})
+
+    const operations = page.locator('section.operation')
+    expect(await operations.count()).toBe(8)
+    for (const operation of await operations.all()) {
+      expect(await operation.locator('.example-body').innerText()).toMatch(/^\{\n {2}"/)
+      expect(await operation.locator('button[data-try]').count()).toBe(1)
+      expect(await operation.locator('details:not(.example) pre').count()).toBe(3) // curl, JavaScript, Python
+    }
+    // The example is what the API serves for that URL, from the snapshot the page was built with.
+    const url = (await page.getAttribute('#op-getEpisode button[data-try]', 'data-try')) ?? ''
+    const served: unknown = await (await fetch(`${server.baseUrl}${url}`)).json()
+    expect(JSON.parse(await page.locator('#op-getEpisode .example-body').innerText())).toEqual(served)
+
+    // Try it: the page's own script (allowed by its CSP hash) fetches the URL and shows the answer.
+    await page.click('#op-getEpisode button[data-try]')
+    // Expressions evaluated in the page are strings: this project's type check has no DOM library.
+    await page.waitForFunction("document.getElementById('try-getEpisode')?.textContent?.startsWith('HTTP 200')")
+    const shown = (await page.locator('#try-getEpisode').innerText()).split('\n\n')
+    expect(shown[0]).toMatch(/^HTTP 200\nETag: "[\w-]+"\nRateLimit: "default";r=\d+;t=\d+$/)
+    expect(JSON.parse(shown.slice(1).join('\n\n'))).toEqual(served)
+    await page.screenshot({path: 'test/artifacts/portal-try-it.png'})
+
+    // Search hides the reference sections that do not mention what is typed.
+    await page.fill('#search', 'next_cursor')
+    expect(await page.locator('#op-getEpisode').isHidden()).toBe(true)
+    expect(await page.locator('#op-listEpisodes').isVisible()).toBe(true)
+
+    expect(requests).toEqual([`${server.baseUrl}/docs`, `${server.baseUrl}${url}`])
+    expect(errors).toEqual([])
+  }, 60_000)
+
+  it('fits a 390 px phone and follows dark mode', async () => {
+    const light = await browser.newPage({viewport: {width: 390, height: 844}, colorScheme: 'light'})
+    const dark = await browser.newPage({viewport: {width: 390, height: 844}, colorScheme: 'dark'})
+    const background = async (page: typeof light) => {
+      await page.goto(`${server.baseUrl}/docs#op-listEpisodes`, {waitUntil: 'load'})
+      return String(await page.evaluate('getComputedStyle(document.body).backgroundColor'))
+    }
+    const [lightBackground, darkBackground] = [await background(light), await background(dark)]
+    expect(darkBackground).not.toBe(lightBackground)
+    for (const page of [light, dark]) expect(Number(await page.evaluate('document.documentElement.scrollWidth'))).toBeLessThanOrEqual(390)
+    await dark.screenshot({path: 'test/artifacts/portal-phone-dark.png'})
   }, 60_000)
 })
