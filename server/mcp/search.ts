@@ -16,7 +16,8 @@ export interface SearchHit {
   snippet: string
 }
 
-interface SearchDocument {
+/** One item as it is searched: its identity and its text by field. */
+export interface SearchDocument {
   id: number
   collection: CollectionName
   slug: string
@@ -29,8 +30,8 @@ interface SearchDocument {
   body: string
 }
 
-const FIELDS = ['title', 'tags', 'people', 'takeaways', 'body'] as const
-const BOOST = {title: 5, tags: 4, people: 3, takeaways: 2, body: 1}
+export const SEARCH_FIELDS = ['title', 'tags', 'people', 'takeaways', 'body'] as const
+export const FIELD_BOOST = {title: 5, tags: 4, people: 3, takeaways: 2, body: 1}
 const SNIPPET_WORDS_BEFORE = 6
 const SNIPPET_WORDS_AFTER = 12
 
@@ -42,7 +43,8 @@ interface CatalogIndex {
 // One index per snapshot, built on first search: it answers for exactly the content served.
 const indexes = new WeakMap<Snapshot, CatalogIndex>()
 
-function buildIndex(snapshot: Snapshot): CatalogIndex {
+/** The catalog's items as search documents: episodes, then meetups, then voices, in list order. */
+export function searchDocuments(snapshot: Snapshot): SearchDocument[] {
   const {episodes, meetups, voices} = snapshot.catalog
   const names = new Map(voices.map(({value}) => [value.slug, value.name]))
   const namesOf = (people: readonly {slug: string}[]) => people.map((person) => names.get(person.slug) ?? '').join(' ')
@@ -58,25 +60,22 @@ function buildIndex(snapshot: Snapshot): CatalogIndex {
   for (const {value} of voices) {
     add({collection: 'voices', slug: value.slug, title: value.name, url: value.url, api_url: value.api_url, tags: value.tech_stack.join(' '), people: value.name, takeaways: '', body: `${value.role} ${value.bio}`})
   }
+  return documents
+}
 
-  const loanwords = new Map<string, string[]>()
-  const english = new Set([...documents.flatMap((document) => words(document.tags)), ...Object.keys(DEVELOPER_TERMS)])
-  for (const word of english) {
-    const key = skeleton(word)
-    if (key.length >= MIN_SKELETON && /^[a-z]/.test(word)) loanwords.set(key, [...(loanwords.get(key) ?? []), word])
-  }
-
+function buildIndex(snapshot: Snapshot): CatalogIndex {
+  const documents = searchDocuments(snapshot)
   const search = new MiniSearch<SearchDocument>({
-    fields: [...FIELDS],
+    fields: [...SEARCH_FIELDS],
     tokenize: words,
     processTerm: termsOf,
     searchOptions: {
-      boost: BOOST,
+      boost: FIELD_BOOST,
       // One typo in words of five letters or more, two from ten; prefixes of four letters or more.
       fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
       prefix: (term) => term.length >= 4,
       weights: {fuzzy: 0.3, prefix: 0.5},
-      processTerm: (word) => queryTerms(word, loanwords),
+      processTerm: queryAnalyser(documents.map((document) => document.tags)),
     },
   })
   search.addAll(documents)
@@ -84,9 +83,19 @@ function buildIndex(snapshot: Snapshot): CatalogIndex {
 }
 
 /**
- * A query word's terms: its own, and for a Hebrew loanword the English word with the same
- * consonants (ריאקט -> react), with the Hebrew words the catalog uses for it (דיפלוי -> deploy, פריסה).
+ * What a query word is searched as: its own terms, and for a Hebrew loanword the English word of
+ * the catalog's tags and tech stacks (`englishTexts`) or of DEVELOPER_TERMS with the same consonants
+ * (ריאקט -> react), with the Hebrew words the catalog uses for it (דיפלוי -> deploy, פריסה).
  */
+export function queryAnalyser(englishTexts: readonly string[]): (word: string) => string[] {
+  const loanwords = new Map<string, string[]>()
+  for (const english of new Set([...englishTexts.flatMap(words), ...Object.keys(DEVELOPER_TERMS)])) {
+    const key = skeleton(english)
+    if (key.length >= MIN_SKELETON && /^[a-z]/.test(english)) loanwords.set(key, [...(loanwords.get(key) ?? []), english])
+  }
+  return (word) => queryTerms(word, loanwords)
+}
+
 function queryTerms(word: string, loanwords: ReadonlyMap<string, string[]>): string[] {
   const terms = new Set(termsOf(word))
   for (const form of surfaceForms(word)) {
