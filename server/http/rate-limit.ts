@@ -27,7 +27,7 @@ export interface RateLimiterOptions {
 }
 
 /** A count that takes longer has failed: a hung store must not hold requests (Redis answers in well under 1 ms). */
-export const STORE_TIMEOUT_MS = 250
+const STORE_TIMEOUT_MS = 250
 // After a store fails, requests skip it for this long: a hung store costs a few requests its
 // timeout, not every request. Failures are reported once per pause.
 const STORE_PAUSE_MS = 5_000

@@ -3,7 +3,7 @@ import {pino, type DestinationStream, type Level, type Logger} from 'pino'
 export type LogLevel = Level | 'silent'
 
 /** What stdout may hold unwritten; past it, lines are dropped (and counted) instead of growing memory. */
-export const MAX_BUFFERED_LOG_BYTES = 4 * 1024 * 1024
+const MAX_BUFFERED_LOG_BYTES = 4 * 1024 * 1024
 
 export interface ServerLog {
   logger: Logger

@@ -4,7 +4,7 @@ import type {CounterStore} from '../http/rate-limit.ts'
 import {createChangeFanOut, type ChangeFanOut, type ContentChange} from './change-fan-out.ts'
 
 /** Redis answers in well under a millisecond on a healthy network; a command this slow has failed. */
-export const REDIS_COMMAND_TIMEOUT_MS = 250
+const REDIS_COMMAND_TIMEOUT_MS = 250
 
 export interface RedisOptions {
   url: string
@@ -39,7 +39,7 @@ export async function connectRedis(options: RedisOptions): Promise<RedisScaling>
     url,
     disableOfflineQueue: true,
     // A command not yet written fails after the timeout; one already written waits for its answer
-    // (callers stop waiting after STORE_TIMEOUT_MS), and this bounds how many can wait.
+    // (the rate limiter stops waiting after 250 ms), and this bounds how many can wait.
     commandOptions: {timeout: REDIS_COMMAND_TIMEOUT_MS},
     commandsQueueMaxLength: 1000,
     socket: {connectTimeout: 5_000, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 5_000)},
