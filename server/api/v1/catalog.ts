@@ -172,13 +172,15 @@ function mapCollection<Row, Item extends {slug: string}>(
     const documentId = documentIdOf(raw)
     return {documentId, mapped: mapDocument(spec, raw, documentId, context)}
   })
+  type Document = (typeof documents)[number]
+  const isValid = (document: Document): document is Document & {mapped: Extract<MappedDocument<Item>, {ok: true}>} => document.mapped.ok
+  const valid = documents.filter(isValid)
+  const established = (document: (typeof valid)[number]) => lastValid.get(document.documentId)?.value.slug === document.mapped.entry.value.slug
   // Established holders claim their slugs first, then the rest in list order, then the refused
   // (whose last valid versions take whatever slug is still free).
-  const established = (document: (typeof documents)[number]) => document.mapped.ok && lastValid.get(document.documentId)?.value.slug === document.mapped.entry.value.slug
-  const valid = documents.filter((document) => document.mapped.ok)
   const claimOrder = [
     ...valid.filter(established),
-    ...valid.filter((document) => !established(document)).sort((a, b) => (a.mapped.ok && b.mapped.ok ? byOrder(a.mapped.entry, b.mapped.entry) : 0)),
+    ...valid.filter((document) => !established(document)).sort((a, b) => byOrder(a.mapped.entry, b.mapped.entry)),
     ...documents.filter((document) => !document.mapped.ok),
   ]
   const holders = new Map<string, string>()
