@@ -8,7 +8,8 @@ import {createEmbeddedSource} from '../server/content/embedded-source.ts'
 import {parseNdjson, type SanityDocument} from '../server/content/ndjson.ts'
 import {CATALOG_QUERY} from '../server/content/queries.ts'
 import {catalogSnapshotBuilder} from '../server/snapshot/catalog-builder.ts'
-import {buildSnapshot, createPageCache, type Snapshot} from '../server/snapshot/snapshot.ts'
+import {createDemandCaches} from '../server/snapshot/demand-caches.ts'
+import {buildSnapshot, type Snapshot} from '../server/snapshot/snapshot.ts'
 import {growDataset} from './grow-dataset.ts'
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number)
@@ -43,7 +44,7 @@ for (const size of SIZES) {
   const [queryMs, mapMs, snapshotMs] = await (async () => {
     const [result, query] = await time(() => source.fetch(CATALOG_QUERY))
     const [catalog, map] = await time(() => mapCatalog(result, {links, feedUrl: config.feedUrl}))
-    const [, build] = await time(() => buildSnapshot(catalog, {links, index: {apiName: 'bench', feedUrl: config.feedUrl, publicBaseUrl: config.publicBaseUrl}, pageCache: createPageCache(config.pageCacheBytes)}, undefined, new Date()))
+    const [, build] = await time(() => buildSnapshot(catalog, {links, index: {apiName: 'bench', feedUrl: config.feedUrl, publicBaseUrl: config.publicBaseUrl}, caches: createDemandCaches(config.caches)}, undefined, new Date()))
     return [query, map, build]
   })()
 

@@ -11,7 +11,7 @@ import {loadConfig} from '../server/config.ts'
 import {createEmbeddedSource} from '../server/content/embedded-source.ts'
 import {parseNdjson, type SanityDocument} from '../server/content/ndjson.ts'
 import {catalogSnapshotBuilder} from '../server/snapshot/catalog-builder.ts'
-import {createPageCache} from '../server/snapshot/snapshot.ts'
+import {createDemandCaches} from '../server/snapshot/demand-caches.ts'
 import {createSnapshotStore} from '../server/snapshot/store.ts'
 import {growDataset} from './grow-dataset.ts'
 
@@ -66,8 +66,9 @@ store.close()
 
 // Part 2: the page cache at ~3k documents, with distinct cursors (every item's key) and limits.
 const grown = growDataset(sample, 3000)
-const pageCache = createPageCache(config.pageCacheBytes)
-const bigStore = await createSnapshotStore(catalogSnapshotBuilder({source: createEmbeddedSource('soak 3k', async () => grown), config, clock: () => new Date(), pageCache}))
+const caches = createDemandCaches(config.caches)
+const pageCache = caches.pages
+const bigStore = await createSnapshotStore(catalogSnapshotBuilder({source: createEmbeddedSource('soak 3k', async () => grown), config, clock: () => new Date(), caches}))
 const snapshot = bigStore.current()
 const keys = snapshot.catalog.episodes.map((entry) => episodeOrder.key(entry.value))
 const limits = [1, 10, 50, 100, 250, 500]
@@ -85,7 +86,7 @@ for (let request = 0; request < CURSORS; request++) {
   if ((request + 1) % 1000 === 0) cacheSizes.push(pageCache.calculatedSize)
 }
 const afterCursors = await retained()
-const bound = config.pageCacheBytes
+const bound = config.caches.pageCacheBytes
 const largestCache = Math.max(...cacheSizes)
 bigStore.close()
 

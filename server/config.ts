@@ -60,6 +60,7 @@ const environmentSchema = z
     REDIS_KEY_PREFIX: z.string().regex(/^[\w.:-]{1,64}$/, 'must be up to 64 letters, digits, dots, colons, dashes or underscores').default('catalog:'),
     MASS_DELETION_CONFIRM_SECONDS: z.coerce.number().int().min(0).default(60),
     PAGE_CACHE_MEGABYTES: z.coerce.number().min(0.1).max(65536).default(32),
+    VARIANT_CACHE_MEGABYTES: z.coerce.number().min(0.1).max(65536).default(64),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((env, context) => {
@@ -108,13 +109,19 @@ const environmentSchema = z
       redis: env.REDIS_URL ? {url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX} : undefined,
       /** How long a re-read that drops most of the catalog waits for a second, agreeing read before it is served; 0 serves it at once. */
       massDeletionConfirmMs: env.MASS_DELETION_CONFIRM_SECONDS * 1000,
-      /** Bytes of list pages (other than the default ones) kept across snapshots, compressed variants included. */
-      pageCacheBytes: Math.round(env.PAGE_CACHE_MEGABYTES * 1024 * 1024),
+      caches: {
+        /** Bytes of list pages (other than the default ones) kept across snapshots, compressed variants included. */
+        pageCacheBytes: megabytes(env.PAGE_CACHE_MEGABYTES),
+        /** Bytes of items' compressed variants, made on first request and kept across snapshots. */
+        variantCacheBytes: megabytes(env.VARIANT_CACHE_MEGABYTES),
+      },
       logLevel: env.LOG_LEVEL,
       // Image URLs point at Sanity's image CDN; the embedded sample names a placeholder project.
       images: {projectId: env.SANITY_PROJECT_ID ?? 'embedded', dataset: env.SANITY_DATASET},
     }
   })
+
+const megabytes = (value: number) => Math.round(value * 1024 * 1024)
 
 export type Config = z.output<typeof environmentSchema>
 

@@ -10,7 +10,7 @@ import type {ContentChange} from './scaling/change-fan-out.ts'
 import {connectRedis} from './scaling/redis.ts'
 import {catalogSnapshotBuilder} from './snapshot/catalog-builder.ts'
 import {guardMassDeletion} from './snapshot/mass-deletion-guard.ts'
-import {createPageCache} from './snapshot/snapshot.ts'
+import {createDemandCaches} from './snapshot/demand-caches.ts'
 import {createSnapshotStore, type BuildOutcome} from './snapshot/store.ts'
 import type {Snapshot} from './snapshot/snapshot.ts'
 
@@ -37,9 +37,10 @@ function reportBuild(outcome: BuildOutcome) {
 }
 
 // The metrics read the store at scrape time, after it exists; builds reach them through onBuild.
-const pageCache = createPageCache(config.pageCacheBytes)
-const metrics = createMetrics({store: () => snapshots, clock, droppedLogLines: droppedLines, pageCacheBytes: () => pageCache.calculatedSize})
-const guard = guardMassDeletion(catalogSnapshotBuilder({source, config, clock, pageCache}), {clock, confirmAfterMs: config.massDeletionConfirmMs})
+const caches = createDemandCaches(config.caches)
+const cacheBytes = () => ({pages: caches.pages.calculatedSize, variants: caches.variants.calculatedSize})
+const metrics = createMetrics({store: () => snapshots, clock, droppedLogLines: droppedLines, cacheBytes})
+const guard = guardMassDeletion(catalogSnapshotBuilder({source, config, clock, caches}), {clock, confirmAfterMs: config.massDeletionConfirmMs})
 const snapshots = await createSnapshotStore(guard.build, {
   clock,
   onBuild: (outcome) => {

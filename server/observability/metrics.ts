@@ -19,8 +19,8 @@ export interface CatalogMetrics {
  * time and when a response ends, so the metrics can be created before the store, whose builds
  * they record.
  */
-export function createMetrics(options: {store: () => SnapshotStore; clock?: () => Date; droppedLogLines?: () => number; pageCacheBytes?: () => number}): CatalogMetrics {
-  const {store, clock = () => new Date(), droppedLogLines = () => 0, pageCacheBytes = () => 0} = options
+export function createMetrics(options: {store: () => SnapshotStore; clock?: () => Date; droppedLogLines?: () => number; cacheBytes?: () => {pages: number; variants: number}}): CatalogMetrics {
+  const {store, clock = () => new Date(), droppedLogLines = () => 0, cacheBytes = () => ({pages: 0, variants: 0})} = options
   const registry = new Registry()
   collectDefaultMetrics({register: registry}) // memory, CPU, event-loop delay, GC
   const registers = [registry]
@@ -95,7 +95,16 @@ export function createMetrics(options: {store: () => SnapshotStore; clock?: () =
     help: 'Bytes held by the cache of list pages built for a limit or cursor (compressed variants counted); bounded by PAGE_CACHE_MEGABYTES.',
     registers,
     collect() {
-      this.set(pageCacheBytes())
+      this.set(cacheBytes().pages)
+    },
+  })
+
+  new Gauge({
+    name: 'catalog_variant_cache_bytes',
+    help: "Bytes held by the cache of items' compressed variants, made on first request; bounded by VARIANT_CACHE_MEGABYTES.",
+    registers,
+    collect() {
+      this.set(cacheBytes().variants)
     },
   })
 

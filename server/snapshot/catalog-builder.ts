@@ -4,7 +4,8 @@ import type {Config} from '../config.ts'
 import {CATALOG_QUERY, EPISODE_BY_ID_QUERY, MEETUP_BY_ID_QUERY} from '../content/queries.ts'
 import type {ContentSource} from '../content/source.ts'
 import {buildSiteDocuments} from '../discovery/site-documents.ts'
-import {buildSnapshot, createPageCache, type PageCache, type Snapshot} from './snapshot.ts'
+import {createDemandCaches, type DemandCaches} from './demand-caches.ts'
+import {buildSnapshot, type Snapshot} from './snapshot.ts'
 import type {SnapshotBuilder} from './store.ts'
 
 export type Clock = () => Date
@@ -14,15 +15,15 @@ export type Clock = () => Date
  * only episodes and meetups reads just those documents and patches the previous catalog; anything
  * else (a voice, which other items link to, or an unknown change) reads the whole catalog.
  */
-export function catalogSnapshotBuilder(dependencies: {source: ContentSource; config: Config; clock: Clock; pageCache?: PageCache}): SnapshotBuilder {
-  const {source, config, clock, pageCache = createPageCache(config.pageCacheBytes)} = dependencies
+export function catalogSnapshotBuilder(dependencies: {source: ContentSource; config: Config; clock: Clock; caches?: DemandCaches}): SnapshotBuilder {
+  const {source, config, clock, caches = createDemandCaches(config.caches)} = dependencies
   const links = createLinks(config)
   const settings = {links, feedUrl: config.feedUrl}
   const snapshotSettings = {
     links,
     index: {apiName: config.apiName, feedUrl: config.feedUrl, contactEmail: config.contactEmail, publicBaseUrl: config.publicBaseUrl},
     site: (snapshot: Snapshot) => buildSiteDocuments(snapshot, config),
-    pageCache,
+    caches,
   }
   const build: SnapshotBuilder = async (previous, change) => {
     const documents = change.kind === 'documents' ? [...change.documents] : []

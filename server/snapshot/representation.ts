@@ -10,10 +10,17 @@ export interface Variant {
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 
+/** Where a representation keeps its compressed variants, by `ETag coding`. */
+export interface VariantStore {
+  get(key: string): Variant | undefined
+  set(key: string, variant: Variant): unknown
+}
+
 /**
  * One pre-built HTTP response body with its validators and its compressed variants. Built once
  * per snapshot, never per request; variants are compressed once, ahead of time by `precompress`
- * or on first use, and kept.
+ * or on first use, and kept: by the representation itself, or in a bounded store shared by many
+ * (items), which may drop them again.
  */
 export class Representation {
   readonly body: Buffer
@@ -28,12 +35,18 @@ export class Representation {
   readonly headers: Readonly<Record<string, string>>
   /** The same headers as a flat name, value list, as `writeHead` takes them fastest. */
   readonly headerList: readonly string[]
-  // A coding whose output is not smaller than the identity bytes is recorded as null: never sent.
-  readonly #encoded = new Map<ContentCoding, Variant | null>()
+  // A coding whose output is not smaller than the identity bytes is recorded as the identity variant: never sent.
+  readonly #variants: VariantStore
   readonly #encoding = new Map<ContentCoding, Promise<Variant | null>>()
 
   /** `lastModifiedFor` receives the ETag, so a caller can keep the previous date when the bytes did not change. */
-  constructor(body: Buffer, contentType: string, lastModifiedFor: (etag: string) => Date, headers: Readonly<Record<string, string>>) {
+  constructor(
+    body: Buffer,
+    contentType: string,
+    lastModifiedFor: (etag: string) => Date,
+    headers: Readonly<Record<string, string>>,
+    variants: VariantStore = new Map<string, Variant>(),
+  ) {
     this.body = body
     this.contentType = contentType
     this.etag = strongEtag(body)
@@ -42,24 +55,30 @@ export class Representation {
     this.lastModifiedHeader = this.lastModified.toUTCString()
     this.headers = headers
     this.headerList = Object.entries(headers).flat()
+    this.#variants = variants
     Object.freeze(this) // private fields stay writable: they memoise variants, which depend on the bytes alone
   }
 
   /** The variant in `coding` if it is ready; null when that coding is not worth sending, undefined while not yet compressed. */
   encoded(coding: ContentCoding): Variant | null | undefined {
-    return this.#encoded.get(coding)
+    const variant = this.#variants.get(this.#key(coding))
+    return variant?.coding === 'identity' ? null : variant
+  }
+
+  #key(coding: ContentCoding): string {
+    return `${this.etag} ${coding}`
   }
 
   /** Compresses into `coding` once; concurrent callers share the work. */
   encode(coding: ContentCoding): Promise<Variant | null> {
-    const ready = this.#encoded.get(coding)
+    const ready = this.encoded(coding)
     if (ready !== undefined) return Promise.resolve(ready)
     let pending = this.#encoding.get(coding)
     if (!pending) {
       pending = compress(coding, this.body).then((compressed) => {
         // RFC 9110 8.8.3: each content coding is a distinct representation with its own entity tag.
         const variant = compressed.length < this.body.length ? Object.freeze({coding, body: compressed, etag: `${this.etag.slice(0, -1)}-${coding}"`}) : null
-        this.#encoded.set(coding, variant)
+        this.#variants.set(this.#key(coding), variant ?? this.identity)
         return variant
       })
       pending.finally(() => this.#encoding.delete(coding)).catch(() => undefined)
@@ -78,15 +97,17 @@ export function strongEtag(body: Buffer): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`
 }
 
+export interface RepresentOptions {
+  contentType?: string
+  headers?: Readonly<Record<string, string>>
+  /** Where compressed variants go; the representation keeps its own when not given. */
+  variants?: VariantStore
+}
+
 /** `lastModifiedFor` receives the new ETag, so a caller can keep the previous date when the bytes did not change. */
-export function represent(
-  content: Buffer | string,
-  lastModifiedFor: (etag: string) => Date,
-  contentType = JSON_CONTENT_TYPE,
-  headers: Readonly<Record<string, string>> = {},
-): Representation {
+export function represent(content: Buffer | string, lastModifiedFor: (etag: string) => Date, options: RepresentOptions = {}): Representation {
   const body = typeof content === 'string' ? Buffer.from(content, 'utf8') : content
-  return new Representation(body, contentType, (etag) => wholeSeconds(lastModifiedFor(etag)), headers)
+  return new Representation(body, options.contentType ?? JSON_CONTENT_TYPE, (etag) => wholeSeconds(lastModifiedFor(etag)), options.headers ?? {}, options.variants)
 }
 
 /** HTTP dates have one-second resolution; keeping that here makes If-Modified-Since comparisons exact. */

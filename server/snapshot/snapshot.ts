@@ -1,5 +1,4 @@
 import {createHash} from 'node:crypto'
-import {LRUCache} from 'lru-cache'
 import type {Catalog, CatalogEntry} from '../api/v1/catalog.ts'
 import {decodeCursor, encodeCursor} from '../api/v1/cursor.ts'
 import type {Pagination} from '../api/v1/contract.ts'
@@ -7,25 +6,11 @@ import {COLLECTION_NAMES, isCollectionName, type CollectionName, type Links} fro
 import {episodeOrder, meetupOrder, voiceOrder, type ListOrder, type SortKey} from '../api/v1/order.ts'
 import {buildServiceIndex, type ServiceIndexSettings} from '../api/v1/service-index.ts'
 import {forEachConcurrently} from './compression.ts'
+import type {DemandCaches} from './demand-caches.ts'
 import {represent, type Representation} from './representation.ts'
 
 export const DEFAULT_PAGE_LIMIT = 100
 export const MAX_PAGE_LIMIT = 500
-
-/**
- * List pages for a `limit` and `cursor` other than the default, built on first request. Any client
- * can ask for new ones (every cursor is a new page), so they live in one cache shared by every
- * snapshot and bounded in bytes: least recently used pages go first, retired snapshots' pages with them.
- */
-export type PageCache = LRUCache<string, Representation>
-
-// A page is counted at three times its bytes: the most it can hold once compressed, since a
-// variant is kept only when it is smaller than the identity bytes (identity, br, gzip).
-const CODINGS_HELD = 3
-
-export function createPageCache(maxBytes: number): PageCache {
-  return new LRUCache<string, Representation>({maxSize: maxBytes, sizeCalculation: (page) => Math.max(1, page.body.length * CODINGS_HELD)})
-}
 
 export interface PageRequest {
   limit: number
@@ -53,7 +38,7 @@ export interface Snapshot {
   /** A document outside `/api/v1`, by absolute path. */
   site(path: string): Representation | undefined
   readonly sitePaths: readonly string[]
-  /** Compresses the representations built with the snapshot (items, first pages, the index), before it is served. */
+  /** Compresses the few representations most clients read first (the index, first pages), before it is served; items are compressed on first request. */
   precompress(): Promise<void>
   /** Builds and compresses what is otherwise built on first use (the bulk document, site documents), off the request path. */
   warm(): Promise<void>
@@ -75,14 +60,15 @@ export interface SnapshotSettings {
   index: ServiceIndexSettings
   /** Makes the documents outside `/api/v1` from the finished snapshot; built on first use, once. */
   site?: (snapshot: Snapshot) => SiteDocument[]
-  /** Where pages other than the default ones are kept, across snapshots. */
-  pageCache: PageCache
+  /** Where pages other than the default ones and items' compressed variants are kept, across snapshots. */
+  caches: DemandCaches
 }
 
 /** What a snapshot knows about one collection; reused whole by the next snapshot when the collection did not change. */
 interface CollectionState {
   name: CollectionName
   entries: readonly CatalogEntry<unknown>[]
+  /** Each item's JSON: a view into its representation's body, so the bytes are held once. */
   items: Buffer[]
   keys: SortKey[]
   compare: (a: SortKey, b: SortKey) => number
@@ -93,13 +79,15 @@ interface CollectionState {
 
 // Entries are immutable and a patched catalog keeps the unchanged ones, so bytes and ETags are
 // memoised by entry identity: a one-document update serialises and hashes one item, not all.
-const entryBytes = new WeakMap<CatalogEntry<unknown>, {json: Buffer; representation: Representation}>()
+const entryBytes = new WeakMap<CatalogEntry<unknown>, Representation>()
 const collectionStates = new WeakMap<Snapshot, Record<CollectionName, CollectionState>>()
 
 const bytes = (text: string) => Buffer.from(text, 'utf8')
 const COMMA = bytes(',')
-const ITEM_OPEN = bytes('{"data":')
-const CLOSE_OBJECT = bytes('}')
+const ITEM_OPEN = '{"data":'
+const ITEM_CLOSE = '}'
+/** An item's JSON inside its `{"data":…}` body, without a copy. */
+const itemJson = (representation: Representation) => representation.body.subarray(ITEM_OPEN.length, representation.body.length - ITEM_CLOSE.length)
 
 const compressAll = (representation: Representation) => representation.precompress()
 
@@ -121,19 +109,17 @@ export function buildSnapshot(catalog: Catalog, settings: SnapshotSettings, prev
     const digest = createHash('sha256').update(name)
     const items = entries.map((entry, index) => {
       const slug = keys[index]?.[1] ?? ''
-      let memo = entryBytes.get(entry)
-      if (!memo) {
-        const json = bytes(JSON.stringify(entry.value))
-        const body = Buffer.concat([ITEM_OPEN, json, CLOSE_OBJECT])
-        // A full re-read makes new entries; unchanged bytes keep the earlier representation, and so its variants.
+      let representation = entryBytes.get(entry)
+      if (!representation) {
+        const body = bytes(`${ITEM_OPEN}${JSON.stringify(entry.value)}${ITEM_CLOSE}`)
+        // A full re-read makes new entries; unchanged bytes keep the earlier representation.
         const earlier = previous?.item(name, slug)
-        const representation = earlier?.body.equals(body) ? earlier : represent(body, datedBy(earlier, () => new Date(entry.updatedAt)))
-        memo = {json, representation}
-        entryBytes.set(entry, memo)
+        representation = earlier?.body.equals(body) ? earlier : represent(body, datedBy(earlier, () => new Date(entry.updatedAt)), {variants: settings.caches.variants})
+        entryBytes.set(entry, representation)
       }
-      bySlug.set(slug, memo.representation)
-      digest.update(memo.representation.etag)
-      return memo.json
+      bySlug.set(slug, representation)
+      digest.update(representation.etag)
+      return itemJson(representation)
     })
     const state = {name, entries, items, keys, compare: order.compare, bySlug, digest: digest.digest('base64url')}
     const defaultPage = represent(pageBody(state, links, DEFAULT_PAGE_LIMIT, 0), datedBy(reusable?.defaultPage, fresh(() => entries)))
@@ -183,7 +169,7 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
   let bulk: Representation | undefined
   const bulkDocument = () => (bulk ??= represent(bulkBody(states, counts), () => contentLastModified))
 
-  const {pageCache} = settings
+  const pageCache = settings.caches.pages
   const listPage = (collection: CollectionName, request: PageRequest): PageResult => {
     const state = states[collection]
     if (request.cursor === null && request.limit === DEFAULT_PAGE_LIMIT) return {ok: true, representation: state.defaultPage}
@@ -210,7 +196,7 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
     site = new Map(
       (settings.site?.(snapshot) ?? []).map((document) => [
         document.path,
-        represent(document.body, dated(earlierSite?.get(document.path)), document.contentType, document.headers),
+        represent(document.body, dated(earlierSite?.get(document.path)), {contentType: document.contentType, headers: document.headers}),
       ]),
     )
     earlierSite = undefined
@@ -235,8 +221,7 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
     get sitePaths() {
       return [...siteDocuments().keys()]
     },
-    // Items kept from the previous snapshot keep their variants, so an edit compresses only what changed.
-    precompress: () => forEachConcurrently([...documents.values(), ...COLLECTION_NAMES.flatMap((name) => [...states[name].bySlug.values()])], compressAll),
+    precompress: () => forEachConcurrently(documents.values(), compressAll),
     warm: async () => forEachConcurrently([bulkDocument(), ...siteDocuments().values()], compressAll),
     listPage,
   })

@@ -7,7 +7,7 @@ import {createLogger} from '../../server/observability/logger.ts'
 import {createMetrics, type CatalogMetrics} from '../../server/observability/metrics.ts'
 import {catalogSnapshotBuilder, type Clock} from '../../server/snapshot/catalog-builder.ts'
 import {guardMassDeletion} from '../../server/snapshot/mass-deletion-guard.ts'
-import {createPageCache} from '../../server/snapshot/snapshot.ts'
+import {createDemandCaches} from '../../server/snapshot/demand-caches.ts'
 import {createSnapshotStore, type SnapshotStore, type StoreOptions} from '../../server/snapshot/store.ts'
 
 export const SAMPLE_DATASET = 'data/catalog.ndjson'
@@ -43,10 +43,11 @@ export async function startTestServer(
   const source = options.source ?? createEmbeddedFileSource(SAMPLE_DATASET)
   const clock = options.clock ?? (() => new Date())
   const logLines: string[] = []
-  const pageCache = createPageCache(config.pageCacheBytes)
-  const metrics: CatalogMetrics | undefined = options.observed ? createMetrics({store: () => store, clock, pageCacheBytes: () => pageCache.calculatedSize}) : undefined
+  const caches = createDemandCaches(config.caches)
+  const cacheBytes = () => ({pages: caches.pages.calculatedSize, variants: caches.variants.calculatedSize})
+  const metrics: CatalogMetrics | undefined = options.observed ? createMetrics({store: () => store, clock, cacheBytes}) : undefined
   const logger = options.observed ? createLogger('info', {write: (line: string) => void logLines.push(line)}) : undefined
-  const {build} = guardMassDeletion(catalogSnapshotBuilder({source, config, clock, pageCache}), {clock, confirmAfterMs: config.massDeletionConfirmMs})
+  const {build} = guardMassDeletion(catalogSnapshotBuilder({source, config, clock, caches}), {clock, confirmAfterMs: config.massDeletionConfirmMs})
   const store = await createSnapshotStore(build, {clock, onBuild: metrics?.recordBuild, ...options.store})
   const errors: unknown[] = []
   const {server} = createCatalogServer({

@@ -3,6 +3,7 @@ import {loadConfig} from '../../server/config.ts'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import type {SanityDocument} from '../../server/content/ndjson.ts'
 import {catalogSnapshotBuilder} from '../../server/snapshot/catalog-builder.ts'
+import {createDemandCaches} from '../../server/snapshot/demand-caches.ts'
 import type {Snapshot} from '../../server/snapshot/snapshot.ts'
 import {episode, voice} from '../fixtures/documents.ts'
 
@@ -53,18 +54,39 @@ describe('snapshot dates and validators', () => {
     expect(after.counts).toEqual({episodes: 0, meetups: 0, voices: 1})
   })
 
-  it('is compressed before it is served, and an edit compresses only what changed', async () => {
+  it('compresses the index and first pages before it is served, items on first request, and an edit only what changed', async () => {
     let documents = [voice('dana'), episode('ep-1'), episode('ep-2')]
     const build = builderOver(() => documents, () => new Date())
     const before = await build(undefined, ALL)
-    for (const path of ['index.json', 'episodes.json', 'episodes/ep-1.json', 'voices/dana.json']) {
+    for (const path of ['index.json', 'episodes.json', 'voices.json']) {
       expect(before.representation(path)?.encoded('br'), path).toBeDefined()
       expect(before.representation(path)?.encoded('gzip'), path).toBeDefined()
     }
+    const items = ['episodes/ep-1.json', 'episodes/ep-2.json', 'voices/dana.json']
+    for (const path of items) expect(before.representation(path)?.encoded('br'), path).toBeUndefined()
+    for (const path of items) await before.representation(path)?.encode('br')
+    for (const path of items) expect(before.representation(path)?.encoded('br'), path).toBeDefined()
+
     documents = [voice('dana'), episode('ep-1', {title: 'כותרת חדשה'}), episode('ep-2')]
     const after = await build(before, ALL)
     expect(after.representation('episodes/ep-2.json')?.encoded('br')).toBe(before.representation('episodes/ep-2.json')?.encoded('br'))
-    expect(after.representation('episodes/ep-1.json')?.encoded('br')?.etag).not.toBe(before.representation('episodes/ep-1.json')?.encoded('br')?.etag)
+    expect(after.representation('episodes/ep-1.json')?.encoded('br')).toBeUndefined()
+  })
+
+  it("keeps items' compressed variants within the cache's bound, least recently used out first", async () => {
+    const documents = Array.from({length: 60}, (_, index) => episode(`ep-${index}`, {description: 'תיאור ארוך '.repeat(40 + index)}))
+    const caches = createDemandCaches({pageCacheBytes: 1024 * 1024, variantCacheBytes: 4096})
+    const snapshot = await catalogSnapshotBuilder({source: createEmbeddedSource('inline', async () => documents), config, clock: () => new Date(), caches})(undefined, ALL)
+    const paths = snapshot.paths.filter((path) => path.startsWith('episodes/'))
+    for (const path of paths) await snapshot.representation(path)?.encode('gzip')
+    expect(caches.variants.calculatedSize).toBeLessThanOrEqual(4096)
+    expect(caches.variants.size).toBeGreaterThan(0)
+    const last = paths.at(-1) ?? ''
+    expect(snapshot.representation(last)?.encoded('gzip')).toBeDefined()
+    expect(snapshot.representation(paths[0] ?? '')?.encoded('gzip')).toBeUndefined()
+    // A dropped variant is made again on the next request, with the same bytes and ETag.
+    const again = await snapshot.representation(paths[0] ?? '')?.encode('gzip')
+    expect(again?.etag).toBe(`${snapshot.representation(paths[0] ?? '')?.etag.slice(0, -1)}-gzip"`)
   })
 
   it('is immutable', async () => {

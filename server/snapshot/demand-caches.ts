@@ -1,0 +1,37 @@
+import {LRUCache} from 'lru-cache'
+import type {Representation, Variant, VariantStore} from './representation.ts'
+
+/**
+ * What is built on a client's first request rather than with the snapshot. Any client can ask for
+ * new list pages (every cursor is a new page) and a catalog of 100k items cannot afford every
+ * item compressed twice up front, so both live in caches shared by every snapshot and bounded in
+ * bytes: least recently used entries go first, retired snapshots' entries with them.
+ */
+export interface DemandCaches {
+  /** List pages for a `limit` and `cursor` other than the default, by snapshot version and request. */
+  pages: LRUCache<string, Representation>
+  /** Compressed variants of items, by ETag and coding: the ETag names the bytes, so snapshots share them. */
+  variants: LRUCache<string, Variant> & VariantStore
+}
+
+export interface DemandCacheBounds {
+  pageCacheBytes: number
+  variantCacheBytes: number
+}
+
+// A page is counted at three times its bytes: the most it can hold once compressed, since a
+// variant is kept only when it is smaller than the identity bytes (identity, br, gzip).
+const PAGE_CODINGS_HELD = 3
+// An entry's own cost beyond its bytes (key, LRU links, the variant object), roughly.
+const ENTRY_OVERHEAD_BYTES = 160
+
+export function createDemandCaches(bounds: DemandCacheBounds): DemandCaches {
+  return {
+    pages: new LRUCache<string, Representation>({maxSize: bounds.pageCacheBytes, sizeCalculation: (page) => page.body.length * PAGE_CODINGS_HELD + ENTRY_OVERHEAD_BYTES}),
+    // A variant recorded as not worth sending is the identity variant, whose bytes the item holds anyway.
+    variants: new LRUCache<string, Variant>({
+      maxSize: bounds.variantCacheBytes,
+      sizeCalculation: (variant) => (variant.coding === 'identity' ? 0 : variant.body.length) + ENTRY_OVERHEAD_BYTES,
+    }),
+  }
+}
