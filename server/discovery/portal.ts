@@ -1,6 +1,6 @@
 import {createHash} from 'node:crypto'
 import {z} from 'zod'
-import {isCollectionName} from '../api/v1/links.ts'
+import {isCollectionName, type CollectionName} from '../api/v1/links.ts'
 import {PROBLEM_STATUSES, problemAnchor, problemTitle} from '../http/problem.ts'
 import type {ToolDefinition} from '../mcp/catalog-tools.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
@@ -111,15 +111,28 @@ function examplePath(path: string, snapshot: Snapshot): string {
 
 const EXAMPLE_CHARACTERS = 2500
 
-/** The bytes this snapshot serves at `url`, pretty-printed and cut to a readable length. */
+/**
+ * The bytes this snapshot serves at `url`, pretty-printed and cut to a readable length. The bulk
+ * document (100 MB at 100k items) is not parsed for that: its example is the same document with
+ * the first item of each collection.
+ */
 function exampleBody(url: string, snapshot: Snapshot): string {
   const [path = '', query] = url.slice('/api/v1/'.length).split('?')
+  if (path === 'all.json') return pretty(bulkExample(snapshot))
   const list = /^(episodes|meetups|voices)\.json$/.exec(path)?.[1]
   const representation = query && isCollectionName(list) ? snapshot.listPage(list, {limit: 1, cursor: null}) : undefined
   const body = representation?.ok ? representation.representation.body : snapshot.representation(path)?.body
-  if (!body) return ''
-  const pretty = JSON.stringify(JSON.parse(body.toString('utf8')), null, 2)
-  return pretty.length > EXAMPLE_CHARACTERS ? `${pretty.slice(0, EXAMPLE_CHARACTERS)}\n…` : pretty
+  return body ? pretty(JSON.parse(body.toString('utf8'))) : ''
+}
+
+function bulkExample(snapshot: Snapshot): unknown {
+  const first = (name: CollectionName) => snapshot.catalog[name].slice(0, 1).map((entry) => entry.value)
+  return {data: {episodes: first('episodes'), meetups: first('meetups'), voices: first('voices')}, counts: snapshot.counts}
+}
+
+function pretty(value: unknown): string {
+  const text = JSON.stringify(value, null, 2)
+  return text.length > EXAMPLE_CHARACTERS ? `${text.slice(0, EXAMPLE_CHARACTERS)}\n…` : text
 }
 
 function codeSamples(url: string): string {
