@@ -11,7 +11,7 @@ import {connectRedis} from './scaling/redis.ts'
 import {catalogSnapshotBuilder} from './snapshot/catalog-builder.ts'
 import {guardMassDeletion} from './snapshot/mass-deletion-guard.ts'
 import {createDemandCaches} from './snapshot/demand-caches.ts'
-import {createSnapshotStore, type BuildOutcome} from './snapshot/store.ts'
+import {createSnapshotStore, documentChangeOf, type BuildOutcome} from './snapshot/store.ts'
 import type {Snapshot} from './snapshot/snapshot.ts'
 
 // The only module that reads the environment, starts timers, watches files, connects or listens.
@@ -75,7 +75,18 @@ const onContentChange = (change: ContentChange) => {
   redis?.fanOut.announce(change)
 }
 
-const stopWatching = config.content.kind === 'embedded' ? watchFile(config.content.datasetFile, refreshAll(`${config.content.datasetFile} changed`)) : () => undefined
+// A file edit rebuilds the documents it touched; a file that cannot be read is left to the store,
+// which keeps serving the last good snapshot and retries.
+const applyFileChanges = (file: string) => () => {
+  source.changedDocuments?.().then(
+    (touched) => {
+      const changes = touched.flatMap((document) => documentChangeOf(document.id, document.type) ?? [])
+      if (changes.length > 0) snapshots.refresh(changes).catch(() => undefined)
+    },
+    refreshAll(`${file} changed and could not be read`),
+  )
+}
+const stopWatching = config.content.kind === 'embedded' ? watchFile(config.content.datasetFile, applyFileChanges(config.content.datasetFile)) : () => undefined
 const reconcileTimer =
   config.reconcileIntervalSeconds > 0 ? setInterval(refreshAll('reconcile timer'), config.reconcileIntervalSeconds * 1000).unref() : undefined
 

@@ -1,6 +1,6 @@
-import {stat, readFile} from 'node:fs/promises'
 import {evaluateSync, parse, type ExprNode} from 'groq-js'
-import {parseNdjson, type SanityDocument} from './ndjson.ts'
+import type {SanityDocument} from './ndjson.ts'
+import {openDatasetFile} from './ndjson-file.ts'
 import type {ContentSource} from './source.ts'
 
 /** Sanity's published perspective: drafts and release versions are not part of it. */
@@ -51,13 +51,15 @@ export function createEmbeddedSource(description: string, loadDocuments: () => P
   }
 }
 
-/** The NDJSON file is parsed again only when its modification time or size changes. */
+/** The dataset file, read again when it changes; `changedDocuments` says which documents did. */
 export function createEmbeddedFileSource(datasetFile: string): ContentSource {
-  let cached: {version: string; documents: SanityDocument[]} | undefined
-  return createEmbeddedSource(`embedded dataset ${datasetFile}`, async () => {
-    const {mtimeMs, size} = await stat(datasetFile)
-    const version = `${mtimeMs} ${size}`
-    if (cached?.version !== version) cached = {version, documents: parseNdjson(await readFile(datasetFile, 'utf8'), datasetFile)}
-    return cached.documents
-  })
+  const file = openDatasetFile(datasetFile)
+  const source = createEmbeddedSource(`embedded dataset ${datasetFile}`, () => file.read())
+  return {
+    ...source,
+    async changedDocuments() {
+      await file.read()
+      return file.takeChanges()
+    },
+  }
 }

@@ -6,20 +6,19 @@ export type SanityDocument = z.infer<typeof documentSchema>
 
 /** Parses a `sanity dataset export` NDJSON file: one document per line, blank lines ignored. */
 export function parseNdjson(text: string, fileName: string): SanityDocument[] {
-  const documents: SanityDocument[] = []
-  text.split('\n').forEach((line, index) => {
-    if (line.trim() === '') return
-    let value: unknown
-    try {
-      value = JSON.parse(line)
-    } catch (error) {
-      throw new Error(`${fileName}:${index + 1}: not valid JSON (${error instanceof Error ? error.message : String(error)})`)
-    }
-    const parsed = documentSchema.safeParse(value)
-    if (!parsed.success) {
-      throw new Error(`${fileName}:${index + 1}: not a Sanity document (needs string _id and _type)`)
-    }
-    documents.push(parsed.data)
-  })
-  return documents
+  return text.split('\n').flatMap((line, index) => parseDocumentLine(line, `${fileName}:${index + 1}`) ?? [])
+}
+
+/** One line of such a file; undefined for a blank line. `where` (`file:line`) names it in errors. */
+export function parseDocumentLine(line: string, where: string): SanityDocument | undefined {
+  if (line.trim() === '') return undefined
+  let value: unknown
+  try {
+    value = JSON.parse(line)
+  } catch (error) {
+    throw new Error(`${where}: not valid JSON (${error instanceof Error ? error.message : String(error)})`)
+  }
+  const parsed = documentSchema.safeParse(value)
+  if (!parsed.success) throw new Error(`${where}: not a Sanity document (needs string _id and _type)`)
+  return parsed.data
 }

@@ -73,6 +73,14 @@ export const CATALOG_QUERY = defineQuery(`{
 // document) then tests the type and the perspective on one document only, 7x faster at 100k.
 export const EPISODE_BY_ID_QUERY = defineQuery(`*[_id == $id][_type == "episode" && ${published}][0] ${episodeProjection}`)
 export const MEETUP_BY_ID_QUERY = defineQuery(`*[_id == $id][_type == "meetup" && ${published}][0] ${meetupProjection}`)
+export const VOICE_BY_ID_QUERY = defineQuery(`*[_id == $id][_type == "voice" && ${published}][0] ${voiceProjection}`)
+
+// Episodes and meetups show the slugs of the voices they link to, so a voice change re-reads the
+// documents that reference it (and only those), with the catalog's projections.
+export const REFERENCING_QUERY = defineQuery(`{
+  "episodes": *[references($id)][_type == "episode" && ${published}] ${episodeProjection},
+  "meetups": *[references($id)][_type == "meetup" && ${published}] ${meetupProjection}
+}`)
 
 // One document by id whatever its state: the Studio's "API" view runs these with the drafts
 // perspective over the document being edited, so editors see what publishing it would serve.

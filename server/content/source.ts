@@ -1,6 +1,17 @@
+/** A document a source reports as added, changed or removed. */
+export interface TouchedDocument {
+  id: string
+  type: string
+}
+
 /** Where the catalog's documents come from. Both implementations run the same GROQ text. */
 export interface ContentSource {
   /** Human-readable origin, for logs and status documents. */
   readonly description: string
   fetch(query: string, params?: Record<string, unknown>): Promise<unknown>
+  /**
+   * For a source that can tell (the dataset file): the documents that changed since the last call,
+   * drafts included, so that a change rebuilds only them. Reads the source if it changed.
+   */
+  changedDocuments?(): Promise<TouchedDocument[]>
 }

@@ -1,7 +1,8 @@
+import {z} from 'zod'
 import {mapCatalog, patchCatalog, type DocumentUpdate} from '../api/v1/catalog.ts'
-import {createLinks} from '../api/v1/links.ts'
+import {createLinks, type CollectionName} from '../api/v1/links.ts'
 import type {Config} from '../config.ts'
-import {CATALOG_QUERY, EPISODE_BY_ID_QUERY, MEETUP_BY_ID_QUERY} from '../content/queries.ts'
+import {CATALOG_QUERY, EPISODE_BY_ID_QUERY, MEETUP_BY_ID_QUERY, REFERENCING_QUERY, VOICE_BY_ID_QUERY} from '../content/queries.ts'
 import type {ContentSource} from '../content/source.ts'
 import {buildSiteDocuments} from '../discovery/site-documents.ts'
 import {createDemandCaches, type DemandCaches} from './demand-caches.ts'
@@ -10,10 +11,13 @@ import type {SnapshotBuilder} from './store.ts'
 
 export type Clock = () => Date
 
+const identified = z.looseObject({_id: z.string()})
+const referencingSchema = z.object({episodes: z.array(identified), meetups: z.array(identified)})
+
 /**
  * The one data flow: source -> GROQ -> mapping and validation -> snapshot. A change that names
- * only episodes and meetups reads just those documents and patches the previous catalog; anything
- * else (a voice, which other items link to, or an unknown change) reads the whole catalog.
+ * documents reads just those (and, for a voice, the episodes and meetups that reference it) and
+ * patches the previous catalog; an unknown change reads the whole catalog.
  */
 export function catalogSnapshotBuilder(dependencies: {source: ContentSource; config: Config; clock: Clock; caches?: DemandCaches}): SnapshotBuilder {
   const {source, config, clock, caches = createDemandCaches(config.caches)} = dependencies
@@ -25,19 +29,26 @@ export function catalogSnapshotBuilder(dependencies: {source: ContentSource; con
     site: (snapshot: Snapshot) => buildSiteDocuments(snapshot, config),
     caches,
   }
+  const readDocument = async (documentId: string, collection: CollectionName): Promise<DocumentUpdate[]> => {
+    if (collection !== 'voices') {
+      return [{collection, documentId, row: await source.fetch(collection === 'episodes' ? EPISODE_BY_ID_QUERY : MEETUP_BY_ID_QUERY, {id: documentId})}]
+    }
+    const [row, referencing] = await Promise.all([source.fetch(VOICE_BY_ID_QUERY, {id: documentId}), source.fetch(REFERENCING_QUERY, {id: documentId})])
+    const {episodes, meetups} = referencingSchema.parse(referencing)
+    return [
+      {collection, documentId, row},
+      ...episodes.map((episode) => ({collection: 'episodes' as const, documentId: episode._id, row: episode})),
+      ...meetups.map((meetup) => ({collection: 'meetups' as const, documentId: meetup._id, row: meetup})),
+    ]
+  }
   const build: SnapshotBuilder = async (previous, change) => {
-    const documents = change.kind === 'documents' ? [...change.documents] : []
-    const patchable = previous && change.kind === 'documents' && documents.every(([, collection]) => collection !== 'voices')
-    if (!patchable) {
+    if (!previous || change.kind === 'all') {
       const catalog = mapCatalog(await source.fetch(CATALOG_QUERY), settings, previous?.catalog)
       return buildSnapshot(catalog, snapshotSettings, previous, clock())
     }
-    const updates = await Promise.all(
-      documents.map(async ([documentId, collection]): Promise<DocumentUpdate> => {
-        const query = collection === 'episodes' ? EPISODE_BY_ID_QUERY : MEETUP_BY_ID_QUERY
-        return {collection, documentId, row: await source.fetch(query, {id: documentId})}
-      }),
-    )
+    const reads = await Promise.all([...change.documents].map(([documentId, collection]) => readDocument(documentId, collection)))
+    // A document named by the change and also referencing a changed voice is applied once.
+    const updates = [...new Map(reads.flat().map((update) => [update.documentId, update])).values()]
     return buildSnapshot(patchCatalog(previous.catalog, updates, settings), snapshotSettings, previous, clock())
   }
   return async (previous, change) => {

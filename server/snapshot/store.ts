@@ -1,10 +1,17 @@
-import type {CollectionName} from '../api/v1/links.ts'
+import {collectionOfDocumentType, type CollectionName} from '../api/v1/links.ts'
 import type {Snapshot} from './snapshot.ts'
 
-/** A document that changed, as a webhook names it. */
+/** A document that changed, as a webhook or the dataset file names it. */
 export interface DocumentChange {
   documentId: string
   collection: CollectionName
+}
+
+/** What a change to one document means for the catalog: nothing for drafts, release versions and types it does not serve. */
+export function documentChangeOf(documentId: string, type: string): DocumentChange | undefined {
+  const collection = collectionOfDocumentType(type)
+  if (documentId.startsWith('drafts.') || documentId.startsWith('versions.') || !collection) return undefined
+  return {documentId, collection}
 }
 
 /** What the next build must cover: everything, or only some documents. */

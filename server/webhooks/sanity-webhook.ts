@@ -1,7 +1,7 @@
 import {assertValidSignature, decodeSignatureHeader, isSignatureError, SIGNATURE_HEADER_NAME} from '@sanity/webhook'
 import express, {type RequestHandler} from 'express'
 import {z} from 'zod'
-import {collectionOfDocumentType} from '../api/v1/links.ts'
+import {documentChangeOf} from '../snapshot/store.ts'
 import {buildProblem, sendProblem} from '../http/problem.ts'
 import type {ContentChange} from '../scaling/change-fan-out.ts'
 
@@ -98,10 +98,6 @@ function changeOf(body: Buffer): ContentChange | 'ignored' {
   }
   const payload = payloadSchema.safeParse(json)
   if (!payload.success) return 'all'
-  const {_id: documentId, _type: type} = payload.data
   // Drafts are never served, and types outside the catalog cannot change it.
-  const collection = collectionOfDocumentType(type)
-  if (documentId.startsWith('drafts.') || documentId.startsWith('versions.') || !collection) return 'ignored'
-  // Episodes and meetups show a voice's slug, so a voice change is cheapest to apply in full.
-  return collection === 'voices' ? 'all' : {documentId, collection}
+  return documentChangeOf(payload.data._id, payload.data._type) ?? 'ignored'
 }

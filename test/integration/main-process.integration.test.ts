@@ -37,8 +37,9 @@ describe('npm start', () => {
     expect((await fetch(`${baseUrl}/api/v1/index.json`)).status).toBe(200)
   })
 
-  it('picks up an edit of the dataset file, even one that replaces the file', async () => {
+  it('picks up an edit of the dataset file, even one that replaces the file, and rebuilds only the edited document', async () => {
     const text = await readFile(datasetFile, 'utf8')
+    const editedId = JSON.parse(text.split('\n').find((line) => line.includes('"current":"ep-1-why-we-started"')) ?? '{}')._id
     const edited = text.replace('"title":"פרק 1: למה התחלנו פודקאסט על קוד"', '"title":"פרק 1: למה התחלנו, בגרסה ערוכה"')
     expect(edited).not.toBe(text)
     await writeFile(`${datasetFile}.tmp`, edited)
@@ -47,6 +48,8 @@ describe('npm start', () => {
       const {data} = await readContract(await fetch(`${baseUrl}/api/v1/episodes/ep-1-why-we-started.json`), itemEnvelope(episodeSchema))
       expect(data.title).toBe('פרק 1: למה התחלנו, בגרסה ערוכה')
     }, 5000)
+    expect(output()).toContain(`rebuild of ${editedId} done`)
+    expect(output()).not.toContain('full rebuild')
   })
 
   it('keeps serving when the file turns into garbage, and says why', async () => {

@@ -127,15 +127,33 @@ describe('signed deliveries', () => {
     expect(bulk.counts.episodes).toBe(sampleCounts.episodes - 1)
   })
 
-  it('rebuilds everything for a voice, whose slug other items show', async () => {
+  it('rebuilds a voice and the documents that show its slug, and nothing else', async () => {
     const voiceId = sample.find((document) => document._type === 'voice' && JSON.stringify(document).includes('"current":"nir-weiss"'))?._id ?? ''
+    const referencing = sample.filter((document) => JSON.stringify(document).includes(`"_ref":"${voiceId}"`))
+    expect(referencing.length).toBeGreaterThan(0)
+    const untouched = await get('/api/v1/episodes/ep-7-hebrew-nlp.json')
     documents = documents.map((document) => (document._id === voiceId ? {...document, slug: {_type: 'slug', current: 'nir-weiss-redis'}} : document))
-    expect(await (await deliver({_id: voiceId, _type: 'voice'})).json()).toEqual({status: 'accepted', rebuild: 'full'})
+    expect(await (await deliver({_id: voiceId, _type: 'voice'})).json()).toEqual({status: 'accepted', rebuild: 'document'})
     await eventually(async () => {
       const {data} = await readContract(await get('/api/v1/episodes/ep-24-redis-internals.json'), itemEnvelope(episodeSchema))
       expect(data.guests.map((guest) => guest.slug)).toEqual(['nir-weiss-redis'])
     })
-    expect(server.store.status().lastBuild?.kind).toBe('full')
+    expect((await get('/api/v1/voices/nir-weiss-redis.json')).status).toBe(200)
+    expect((await get('/api/v1/voices/nir-weiss.json')).status).toBe(404)
+    expect((await get('/api/v1/episodes/ep-7-hebrew-nlp.json', {headers: {'if-none-match': untouched.headers.get('etag') ?? ''}})).status).toBe(304)
+    expect(server.store.status().lastBuild).toMatchObject({kind: 'documents', documents: [voiceId]})
+    // Every item the voice appears in shows the new slug, as a full re-read would.
+    const bulk = await (await get('/api/v1/all.json')).text()
+    expect(bulk).not.toContain('"nir-weiss"')
+    expect(await (await deliver({hello: 'rebuild everything'})).json()).toMatchObject({rebuild: 'full'})
+    await eventually(async () => expect(builds.at(-1)).toMatchObject({kind: 'full', ok: true}))
+    expect(await (await get('/api/v1/all.json')).text()).toBe(bulk)
+
+    // Deleted: the documents that referenced it no longer link to it.
+    documents = documents.filter((document) => document._id !== voiceId)
+    await deliver({_id: voiceId, _type: 'voice'})
+    await eventually(async () => expect((await get('/api/v1/voices/nir-weiss-redis.json')).status).toBe(404))
+    expect(await (await get('/api/v1/all.json')).text()).not.toContain('nir-weiss')
   })
 
   it('keeps the last valid version of a document an edit breaks, reports it, and still applies other edits', async () => {

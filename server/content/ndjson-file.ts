@@ -1,0 +1,134 @@
+import {readFile, stat} from 'node:fs/promises'
+import {parseDocumentLine, type SanityDocument} from './ndjson.ts'
+import type {TouchedDocument} from './source.ts'
+
+/**
+ * A `sanity dataset export` file, read again whenever it changes. Only the lines between the first
+ * and the last changed byte are parsed again (an edit or an append costs a read and a compare of
+ * the file, not a parse of 100k documents), and the documents they touch are remembered until
+ * `takeChanges` is called.
+ */
+export interface DatasetFile {
+  /** The documents the file holds now: the same array while the file is unchanged, a new one otherwise. */
+  read(): Promise<readonly SanityDocument[]>
+  /** Documents touched by reads since the last call, first read excepted. */
+  takeChanges(): TouchedDocument[]
+}
+
+interface Line {
+  start: number
+  /** Offset of the line's newline, or the file's length for a last line without one. */
+  end: number
+  text: string
+  document: SanityDocument | undefined
+}
+
+interface FileState {
+  stamp: string
+  bytes: Buffer
+  lines: Line[]
+  documents: SanityDocument[]
+}
+
+const NEWLINE = 0x0a
+
+export function openDatasetFile(path: string): DatasetFile {
+  let state: FileState | undefined
+  const touched = new Map<string, TouchedDocument>()
+
+  const parseLines = (bytes: Buffer, from: number, to: number, firstLineNumber: number): Line[] => {
+    const lines: Line[] = []
+    for (let start = from; start < to; ) {
+      const newline = bytes.indexOf(NEWLINE, start)
+      const end = newline === -1 || newline > to ? to : newline
+      const text = bytes.toString('utf8', start, end)
+      lines.push({start, end, text, document: parseDocumentLine(text, `${path}:${firstLineNumber + lines.length}`)})
+      start = end + 1
+    }
+    return lines
+  }
+
+  const reread = (previous: FileState, bytes: Buffer, stamp: string): FileState => {
+    const old = previous.bytes
+    const prefix = commonPrefixLength(old, bytes)
+    const suffix = Math.min(commonSuffixLength(old, bytes), Math.min(old.length, bytes.length) - prefix)
+    const shift = bytes.length - old.length
+    // Lines whose bytes and newline lie in the common prefix or suffix are the same lines, moved by `shift`.
+    let kept = 0
+    while (kept < previous.lines.length && (previous.lines[kept]?.end ?? Infinity) < prefix) kept++
+    let keptFromEnd = previous.lines.length
+    while (keptFromEnd > kept && (previous.lines[keptFromEnd - 1]?.start ?? 0) > old.length - suffix) keptFromEnd--
+    const middleStart = kept > 0 ? (previous.lines[kept - 1]?.end ?? 0) + 1 : 0
+    const middleEnd = keptFromEnd < previous.lines.length ? (previous.lines[keptFromEnd]?.start ?? 0) + shift - 1 : bytes.length
+    const oldMiddle = previous.lines.slice(kept, keptFromEnd)
+    const newMiddle = parseLines(bytes, middleStart, middleEnd, kept + 1)
+    // A line that only moved within the changed region keeps its document and touches nothing.
+    const oldTexts = new Map(oldMiddle.map((line) => [line.text, line.document]))
+    const newTexts = new Set(newMiddle.map((line) => line.text))
+    for (const line of newMiddle) {
+      const unchanged = oldTexts.get(line.text)
+      if (unchanged) line.document = unchanged
+      else if (line.document) touched.set(line.document._id, {id: line.document._id, type: line.document._type})
+    }
+    for (const line of oldMiddle) {
+      if (line.document && !newTexts.has(line.text) && !touched.has(line.document._id)) touched.set(line.document._id, {id: line.document._id, type: line.document._type})
+    }
+    const lines = [
+      ...previous.lines.slice(0, kept),
+      ...newMiddle,
+      ...previous.lines.slice(keptFromEnd).map((line) => ({...line, start: line.start + shift, end: line.end + shift})),
+    ]
+    return {stamp, bytes, lines, documents: documentsOf(lines)}
+  }
+
+  const readNow = async (): Promise<readonly SanityDocument[]> => {
+    const {mtimeMs, size} = await stat(path)
+    const stamp = `${mtimeMs} ${size}`
+    if (state?.stamp === stamp) return state.documents
+    const bytes = await readFile(path)
+    if (!state) {
+      const lines = parseLines(bytes, 0, bytes.length, 1)
+      state = {stamp, bytes, lines, documents: documentsOf(lines)}
+    } else {
+      state = reread(state, bytes, stamp)
+    }
+    return state.documents
+  }
+  // Reads run one after another, each from the state the previous one left.
+  let queue: Promise<unknown> = Promise.resolve()
+  return {
+    read() {
+      const documents = queue.then(readNow)
+      queue = documents.catch(() => undefined)
+      return documents
+    },
+    takeChanges() {
+      const changes = [...touched.values()]
+      touched.clear()
+      return changes
+    },
+  }
+}
+
+function documentsOf(lines: readonly Line[]): SanityDocument[] {
+  return lines.flatMap((line) => (line.document ? [line.document] : []))
+}
+
+// Compared in blocks with Buffer#compare (memcmp), then byte by byte inside the first differing block.
+const BLOCK = 64 * 1024
+
+function commonPrefixLength(a: Buffer, b: Buffer): number {
+  const limit = Math.min(a.length, b.length)
+  let offset = 0
+  while (offset + BLOCK <= limit && a.compare(b, offset, offset + BLOCK, offset, offset + BLOCK) === 0) offset += BLOCK
+  while (offset < limit && a[offset] === b[offset]) offset++
+  return offset
+}
+
+function commonSuffixLength(a: Buffer, b: Buffer): number {
+  const limit = Math.min(a.length, b.length)
+  let length = 0
+  while (length + BLOCK <= limit && a.compare(b, b.length - length - BLOCK, b.length - length, a.length - length - BLOCK, a.length - length) === 0) length += BLOCK
+  while (length < limit && a[a.length - length - 1] === b[b.length - length - 1]) length++
+  return length
+}

@@ -1,0 +1,92 @@
+import {mkdtemp, rm, writeFile} from 'node:fs/promises'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {openDatasetFile} from '../../server/content/ndjson-file.ts'
+import {parseNdjson} from '../../server/content/ndjson.ts'
+
+let folder: string
+let file: string
+beforeEach(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'dataset-file-'))
+  file = join(folder, 'catalog.ndjson')
+})
+afterEach(() => rm(folder, {recursive: true, force: true}))
+
+const line = (id: string, title: string, type = 'episode') => JSON.stringify({_id: id, _type: type, title})
+
+/** The documents on these lines with a new title (blank lines stay blank). */
+function retitled(lines: string[], indexes: number[], title: string): string[] {
+  return lines.map((text, index) => {
+    if (!indexes.includes(index) || text === '') return text
+    const {_id: id} = JSON.parse(text)
+    return line(id, title)
+  })
+}
+
+/** Ids whose line differs between two versions of the file (added, removed or changed). */
+function changedIds(before: string, after: string): string[] {
+  const byId = (text: string) => new Map(parseNdjson(text, 'x').map((document) => [document._id, JSON.stringify(document)]))
+  const [a, b] = [byId(before), byId(after)]
+  return [...new Set([...a.keys(), ...b.keys()])].filter((id) => a.get(id) !== b.get(id)).sort()
+}
+
+describe('dataset file', () => {
+  it('reads the same documents as a full parse after any edit, and reports exactly the documents that changed', async () => {
+    // A seeded generator: the same edits on every run.
+    let seed = 7
+    const random = (below: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31
+      return seed % below
+    }
+    let lines = Array.from({length: 40}, (_, index) => line(`doc-${index}`, `כותרת ${index}`))
+    let text = `${lines.join('\n')}\n`
+    await writeFile(file, text)
+    const dataset = openDatasetFile(file)
+    expect((await dataset.read()).map((document) => document._id)).toEqual(lines.map((_, index) => `doc-${index}`))
+    expect(dataset.takeChanges()).toEqual([])
+
+    for (let round = 0; round < 150; round++) {
+      const edit = random(7)
+      const at = random(lines.length + 1)
+      if (edit === 0) lines.splice(at, 0, line(`new-${round}`, `חדש ${round}`))
+      else if (edit === 1) lines.splice(at, 1)
+      else if (edit === 2) lines = retitled(lines, [at], `עריכה ${round}`)
+      else if (edit === 3) lines.push(line(`appended-${round}`, 'בסוף'))
+      else if (edit === 4) lines.splice(at, 0, '')
+      else if (edit === 5) lines.splice(random(lines.length + 1), 0, ...lines.splice(at, 1)) // a line moved
+      else lines = retitled(lines, [at, lines.length - 1 - at], `שני קצוות ${round}`)
+      const trailingNewline = random(4) !== 0
+      const next = `${lines.join('\n')}${trailingNewline ? '\n' : ''}`
+      await writeFile(file, next)
+      const documents = await dataset.read()
+      expect(documents, `round ${round}`).toEqual(parseNdjson(next, 'x'))
+      expect(dataset.takeChanges().map((document) => document.id).sort(), `round ${round}`).toEqual(changedIds(text, next))
+      text = next
+    }
+  })
+
+  it('parses only the changed lines: a document outside them is the same object', async () => {
+    await writeFile(file, `${line('a', 'א')}\n${line('b', 'ב')}\n${line('c', 'ג')}\n`)
+    const dataset = openDatasetFile(file)
+    const [a, , c] = await dataset.read()
+    await writeFile(file, `${line('a', 'א')}\n${line('b', 'בית')}\n${line('c', 'ג')}\n`)
+    const after = await dataset.read()
+    expect(after[0]).toBe(a)
+    expect(after[2]).toBe(c)
+    expect(after[1]?.title).toBe('בית')
+    expect(dataset.takeChanges()).toEqual([{id: 'b', type: 'episode'}])
+  })
+
+  it('names the line of a broken document and keeps its last good read', async () => {
+    await writeFile(file, `${line('a', 'א')}\n${line('b', 'ב')}\n`)
+    const dataset = openDatasetFile(file)
+    const before = await dataset.read()
+    await writeFile(file, `${line('a', 'א')}\n{oops\n`)
+    await expect(dataset.read()).rejects.toThrow(`${file}:2: not valid JSON`)
+    await writeFile(file, `${line('a', 'א')}\n${line('b', 'ב')}\n${line('c', 'ג')}\n`)
+    const after = await dataset.read()
+    expect(after.slice(0, 2)).toEqual(before)
+    expect(dataset.takeChanges()).toEqual([{id: 'c', type: 'episode'}])
+  })
+})
