@@ -20,7 +20,8 @@ interface Prebuilt {
 const responses = new Map<string, Prebuilt>()
 for (const path of snapshot.paths) {
   const representation = snapshot.representation(path)
-  if (!representation) continue
+  // The bulk document is streamed from its parts; this baseline writes single buffers only.
+  if (!representation || !Buffer.isBuffer(representation.body)) continue
   const headers = ['Content-Type', representation.contentType, 'ETag', representation.etag, 'Last-Modified', representation.lastModifiedHeader, 'Cache-Control', CACHE_CONTROL]
   responses.set(`${prefix}${path}`, {etag: representation.etag, body: representation.body, headers: [...headers, 'Content-Length', String(representation.body.length)], notModified: headers})
 }

@@ -2,7 +2,7 @@ import {existsSync} from 'node:fs'
 import {link, mkdir, utimes, writeFile} from 'node:fs/promises'
 import {dirname, join} from 'node:path'
 import {CONTENT_CODINGS} from '../snapshot/compression.ts'
-import type {Representation} from '../snapshot/representation.ts'
+import type {Body, Representation} from '../snapshot/representation.ts'
 import type {StaticFile} from './static-files.ts'
 
 const EXTENSIONS = {br: '.br', gzip: '.gz'} as const
@@ -24,7 +24,7 @@ export async function writeExport(root: string, files: readonly StaticFile[]): P
   for (const {file, representation} of files) {
     const target = join(root, file)
     await mkdir(dirname(target), {recursive: true})
-    const variants: [string, Buffer][] = [['', representation.body]]
+    const variants: [string, Body][] = [['', representation.body]]
     for (const coding of CONTENT_CODINGS) {
       const variant = await representation.encode(coding)
       if (variant) variants.push([EXTENSIONS[coding], variant.body])
@@ -34,7 +34,7 @@ export async function writeExport(root: string, files: readonly StaticFile[]): P
       if (existsSync(target + extension)) throw new Error(`${file}${extension} is written twice`)
       if (first) await link(first + extension, target + extension)
       else {
-        await writeFile(target + extension, body)
+        await writeFile(target + extension, Buffer.isBuffer(body) ? body : body.runs())
         await utimes(target + extension, representation.lastModified, representation.lastModified)
         if (extension === '') bytes += body.length
       }

@@ -1,4 +1,5 @@
 import type {IncomingMessage, ServerResponse} from 'node:http'
+import {pipeline, Readable} from 'node:stream'
 import fresh from 'fresh'
 import type {Representation, Variant} from '../snapshot/representation.ts'
 import {negotiateContentCoding} from './content-coding.ts'
@@ -46,5 +47,9 @@ function writeVariant(request: IncomingMessage, response: ServerResponse, repres
   const content = ['Content-Type', representation.contentType, 'Content-Length', String(variant.body.length)]
   if (variant.coding !== 'identity') content.push('Content-Encoding', variant.coding)
   response.writeHead(200, [...validators, ...content, ...representation.headerList, ...extraHeaders])
-  response.end(request.method === 'HEAD' ? undefined : variant.body)
+  if (request.method === 'HEAD') response.end()
+  else if (Buffer.isBuffer(variant.body)) response.end(variant.body)
+  // A chunked body (the bulk document) is written in runs as the client takes them; a client that
+  // goes away ends the stream, which has nothing else to clean up.
+  else pipeline(Readable.from(variant.body.runs()), response, () => undefined)
 }

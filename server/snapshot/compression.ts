@@ -1,5 +1,8 @@
+import {Readable} from 'node:stream'
+import {buffer} from 'node:stream/consumers'
 import {promisify} from 'node:util'
 import zlib from 'node:zlib'
+import type {Body} from './representation.ts'
 
 /** The content codings every representation is pre-compressed in, in the server's order of preference. */
 export const CONTENT_CODINGS = ['br', 'gzip'] as const
@@ -19,9 +22,14 @@ const GZIP_OPTIONS: zlib.ZlibOptions = {level: 9}
 const brotliCompress = promisify(zlib.brotliCompress)
 const gzip = promisify(zlib.gzip)
 
-/** Compresses in libuv's thread pool, so the event loop keeps answering requests meanwhile. */
-export function compress(coding: ContentCoding, body: Buffer): Promise<Buffer> {
-  return coding === 'br' ? brotliCompress(body, brotliOptions(body.length)) : gzip(body, GZIP_OPTIONS)
+/**
+ * Compresses in libuv's thread pool, so the event loop keeps answering requests meanwhile. A
+ * chunked body is streamed through the compressor in runs, never joined into one buffer.
+ */
+export function compress(coding: ContentCoding, body: Body): Promise<Buffer> {
+  if (Buffer.isBuffer(body)) return coding === 'br' ? brotliCompress(body, brotliOptions(body.length)) : gzip(body, GZIP_OPTIONS)
+  const compressor = coding === 'br' ? zlib.createBrotliCompress(brotliOptions(body.length)) : zlib.createGzip(GZIP_OPTIONS)
+  return buffer(Readable.from(body.runs()).pipe(compressor))
 }
 
 /** Runs `task` over `items` with at most `concurrency` in flight (the thread pool has four threads). */

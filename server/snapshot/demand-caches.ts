@@ -1,5 +1,5 @@
 import {LRUCache} from 'lru-cache'
-import type {Representation, Variant, VariantStore} from './representation.ts'
+import type {EncodedVariant, Representation, VariantStore} from './representation.ts'
 
 /**
  * What is built on a client's first request rather than with the snapshot. Any client can ask for
@@ -9,9 +9,9 @@ import type {Representation, Variant, VariantStore} from './representation.ts'
  */
 export interface DemandCaches {
   /** List pages for a `limit` and `cursor` other than the default, by snapshot version and request. */
-  pages: LRUCache<string, Representation>
+  pages: LRUCache<string, Representation<Buffer>>
   /** Compressed variants of items, by ETag and coding: the ETag names the bytes, so snapshots share them. */
-  variants: LRUCache<string, Variant> & VariantStore
+  variants: LRUCache<string, EncodedVariant> & VariantStore
 }
 
 export interface DemandCacheBounds {
@@ -27,11 +27,10 @@ const ENTRY_OVERHEAD_BYTES = 160
 
 export function createDemandCaches(bounds: DemandCacheBounds): DemandCaches {
   return {
-    pages: new LRUCache<string, Representation>({maxSize: bounds.pageCacheBytes, sizeCalculation: (page) => page.body.length * PAGE_CODINGS_HELD + ENTRY_OVERHEAD_BYTES}),
-    // A variant recorded as not worth sending is the identity variant, whose bytes the item holds anyway.
-    variants: new LRUCache<string, Variant>({
+    pages: new LRUCache<string, Representation<Buffer>>({maxSize: bounds.pageCacheBytes, sizeCalculation: (page) => page.body.length * PAGE_CODINGS_HELD + ENTRY_OVERHEAD_BYTES}),
+    variants: new LRUCache<string, EncodedVariant>({
       maxSize: bounds.variantCacheBytes,
-      sizeCalculation: (variant) => (variant.coding === 'identity' ? 0 : variant.body.length) + ENTRY_OVERHEAD_BYTES,
+      sizeCalculation: (variant) => variant.body.length + ENTRY_OVERHEAD_BYTES,
     }),
   }
 }

@@ -1,19 +1,62 @@
 import {createHash} from 'node:crypto'
 import {compress, CONTENT_CODINGS, type ContentCoding} from './compression.ts'
 
+/**
+ * Bytes kept as the list of buffers they are made of and written in order, never copied into one:
+ * the bulk document is the items' own bytes (100 MB at 100k items) between a few separators.
+ */
+export class ChunkedBody {
+  readonly chunks: readonly Buffer[]
+  readonly length: number
+
+  constructor(chunks: readonly Buffer[]) {
+    this.chunks = chunks
+    this.length = chunks.reduce((total, chunk) => total + chunk.length, 0)
+  }
+
+  /** The bytes in runs of about `size` bytes: few enough writes for a socket or a compressor, each a small copy. */
+  *runs(size = 64 * 1024): Generator<Buffer> {
+    let run: Buffer[] = []
+    let runLength = 0
+    for (const chunk of this.chunks) {
+      run.push(chunk)
+      runLength += chunk.length
+      if (runLength >= size) {
+        yield Buffer.concat(run, runLength)
+        run = []
+        runLength = 0
+      }
+    }
+    if (runLength > 0) yield Buffer.concat(run, runLength)
+  }
+
+  /** The whole text; copies every byte, so only for callers that need one string (a test, an example). */
+  toString(encoding: BufferEncoding): string {
+    return Buffer.concat(this.chunks, this.length).toString(encoding)
+  }
+}
+
+export type Body = Buffer | ChunkedBody
+
 /** One encoding of a representation's bytes, with the ETag that names exactly those bytes. */
-export interface Variant {
+export interface Variant<B extends Body = Body> {
   readonly coding: ContentCoding | 'identity'
-  readonly body: Buffer
+  readonly body: B
   readonly etag: string
 }
+
+/** A compressed variant; compressed bytes are always one buffer. */
+export type EncodedVariant = Variant<Buffer>
+
+// Recorded for a coding whose output is not smaller than the identity bytes: never sent.
+const NOT_WORTH_SENDING: EncodedVariant = Object.freeze({coding: 'identity', body: Buffer.alloc(0), etag: ''})
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 
 /** Where a representation keeps its compressed variants, by `ETag coding`. */
 export interface VariantStore {
-  get(key: string): Variant | undefined
-  set(key: string, variant: Variant): unknown
+  get(key: string): EncodedVariant | undefined
+  set(key: string, variant: EncodedVariant): unknown
 }
 
 /**
@@ -22,12 +65,12 @@ export interface VariantStore {
  * or on first use, and kept: by the representation itself, or in a bounded store shared by many
  * (items), which may drop them again.
  */
-export class Representation {
-  readonly body: Buffer
+export class Representation<B extends Body = Body> {
+  readonly body: B
   readonly contentType: string
   /** Strong validator derived from the bytes alone, so every replica and restart agree. */
   readonly etag: string
-  readonly identity: Variant
+  readonly identity: Variant<B>
   readonly lastModified: Date
   /** Pre-formatted header values: requests copy them, they never format or hash. */
   readonly lastModifiedHeader: string
@@ -35,21 +78,21 @@ export class Representation {
   readonly headers: Readonly<Record<string, string>>
   /** The same headers as a flat name, value list, as `writeHead` takes them fastest. */
   readonly headerList: readonly string[]
-  // A coding whose output is not smaller than the identity bytes is recorded as the identity variant: never sent.
   readonly #variants: VariantStore
-  readonly #encoding = new Map<ContentCoding, Promise<Variant | null>>()
+  readonly #encoding = new Map<ContentCoding, Promise<EncodedVariant | null>>()
 
   /** `lastModifiedFor` receives the ETag, so a caller can keep the previous date when the bytes did not change. */
   constructor(
-    body: Buffer,
+    body: B,
     contentType: string,
     lastModifiedFor: (etag: string) => Date,
     headers: Readonly<Record<string, string>>,
-    variants: VariantStore = new Map<string, Variant>(),
+    variants: VariantStore = new Map<string, EncodedVariant>(),
+    etag = strongEtag(body),
   ) {
     this.body = body
     this.contentType = contentType
-    this.etag = strongEtag(body)
+    this.etag = etag
     this.identity = Object.freeze({coding: 'identity', body, etag: this.etag})
     this.lastModified = lastModifiedFor(this.etag)
     this.lastModifiedHeader = this.lastModified.toUTCString()
@@ -60,9 +103,9 @@ export class Representation {
   }
 
   /** The variant in `coding` if it is ready; null when that coding is not worth sending, undefined while not yet compressed. */
-  encoded(coding: ContentCoding): Variant | null | undefined {
+  encoded(coding: ContentCoding): EncodedVariant | null | undefined {
     const variant = this.#variants.get(this.#key(coding))
-    return variant?.coding === 'identity' ? null : variant
+    return variant === NOT_WORTH_SENDING ? null : variant
   }
 
   #key(coding: ContentCoding): string {
@@ -70,7 +113,7 @@ export class Representation {
   }
 
   /** Compresses into `coding` once; concurrent callers share the work. */
-  encode(coding: ContentCoding): Promise<Variant | null> {
+  encode(coding: ContentCoding): Promise<EncodedVariant | null> {
     const ready = this.encoded(coding)
     if (ready !== undefined) return Promise.resolve(ready)
     let pending = this.#encoding.get(coding)
@@ -78,7 +121,7 @@ export class Representation {
       pending = compress(coding, this.body).then((compressed) => {
         // RFC 9110 8.8.3: each content coding is a distinct representation with its own entity tag.
         const variant = compressed.length < this.body.length ? Object.freeze({coding, body: compressed, etag: `${this.etag.slice(0, -1)}-${coding}"`}) : null
-        this.#variants.set(this.#key(coding), variant ?? this.identity)
+        this.#variants.set(this.#key(coding), variant ?? NOT_WORTH_SENDING)
         return variant
       })
       pending.finally(() => this.#encoding.delete(coding)).catch(() => undefined)
@@ -93,8 +136,11 @@ export class Representation {
   }
 }
 
-export function strongEtag(body: Buffer): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`
+export function strongEtag(body: Body): string {
+  const hash = createHash('sha256')
+  if (Buffer.isBuffer(body)) hash.update(body)
+  else for (const chunk of body.chunks) hash.update(chunk)
+  return `"${hash.digest('base64url').slice(0, 32)}"`
 }
 
 export interface RepresentOptions {
@@ -102,12 +148,19 @@ export interface RepresentOptions {
   headers?: Readonly<Record<string, string>>
   /** Where compressed variants go; the representation keeps its own when not given. */
   variants?: VariantStore
+  /**
+   * A strong validator the caller already has for these bytes (one derived from the digests of
+   * the items a document is made of), instead of hashing them again.
+   */
+  etag?: string
 }
 
 /** `lastModifiedFor` receives the new ETag, so a caller can keep the previous date when the bytes did not change. */
-export function represent(content: Buffer | string, lastModifiedFor: (etag: string) => Date, options: RepresentOptions = {}): Representation {
+export function represent(content: Buffer | string, lastModifiedFor: (etag: string) => Date, options?: RepresentOptions): Representation<Buffer>
+export function represent(content: ChunkedBody, lastModifiedFor: (etag: string) => Date, options?: RepresentOptions): Representation<ChunkedBody>
+export function represent(content: Body | string, lastModifiedFor: (etag: string) => Date, options: RepresentOptions = {}): Representation {
   const body = typeof content === 'string' ? Buffer.from(content, 'utf8') : content
-  return new Representation(body, options.contentType ?? JSON_CONTENT_TYPE, (etag) => wholeSeconds(lastModifiedFor(etag)), options.headers ?? {}, options.variants)
+  return new Representation(body, options.contentType ?? JSON_CONTENT_TYPE, (etag) => wholeSeconds(lastModifiedFor(etag)), options.headers ?? {}, options.variants, options.etag)
 }
 
 /** HTTP dates have one-second resolution; keeping that here makes If-Modified-Since comparisons exact. */

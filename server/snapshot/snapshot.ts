@@ -7,7 +7,7 @@ import {episodeOrder, meetupOrder, voiceOrder, type ListOrder, type SortKey} fro
 import {buildServiceIndex, type ServiceIndexSettings} from '../api/v1/service-index.ts'
 import {forEachConcurrently} from './compression.ts'
 import type {DemandCaches} from './demand-caches.ts'
-import {represent, type Representation} from './representation.ts'
+import {ChunkedBody, represent, type Representation} from './representation.ts'
 
 export const DEFAULT_PAGE_LIMIT = 100
 export const MAX_PAGE_LIMIT = 500
@@ -17,7 +17,7 @@ export interface PageRequest {
   cursor: string | null
 }
 
-export type PageResult = {ok: true; representation: Representation} | {ok: false; reason: string}
+export type PageResult = {ok: true; representation: Representation<Buffer>} | {ok: false; reason: string}
 
 /**
  * Everything a client can read, built once per content version. Immutable: a rebuild makes a new
@@ -34,13 +34,17 @@ export interface Snapshot {
   /** Paths relative to `/api/v1/`, such as `episodes.json` or `voices/noa-levi.json`. */
   readonly paths: readonly string[]
   representation(path: string): Representation | undefined
-  item(collection: CollectionName, slug: string): Representation | undefined
+  item(collection: CollectionName, slug: string): Representation<Buffer> | undefined
   /** A document outside `/api/v1`, by absolute path. */
   site(path: string): Representation | undefined
   readonly sitePaths: readonly string[]
   /** Compresses the few representations most clients read first (the index, first pages), before it is served; items are compressed on first request. */
   precompress(): Promise<void>
-  /** Builds and compresses what is otherwise built on first use (the bulk document, site documents), off the request path. */
+  /**
+   * Builds and compresses the site documents (OpenAPI, discovery, sitemaps) off the request path.
+   * The bulk document is compressed on its first request instead: at 100k items that is seconds
+   * of CPU per content version, spent only if a client asks.
+   */
   warm(): Promise<void>
   /** A list page for a `limit` and `cursor`; the default page is pre-built, others are built once and kept. */
   listPage(collection: CollectionName, request: PageRequest): PageResult
@@ -72,14 +76,14 @@ interface CollectionState {
   items: Buffer[]
   keys: SortKey[]
   compare: (a: SortKey, b: SortKey) => number
-  bySlug: Map<string, Representation>
-  defaultPage: Representation
+  bySlug: Map<string, Representation<Buffer>>
+  defaultPage: Representation<Buffer>
   digest: string
 }
 
 // Entries are immutable and a patched catalog keeps the unchanged ones, so bytes and ETags are
 // memoised by entry identity: a one-document update serialises and hashes one item, not all.
-const entryBytes = new WeakMap<CatalogEntry<unknown>, Representation>()
+const entryBytes = new WeakMap<CatalogEntry<unknown>, Representation<Buffer>>()
 const collectionStates = new WeakMap<Snapshot, Record<CollectionName, CollectionState>>()
 
 const bytes = (text: string) => Buffer.from(text, 'utf8')
@@ -87,7 +91,7 @@ const COMMA = bytes(',')
 const ITEM_OPEN = '{"data":'
 const ITEM_CLOSE = '}'
 /** An item's JSON inside its `{"data":…}` body, without a copy. */
-const itemJson = (representation: Representation) => representation.body.subarray(ITEM_OPEN.length, representation.body.length - ITEM_CLOSE.length)
+const itemJson = (representation: Representation<Buffer>) => representation.body.subarray(ITEM_OPEN.length, representation.body.length - ITEM_CLOSE.length)
 
 const compressAll = (representation: Representation) => representation.precompress()
 
@@ -104,7 +108,7 @@ export function buildSnapshot(catalog: Catalog, settings: SnapshotSettings, prev
   const collectionState = <Item>(name: CollectionName, entries: readonly CatalogEntry<Item>[], order: ListOrder<Item>): CollectionState => {
     const reusable = previousStates?.[name]
     if (reusable?.entries === entries) return reusable
-    const bySlug = new Map<string, Representation>()
+    const bySlug = new Map<string, Representation<Buffer>>()
     const keys = entries.map((entry) => order.key(entry.value))
     const digest = createHash('sha256').update(name)
     const items = entries.map((entry, index) => {
@@ -150,7 +154,7 @@ interface SnapshotParts {
   version: string
   builtAt: Date
   contentLastModified: Date
-  index: Representation
+  index: Representation<Buffer>
   /** The previous snapshot's site documents, to keep their dates where the bytes did not change. */
   earlierSite: ReadonlyMap<string, Representation> | undefined
 }
@@ -164,10 +168,11 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
   const counts = {episodes: catalog.episodes.length, meetups: catalog.meetups.length, voices: catalog.voices.length}
   const documents = new Map<string, Representation>([['index.json', index], ...COLLECTION_NAMES.map((name) => [`${name}.json`, states[name].defaultPage] as const)])
 
-  // The bulk document grows with the whole catalog (100 MB at 100k documents), so it is built on
-  // first use, once per snapshot, and warmed by the store right after the swap.
-  let bulk: Representation | undefined
-  const bulkDocument = () => (bulk ??= represent(bulkBody(states, counts), () => contentLastModified))
+  // The bulk document grows with the whole catalog (100 MB at 100k documents). Its bytes are the
+  // items' own, never joined into one buffer, and its ETag comes from the version (the digest of
+  // every item's ETag) rather than from hashing 100 MB again.
+  let bulk: Representation<ChunkedBody> | undefined
+  const bulkDocument = () => (bulk ??= represent(bulkBody(states, counts), () => contentLastModified, {etag: `"${version}"`}))
 
   const pageCache = settings.caches.pages
   const listPage = (collection: CollectionName, request: PageRequest): PageResult => {
@@ -222,7 +227,7 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
       return [...siteDocuments().keys()]
     },
     precompress: () => forEachConcurrently(documents.values(), compressAll),
-    warm: async () => forEachConcurrently([bulkDocument(), ...siteDocuments().values()], compressAll),
+    warm: async () => forEachConcurrently(siteDocuments().values(), compressAll),
     listPage,
   })
   collectionStates.set(snapshot, states)
@@ -271,8 +276,8 @@ function pageBody(state: Pick<CollectionState, 'name' | 'items' | 'keys'>, links
   return Buffer.concat([bytes('{"data":'), ...jsonArray(state.items.slice(start, end)), bytes(`,"pagination":${JSON.stringify(pagination)}}`)])
 }
 
-function bulkBody(states: Record<CollectionName, CollectionState>, counts: Record<CollectionName, number>): Buffer {
-  return Buffer.concat([
+function bulkBody(states: Record<CollectionName, CollectionState>, counts: Record<CollectionName, number>): ChunkedBody {
+  return new ChunkedBody([
     bytes('{"data":{"episodes":'),
     ...jsonArray(states.episodes.items),
     bytes(',"meetups":'),

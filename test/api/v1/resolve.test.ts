@@ -27,7 +27,7 @@ describe('resolveCatalogPath', () => {
     expect(representationOf(resolve(`/episodes/${slug}.json`, 'utm_source=x'))).toBe(snapshot.item('episodes', slug))
     expect(representationOf(resolve('/index.json', 'a=b'))).toBe(snapshot.representation('index.json'))
     const page = resolve('/episodes.json', 'limit=2&utm_source=x')
-    expect(page.found && JSON.parse(page.representation.body.toString()).pagination).toMatchObject({limit: 2, count: 2, has_more: true})
+    expect(page.found && JSON.parse(page.representation.body.toString('utf8')).pagination).toMatchObject({limit: 2, count: 2, has_more: true})
     const key: [string, string] = ['9999-12-31', '']
     expect(resolve('/episodes.json', `cursor=${encodeCursor(key)}`)).toMatchObject({found: true})
   })

@@ -1,0 +1,190 @@
+// npm run bench:scale: `npm start` at 1k, 10k and 100k documents through both sources (the dataset
+// file, and @sanity/client against a local stand-in of the query API): time to the first 200,
+// peak RSS, publish-to-visible for an episode edit, a new episode and a voice edit (each announced
+// by a signed webhook), a warm restart, and throughput for one item. Writes bench/results/scale.md.
+import {spawn, type ChildProcess} from 'node:child_process'
+import {readFile} from 'node:fs'
+import {mkdtemp, readFile as readFileAsync, rm, writeFile} from 'node:fs/promises'
+import {cpus, tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {promisify} from 'node:util'
+import {encodeSignatureHeader} from '@sanity/webhook'
+import autocannon from 'autocannon'
+import {parseNdjson, type SanityDocument} from '../server/content/ndjson.ts'
+import {startSanityStandIn} from '../test/helpers/sanity-stand-in.ts'
+import {growDataset} from './grow-dataset.ts'
+
+const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number)
+const SOURCES = (process.env.BENCH_SOURCES ?? 'file,sanity').split(',')
+const SECRET = 'bench-webhook-secret-0123456789'
+const THROUGHPUT_SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
+const sample = parseNdjson(await readFileAsync('data/catalog.ndjson', 'utf8'), 'data/catalog.ndjson')
+const readStatus = promisify(readFile)
+
+interface Server {
+  child: ChildProcess
+  baseUrl: string
+  output: () => string
+}
+
+/** Starts `npm start`'s process and resolves when it has answered its first 200 (polled every 10 ms). */
+async function startServer(environment: Record<string, string>): Promise<{server: Server; firstOkMs: number}> {
+  const started = performance.now()
+  const child = spawn(process.execPath, ['server/main.ts'], {env: {PATH: process.env.PATH, NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS ?? '', PORT: '0', LOG_LEVEL: 'info', RECONCILE_INTERVAL_SECONDS: '0', ...environment}, stdio: ['ignore', 'pipe', 'pipe']})
+  let output = ''
+  child.stdout?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-200_000)))
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  for (;;) {
+    const port = /listening on [\d.]+:(\d+)/.exec(output)?.[1]
+    if (child.exitCode !== null) throw new Error(`server exited: ${output}`)
+    if (port) {
+      const baseUrl = `http://127.0.0.1:${port}`
+      const ok = await fetch(`${baseUrl}/api/v1/index.json`).then((response) => response.ok, () => false)
+      if (ok) return {server: {child, baseUrl, output: () => output}, firstOkMs: performance.now() - started}
+    }
+    await sleep(10)
+  }
+}
+
+async function stopServer(server: Server): Promise<void> {
+  const exited = new Promise((resolve) => server.child.once('exit', resolve))
+  server.child.kill('SIGTERM')
+  await exited
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+async function peakRssMiB(server: Server): Promise<number> {
+  const status = await readStatus(`/proc/${server.child.pid}/status`, 'utf8')
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN) / 1024
+}
+
+async function deliver(server: Server, document: {_id: string; _type: string}): Promise<void> {
+  const body = JSON.stringify(document)
+  const response = await fetch(`${server.baseUrl}/webhooks/sanity`, {
+    method: 'POST',
+    headers: {'content-type': 'application/json', 'sanity-webhook-signature': await encodeSignatureHeader(body, Date.now(), SECRET)},
+    body,
+  })
+  if (response.status !== 202) throw new Error(`webhook answered ${response.status}`)
+}
+
+/** Milliseconds from the webhook until `path` answers with `expected` in its body (polled every 2 ms). */
+async function publishToVisible(server: Server, document: {_id: string; _type: string}, path: string, expected: string): Promise<number> {
+  const started = performance.now()
+  await deliver(server, document)
+  for (;;) {
+    const response = await fetch(`${server.baseUrl}${path}`)
+    if (response.ok && (await response.text()).includes(expected)) return performance.now() - started
+    if (performance.now() - started > 120_000) throw new Error(`${path} never showed ${expected}`)
+    await sleep(2)
+  }
+}
+
+async function throughput(server: Server, path: string): Promise<number> {
+  const result = await autocannon({url: `${server.baseUrl}${path}`, connections: 32, duration: THROUGHPUT_SECONDS, headers: {'accept-encoding': 'br'}})
+  return result.requests.average
+}
+
+const slugOf = (document: SanityDocument) => {
+  const slug = document.slug
+  return typeof slug === 'object' && slug !== null && 'current' in slug ? String(slug.current) : ''
+}
+
+interface Row {
+  source: string
+  documents: number
+  cold: number
+  warm: number | undefined
+  rss: number
+  edit: number
+  insert: number
+  voice: number
+  requests: number
+}
+
+const rows: Row[] = []
+const folder = await mkdtemp(join(tmpdir(), 'bench-scale-'))
+try {
+  for (const size of SIZES) {
+    const grown = growDataset(sample, size)
+    for (const sourceName of SOURCES) {
+      let documents: SanityDocument[] = grown
+      const datasetFile = join(folder, `catalog-${size}.ndjson`)
+      const writeDataset = () => writeFile(datasetFile, `${documents.map((document) => JSON.stringify(document)).join('\n')}\n`)
+      await writeDataset()
+      const standIn = sourceName === 'sanity' ? await startSanityStandIn(() => documents, {dataset: 'production'}) : undefined
+      const environment = {
+        SANITY_WEBHOOK_SECRET: SECRET,
+        SNAPSHOT_CACHE_DIR: join(folder, `snapshots-${sourceName}-${size}`),
+        ...(standIn ? {SANITY_PROJECT_ID: 'bench', SANITY_DATASET: 'production', SANITY_API_HOST: standIn.apiHost} : {DATASET_FILE: datasetFile}),
+      }
+      try {
+        const {server, firstOkMs: cold} = await startServer(environment)
+        const episodes = documents.filter((document) => document._type === 'episode')
+        const edited = episodes[Math.floor(episodes.length / 2)]
+        if (!edited) throw new Error('no episode')
+
+        // Each change is written where the source reads it before the webhook announces it.
+        const change = async (next: SanityDocument[]) => {
+          documents = next
+          if (standIn) standIn.index()
+          else await writeDataset()
+        }
+        const title = `עריכה ${size}`
+        await change(documents.map((document) => (document._id === edited._id ? {...document, title} : document)))
+        const edit = await publishToVisible(server, edited, `/api/v1/episodes/${slugOf(edited)}.json`, title)
+
+        const inserted = {...edited, _id: `bench-new-${size}`, slug: {_type: 'slug', current: `bench-new-${size}`}, title: 'פרק חדש', publishedAt: '2030-01-01'}
+        await change([...documents, inserted])
+        const insert = await publishToVisible(server, inserted, `/api/v1/episodes/bench-new-${size}.json`, 'פרק חדש')
+
+        // A voice's new slug must show in the episodes that link to it.
+        const referencesOf = (document: SanityDocument) => [...JSON.stringify(document).matchAll(/"_ref":"([^"]+)"/g)].map((match) => match[1])
+        const linking = documents.find((document) => document._type === 'episode' && referencesOf(document).length > 0)
+        const guest = linking && documents.find((document) => document._type === 'voice' && referencesOf(linking).includes(document._id))
+        if (!guest || !linking) throw new Error('no linked voice')
+        const renamed = `${slugOf(guest)}-renamed`
+        await change(documents.map((document) => (document._id === guest._id ? {...document, slug: {_type: 'slug', current: renamed}} : document)))
+        const voice = await publishToVisible(server, guest, `/api/v1/episodes/${slugOf(linking)}.json`, `"${renamed}"`)
+
+        if (process.env.BENCH_DEBUG) console.log(server.output().split('\n').filter((line) => /rebuild|re-reading/.test(line)).join('\n'))
+        const requests = await throughput(server, `/api/v1/episodes/${slugOf(edited)}.json`)
+        const rss = await peakRssMiB(server)
+        await stopServer(server)
+
+        // The same content again: the persisted snapshot is reused.
+        const restarted = await startServer(environment)
+        const warm = /reusing the snapshot saved/.test(restarted.server.output()) ? restarted.firstOkMs : undefined
+        await stopServer(restarted.server)
+
+        rows.push({source: sourceName, documents: documents.length, cold, warm, rss, edit, insert, voice, requests})
+        console.log(rows.at(-1))
+      } finally {
+        await standIn?.close()
+      }
+    }
+  }
+} finally {
+  await rm(folder, {recursive: true, force: true})
+}
+
+const ms = (value: number | undefined) => (value === undefined ? 'n/a' : value < 10 ? value.toFixed(1) : value.toFixed(0))
+const report = `# Scale benchmark
+
+\`npm run bench:scale\` on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} cores. Each row is \`npm start\`
+(\`server/main.ts\`, its own process, logs at \`info\`) over a dataset grown from the sample by
+\`bench/grow-dataset.ts\`: **file** reads the NDJSON file; **sanity** runs @sanity/client against a
+local stand-in of the query API (\`test/helpers/sanity-stand-in.ts\`, groq-js, in the benchmark's process).
+
+- **cold**: process start to the first 200, ms. **warm**: the same after a restart with the same content (the snapshot saved on disk is reused), ms.
+- **peak RSS**: the process's high-water mark (VmHWM) after everything below, MiB.
+- **edit**, **insert**, **voice**: from a signed webhook until \`GET\` shows the change, ms: an episode's title edited; a new episode; a voice's slug changed, seen in an episode that links to it. The change is in the file (or the stand-in) before the webhook is sent; the file watcher may pick it up first.
+- **req/s**: one episode, \`Accept-Encoding: br\`, autocannon, 32 connections, ${THROUGHPUT_SECONDS} s (the benchmark and the server share the machine's ${cpus().length} cores).
+
+| source | documents | cold ms | warm ms | peak RSS MiB | edit ms | insert ms | voice ms | req/s |
+|---|---|---|---|---|---|---|---|---|
+${rows.map((row) => `| ${row.source} | ${row.documents.toLocaleString('en')} | ${ms(row.cold)} | ${ms(row.warm)} | ${row.rss.toFixed(0)} | ${ms(row.edit)} | ${ms(row.insert)} | ${ms(row.voice)} | ${row.requests.toFixed(0)} |`).join('\n')}
+`
+if (process.env.BENCH_SIZES === undefined && process.env.BENCH_SOURCES === undefined) await writeFile('bench/results/scale.md', report)
+console.log(report)
