@@ -1,6 +1,7 @@
 import {createHash} from 'node:crypto'
 import {buildOpenApiDocument} from '../api/openapi.ts'
 import {catalogResources, catalogTools, MCP_INSTRUCTIONS, MCP_SERVER_NAME} from '../mcp/catalog-tools.ts'
+import {resourceCount} from '../mcp/resource-list.ts'
 import type {SiteDocument, Snapshot} from '../snapshot/snapshot.ts'
 import {SERVER_VERSION} from '../version.ts'
 import {buildDeveloperPortal} from './portal.ts'
@@ -42,6 +43,8 @@ export function buildSiteDocuments(snapshot: Snapshot, settings: SiteSettings): 
   }
   const resources = catalogResources(base)
   const fixedResources = resources.filter((resource) => !resource.template)
+  // What resources/list returns, over all its pages: the fixed documents and one per item.
+  const listedResources = resourceCount(snapshot, fixedResources)
   const templates = resources.filter((resource) => resource.template)
   const {episodes, meetups, voices} = snapshot.counts
   const openapi = buildOpenApiDocument(settings)
@@ -63,7 +66,7 @@ export function buildSiteDocuments(snapshot: Snapshot, settings: SiteSettings): 
       'podcast-catalog/summary': {
         authentication: 'none',
         tools: catalogTools.map((tool) => tool.name),
-        resources: fixedResources.length,
+        resources: listedResources,
         resourceTemplates: templates.length,
       },
     },
@@ -86,7 +89,7 @@ Content text (titles, descriptions, abstracts, biographies, takeaways, FAQ) is H
 
 ## MCP
 
-- [MCP endpoint](${url.mcp}): Streamable HTTP, stateless, no authentication; ${catalogTools.length} read-only tools (${catalogTools.map((tool) => tool.name).join(', ')}), ${fixedResources.length} resources and ${templates.length} resource templates
+- [MCP endpoint](${url.mcp}): Streamable HTTP, stateless, no authentication; ${catalogTools.length} read-only tools (${catalogTools.map((tool) => tool.name).join(', ')}), ${listedResources} resources (${fixedResources.length} API documents and one per item; resources/list pages them with a cursor) and ${templates.length} resource templates
 - [Server card](${url.serverCard}): how to connect
 
 ## Docs
@@ -160,7 +163,7 @@ Send a descriptive \`User-Agent\` naming your agent and a contact URL${settings.
   })
 
   const catalogEntries = [
-    {type: 'mcp-server', name: MCP_SERVER_NAME, url: url.serverCard, endpoint: url.mcp, tools: catalogTools.length, resources: fixedResources.length, resource_templates: templates.length},
+    {type: 'mcp-server', name: MCP_SERVER_NAME, url: url.serverCard, endpoint: url.mcp, tools: catalogTools.length, resources: listedResources, resource_templates: templates.length},
     {type: 'openapi', name: settings.apiName, url: url.openapi},
     {type: 'agent-skills', url: url.skillsIndex, skills: skills.length},
     {type: 'llms-txt', url: url.llms},

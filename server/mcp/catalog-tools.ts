@@ -1,4 +1,4 @@
-import {McpServer, ResourceNotFoundError, ResourceTemplate, type CallToolResult} from '@modelcontextprotocol/server'
+import {McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, type CallToolResult} from '@modelcontextprotocol/server'
 import {distance} from 'fastest-levenshtein'
 import {z} from 'zod'
 import {slugSchema, type Episode, type Meetup, type PersonRef, type Voice} from '../api/v1/contract.ts'
@@ -7,6 +7,7 @@ import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
 import type {CatalogEntry} from '../api/v1/catalog.ts'
 import {episodeOrder, meetupOrder, voiceOrder, type ListOrder} from '../api/v1/order.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
+import {resourcePage} from './resource-list.ts'
 import {searchCatalog} from './search.ts'
 
 // The MCP surface over the catalog: read-only tools with zod input and output schemas, and the
@@ -334,18 +335,17 @@ export function createCatalogMcpServer(options: CatalogMcpOptions): McpServer {
       continue
     }
     const slugs = () => options.snapshot().catalog[collection].map((entry) => entry.value.slug)
-    const template = new ResourceTemplate(resource.uri, {
-      list: () => ({
-        resources: options.snapshot().catalog[collection].map(({value}) => ({
-          uri: value.api_url,
-          name: value.slug,
-          title: 'title' in value ? value.title : value.name,
-          mimeType: 'application/json',
-        })),
-      }),
-      complete: {slug: (prefix) => slugs().filter((slug) => slug.startsWith(prefix)).slice(0, 100)},
-    })
+    // Items are listed by the paged resources/list handler below, not by the template.
+    const template = new ResourceTemplate(resource.uri, {list: undefined, complete: {slug: (prefix) => slugs().filter((slug) => slug.startsWith(prefix)).slice(0, 100)}})
     server.registerResource(resource.name, template, metadata, read)
   }
+  // The SDK's resources/list answers every resource at once; at 100k items that is one 20 MB
+  // message, so this handler replaces it with the protocol's cursor pagination.
+  const fixed = catalogResources(options.publicBaseUrl).filter((resource) => !resource.template)
+  server.server.setRequestHandler('resources/list', (request) => {
+    const page = resourcePage(options.snapshot(), fixed, request.params?.cursor)
+    if (!page.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, page.reason)
+    return {resources: page.resources, ...(page.nextCursor === undefined ? {} : {nextCursor: page.nextCursor})}
+  })
   return server
 }

@@ -122,7 +122,10 @@ describe('MCP and agent documents', () => {
     expect(parsed.remotes).toEqual([expect.objectContaining({url: 'http://api.test/mcp'})])
     const summary = Object.values(parsed._meta)[0]
     expect(summary?.tools).toEqual(catalogTools.map((tool) => tool.name))
-    expect(summary?.resources).toBe(catalogResources('http://api.test').filter((resource) => !resource.template).length)
+    // What resources/list returns over all its pages: the fixed API documents and one per item.
+    const {counts} = z.object({counts: z.record(z.string(), z.number())}).parse(await getJson('/api/v1/all.json'))
+    const items = Object.values(counts).reduce((sum, count) => sum + count, 0)
+    expect(summary?.resources).toBe(catalogResources('http://api.test').filter((resource) => !resource.template).length + items)
     expect(summary?.resourceTemplates).toBe(catalogResources('http://api.test').filter((resource) => resource.template).length)
   })
 

@@ -7,7 +7,11 @@ import {z} from 'zod'
 import {episodeSchema, voiceSchema} from '../../server/api/v1/contract.ts'
 
 const episodeSummary = z.object({slug: z.string(), title: z.string(), published_date: z.string(), episode_number: z.number().nullable(), tags: z.array(z.string()), guests: z.array(z.string()), url: z.string()}).strict()
+import {growDataset} from '../../bench/grow-dataset.ts'
+import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import {catalogResources, catalogTools} from '../../server/mcp/catalog-tools.ts'
+import {RESOURCES_PER_PAGE} from '../../server/mcp/resource-list.ts'
+import {sampleDocuments} from '../helpers/sample.ts'
 import {readProblem} from '../helpers/contract.ts'
 import {startTestServer, type TestServer} from '../helpers/server.ts'
 
@@ -271,5 +275,50 @@ describe('the /mcp endpoint over plain HTTP', () => {
     }
     expect(await post({jsonrpc: '2.0', id: 1, method: 'tools/list', params: {}})).toBeLessThanOrEqual(8 * 1024)
     expect(await post({jsonrpc: '2.0', id: 2, method: 'tools/call', params: {name: 'list_episodes', arguments: {}}})).toBeLessThanOrEqual(8 * 1024)
+  })
+})
+
+describe('MCP resources/list over a catalog of about 1,000 items', () => {
+  let grown: TestServer
+  let grownClient: Client
+  beforeAll(async () => {
+    const documents = growDataset(sampleDocuments, 1000)
+    grown = await startTestServer({source: createEmbeddedSource('grown sample', async () => documents)})
+    grownClient = new Client({name: 'catalog-tests', version: '1.0.0'}, {versionNegotiation: {mode: 'legacy'}})
+    await grownClient.connect(new StreamableHTTPClientTransport(new URL(`${grown.baseUrl}/mcp`)))
+  })
+  afterAll(async () => {
+    await grownClient.close()
+    await grown.close()
+  })
+
+  it('pages with the protocol cursor, and every page together is each document once, as many as the discovery documents say', async () => {
+    const pages: string[][] = []
+    let cursor: string | undefined
+    do {
+      // One page per request (the client's listResources() without a cursor walks them all).
+      const page = await grownClient.request({method: 'resources/list', params: cursor === undefined ? {} : {cursor}})
+      expect(page.resources.length).toBeLessThanOrEqual(RESOURCES_PER_PAGE)
+      pages.push(page.resources.map((resource) => resource.uri))
+      cursor = page.nextCursor
+    } while (cursor !== undefined)
+    const uris = pages.flat()
+    expect(pages.length).toBeGreaterThan(2)
+    expect(new Set(uris).size).toBe(uris.length)
+    expect((await grownClient.listResources()).resources.map((resource) => resource.uri)).toEqual(uris)
+    const {counts} = z.object({counts: z.record(z.string(), z.number())}).parse(await (await fetch(`${grown.baseUrl}/api/v1/all.json`)).json())
+    const fixed = catalogResources('http://api.test').filter((resource) => !resource.template)
+    expect(uris.length).toBe(fixed.length + Object.values(counts).reduce((sum, count) => sum + count, 0))
+    expect(uris).toContain('http://api.test/api/v1/voices/noa-levi-3.json')
+
+    const card = z.object({_meta: z.record(z.string(), z.object({resources: z.number()}).loose())}).loose().parse(await (await fetch(`${grown.baseUrl}/.well-known/mcp/server-card.json`)).json())
+    expect(Object.values(card._meta)[0]?.resources).toBe(uris.length)
+    expect(await (await fetch(`${grown.baseUrl}/llms.txt`)).text()).toContain(`${uris.length} resources`)
+    const aiCatalog = JSON.stringify(await (await fetch(`${grown.baseUrl}/.well-known/ai-catalog.json`)).json())
+    expect(aiCatalog).toContain(`"resources":${uris.length}`)
+  })
+
+  it('refuses a cursor it did not make with invalid params (-32602)', async () => {
+    await expect(grownClient.listResources({cursor: 'bm90LWEtY3Vyc29y'})).rejects.toMatchObject({code: -32602})
   })
 })
