@@ -401,6 +401,100 @@ export type MEETUP_BY_ID_QUERY_RESULT = {
 } | null;
 
 // Source: server/content/queries.ts
+// Variable: VOICE_BY_ID_QUERY
+// Query: *[_id == $id][_type == "voice" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))][0] {  _id,  _updatedAt,  "slug": slug.current,  name,  role,  bio,  language,  "tech_stack": coalesce(techStack, []),  "social_profile_url": socialProfileUrl,  "image": headshot}
+export type VOICE_BY_ID_QUERY_RESULT = {
+  _id: string;
+  _updatedAt: string;
+  slug: string;
+  name: string;
+  role: string;
+  bio: string;
+  language: "en" | "he";
+  tech_stack: Array<string> | Array<never>;
+  social_profile_url: string | null;
+  image: {
+    asset?: SanityImageAssetReference;
+    media?: unknown;
+    hotspot?: SanityImageHotspot;
+    crop?: SanityImageCrop;
+    _type: "image";
+  } | null;
+} | null;
+
+// Source: server/content/queries.ts
+// Variable: REFERENCING_QUERY
+// Query: {  "episodes": *[_type == "episode" && $id in guests[]._ref][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] {  _id,  _updatedAt,  "slug": slug.current,  title,  description,  language,  "published_date": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": audioUrl,  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, [])},  "meetups": *[_type == "meetup" && $id in speakers[]._ref][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail}}
+export type REFERENCING_QUERY_RESULT = {
+  episodes: Array<{
+    _id: string;
+    _updatedAt: string;
+    slug: string;
+    title: string;
+    description: string;
+    language: "en" | "he";
+    published_date: string;
+    tags: Array<string> | Array<never>;
+    guests:
+      | Array<{
+          slug: string;
+          _updatedAt: string;
+        }>
+      | Array<never>;
+    audio_url: string | null;
+    video_id: string | null;
+    podcast_directory_url: string | null;
+    image: {
+      asset?: SanityImageAssetReference;
+      media?: unknown;
+      hotspot?: SanityImageHotspot;
+      crop?: SanityImageCrop;
+      _type: "image";
+    } | null;
+    takeaways: Array<string> | Array<never>;
+    faq:
+      | Array<{
+          question: string;
+          answer: string;
+        }>
+      | Array<never>;
+  }>;
+  meetups: Array<{
+    _id: string;
+    _updatedAt: string;
+    slug: string;
+    title: string;
+    abstract: string | null;
+    language: "en" | "he";
+    published_date: string;
+    tags: Array<string> | Array<never>;
+    audience: Array<string> | Array<never>;
+    speakers:
+      | Array<{
+          slug: string;
+          _updatedAt: string;
+        }>
+      | Array<never>;
+    video_id: string;
+    image: {
+      asset?: SanityImageAssetReference;
+      media?: unknown;
+      hotspot?: SanityImageHotspot;
+      crop?: SanityImageCrop;
+      _type: "image";
+    } | null;
+  }>;
+};
+
+// Source: server/content/queries.ts
+// Variable: FINGERPRINT_QUERY
+// Query: {  "documents": count(*[_type in ["episode", "meetup", "voice"]][!(_id in path("drafts.**")) && !(_id in path("versions.**"))]),  "updated": *[_type in ["episode", "meetup", "voice"]][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(_updatedAt desc) [0]._updatedAt}
+export type FINGERPRINT_QUERY_RESULT = {
+  documents: number;
+  updated: string | null;
+};
+
+// Source: server/content/queries.ts
 // Variable: EPISODE_PREVIEW_QUERY
 // Query: *[_id == $id][0] {  _id,  _updatedAt,  "slug": slug.current,  title,  description,  language,  "published_date": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": audioUrl,  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, [])}
 export type EPISODE_PREVIEW_QUERY_RESULT =

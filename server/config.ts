@@ -61,6 +61,7 @@ const environmentSchema = z
     MASS_DELETION_CONFIRM_SECONDS: z.coerce.number().int().min(0).default(60),
     PAGE_CACHE_MEGABYTES: z.coerce.number().min(0.1).max(65536).default(32),
     VARIANT_CACHE_MEGABYTES: z.coerce.number().min(0.1).max(65536).default(64),
+    SNAPSHOT_DIR: z.string().min(1).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((env, context) => {
@@ -109,6 +110,8 @@ const environmentSchema = z
       redis: env.REDIS_URL ? {url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX} : undefined,
       /** How long a re-read that drops most of the catalog waits for a second, agreeing read before it is served; 0 serves it at once. */
       massDeletionConfirmMs: env.MASS_DELETION_CONFIRM_SECONDS * 1000,
+      /** Where the last fully read snapshot is saved, to be reused by a restart while the source is unchanged; none when unset. */
+      snapshotDirectory: env.SNAPSHOT_DIR,
       caches: {
         /** Bytes of list pages (other than the default ones) kept across snapshots, compressed variants included. */
         pageCacheBytes: megabytes(env.PAGE_CACHE_MEGABYTES),

@@ -8,7 +8,9 @@ import {createStdoutLog} from './observability/logger.ts'
 import {createMetrics} from './observability/metrics.ts'
 import type {ContentChange} from './scaling/change-fan-out.ts'
 import {connectRedis} from './scaling/redis.ts'
-import {catalogSnapshotBuilder} from './snapshot/catalog-builder.ts'
+import {catalogSnapshotBuilder, fingerprintOf} from './snapshot/catalog-builder.ts'
+import {openSnapshotFile} from './snapshot/saved-snapshot.ts'
+import {SERVER_VERSION} from './version.ts'
 import {guardMassDeletion} from './snapshot/mass-deletion-guard.ts'
 import {createDemandCaches} from './snapshot/demand-caches.ts'
 import {createSnapshotStore, documentChangeOf, type BuildOutcome} from './snapshot/store.ts'
@@ -40,16 +42,45 @@ function reportBuild(outcome: BuildOutcome) {
 const caches = createDemandCaches(config.caches)
 const cacheBytes = () => ({pages: caches.pages.calculatedSize, variants: caches.variants.calculatedSize})
 const metrics = createMetrics({store: () => snapshots, clock, droppedLogLines: droppedLines, cacheBytes})
-const guard = guardMassDeletion(catalogSnapshotBuilder({source, config, clock, caches}), {clock, confirmAfterMs: config.massDeletionConfirmMs})
+// What the served bytes depend on besides the content: a saved snapshot made under other settings is not reused.
+const snapshotFile = config.snapshotDirectory
+  ? openSnapshotFile(config.snapshotDirectory, {version: SERVER_VERSION, publicBaseUrl: config.publicBaseUrl, siteUrl: config.siteUrl, feedUrl: config.feedUrl, images: config.images, content: config.content})
+  : undefined
+const saved = snapshotFile && {
+  file: snapshotFile,
+  onRestored: (savedAt: Date) => logger.info(`reusing the snapshot saved at ${savedAt.toISOString()}: the source's fingerprint has not changed`),
+}
+const guard = guardMassDeletion(catalogSnapshotBuilder({source, config, clock, caches, saved}), {clock, confirmAfterMs: config.massDeletionConfirmMs})
 const snapshots = await createSnapshotStore(guard.build, {
   clock,
   onBuild: (outcome) => {
     reportBuild(outcome)
     metrics.recordBuild(outcome)
     if (outcome.ok) reportProblems(snapshots.current())
+    if (outcome.ok) saveServedSnapshot()
   },
 })
 reportProblems(snapshots.current())
+
+// A snapshot built by a full read is saved once it is served (never one the mass-deletion guard
+// holds), one save at a time; a per-document build is not, so a restart after edits reads in full.
+let saving = Promise.resolve()
+let lastSaved: string | undefined
+function saveServedSnapshot() {
+  const snapshot = snapshots.current()
+  const fingerprint = fingerprintOf(snapshot)
+  // A reconcile that read the same content under the same fingerprint has nothing new to save.
+  if (!snapshotFile || fingerprint === undefined || lastSaved === `${fingerprint} ${snapshot.version}`) return
+  lastSaved = `${fingerprint} ${snapshot.version}`
+  const started = performance.now()
+  saving = saving
+    .then(() => snapshotFile.save(snapshot, fingerprint))
+    .then(
+      () => logger.info(`saved the snapshot to ${config.snapshotDirectory} in ${Math.round(performance.now() - started)} ms`),
+      (error: unknown) => logger.error({err: error}, `could not save the snapshot to ${config.snapshotDirectory}; a restart will read the source in full`),
+    )
+}
+saveServedSnapshot()
 
 const refreshAll = (reason: string) => () => {
   logger.info(`re-reading the catalog: ${reason}`)

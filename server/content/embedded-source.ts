@@ -61,5 +61,6 @@ export function createEmbeddedFileSource(datasetFile: string): ContentSource {
       await file.read()
       return file.takeChanges()
     },
+    fingerprint: () => file.fingerprint(),
   }
 }

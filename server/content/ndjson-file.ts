@@ -1,3 +1,4 @@
+import {createHash} from 'node:crypto'
 import {readFile, stat} from 'node:fs/promises'
 import {parseDocumentLine, type SanityDocument} from './ndjson.ts'
 import type {TouchedDocument} from './source.ts'
@@ -13,6 +14,11 @@ export interface DatasetFile {
   read(): Promise<readonly SanityDocument[]>
   /** Documents touched by reads since the last call, first read excepted. */
   takeChanges(): TouchedDocument[]
+  /**
+   * SHA-256 of the file's bytes now. Those bytes become what the next read is compared with, so a
+   * change made after the fingerprint is reported as a change even if nothing was parsed before.
+   */
+  fingerprint(): Promise<string>
 }
 
 // A line's text is not kept: the file's bytes are (one buffer, outside the heap), and the text of
@@ -82,27 +88,52 @@ export function openDatasetFile(path: string): DatasetFile {
     return {stamp, bytes, lines, documents: documentsOf(lines)}
   }
 
-  const readNow = async (): Promise<readonly SanityDocument[]> => {
+  // Bytes fingerprinted before anything was parsed: the first read parses them, then compares.
+  let unparsed: {stamp: string; bytes: Buffer} | undefined
+  const digests = new WeakMap<Buffer, string>()
+  const digestOf = (bytes: Buffer) => {
+    let digest = digests.get(bytes)
+    if (!digest) digests.set(bytes, (digest = createHash('sha256').update(bytes).digest('hex')))
+    return digest
+  }
+  const currentStamp = async () => {
     const {mtimeMs, size} = await stat(path)
-    const stamp = `${mtimeMs} ${size}`
+    return `${mtimeMs} ${size}`
+  }
+
+  const readNow = async (): Promise<readonly SanityDocument[]> => {
+    const stamp = await currentStamp()
     if (state?.stamp === stamp) return state.documents
-    const bytes = await readFile(path)
     if (!state) {
-      const lines = parseLines(bytes, 0, bytes.length, 1)
-      state = {stamp, bytes, lines, documents: documentsOf(lines)}
-    } else {
-      state = reread(state, bytes, stamp)
+      const baseline = unparsed ?? {stamp, bytes: await readFile(path)}
+      unparsed = undefined
+      const lines = parseLines(baseline.bytes, 0, baseline.bytes.length, 1)
+      state = {stamp: baseline.stamp, bytes: baseline.bytes, lines, documents: documentsOf(lines)}
+      if (state.stamp === stamp) return state.documents
     }
+    state = reread(state, await readFile(path), stamp)
     return state.documents
+  }
+  const fingerprintNow = async (): Promise<string> => {
+    // Once parsed, the file is fingerprinted as the next read leaves it (changes reported as usual).
+    if (state) {
+      await readNow()
+      return digestOf(state.bytes)
+    }
+    const stamp = await currentStamp()
+    if (unparsed?.stamp !== stamp) unparsed = {stamp, bytes: await readFile(path)}
+    return digestOf(unparsed.bytes)
   }
   // Reads run one after another, each from the state the previous one left.
   let queue: Promise<unknown> = Promise.resolve()
+  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
+    const result = queue.then(work)
+    queue = result.catch(() => undefined)
+    return result
+  }
   return {
-    read() {
-      const documents = queue.then(readNow)
-      queue = documents.catch(() => undefined)
-      return documents
-    },
+    read: () => inTurn(readNow),
+    fingerprint: () => inTurn(fingerprintNow),
     takeChanges() {
       const changes = [...touched.values()]
       touched.clear()

@@ -83,6 +83,13 @@ export const REFERENCING_QUERY = defineQuery(`{
   "meetups": *[_type == "meetup" && $id in speakers[]._ref][${published}] ${meetupProjection}
 }`)
 
+// What changes whenever the published catalog does: a publish or an edit moves the newest
+// _updatedAt, an unpublish or a deletion the count. Cheap on the Content Lake (no projection).
+export const FINGERPRINT_QUERY = defineQuery(`{
+  "documents": count(*[_type in ["episode", "meetup", "voice"]][${published}]),
+  "updated": *[_type in ["episode", "meetup", "voice"]][${published}] | order(_updatedAt desc) [0]._updatedAt
+}`)
+
 // One document by id whatever its state: the Studio's "API" view runs these with the drafts
 // perspective over the document being edited, so editors see what publishing it would serve.
 export const EPISODE_PREVIEW_QUERY = defineQuery(`*[_id == $id][0] ${episodeProjection}`)

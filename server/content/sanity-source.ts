@@ -1,4 +1,5 @@
 import {createClient} from '@sanity/client'
+import {FINGERPRINT_QUERY} from './queries.ts'
 import type {ContentSource} from './source.ts'
 
 export interface SanitySourceOptions {
@@ -25,5 +26,6 @@ export function createSanitySource(options: SanitySourceOptions): ContentSource 
   return {
     description: `Sanity project ${options.projectId}, dataset ${options.dataset}`,
     fetch: (query, params = {}) => client.fetch<unknown>(query, params),
+    fingerprint: async () => JSON.stringify(await client.fetch<unknown>(FINGERPRINT_QUERY)),
   }
 }

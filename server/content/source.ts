@@ -14,4 +14,9 @@ export interface ContentSource {
    * drafts included, so that a change rebuilds only them. Reads the source if it changed.
    */
   changedDocuments?(): Promise<TouchedDocument[]>
+  /**
+   * A cheap value that changes whenever the published content does, for a source that has one:
+   * a snapshot saved with it is reused after a restart while it still matches.
+   */
+  fingerprint?(): Promise<string>
 }

@@ -6,6 +6,7 @@ import {CATALOG_QUERY, EPISODE_BY_ID_QUERY, MEETUP_BY_ID_QUERY, REFERENCING_QUER
 import type {ContentSource} from '../content/source.ts'
 import {buildSiteDocuments} from '../discovery/site-documents.ts'
 import {createDemandCaches, type DemandCaches} from './demand-caches.ts'
+import type {SnapshotFile} from './saved-snapshot.ts'
 import {buildSnapshot, type Snapshot} from './snapshot.ts'
 import type {SnapshotBuilder} from './store.ts'
 
@@ -19,8 +20,26 @@ const referencingSchema = z.object({episodes: z.array(identified), meetups: z.ar
  * documents reads just those (and, for a voice, the episodes and meetups that reference it) and
  * patches the previous catalog; an unknown change reads the whole catalog.
  */
-export function catalogSnapshotBuilder(dependencies: {source: ContentSource; config: Config; clock: Clock; caches?: DemandCaches}): SnapshotBuilder {
-  const {source, config, clock, caches = createDemandCaches(config.caches)} = dependencies
+// The source's fingerprint taken just before the full read a snapshot was built from: what it may
+// be saved with. (Taken before, so content that changes during the read never matches it later.)
+const fingerprints = new WeakMap<Snapshot, string>()
+
+/** The fingerprint a snapshot can be saved with: only snapshots built by a full read have one. */
+export function fingerprintOf(snapshot: Snapshot): string | undefined {
+  return fingerprints.get(snapshot)
+}
+
+export interface CatalogBuilderDependencies {
+  source: ContentSource
+  config: Config
+  clock: Clock
+  caches?: DemandCaches
+  /** Where a saved snapshot is looked for on the first build; `onRestored` hears when one is used. */
+  saved?: {file: SnapshotFile; onRestored?: (savedAt: Date) => void}
+}
+
+export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies): SnapshotBuilder {
+  const {source, config, clock, saved, caches = createDemandCaches(config.caches)} = dependencies
   const links = createLinks(config)
   const settings = {links, feedUrl: config.feedUrl}
   const snapshotSettings = {
@@ -41,11 +60,20 @@ export function catalogSnapshotBuilder(dependencies: {source: ContentSource; con
       ...meetups.map((meetup) => ({collection: 'meetups' as const, documentId: meetup._id, row: meetup})),
     ]
   }
-  const build: SnapshotBuilder = async (previous, change) => {
-    if (!previous || change.kind === 'all') {
-      const catalog = mapCatalog(await source.fetch(CATALOG_QUERY), settings, previous?.catalog)
-      return buildSnapshot(catalog, snapshotSettings, previous, clock())
+  const readAll = async (previous: Snapshot | undefined): Promise<Snapshot> => {
+    const fingerprint = saved && source.fingerprint ? await source.fingerprint() : undefined
+    const restored = !previous && fingerprint !== undefined ? await saved?.file.load(fingerprint) : undefined
+    if (restored) {
+      saved?.onRestored?.(restored.savedAt)
+      return buildSnapshot(restored.catalog, snapshotSettings, undefined, clock(), restored.items)
     }
+    const catalog = mapCatalog(await source.fetch(CATALOG_QUERY), settings, previous?.catalog)
+    const snapshot = buildSnapshot(catalog, snapshotSettings, previous, clock())
+    if (fingerprint !== undefined) fingerprints.set(snapshot, fingerprint)
+    return snapshot
+  }
+  const build: SnapshotBuilder = async (previous, change) => {
+    if (!previous || change.kind === 'all') return readAll(previous)
     const reads = await Promise.all([...change.documents].map(([documentId, collection]) => readDocument(documentId, collection)))
     // A document named by the change and also referencing a changed voice is applied once.
     const updates = [...new Map(reads.flat().map((update) => [update.documentId, update])).values()]

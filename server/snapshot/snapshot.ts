@@ -7,6 +7,7 @@ import {episodeOrder, meetupOrder, voiceOrder, type ListOrder, type SortKey} fro
 import {buildServiceIndex, type ServiceIndexSettings} from '../api/v1/service-index.ts'
 import {forEachConcurrently} from './compression.ts'
 import type {DemandCaches} from './demand-caches.ts'
+import type {KnownItems} from './saved-snapshot.ts'
 import {ChunkedBody, represent, type Representation} from './representation.ts'
 
 export const DEFAULT_PAGE_LIMIT = 100
@@ -95,7 +96,8 @@ const itemJson = (representation: Representation<Buffer>) => representation.body
 
 const compressAll = (representation: Representation) => representation.precompress()
 
-export function buildSnapshot(catalog: Catalog, settings: SnapshotSettings, previous: Snapshot | undefined, now: Date): Snapshot {
+/** `known` gives items' bytes, ETags and dates already made (by a saved snapshot), so they are not serialised or hashed again. */
+export function buildSnapshot(catalog: Catalog, settings: SnapshotSettings, previous: Snapshot | undefined, now: Date, known?: KnownItems): Snapshot {
   const {links} = settings
   const previousStates = previous && collectionStates.get(previous)
   // Dates from the content itself are needed only on a fresh start, so they are computed lazily.
@@ -114,6 +116,11 @@ export function buildSnapshot(catalog: Catalog, settings: SnapshotSettings, prev
     const items = entries.map((entry, index) => {
       const slug = keys[index]?.[1] ?? ''
       let representation = entryBytes.get(entry)
+      const saved = known?.get(entry)
+      if (!representation && saved) {
+        representation = represent(saved.body, () => saved.lastModified, {variants: settings.caches.variants, etag: saved.etag})
+        entryBytes.set(entry, representation)
+      }
       if (!representation) {
         const body = bytes(`${ITEM_OPEN}${JSON.stringify(entry.value)}${ITEM_CLOSE}`)
         // A full re-read makes new entries; unchanged bytes keep the earlier representation.

@@ -90,3 +90,17 @@ describe('dataset file', () => {
     expect(dataset.takeChanges()).toEqual([{id: 'c', type: 'episode'}])
   })
 })
+
+describe('dataset file fingerprint', () => {
+  it('names the bytes, and a change made after it is reported by the first read', async () => {
+    await writeFile(file, `${line('a', 'א')}\n${line('b', 'ב')}\n`)
+    const dataset = openDatasetFile(file)
+    const first = await dataset.fingerprint()
+    expect(await openDatasetFile(file).fingerprint()).toBe(first)
+    await writeFile(file, `${line('a', 'א')}\n${line('b', 'בית')}\n`)
+    const documents = await dataset.read()
+    expect(documents.map((document) => document.title)).toEqual(['א', 'בית'])
+    expect(dataset.takeChanges()).toEqual([{id: 'b', type: 'episode'}])
+    expect(await dataset.fingerprint()).not.toBe(first)
+  })
+})

@@ -70,3 +70,30 @@ describe('the Sanity source', () => {
     expect(response.headers.get('etag')).toBe(before.representation('all.json')?.etag)
   })
 })
+
+describe('the Sanity source fingerprint', () => {
+  const environment = () => ({SANITY_PROJECT_ID: 'embedded', SANITY_DATASET: 'production', SANITY_API_HOST: standIn.apiHost, SANITY_TOKEN: 'read-token'})
+  const fingerprint = () => createSource(loadConfig(environment()).content).fingerprint?.()
+
+  it('stays the same while the published content does, and moves on a publish or a deletion', async () => {
+    const original = documents
+    try {
+      const unchanged = await fingerprint()
+      expect(unchanged).toBeDefined()
+      documents = [...original, {_id: 'drafts.an-unpublished-draft', _type: 'episode', _updatedAt: '2099-01-01T00:00:00Z'}]
+      expect(await fingerprint(), 'a draft is not published content').toBe(unchanged)
+
+      const [first, ...rest] = original
+      if (!first) throw new Error('the sample dataset is empty')
+      documents = [{...first, _updatedAt: '2099-01-01T00:00:00Z'}, ...rest]
+      const published = await fingerprint()
+      expect(published).not.toBe(unchanged)
+
+      const meetup = original.find((document) => document._type === 'meetup')
+      documents = original.filter((document) => document !== meetup)
+      expect(await fingerprint(), 'a deleted (or unpublished) meetup').not.toBe(unchanged)
+    } finally {
+      documents = original
+    }
+  })
+})

@@ -1,0 +1,131 @@
+import {createHash} from 'node:crypto'
+import {mkdir, readFile, rename, rm, writeFile} from 'node:fs/promises'
+import {join} from 'node:path'
+import {z} from 'zod'
+import type {Catalog, CatalogEntry} from '../api/v1/catalog.ts'
+import type {Episode, Meetup, Voice} from '../api/v1/contract.ts'
+import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
+import type {Snapshot} from './snapshot.ts'
+
+/** An item's served bytes as a saved snapshot holds them, so a restart neither serialises nor hashes it again. */
+export interface KnownItem {
+  /** The `{"data":…}` body. */
+  body: Buffer
+  etag: string
+  lastModified: Date
+}
+
+export type KnownItems = ReadonlyMap<CatalogEntry<unknown>, KnownItem>
+
+export interface SavedCatalog {
+  catalog: Catalog
+  items: KnownItems
+  savedAt: Date
+}
+
+/**
+ * The last snapshot built by a full read, on disk, with the source's fingerprint taken before
+ * that read. A restart whose source still gives the same fingerprint serves it at once instead of
+ * reading, mapping and serialising the whole catalog again. One file, replaced atomically: a
+ * header line (fingerprint, settings, one record per item), then each item's served bytes on a line.
+ */
+export interface SnapshotFile {
+  load(fingerprint: string): Promise<SavedCatalog | undefined>
+  save(snapshot: Snapshot, fingerprint: string): Promise<void>
+}
+
+const FORMAT = 1
+const FILE_NAME = 'snapshot.ndjson'
+const WRITE_BLOCK_BYTES = 1 << 20
+
+const recordSchema = z.tuple([z.string(), z.string(), z.string(), z.number()]) // document id, updatedAt, ETag, Last-Modified ms
+const headerSchema = z.object({
+  format: z.literal(FORMAT),
+  key: z.string(),
+  fingerprint: z.string(),
+  savedAt: z.number(),
+  problems: z.array(z.object({documentId: z.string(), collection: z.enum(COLLECTION_NAMES), severity: z.enum(['rejected', 'kept', 'warning']), messages: z.array(z.string())})),
+  items: z.object({episodes: z.array(recordSchema), meetups: z.array(recordSchema), voices: z.array(recordSchema)}),
+})
+
+/** `settings` is everything the served bytes depend on besides the content (server version, base URLs, image settings). */
+export function openSnapshotFile(directory: string, settings: unknown): SnapshotFile {
+  const key = createHash('sha256').update(JSON.stringify({FORMAT, settings})).digest('base64url')
+  const path = join(directory, FILE_NAME)
+  return {
+    async load(fingerprint) {
+      const bytes = await readFile(path).catch(() => undefined)
+      if (!bytes) return undefined
+      const headerEnd = bytes.indexOf(0x0a)
+      const header = headerSchema.safeParse(JSON.parse(bytes.toString('utf8', 0, headerEnd)))
+      if (!header.success || header.data.key !== key || header.data.fingerprint !== fingerprint) return undefined
+      const items = new Map<CatalogEntry<unknown>, KnownItem>()
+      let offset = headerEnd + 1
+      const entries = <Item>(collection: CollectionName): CatalogEntry<Item>[] =>
+        header.data.items[collection].map(([documentId, updatedAt, etag, lastModified]) => {
+          const end = bytes.indexOf(0x0a, offset)
+          // Items are views into the file's bytes: the catalog is held once, as the server holds it.
+          const body = bytes.subarray(offset, end)
+          offset = end + 1
+          const entry: CatalogEntry<Item> = Object.freeze({value: savedItem<Item>(body), updatedAt, documentId})
+          items.set(entry, {body, etag, lastModified: new Date(lastModified)})
+          return entry
+        })
+      const catalog: Catalog = {episodes: entries<Episode>('episodes'), meetups: entries<Meetup>('meetups'), voices: entries<Voice>('voices'), problems: header.data.problems}
+      return {catalog, items, savedAt: new Date(header.data.savedAt)}
+    },
+    async save(snapshot, fingerprint) {
+      const record = (collection: CollectionName) =>
+        snapshot.catalog[collection].map((entry) => {
+          const item = snapshot.item(collection, entry.value.slug)
+          if (!item) throw new Error(`${collection}/${entry.value.slug} is in the catalog but not served`)
+          return {record: [entry.documentId, entry.updatedAt, item.etag, item.lastModified.getTime()], body: item.body}
+        })
+      const records = Object.fromEntries(COLLECTION_NAMES.map((collection) => [collection, record(collection)]))
+      const header = {
+        format: FORMAT,
+        key,
+        fingerprint,
+        savedAt: snapshot.builtAt.getTime(),
+        problems: snapshot.catalog.problems,
+        items: Object.fromEntries(COLLECTION_NAMES.map((collection) => [collection, (records[collection] ?? []).map((item) => item.record)])),
+      }
+      const newline = Buffer.from('\n')
+      // Written in blocks of about a megabyte: one write per item would be 100,000 system calls.
+      function* lines() {
+        yield Buffer.from(`${JSON.stringify(header)}\n`)
+        let block: Buffer[] = []
+        let blockBytes = 0
+        for (const collection of COLLECTION_NAMES) {
+          for (const item of records[collection] ?? []) {
+            block.push(item.body, newline)
+            blockBytes += item.body.length + 1
+            if (blockBytes < WRITE_BLOCK_BYTES) continue
+            yield Buffer.concat(block, blockBytes)
+            block = []
+            blockBytes = 0
+          }
+        }
+        yield Buffer.concat(block, blockBytes)
+      }
+      await mkdir(directory, {recursive: true})
+      // Written beside and renamed over: a reader sees the old file or the new one, never half of one.
+      const temporary = `${path}.${process.pid}.${Date.now()}.tmp`
+      try {
+        await writeFile(temporary, lines())
+        await rename(temporary, path)
+      } finally {
+        await rm(temporary, {force: true})
+      }
+    },
+  }
+}
+
+/**
+ * The item a saved body holds. Not validated again: the file is keyed by the server version and
+ * settings that wrote it, and every item in it passed the contract's schema when it was built.
+ */
+function savedItem<Item>(body: Buffer): Item {
+  const {data}: {data: Item} = JSON.parse(body.toString('utf8'))
+  return data
+}
