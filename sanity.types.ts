@@ -335,6 +335,91 @@ export type CATALOG_QUERY_RESULT = {
 };
 
 // Source: server/content/queries.ts
+// Variable: CATALOG_PAGE_QUERY
+// Query: *[_id > $after][_type in ["episode", "meetup", "voice"] && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(_id asc) [0...10000] {  _type,  _type == "episode" => {  _id,  _updatedAt,  "slug": slug.current,  title,  description,  language,  "published_date": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": audioUrl,  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, [])},  _type == "meetup" => {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail},  _type == "voice" => {  _id,  _updatedAt,  "slug": slug.current,  name,  role,  bio,  language,  "tech_stack": coalesce(techStack, []),  "social_profile_url": socialProfileUrl,  "image": headshot}}
+export type CATALOG_PAGE_QUERY_RESULT = Array<
+  | {
+      _type: "episode";
+      _id: string;
+      _updatedAt: string;
+      slug: string;
+      title: string;
+      description: string;
+      language: "en" | "he";
+      published_date: string;
+      tags: Array<string> | Array<never>;
+      guests:
+        | Array<{
+            slug: string;
+            _updatedAt: string;
+          }>
+        | Array<never>;
+      audio_url: string | null;
+      video_id: string | null;
+      podcast_directory_url: string | null;
+      image: {
+        asset?: SanityImageAssetReference;
+        media?: unknown;
+        hotspot?: SanityImageHotspot;
+        crop?: SanityImageCrop;
+        _type: "image";
+      } | null;
+      takeaways: Array<string> | Array<never>;
+      faq:
+        | Array<{
+            question: string;
+            answer: string;
+          }>
+        | Array<never>;
+    }
+  | {
+      _type: "meetup";
+      _id: string;
+      _updatedAt: string;
+      slug: string;
+      title: string;
+      abstract: string | null;
+      language: "en" | "he";
+      published_date: string;
+      tags: Array<string> | Array<never>;
+      audience: Array<string> | Array<never>;
+      speakers:
+        | Array<{
+            slug: string;
+            _updatedAt: string;
+          }>
+        | Array<never>;
+      video_id: string;
+      image: {
+        asset?: SanityImageAssetReference;
+        media?: unknown;
+        hotspot?: SanityImageHotspot;
+        crop?: SanityImageCrop;
+        _type: "image";
+      } | null;
+    }
+  | {
+      _type: "voice";
+      _id: string;
+      _updatedAt: string;
+      slug: string;
+      name: string;
+      role: string;
+      bio: string;
+      language: "en" | "he";
+      tech_stack: Array<string> | Array<never>;
+      social_profile_url: string | null;
+      image: {
+        asset?: SanityImageAssetReference;
+        media?: unknown;
+        hotspot?: SanityImageHotspot;
+        crop?: SanityImageCrop;
+        _type: "image";
+      } | null;
+    }
+>;
+
+// Source: server/content/queries.ts
 // Variable: EPISODE_BY_ID_QUERY
 // Query: *[_id == $id][_type == "episode" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))][0] {  _id,  _updatedAt,  "slug": slug.current,  title,  description,  language,  "published_date": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": audioUrl,  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, [])}
 export type EPISODE_BY_ID_QUERY_RESULT = {

@@ -67,6 +67,23 @@ export const CATALOG_QUERY = defineQuery(`{
   "voices": *[_type == "voice"][${published}] ${voiceProjection}
 }`)
 
+/** How many documents one request of a paged catalog read asks for (about 10 MB of JSON). */
+export const CATALOG_PAGE_SIZE = 10_000
+
+/**
+ * The same catalog as CATALOG_QUERY, a page at a time, for a source where one response of the
+ * whole catalog would be too large: documents of the three types by ascending _id after `$after`
+ * (keyset pagination, as Sanity recommends: no slice offset to skip through), each with its
+ * type's projection. The mapper orders each collection itself, so the pages need no other order.
+ * `_id > $after` is a filter of its own so that groq-js tests it before anything else.
+ */
+export const CATALOG_PAGE_QUERY = defineQuery(`*[_id > $after][_type in ["episode", "meetup", "voice"] && ${published}] | order(_id asc) [0...${CATALOG_PAGE_SIZE}] {
+  _type,
+  _type == "episode" => ${episodeProjection},
+  _type == "meetup" => ${meetupProjection},
+  _type == "voice" => ${voiceProjection}
+}`)
+
 // One published document by id, with the same projection as the catalog: webhooks name the
 // document that changed, so a rebuild reads only that one. The id gets a filter of its own
 // (same meaning as `&&`): an engine that scans (groq-js evaluates every operand for every

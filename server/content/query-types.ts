@@ -1,5 +1,5 @@
 import type {z} from 'zod'
-import type {CATALOG_QUERY_RESULT, EPISODE_BY_ID_QUERY_RESULT, MEETUP_BY_ID_QUERY_RESULT} from '../../sanity.types.ts'
+import type {CATALOG_PAGE_QUERY_RESULT, CATALOG_QUERY_RESULT, EPISODE_BY_ID_QUERY_RESULT, MEETUP_BY_ID_QUERY_RESULT} from '../../sanity.types.ts'
 import type {episodeRowSchema} from '../api/v1/episode.ts'
 import type {meetupRowSchema} from '../api/v1/meetup.ts'
 import type {voiceRowSchema} from '../api/v1/voice.ts'
@@ -17,11 +17,16 @@ type WithoutImage<Type> = Type extends object ? Omit<Type, 'image'> : Type
 type ImageOf<Type> = Type extends {image: infer Image} ? Image : null
 type Accepts<Row, Result> = [WithoutImage<Result>] extends [WithoutImage<Row>] ? ([ImageOf<Result>] extends [ImageLike] ? true : false) : false
 type Row<Schema extends z.ZodType> = z.input<Schema>
+// A paged read's row of one type, without the `_type` it is grouped by.
+type PageRow<Type extends string> = Omit<Extract<CATALOG_PAGE_QUERY_RESULT[number], {_type: Type}>, '_type'>
 
 export const QUERY_RESULTS_FIT_THE_MAPPERS: [
   Accepts<Row<typeof episodeRowSchema>, CATALOG_QUERY_RESULT['episodes'][number]>,
   Accepts<Row<typeof meetupRowSchema>, CATALOG_QUERY_RESULT['meetups'][number]>,
   Accepts<Row<typeof voiceRowSchema>, CATALOG_QUERY_RESULT['voices'][number]>,
+  Accepts<Row<typeof episodeRowSchema>, PageRow<'episode'>>,
+  Accepts<Row<typeof meetupRowSchema>, PageRow<'meetup'>>,
+  Accepts<Row<typeof voiceRowSchema>, PageRow<'voice'>>,
   Accepts<Row<typeof episodeRowSchema> | null, EPISODE_BY_ID_QUERY_RESULT>,
   Accepts<Row<typeof meetupRowSchema> | null, MEETUP_BY_ID_QUERY_RESULT>,
-] = [true, true, true, true, true]
+] = [true, true, true, true, true, true, true, true]

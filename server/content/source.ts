@@ -19,4 +19,6 @@ export interface ContentSource {
    * a snapshot saved with it is reused after a restart while it still matches.
    */
   fingerprint?(): Promise<string>
+  /** Read the whole catalog a page at a time (CATALOG_PAGE_QUERY) rather than in one response. */
+  readsInPages?: boolean
 }

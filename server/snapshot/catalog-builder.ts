@@ -2,7 +2,8 @@ import {z} from 'zod'
 import {mapCatalog, patchCatalog, type DocumentUpdate} from '../api/v1/catalog.ts'
 import {createLinks, type CollectionName} from '../api/v1/links.ts'
 import type {Config} from '../config.ts'
-import {CATALOG_QUERY, EPISODE_BY_ID_QUERY, MEETUP_BY_ID_QUERY, REFERENCING_QUERY, VOICE_BY_ID_QUERY} from '../content/queries.ts'
+import {readCatalog} from '../content/catalog-read.ts'
+import {EPISODE_BY_ID_QUERY, MEETUP_BY_ID_QUERY, REFERENCING_QUERY, VOICE_BY_ID_QUERY} from '../content/queries.ts'
 import type {ContentSource} from '../content/source.ts'
 import {buildSiteDocuments} from '../discovery/site-documents.ts'
 import {createDemandCaches, type DemandCaches} from './demand-caches.ts'
@@ -67,7 +68,7 @@ export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies)
       saved?.onRestored?.(restored.savedAt)
       return buildSnapshot(restored.catalog, snapshotSettings, undefined, clock(), restored.items)
     }
-    const catalog = mapCatalog(await source.fetch(CATALOG_QUERY), settings, previous?.catalog)
+    const catalog = mapCatalog(await readCatalog(source), settings, previous?.catalog)
     const snapshot = buildSnapshot(catalog, snapshotSettings, previous, clock())
     if (fingerprint !== undefined) fingerprints.set(snapshot, fingerprint)
     return snapshot
