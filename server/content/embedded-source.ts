@@ -20,15 +20,16 @@ interface PublishedView {
  * as a new array (never mutate one in place).
  */
 export function createEmbeddedSource(description: string, loadDocuments: () => Promise<readonly SanityDocument[]>): ContentSource {
-  const parsedQueries = new Map<string, ExprNode>()
+  const parsedQueries = new Map<string, {tree: ExprNode; idParameter: string | undefined}>()
   const views = new WeakMap<readonly SanityDocument[], PublishedView>()
-  const parseOnce = (query: string): ExprNode => {
-    let tree = parsedQueries.get(query)
-    if (!tree) {
-      tree = parse(query)
-      parsedQueries.set(query, tree)
+  const parseOnce = (query: string) => {
+    let parsed = parsedQueries.get(query)
+    if (!parsed) {
+      const tree = parse(query)
+      parsed = {tree, idParameter: idLookupParameter(tree)}
+      parsedQueries.set(query, parsed)
     }
-    return tree
+    return parsed
   }
   const publishedView = (documents: readonly SanityDocument[]): PublishedView => {
     let view = views.get(documents)
@@ -44,11 +45,49 @@ export function createEmbeddedSource(description: string, loadDocuments: () => P
   return {
     description,
     async fetch(query, params = {}) {
-      const {dataset, byId} = publishedView(await loadDocuments())
+      const view = publishedView(await loadDocuments())
+      const {tree, idParameter} = parseOnce(query)
+      const {byId} = view
+      // A query that can only see one document by id is evaluated over that document (an index
+      // lookup, as the Content Lake makes one) instead of scanning 100k documents for it.
+      const id = idParameter === undefined ? undefined : params[idParameter]
+      const dataset = idParameter === undefined ? view.dataset : [typeof id === 'string' ? byId.get(id) : undefined].filter((document) => document !== undefined)
       // Synchronous evaluation: the same engine without a promise per document, 2x faster at 100k documents.
-      return evaluateSync(parseOnce(query), {dataset, params, dereference: ({_ref}) => byId.get(_ref)}).get()
+      return evaluateSync(tree, {dataset, params, dereference: ({_ref}) => byId.get(_ref)}).get()
     },
   }
+}
+
+/**
+ * The parameter of `*[_id == $name]` when that is the query's only `*`: such a query sees no
+ * document but the one with that id (references are followed through the index, not the dataset).
+ * Undefined for any other query, which is evaluated over the whole dataset.
+ */
+export function idLookupParameter(tree: ExprNode): string | undefined {
+  let datasets = 0
+  let parameter: string | undefined
+  const visit = (value: unknown): void => {
+    if (typeof value !== 'object' || value === null) return
+    if (isNode(value)) {
+      if (value.type === 'Everything') datasets++
+      if (value.type === 'Filter' && value.base.type === 'Everything') parameter = idEqualsParameter(value.expr)
+    }
+    for (const child of Object.values(value)) visit(child)
+  }
+  visit(tree)
+  return datasets === 1 ? parameter : undefined
+}
+
+const isNode = (value: object): value is ExprNode => 'type' in value && typeof value.type === 'string'
+
+/** `name` for `_id == $name` (either way round), else undefined. */
+function idEqualsParameter(expression: ExprNode): string | undefined {
+  if (expression.type !== 'OpCall' || expression.op !== '==') return undefined
+  const isId = (node: ExprNode) => node.type === 'AccessAttribute' && node.name === '_id' && node.base === undefined
+  const {left, right} = expression
+  if (isId(left) && right.type === 'Parameter') return right.name
+  if (isId(right) && left.type === 'Parameter') return left.name
+  return undefined
 }
 
 /** The dataset file, read again when it changes; `changedDocuments` says which documents did. */
@@ -62,5 +101,9 @@ export function createEmbeddedFileSource(datasetFile: string): ContentSource {
       return file.takeChanges()
     },
     fingerprint: () => file.fingerprint(),
+    // After a warm restart nothing was parsed: parsing now keeps the first edit from paying for it.
+    prepare: async () => {
+      await file.read()
+    },
   }
 }
