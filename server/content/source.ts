@@ -19,6 +19,8 @@ export interface ContentSource {
    * a snapshot saved with it is reused after a restart while it still matches.
    */
   fingerprint?(): Promise<string>
+  /** Does ahead of time what the first per-document read would otherwise do (nothing, for most sources). */
+  prepare?(): Promise<void>
   /** Read the whole catalog a page at a time (CATALOG_PAGE_QUERY) rather than in one response. */
   readsInPages?: boolean
 }
