@@ -82,9 +82,15 @@ interface CollectionState {
   digest: string
 }
 
-// Entries are immutable and a patched catalog keeps the unchanged ones, so bytes and ETags are
-// memoised by entry identity: a one-document update serialises and hashes one item, not all.
-const entryBytes = new WeakMap<CatalogEntry<unknown>, Representation<Buffer>>()
+// Entries are immutable and a patched catalog keeps the unchanged ones, so what is made from an
+// entry is memoised by its identity: a one-document update serialises, hashes and keys one item,
+// and the next snapshot's lists are arrays of references to what the last one made.
+interface EntryParts {
+  representation: Representation<Buffer>
+  json: Buffer
+  key: SortKey
+}
+const entryParts = new WeakMap<CatalogEntry<unknown>, EntryParts>()
 const collectionStates = new WeakMap<Snapshot, Record<CollectionName, CollectionState>>()
 
 const bytes = (text: string) => Buffer.from(text, 'utf8')
@@ -110,29 +116,29 @@ export function buildSnapshot(catalog: Catalog, settings: SnapshotSettings, prev
   const collectionState = <Item>(name: CollectionName, entries: readonly CatalogEntry<Item>[], order: ListOrder<Item>): CollectionState => {
     const reusable = previousStates?.[name]
     if (reusable?.entries === entries) return reusable
-    const bySlug = new Map<string, Representation<Buffer>>()
-    const keys = entries.map((entry) => order.key(entry.value))
-    const digest = createHash('sha256').update(name)
-    const items = entries.map((entry, index) => {
-      const slug = keys[index]?.[1] ?? ''
-      let representation = entryBytes.get(entry)
+    const representationOf = (entry: CatalogEntry<Item>, key: SortKey): Representation<Buffer> => {
       const saved = known?.get(entry)
-      if (!representation && saved) {
-        representation = represent(saved.body, () => saved.lastModified, {variants: settings.caches.variants, etag: saved.etag})
-        entryBytes.set(entry, representation)
+      if (saved) return represent(saved.body, () => saved.lastModified, {variants: settings.caches.variants, etag: saved.etag})
+      const body = bytes(`${ITEM_OPEN}${JSON.stringify(entry.value)}${ITEM_CLOSE}`)
+      // A full re-read makes new entries; unchanged bytes keep the earlier representation.
+      const earlier = previous?.item(name, key[1])
+      return earlier?.body.equals(body) ? earlier : represent(body, datedBy(earlier, () => new Date(entry.updatedAt)), {variants: settings.caches.variants})
+    }
+    const parts = entries.map((entry) => {
+      let made = entryParts.get(entry)
+      if (!made) {
+        const key = order.key(entry.value)
+        const representation = representationOf(entry, key)
+        entryParts.set(entry, (made = {representation, json: itemJson(representation), key}))
       }
-      if (!representation) {
-        const body = bytes(`${ITEM_OPEN}${JSON.stringify(entry.value)}${ITEM_CLOSE}`)
-        // A full re-read makes new entries; unchanged bytes keep the earlier representation.
-        const earlier = previous?.item(name, slug)
-        representation = earlier?.body.equals(body) ? earlier : represent(body, datedBy(earlier, () => new Date(entry.updatedAt)), {variants: settings.caches.variants})
-        entryBytes.set(entry, representation)
-      }
-      bySlug.set(slug, representation)
-      digest.update(representation.etag)
-      return itemJson(representation)
+      return made
     })
-    const state = {name, entries, items, keys, compare: order.compare, bySlug, digest: digest.digest('base64url')}
+    const keys = parts.map((part) => part.key)
+    const bySlug = new Map<string, Representation<Buffer>>()
+    for (const part of parts) bySlug.set(part.key[1], part.representation)
+    // One update of the joined ETags hashes the same bytes as one update per item, in one call.
+    const digest = createHash('sha256').update(`${name}${parts.map((part) => part.representation.etag).join('')}`).digest('base64url')
+    const state = {name, entries, items: parts.map((part) => part.json), keys, compare: order.compare, bySlug, digest}
     const defaultPage = represent(pageBody(state, links, DEFAULT_PAGE_LIMIT, 0), datedBy(reusable?.defaultPage, fresh(() => entries)))
     return {...state, defaultPage}
   }
