@@ -1,15 +1,16 @@
 // npm run bench:scale: `npm start` at 1k, 10k and 100k documents through both sources (the dataset
 // file, and @sanity/client against a local stand-in of the query API): time to the first 200,
 // peak RSS, publish-to-visible for an episode edit, a new episode and a voice edit (each announced
-// by a signed webhook), a warm restart, and throughput for one item. Writes bench/results/scale.md.
+// by a signed webhook on a settled server), a warm restart, and throughput for one item. Writes bench/results/scale.md.
 import {spawn, type ChildProcess} from 'node:child_process'
 import {readFile} from 'node:fs'
-import {mkdtemp, readFile as readFileAsync, rm, writeFile} from 'node:fs/promises'
+import {mkdtemp, readFile as readFileAsync, rename, rm, writeFile} from 'node:fs/promises'
 import {cpus, tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {promisify} from 'node:util'
 import {encodeSignatureHeader} from '@sanity/webhook'
 import autocannon from 'autocannon'
+import {z} from 'zod'
 import {parseNdjson, type SanityDocument} from '../server/content/ndjson.ts'
 import {startSanityStandIn} from '../test/helpers/sanity-stand-in.ts'
 import {growDataset} from './grow-dataset.ts'
@@ -20,6 +21,9 @@ const SECRET = 'bench-webhook-secret-0123456789'
 const THROUGHPUT_SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const sample = parseNdjson(await readFileAsync('data/catalog.ndjson', 'utf8'), 'data/catalog.ndjson')
 const readStatus = promisify(readFile)
+// `npm start`'s own command line (its Node flags included), run with this Node without npm in between.
+const startScript = z.object({scripts: z.object({start: z.string()})}).parse(JSON.parse(await readFileAsync('package.json', 'utf8'))).scripts.start
+const START_ARGUMENTS = startScript.split(' ').slice(1)
 
 interface Server {
   child: ChildProcess
@@ -30,7 +34,7 @@ interface Server {
 /** Starts `npm start`'s process and resolves when it has answered its first 200 (polled every 10 ms). */
 async function startServer(environment: Record<string, string>): Promise<{server: Server; firstOkMs: number}> {
   const started = performance.now()
-  const child = spawn(process.execPath, ['server/main.ts'], {env: {PATH: process.env.PATH, NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS ?? '', PORT: '0', LOG_LEVEL: 'info', RECONCILE_INTERVAL_SECONDS: '0', ...environment}, stdio: ['ignore', 'pipe', 'pipe']})
+  const child = spawn(process.execPath, START_ARGUMENTS, {env: {PATH: process.env.PATH, NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS ?? '', PORT: '0', LOG_LEVEL: 'info', RECONCILE_INTERVAL_SECONDS: '0', ...environment}, stdio: ['ignore', 'pipe', 'pipe']})
   let output = ''
   child.stdout?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-200_000)))
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
@@ -78,7 +82,27 @@ async function deliver(server: Server, document: {_id: string; _type: string}): 
 }
 
 /** Milliseconds from the webhook until `path` answers with `expected` in its body (polled every 2 ms). */
-async function publishToVisible(server: Server, document: {_id: string; _type: string}, path: string, expected: string): Promise<number> {
+/** CPU time the process has used, in clock ticks (utime + stime of /proc/<pid>/stat). */
+async function cpuTicks(server: Server): Promise<number> {
+  const fields = (await readStatus(`/proc/${server.child.pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? []
+  return Number(fields[11]) + Number(fields[12])
+}
+
+/** Waits (up to 20 s) until the server has used under 20 ms of CPU in 500 ms: a publish is measured on a settled server, not one still warming the previous snapshot. */
+async function settled(server: Server): Promise<void> {
+  const deadline = performance.now() + 20_000
+  for (let before = await cpuTicks(server); performance.now() < deadline; ) {
+    await sleep(500)
+    const now = await cpuTicks(server)
+    if (now - before < 2) return
+    before = now
+  }
+}
+
+/** Settles, publishes (`publish` puts the change where the source reads it), then times from the publish until `GET path` shows `expected`. */
+async function publishToVisible(server: Server, publish: () => Promise<void>, document: {_id: string; _type: string}, path: string, expected: string): Promise<number> {
+  await settled(server)
+  await publish()
   const started = performance.now()
   await deliver(server, document)
   for (;;) {
@@ -119,7 +143,11 @@ try {
     for (const sourceName of SOURCES) {
       let documents: SanityDocument[] = grown
       const datasetFile = join(folder, `catalog-${size}.ndjson`)
-      const writeDataset = () => writeFile(datasetFile, `${documents.map((document) => JSON.stringify(document)).join('\n')}\n`)
+      // Replaced whole, as an export does: the watcher never sees half a file.
+      const writeDataset = async () => {
+        await writeFile(`${datasetFile}.next`, `${documents.map((document) => JSON.stringify(document)).join('\n')}\n`)
+        await rename(`${datasetFile}.next`, datasetFile)
+      }
       await writeDataset()
       const standIn = sourceName === 'sanity' ? await startSanityStandIn(() => documents, {dataset: 'production'}) : undefined
       const environment = {
@@ -148,12 +176,10 @@ try {
           else await writeDataset()
         }
         const title = `עריכה ${size}`
-        await change(documents.map((document) => (document._id === edited._id ? {...document, title} : document)))
-        const edit = await publishToVisible(server, edited, `/api/v1/episodes/${slugOf(edited)}.json`, title)
+        const edit = await publishToVisible(server, () => change(documents.map((document) => (document._id === edited._id ? {...document, title} : document))), edited, `/api/v1/episodes/${slugOf(edited)}.json`, title)
 
         const inserted = {...edited, _id: `bench-new-${size}`, slug: {_type: 'slug', current: `bench-new-${size}`}, title: 'פרק חדש', publishedAt: '2030-01-01'}
-        await change([...documents, inserted])
-        const insert = await publishToVisible(server, inserted, `/api/v1/episodes/bench-new-${size}.json`, 'פרק חדש')
+        const insert = await publishToVisible(server, () => change([...documents, inserted]), inserted, `/api/v1/episodes/bench-new-${size}.json`, 'פרק חדש')
 
         // A voice's new slug must show in the episodes that link to it.
         const referencesOf = (document: SanityDocument) => [...JSON.stringify(document).matchAll(/"_ref":"([^"]+)"/g)].map((match) => match[1])
@@ -161,8 +187,8 @@ try {
         const guest = linking && documents.find((document) => document._type === 'voice' && referencesOf(linking).includes(document._id))
         if (!guest || !linking) throw new Error('no linked voice')
         const renamed = `${slugOf(guest)}-renamed`
-        await change(documents.map((document) => (document._id === guest._id ? {...document, slug: {_type: 'slug', current: renamed}} : document)))
-        const voice = await publishToVisible(server, guest, `/api/v1/episodes/${slugOf(linking)}.json`, `"${renamed}"`)
+        const publishVoice = () => change(documents.map((document) => (document._id === guest._id ? {...document, slug: {_type: 'slug', current: renamed}} : document)))
+        const voice = await publishToVisible(server, publishVoice, guest, `/api/v1/episodes/${slugOf(linking)}.json`, `"${renamed}"`)
 
         if (process.env.BENCH_DEBUG) console.log(server.output().split('\n').filter((line) => /rebuild|re-reading/.test(line)).join('\n'))
         const requests = await throughput(server, `/api/v1/episodes/${slugOf(edited)}.json`)
@@ -190,7 +216,7 @@ local stand-in of the query API (\`test/helpers/sanity-stand-in.ts\`, groq-js, i
 
 - **cold**: process start to the first 200, ms, with \`SNAPSHOT_DIR\` set and empty. **warm**: the same after that process saved its snapshot and was stopped, over the same content (the saved snapshot is reused), ms. The measurements below run on the warm process.
 - **peak RSS**: the higher high-water mark (VmHWM) of the two processes, the cold one when it stopped and the warm one after everything below, MiB.
-- **edit**, **insert**, **voice**: from a signed webhook until \`GET\` shows the change, ms: an episode's title edited; a new episode; a voice's slug changed, seen in an episode that links to it. The change is in the file (or the stand-in) before the webhook is sent; the file watcher may pick it up first.
+- **edit**, **insert**, **voice**: from a signed webhook until \`GET\` shows the change, ms: an episode's title edited; a new episode; a voice's slug changed, seen in an episode that links to it. Each is made once the server is settled (under 20 ms of CPU in 500 ms); the clock starts when the change is in the stand-in or the new file has been renamed over the old one, and the webhook is sent at once (the file watcher may pick the change up first).
 - **req/s**: one episode, \`Accept-Encoding: br\`, autocannon, 32 connections, ${THROUGHPUT_SECONDS} s (the benchmark and the server share the machine's ${cpus().length} cores).
 
 | source | documents | cold ms | warm ms | peak RSS MiB | edit ms | insert ms | voice ms | req/s |
