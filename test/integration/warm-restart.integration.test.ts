@@ -67,6 +67,9 @@ describe('a restart with SNAPSHOT_DIR', () => {
       // Edits after a reuse are still noticed: the file is compared with the bytes that were fingerprinted.
       await writeFile(file, text.replace('"title":"פרק 1: למה התחלנו פודקאסט על קוד"', '"title":"פרק 1: אחרי ההפעלה"'))
       await eventually(async () => expect(await (await fetch(`${process.baseUrl}/api/v1/episodes/ep-1-why-we-started.json`)).text()).toContain('אחרי ההפעלה'), 5000)
+      // ...and applied per document: the file parsed once serving is what the edit is compared with.
+      expect(process.output()).toMatch(/rebuild of \S+ done/)
+      expect(process.output()).not.toContain('re-reading the catalog')
     })
   })
 
