@@ -1,5 +1,6 @@
 import {createHash} from 'node:crypto'
 import {open, stat} from 'node:fs/promises'
+import {setImmediate} from 'node:timers/promises'
 import {parseDocumentLine, type SanityDocument} from './ndjson.ts'
 import type {TouchedDocument} from './source.ts'
 
@@ -38,6 +39,7 @@ interface FileState {
 }
 
 const NEWLINE = 0x0a
+const PARSE_SLICE_BYTES = 1 << 20
 
 export function openDatasetFile(path: string): DatasetFile {
   let state: FileState | undefined
@@ -50,6 +52,19 @@ export function openDatasetFile(path: string): DatasetFile {
       const end = newline === -1 || newline > to ? to : newline
       lines.push({start, end, document: parseDocumentLine(bytes.toString('utf8', start, end), `${path}:${firstLineNumber + lines.length}`)})
       start = end + 1
+    }
+    return lines
+  }
+  // A whole file (1.2 s at 100k documents) is parsed a megabyte of lines at a time with the event
+  // loop turning in between, so a server that is already answering (a warm restart) keeps answering.
+  const parseAllLines = async (bytes: Buffer): Promise<Line[]> => {
+    const lines: Line[] = []
+    for (let from = 0; from < bytes.length; ) {
+      const newline = bytes.indexOf(NEWLINE, Math.min(from + PARSE_SLICE_BYTES, bytes.length - 1))
+      const to = newline === -1 ? bytes.length : newline + 1
+      lines.push(...parseLines(bytes, from, to, lines.length + 1))
+      from = to
+      await setImmediate()
     }
     return lines
   }
@@ -109,7 +124,7 @@ export function openDatasetFile(path: string): DatasetFile {
     if (!state) {
       const baseline = unparsed ?? {stamp, bytes: await readWhole(path)}
       unparsed = undefined
-      const lines = parseLines(baseline.bytes, 0, baseline.bytes.length, 1)
+      const lines = await parseAllLines(baseline.bytes)
       state = {stamp: baseline.stamp, bytes: baseline.bytes, lines, documents: documentsOf(lines)}
       if (state.stamp === stamp) return state.documents
     }

@@ -32,6 +32,16 @@ function changedIds(before: string, after: string): string[] {
 }
 
 describe('dataset file', () => {
+  it('parses a file of several megabytes, read in slices, as one full parse does, blank lines and a last line without a newline included', async () => {
+    const lines = Array.from({length: 12_000}, (_, index) => (index % 997 === 0 ? '' : line(`doc-${index}`, `כותרת ${index} ${'א'.repeat(index % 300)}`)))
+    const text = lines.join('\n')
+    expect(Buffer.byteLength(text)).toBeGreaterThan(3 * 2 ** 20)
+    await writeFile(file, text)
+    const read = await openDatasetFile(file).read()
+    expect(read).toEqual(parseNdjson(text, 'x'))
+    expect(read).toHaveLength(lines.filter((text) => text !== '').length)
+  })
+
   it('reads the same documents as a full parse after any edit, and reports exactly the documents that changed', async () => {
     // A seeded generator: the same edits on every run.
     let seed = 7
