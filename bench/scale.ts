@@ -191,6 +191,7 @@ try {
         const voice = await publishToVisible(server, publishVoice, guest, `/api/v1/episodes/${slugOf(linking)}.json`, `"${renamed}"`)
 
         if (process.env.BENCH_DEBUG) console.log(server.output().split('\n').filter((line) => /rebuild|re-reading/.test(line)).join('\n'))
+        await settled(server)
         const requests = await throughput(server, `/api/v1/episodes/${slugOf(edited)}.json`)
         const rss = Math.max(coldRss, await peakRssMiB(server))
         await stopServer(server)
