@@ -34,9 +34,16 @@ export function createEmbeddedSource(description: string, loadDocuments: () => P
   const publishedView = (documents: readonly SanityDocument[]): PublishedView => {
     let view = views.get(documents)
     if (!view) {
-      const dataset = documents.filter(isPublished)
-      // groq-js resolves `->` by scanning the whole dataset; a Map makes each lookup O(1).
-      view = {dataset, byId: new Map(dataset.map((document) => [document._id, document]))}
+      // groq-js resolves `->` by scanning the whole dataset; a Map makes each lookup O(1). One loop,
+      // no [id, document] pair per document: this runs on every edit of a 100k-document file.
+      const dataset: SanityDocument[] = []
+      const byId = new Map<string, SanityDocument>()
+      for (const document of documents) {
+        if (!isPublished(document)) continue
+        dataset.push(document)
+        byId.set(document._id, document)
+      }
+      view = {dataset, byId}
       views.set(documents, view)
     }
     return view

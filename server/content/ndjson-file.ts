@@ -1,7 +1,7 @@
-import {createHash} from 'node:crypto'
-import {open, stat} from 'node:fs/promises'
+import {open, type FileHandle} from 'node:fs/promises'
 import {setImmediate} from 'node:timers/promises'
 import {parseDocumentLine, type SanityDocument} from './ndjson.ts'
+import {PiecedBytes} from './pieced-bytes.ts'
 import type {TouchedDocument} from './source.ts'
 
 /**
@@ -22,8 +22,8 @@ export interface DatasetFile {
   fingerprint(): Promise<string>
 }
 
-// A line's text is not kept: the file's bytes are (one buffer, outside the heap), and the text of
-// 100k Hebrew documents would be twice their size again as JavaScript strings.
+// A line's text is not kept: the file's bytes are (outside the heap), and the text of 100k Hebrew
+// documents would be twice their size again as JavaScript strings.
 interface Line {
   start: number
   /** Offset of the line's newline, or the file's length for a last line without one. */
@@ -33,24 +33,52 @@ interface Line {
 
 interface FileState {
   stamp: string
-  bytes: Buffer
+  bytes: PiecedBytes
   lines: Line[]
   documents: SanityDocument[]
 }
 
+/** How the file differs from a state: the lines between `kept` and `keptFromEnd` were replaced by `newMiddle`, read from `middle`. */
+interface Comparison {
+  stamp: string
+  size: number
+  /** Bytes the file shares with the previous state at its start, and at its end. */
+  prefix: number
+  suffix: number
+  kept: number
+  keptFromEnd: number
+  shift: number
+  middleStart: number
+  middle: Buffer
+  newMiddle: Line[]
+}
+
+/** The file as one open handle saw it: every read of one version goes through one handle. */
+interface OpenedFile {
+  handle: FileHandle
+  size: number
+  stamp: string
+}
+
 const NEWLINE = 0x0a
 const PARSE_SLICE_BYTES = 1 << 20
+// The changed region is found by reading the file in chunks into one reused buffer and comparing
+// them with the bytes held, from the start and then from the end.
+const COMPARE_CHUNK_BYTES = 4 << 20
+const READ_ATTEMPTS = 3
 
 export function openDatasetFile(path: string): DatasetFile {
   let state: FileState | undefined
   const touched = new Map<string, TouchedDocument>()
+  let scratch: Buffer | undefined
 
-  const parseLines = (bytes: Buffer, from: number, to: number, firstLineNumber: number): Line[] => {
+  /** The lines of `bytes[from, to)`, their offsets counted from `base` (where `bytes` sits in the file). */
+  const parseLines = (bytes: Buffer, from: number, to: number, firstLineNumber: number, base = 0): Line[] => {
     const lines: Line[] = []
     for (let start = from; start < to; ) {
       const newline = bytes.indexOf(NEWLINE, start)
       const end = newline === -1 || newline > to ? to : newline
-      lines.push({start, end, document: parseDocumentLine(bytes.toString('utf8', start, end), `${path}:${firstLineNumber + lines.length}`)})
+      lines.push({start: base + start, end: base + end, document: parseDocumentLine(bytes.toString('utf8', start, end), `${path}:${firstLineNumber + lines.length}`)})
       start = end + 1
     }
     return lines
@@ -69,31 +97,67 @@ export function openDatasetFile(path: string): DatasetFile {
     return lines
   }
 
-  const reread = (previous: FileState, bytes: Buffer, stamp: string): FileState => {
+  /** `length` bytes of the file at `position`, into the reused chunk buffer. */
+  const readChunk = async (file: OpenedFile, position: number, length: number): Promise<Buffer> => {
+    scratch ??= Buffer.allocUnsafe(COMPARE_CHUNK_BYTES)
+    return readExactly(file.handle, scratch.subarray(0, length), position)
+  }
+
+  const commonPrefix = async (old: PiecedBytes, file: OpenedFile): Promise<number> => {
+    const limit = Math.min(old.length, file.size)
+    for (let offset = 0; offset < limit; offset += COMPARE_CHUNK_BYTES) {
+      const chunk = await readChunk(file, offset, Math.min(COMPARE_CHUNK_BYTES, limit - offset))
+      if (!old.equalsAt(offset, chunk)) return offset + commonPrefixLength(old.copy(offset, offset + chunk.length), chunk)
+    }
+    return limit
+  }
+
+  const commonSuffix = async (old: PiecedBytes, file: OpenedFile, limit: number): Promise<number> => {
+    for (let length = 0; length < limit; length += COMPARE_CHUNK_BYTES) {
+      const size = Math.min(COMPARE_CHUNK_BYTES, limit - length)
+      const chunk = await readChunk(file, file.size - length - size, size)
+      const oldStart = old.length - length - size
+      if (!old.equalsAt(oldStart, chunk)) return length + commonSuffixLength(old.copy(oldStart, oldStart + size), chunk)
+    }
+    return limit
+  }
+
+  /** What changed between `previous` and the file: read and parsed, nothing applied yet. */
+  const compare = async (previous: FileState, file: OpenedFile): Promise<Comparison> => {
     const old = previous.bytes
-    const prefix = commonPrefixLength(old, bytes)
-    const suffix = Math.min(commonSuffixLength(old, bytes), Math.min(old.length, bytes.length) - prefix)
-    const shift = bytes.length - old.length
+    const prefix = await commonPrefix(old, file)
+    const suffix = await commonSuffix(old, file, Math.min(old.length, file.size) - prefix)
+    const shift = file.size - old.length
     // Lines whose bytes and newline lie in the common prefix or suffix are the same lines, moved by `shift`.
     let kept = 0
     while (kept < previous.lines.length && (previous.lines[kept]?.end ?? Infinity) < prefix) kept++
     let keptFromEnd = previous.lines.length
     while (keptFromEnd > kept && (previous.lines[keptFromEnd - 1]?.start ?? 0) > old.length - suffix) keptFromEnd--
     const middleStart = kept > 0 ? (previous.lines[kept - 1]?.end ?? 0) + 1 : 0
-    const middleEnd = keptFromEnd < previous.lines.length ? (previous.lines[keptFromEnd]?.start ?? 0) + shift - 1 : bytes.length
+    const middleEnd = keptFromEnd < previous.lines.length ? (previous.lines[keptFromEnd]?.start ?? 0) + shift - 1 : file.size
+    // Only the changed region is read into a buffer of its own; the rest stays views into `old`.
+    const middle = await readExactly(file.handle, Buffer.allocUnsafe(Math.max(0, middleEnd - middleStart)), middleStart)
+    const newMiddle = parseLines(middle, 0, middle.length, kept + 1, middleStart)
+    return {stamp: file.stamp, size: file.size, prefix, suffix, kept, keptFromEnd, shift, middle, middleStart, newMiddle}
+  }
+
+  /** The state after `comparison`; records the documents it touched. `previous` is not used again. */
+  const apply = (previous: FileState, comparison: Comparison): FileState => {
+    const {prefix, suffix, kept, keptFromEnd, shift, middle, middleStart, newMiddle} = comparison
+    const old = previous.bytes
     const oldMiddle = previous.lines.slice(kept, keptFromEnd)
-    const newMiddle = parseLines(bytes, middleStart, middleEnd, kept + 1)
     // A line that only moved within the changed region keeps its document and touches nothing.
-    const textOf = (from: Buffer) => (line: Line) => from.toString('latin1', line.start, line.end)
-    const oldTexts = new Map(oldMiddle.map((line) => [textOf(old)(line), line.document]))
-    const newTexts = new Set(newMiddle.map(textOf(bytes)))
+    const oldText = (line: Line) => old.copy(line.start, line.end).toString('latin1')
+    const newText = (line: Line) => middle.toString('latin1', line.start - middleStart, line.end - middleStart)
+    const oldTexts = new Map(oldMiddle.map((line) => [oldText(line), line.document]))
+    const newTexts = new Set(newMiddle.map(newText))
     for (const line of newMiddle) {
-      const unchanged = oldTexts.get(textOf(bytes)(line))
+      const unchanged = oldTexts.get(newText(line))
       if (unchanged) line.document = unchanged
       else if (line.document) touched.set(line.document._id, {id: line.document._id, type: line.document._type})
     }
     for (const line of oldMiddle) {
-      if (line.document && !newTexts.has(textOf(old)(line)) && !touched.has(line.document._id)) touched.set(line.document._id, {id: line.document._id, type: line.document._type})
+      if (line.document && !newTexts.has(oldText(line)) && !touched.has(line.document._id)) touched.set(line.document._id, {id: line.document._id, type: line.document._type})
     }
     // The previous state is dropped once this one exists, so its lines after the change are moved in place.
     const after = previous.lines.slice(keptFromEnd)
@@ -102,44 +166,60 @@ export function openDatasetFile(path: string): DatasetFile {
       line.end += shift
     }
     const lines = previous.lines.slice(0, kept).concat(newMiddle, after)
-    return {stamp, bytes, lines, documents: documentsOf(lines)}
+    // The file now: the common prefix and suffix, views into the old bytes, around the bytes between
+    // them (which the changed lines read, `middle`, contain). Byte for byte, or later edits would
+    // be compared with something the file never held.
+    const changed = middle.subarray(prefix - middleStart, comparison.size - suffix - middleStart)
+    const bytes = new PiecedBytes([...old.slice(0, prefix), changed, ...old.slice(old.length - suffix, old.length)])
+    return {stamp: comparison.stamp, bytes, lines, documents: documentsOf(lines)}
   }
+
+  /**
+   * Runs `work` on the file as one open handle sees it. A file replaced by a rename is read whole
+   * through the old handle; one rewritten in place while being read (its size or modification
+   * time moved) is read again, and refused after READ_ATTEMPTS such reads. `work` must change
+   * nothing: its result is dropped when the file moved under it.
+   */
+  const withFile = async <T>(work: (file: OpenedFile) => Promise<T>): Promise<T> => {
+    for (let attempt = 1; attempt <= READ_ATTEMPTS; attempt++) {
+      const handle = await open(path, 'r')
+      try {
+        const before = await handle.stat()
+        const result = await work({handle, size: before.size, stamp: `${before.mtimeMs} ${before.size}`})
+        const after = await handle.stat()
+        if (after.mtimeMs === before.mtimeMs && after.size === before.size) return result
+      } finally {
+        await handle.close()
+      }
+    }
+    throw new Error(`${path} kept changing while it was read (${READ_ATTEMPTS} times); it will be read again on its next change`)
+  }
+  const readWhole = (file: OpenedFile) => readExactly(file.handle, Buffer.allocUnsafe(file.size), 0)
 
   // Bytes fingerprinted before anything was parsed: the first read parses them, then compares.
   let unparsed: {stamp: string; bytes: Buffer} | undefined
-  const digests = new WeakMap<Buffer, string>()
-  const digestOf = (bytes: Buffer) => {
-    let digest = digests.get(bytes)
-    if (!digest) digests.set(bytes, (digest = createHash('sha256').update(bytes).digest('hex')))
-    return digest
-  }
-  const currentStamp = async () => {
-    const {mtimeMs, size} = await stat(path)
-    return `${mtimeMs} ${size}`
-  }
 
   const readNow = async (): Promise<readonly SanityDocument[]> => {
-    const stamp = await currentStamp()
-    if (state?.stamp === stamp) return state.documents
     if (!state) {
-      const baseline = unparsed ?? {stamp, bytes: await readWhole(path)}
-      unparsed = undefined
+      const baseline = unparsed ?? (await withFile(async (file) => ({stamp: file.stamp, bytes: await readWhole(file)})))
       const lines = await parseAllLines(baseline.bytes)
-      state = {stamp: baseline.stamp, bytes: baseline.bytes, lines, documents: documentsOf(lines)}
-      if (state.stamp === stamp) return state.documents
+      state = {stamp: baseline.stamp, bytes: new PiecedBytes([baseline.bytes]), lines, documents: documentsOf(lines)}
+      unparsed = undefined
     }
-    state = reread(state, await readWhole(path), stamp)
+    const current = state
+    const comparison = await withFile(async (file) => (file.stamp === current.stamp ? undefined : compare(current, file)))
+    if (comparison) state = apply(current, comparison)
     return state.documents
   }
   const fingerprintNow = async (): Promise<string> => {
     // Once parsed, the file is fingerprinted as the next read leaves it (changes reported as usual).
     if (state) {
       await readNow()
-      return digestOf(state.bytes)
+      return state.bytes.digest()
     }
-    const stamp = await currentStamp()
-    if (unparsed?.stamp !== stamp) unparsed = {stamp, bytes: await readWhole(path)}
-    return digestOf(unparsed.bytes)
+    const baseline = await withFile(async (file) => (unparsed?.stamp === file.stamp ? unparsed : {stamp: file.stamp, bytes: await readWhole(file)}))
+    unparsed = baseline
+    return new PiecedBytes([baseline.bytes]).digest()
   }
   // Reads run one after another, each from the state the previous one left.
   let queue: Promise<unknown> = Promise.resolve()
@@ -160,24 +240,18 @@ export function openDatasetFile(path: string): DatasetFile {
 }
 
 /**
- * The file's bytes in as few reads as the kernel allows. (`readFile` reads 512 KiB at a time, one
- * thread-pool round trip each: ~190 for a 94 MB file, each waiting behind any compression queued.)
+ * Fills `target` from the file at `position`, in as few reads as the kernel allows (`readFile`
+ * reads 512 KiB at a time, one thread-pool round trip each). A file that ends sooner (it shrank
+ * while being read) gives what it had: the caller's stat check reads it again.
  */
-async function readWhole(path: string): Promise<Buffer> {
-  const handle = await open(path, 'r')
-  try {
-    const {size} = await handle.stat()
-    const bytes = Buffer.allocUnsafe(size)
-    let filled = 0
-    while (filled < size) {
-      const {bytesRead} = await handle.read(bytes, filled, size - filled, filled)
-      if (bytesRead === 0) break // the file shrank while being read: what was there is what is read
-      filled += bytesRead
-    }
-    return bytes.subarray(0, filled)
-  } finally {
-    await handle.close()
+async function readExactly(handle: FileHandle, target: Buffer, position: number): Promise<Buffer> {
+  let filled = 0
+  while (filled < target.length) {
+    const {bytesRead} = await handle.read(target, filled, target.length - filled, position + filled)
+    if (bytesRead === 0) break
+    filled += bytesRead
   }
+  return target.subarray(0, filled)
 }
 
 function documentsOf(lines: readonly Line[]): SanityDocument[] {

@@ -172,7 +172,12 @@ interface SnapshotParts {
   earlierSite: ReadonlyMap<string, Representation> | undefined
 }
 
-const siteDocumentsOf = new WeakMap<Snapshot, () => ReadonlyMap<string, Representation>>()
+/**
+ * The newest site documents a snapshot knows without building any: its own once built, else those
+ * it was handed by its predecessor. Building a predecessor's site documents (sitemaps of 100k
+ * URLs) just to date a successor's would put them on every edit's path, and they may never be read.
+ */
+const siteDocumentsOf = new WeakMap<Snapshot, () => ReadonlyMap<string, Representation> | undefined>()
 
 /** The snapshot object itself, made in a scope that cannot see the previous snapshot. */
 function assembleSnapshot(parts: SnapshotParts): Snapshot {
@@ -244,7 +249,7 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
     listPage,
   })
   collectionStates.set(snapshot, states)
-  siteDocumentsOf.set(snapshot, siteDocuments)
+  siteDocumentsOf.set(snapshot, () => site ?? earlierSite)
   return snapshot
 }
 

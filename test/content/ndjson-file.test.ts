@@ -1,6 +1,7 @@
 import {mkdtemp, rm, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
+import {createHash} from 'node:crypto'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import {openDatasetFile} from '../../server/content/ndjson-file.ts'
 import {parseNdjson} from '../../server/content/ndjson.ts'
@@ -13,6 +14,7 @@ beforeEach(async () => {
 })
 afterEach(() => rm(folder, {recursive: true, force: true}))
 
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 const line = (id: string, title: string, type = 'episode') => JSON.stringify({_id: id, _type: type, title})
 
 /** The documents on these lines with a new title (blank lines stay blank). */
@@ -32,6 +34,32 @@ function changedIds(before: string, after: string): string[] {
 }
 
 describe('dataset file', () => {
+  it('compares a file larger than one read chunk (4 MB) at either end and in the middle', async () => {
+    let lines = Array.from({length: 20_000}, (_, index) => line(`doc-${index}`, `כותרת ${index} ${'ב'.repeat(100)}`))
+    let text = `${lines.join('\n')}\n`
+    expect(Buffer.byteLength(text)).toBeGreaterThan(5 * 2 ** 20)
+    await writeFile(file, text)
+    const dataset = openDatasetFile(file)
+    await dataset.read()
+    const edits: ((lines: string[]) => string[])[] = [
+      (all) => retitled(all, [0], 'בהתחלה'),
+      (all) => retitled(all, [all.length - 1], 'בסוף'),
+      (all) => retitled(all, [15_500, 15_501], 'אחרי הגוש הראשון'), // past the first 4 MB
+      (all) => all.filter((_, index) => index !== 15_000),
+      (all) => [...all.slice(0, 100), line('inserted', 'חדש'), ...all.slice(100)],
+      (all) => retitled(all, [1, all.length - 2], 'שני הקצוות'),
+    ]
+    for (const [round, edit] of edits.entries()) {
+      lines = edit(lines)
+      const next = `${lines.join('\n')}\n`
+      await writeFile(file, next)
+      expect(await dataset.read(), `edit ${round}`).toEqual(parseNdjson(next, 'x'))
+      expect(dataset.takeChanges().map((document) => document.id).sort(), `edit ${round}`).toEqual(changedIds(text, next))
+      expect(await dataset.fingerprint(), `edit ${round}`).toBe(sha256(next))
+      text = next
+    }
+  })
+
   it('parses a file of several megabytes, read in slices, as one full parse does, blank lines and a last line without a newline included', async () => {
     const lines = Array.from({length: 12_000}, (_, index) => (index % 997 === 0 ? '' : line(`doc-${index}`, `כותרת ${index} ${'א'.repeat(index % 300)}`)))
     const text = lines.join('\n')
@@ -72,6 +100,8 @@ describe('dataset file', () => {
       const documents = await dataset.read()
       expect(documents, `round ${round}`).toEqual(parseNdjson(next, 'x'))
       expect(dataset.takeChanges().map((document) => document.id).sort(), `round ${round}`).toEqual(changedIds(text, next))
+      // What the next edit is compared with is the file, byte for byte.
+      expect(await dataset.fingerprint(), `round ${round}`).toBe(sha256(next))
       text = next
     }
   })
