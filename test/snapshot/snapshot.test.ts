@@ -2,9 +2,12 @@ import {describe, expect, it} from 'vitest'
 import {loadConfig} from '../../server/config.ts'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import type {SanityDocument} from '../../server/content/ndjson.ts'
+import {mapCatalog} from '../../server/api/v1/catalog.ts'
+import {createLinks} from '../../server/api/v1/links.ts'
+import {CATALOG_QUERY} from '../../server/content/queries.ts'
 import {catalogSnapshotBuilder} from '../../server/snapshot/catalog-builder.ts'
 import {createDemandCaches} from '../../server/snapshot/demand-caches.ts'
-import type {Snapshot} from '../../server/snapshot/snapshot.ts'
+import {buildSnapshot, type Snapshot} from '../../server/snapshot/snapshot.ts'
 import {episode, voice} from '../fixtures/documents.ts'
 
 const ALL = {kind: 'all'} as const
@@ -15,6 +18,31 @@ function builderOver(documents: () => SanityDocument[], now: () => Date) {
 }
 
 describe('snapshot dates and validators', () => {
+  it("dates a successor's site documents by its predecessor's only if those were built, without building them", async () => {
+    const links = createLinks(config)
+    let built = 0
+    const settings = {
+      links,
+      index: {apiName: config.apiName, feedUrl: config.feedUrl, publicBaseUrl: config.publicBaseUrl},
+      caches: createDemandCaches(config.caches),
+      site: () => {
+        built++
+        return [{path: '/llms.txt', body: 'קטלוג', contentType: 'text/plain; charset=utf-8'}]
+      },
+    }
+    const catalogOf = async (documents: SanityDocument[]) => mapCatalog(await createEmbeddedSource('inline', async () => documents).fetch(CATALOG_QUERY), {links, feedUrl: config.feedUrl})
+    const first = buildSnapshot(await catalogOf([voice('dana')]), settings, undefined, new Date('2026-01-01T00:00:00Z'))
+    const second = buildSnapshot(await catalogOf([voice('dana'), episode('ep-1')]), settings, first, new Date('2026-02-01T00:00:00Z'))
+    expect(built, 'building a successor built nothing of its predecessor').toBe(0)
+    const dated = second.site('/llms.txt')?.lastModified
+    expect(built).toBe(1)
+    // Unchanged bytes keep their date through successors that never built their own.
+    const third = buildSnapshot(await catalogOf([voice('dana'), episode('ep-2')]), settings, second, new Date('2026-03-01T00:00:00Z'))
+    const fourth = buildSnapshot(await catalogOf([voice('dana'), episode('ep-3')]), settings, third, new Date('2026-04-01T00:00:00Z'))
+    expect(built).toBe(1)
+    expect(fourth.site('/llms.txt')?.lastModified).toEqual(dated)
+  })
+
   it('dates a fresh snapshot from the content, so restarts and replicas agree', async () => {
     const documents = [voice('dana', {_updatedAt: '2025-05-05T05:05:05.678Z'}), episode('ep-1', {_updatedAt: '2025-04-04T04:04:04Z'})]
     const first = await builderOver(() => documents, () => new Date('2026-01-01T00:00:00Z'))(undefined, ALL)
