@@ -9,12 +9,12 @@ import {createMetrics} from './observability/metrics.ts'
 import type {ContentChange} from './scaling/change-fan-out.ts'
 import {connectRedis} from './scaling/redis.ts'
 import {catalogSnapshotBuilder, fingerprintOf} from './snapshot/catalog-builder.ts'
-import {openSnapshotFile} from './snapshot/saved-snapshot.ts'
-import {SERVER_VERSION} from './version.ts'
 import {guardMassDeletion} from './snapshot/mass-deletion-guard.ts'
 import {createDemandCaches} from './snapshot/demand-caches.ts'
+import {openSnapshotFile} from './snapshot/saved-snapshot.ts'
 import {createSnapshotStore, documentChangeOf, type BuildOutcome} from './snapshot/store.ts'
 import type {Snapshot} from './snapshot/snapshot.ts'
+import {SERVER_VERSION} from './version.ts'
 
 // The only module that reads the environment, starts timers, watches files, connects or listens.
 const config = configOrExit()
@@ -49,6 +49,7 @@ const snapshotFile = config.snapshotDirectory
 const saved = snapshotFile && {
   file: snapshotFile,
   onRestored: (savedAt: Date) => logger.info(`reusing the snapshot saved at ${savedAt.toISOString()}: the source's fingerprint has not changed`),
+  onUnusable: (error: unknown) => logger.warn({err: error}, `the snapshot saved in ${config.snapshotDirectory} could not be read; reading the source in full`),
 }
 const guard = guardMassDeletion(catalogSnapshotBuilder({source, config, clock, caches, saved}), {clock, confirmAfterMs: config.massDeletionConfirmMs})
 const snapshots = await createSnapshotStore(guard.build, {

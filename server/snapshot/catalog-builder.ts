@@ -18,11 +18,6 @@ const WARM_AFTER_MS = 1000
 const identified = z.looseObject({_id: z.string()})
 const referencingSchema = z.object({episodes: z.array(identified), meetups: z.array(identified)})
 
-/**
- * The one data flow: source -> GROQ -> mapping and validation -> snapshot. A change that names
- * documents reads just those (and, for a voice, the episodes and meetups that reference it) and
- * patches the previous catalog; an unknown change reads the whole catalog.
- */
 // The source's fingerprint taken just before the full read a snapshot was built from: what it may
 // be saved with. (Taken before, so content that changes during the read never matches it later.)
 const fingerprints = new WeakMap<Snapshot, string>()
@@ -37,10 +32,18 @@ export interface CatalogBuilderDependencies {
   config: Config
   clock: Clock
   caches?: DemandCaches
-  /** Where a saved snapshot is looked for on the first build; `onRestored` hears when one is used. */
-  saved?: {file: SnapshotFile; onRestored?: (savedAt: Date) => void}
+  /**
+   * Where a saved snapshot is looked for on the first build; `onRestored` hears when one is used,
+   * `onUnusable` when one could not be read (the source is then read in full, as without one).
+   */
+  saved?: {file: SnapshotFile; onRestored?: (savedAt: Date) => void; onUnusable?: (error: unknown) => void}
 }
 
+/**
+ * The one data flow: source -> GROQ -> mapping and validation -> snapshot. A change that names
+ * documents reads just those (and, for a voice, the episodes and meetups that reference it) and
+ * patches the previous catalog; an unknown change reads the whole catalog.
+ */
 export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies): SnapshotBuilder {
   const {source, config, clock, saved, caches = createDemandCaches(config.caches)} = dependencies
   const links = createLinks(config)
@@ -65,7 +68,13 @@ export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies)
   }
   const readAll = async (previous: Snapshot | undefined): Promise<Snapshot> => {
     const fingerprint = saved && source.fingerprint ? await source.fingerprint() : undefined
-    const restored = !previous && fingerprint !== undefined ? await saved?.file.load(fingerprint) : undefined
+    const restored =
+      !previous && fingerprint !== undefined
+        ? await saved?.file.load(fingerprint).catch((error: unknown) => {
+            saved.onUnusable?.(error)
+            return undefined
+          })
+        : undefined
     if (restored) {
       saved?.onRestored?.(restored.savedAt)
       return buildSnapshot(restored.catalog, snapshotSettings, undefined, clock(), restored.items)

@@ -30,6 +30,7 @@ export interface SavedCatalog {
  * header line (fingerprint, settings, one record per item), then each item's served bytes on a line.
  */
 export interface SnapshotFile {
+  /** The saved catalog if one was saved under these settings with this fingerprint; rejects if the file is damaged. */
   load(fingerprint: string): Promise<SavedCatalog | undefined>
   save(snapshot: Snapshot, fingerprint: string): Promise<void>
 }
@@ -64,6 +65,7 @@ export function openSnapshotFile(directory: string, settings: unknown): Snapshot
       const entries = <Item>(collection: CollectionName): CatalogEntry<Item>[] =>
         header.data.items[collection].map(([documentId, updatedAt, etag, lastModified]) => {
           const end = bytes.indexOf(0x0a, offset)
+          if (end === -1) throw new Error(`${path} ends before its last item: it was cut short`)
           // Items are views into the file's bytes: the catalog is held once, as the server holds it.
           const body = bytes.subarray(offset, end)
           offset = end + 1
@@ -72,6 +74,7 @@ export function openSnapshotFile(directory: string, settings: unknown): Snapshot
           return entry
         })
       const catalog: Catalog = {episodes: entries<Episode>('episodes'), meetups: entries<Meetup>('meetups'), voices: entries<Voice>('voices'), problems: header.data.problems}
+      if (offset !== bytes.length) throw new Error(`${path} holds more lines than its header lists`)
       return {catalog, items, savedAt: new Date(header.data.savedAt)}
     },
     async save(snapshot, fingerprint) {

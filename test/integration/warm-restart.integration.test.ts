@@ -73,6 +73,23 @@ describe('a restart with SNAPSHOT_DIR', () => {
     })
   })
 
+  it('reads the source in full when the saved snapshot is damaged, says so, and saves a good one', async () => {
+    // A save made over the file as it is now, so the fingerprint matches and the file is read.
+    await run({}, async (process) => {
+      await eventually(async () => expect(process.output()).toMatch(/saved the snapshot|reusing the snapshot/), 5000)
+    })
+    const saved = join(environment.SNAPSHOT_DIR ?? '', 'snapshot.ndjson')
+    const bytes = await readFile(saved)
+    await writeFile(saved, bytes.subarray(0, bytes.length - 100))
+    await run({}, async (process) => {
+      expect(process.output()).toContain('could not be read; reading the source in full')
+      expect(process.output()).not.toContain('reusing the snapshot')
+      expect((await fetch(`${process.baseUrl}/api/v1/all.json`)).status).toBe(200)
+      await eventually(async () => expect(process.output()).toContain('saved the snapshot'), 5000)
+    })
+    await run({}, async (process) => expect(process.output()).toContain('reusing the snapshot'))
+  })
+
   it('does not reuse a snapshot saved under other settings', async () => {
     await run({PUBLIC_BASE_URL: 'https://elsewhere.example'}, async (process) => {
       expect(process.output()).not.toContain('reusing the snapshot')
