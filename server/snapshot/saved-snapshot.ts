@@ -1,5 +1,5 @@
 import {createHash} from 'node:crypto'
-import {mkdir, readFile, rename, rm, writeFile} from 'node:fs/promises'
+import {mkdir, open, readFile, rename, rm, type FileHandle} from 'node:fs/promises'
 import {join} from 'node:path'
 import {z} from 'zod'
 import type {Catalog, CatalogEntry} from '../api/v1/catalog.ts'
@@ -38,6 +38,7 @@ export interface SnapshotFile {
 const FORMAT = 1
 const FILE_NAME = 'snapshot.ndjson'
 const WRITE_BLOCK_BYTES = 1 << 20
+const NEWLINE = Buffer.from('\n')
 
 const recordSchema = z.tuple([z.string(), z.string(), z.string(), z.number()]) // document id, updatedAt, ETag, Last-Modified ms
 const headerSchema = z.object({
@@ -93,35 +94,50 @@ export function openSnapshotFile(directory: string, settings: unknown): Snapshot
         problems: snapshot.catalog.problems,
         items: Object.fromEntries(COLLECTION_NAMES.map((collection) => [collection, (records[collection] ?? []).map((item) => item.record)])),
       }
-      const newline = Buffer.from('\n')
-      // Written in blocks of about a megabyte: one write per item would be 100,000 system calls.
-      function* lines() {
-        yield Buffer.from(`${JSON.stringify(header)}\n`)
-        let block: Buffer[] = []
-        let blockBytes = 0
-        for (const collection of COLLECTION_NAMES) {
-          for (const item of records[collection] ?? []) {
-            block.push(item.body, newline)
-            blockBytes += item.body.length + 1
-            if (blockBytes < WRITE_BLOCK_BYTES) continue
-            yield Buffer.concat(block, blockBytes)
-            block = []
-            blockBytes = 0
-          }
-        }
-        yield Buffer.concat(block, blockBytes)
-      }
       await mkdir(directory, {recursive: true})
       // Written beside and renamed over: a reader sees the old file or the new one, never half of one.
       const temporary = `${path}.${process.pid}.${Date.now()}.tmp`
       try {
-        await writeFile(temporary, lines())
+        await writeLines(temporary, Buffer.from(`${JSON.stringify(header)}\n`), COLLECTION_NAMES.flatMap((collection) => (records[collection] ?? []).map((item) => item.body)))
         await rename(temporary, path)
       } finally {
         await rm(temporary, {force: true})
       }
     },
   }
+}
+
+/**
+ * The header, then each body on a line. Bodies are copied into one reused block of a megabyte and
+ * written a block at a time: one write per item would be 100,000 system calls, and a fresh block
+ * each time 100 MB of garbage.
+ */
+async function writeLines(path: string, header: Buffer, bodies: readonly Buffer[]): Promise<void> {
+  const handle = await open(path, 'w')
+  try {
+    await writeAll(handle, header)
+    const block = Buffer.allocUnsafe(WRITE_BLOCK_BYTES)
+    let filled = 0
+    for (const body of bodies) {
+      if (filled + body.length + 1 > block.length) {
+        await writeAll(handle, block.subarray(0, filled))
+        filled = 0
+      }
+      if (body.length + 1 > block.length) {
+        await writeAll(handle, Buffer.concat([body, NEWLINE]))
+        continue
+      }
+      filled += body.copy(block, filled)
+      filled += NEWLINE.copy(block, filled)
+    }
+    await writeAll(handle, block.subarray(0, filled))
+  } finally {
+    await handle.close()
+  }
+}
+
+async function writeAll(handle: FileHandle, bytes: Buffer): Promise<void> {
+  for (let written = 0; written < bytes.length; ) written += (await handle.write(bytes, written, bytes.length - written)).bytesWritten
 }
 
 /**
