@@ -1,5 +1,6 @@
 import {open, type FileHandle} from 'node:fs/promises'
 import {setImmediate} from 'node:timers/promises'
+import {isPublished, type DocumentSet} from './document-set.ts'
 import {parseDocumentLine, type SanityDocument} from './ndjson.ts'
 import {PiecedBytes} from './pieced-bytes.ts'
 import type {TouchedDocument} from './source.ts'
@@ -9,10 +10,16 @@ import type {TouchedDocument} from './source.ts'
  * and the last changed byte are parsed again (an edit or an append costs a read and a compare of
  * the file, not a parse of 100k documents), and the documents they touch are remembered until
  * `takeChanges` is called.
+ *
+ * What is held between reads is the file's bytes and where each document's line is, not the
+ * parsed documents: 100k Hebrew documents take 94 MB as UTF-8 and 430 MB as JavaScript objects.
+ * A set that `read` returns parses the lines a query asks for, once per set.
  */
 export interface DatasetFile {
-  /** The documents the file holds now: the same array while the file is unchanged, a new one otherwise. */
-  read(): Promise<readonly SanityDocument[]>
+  /** The published documents the file holds now, parsed when asked for. */
+  read(): Promise<DocumentSet>
+  /** Reads the file as `read` does, keeping nothing parsed: a first read's whole parse, ahead of the first edit. */
+  index(): Promise<void>
   /** Documents touched by reads since the last call, first read excepted. */
   takeChanges(): TouchedDocument[]
   /**
@@ -22,20 +29,20 @@ export interface DatasetFile {
   fingerprint(): Promise<string>
 }
 
-// A line's text is not kept: the file's bytes are (outside the heap), and the text of 100k Hebrew
-// documents would be twice their size again as JavaScript strings.
 interface Line {
   start: number
   /** Offset of the line's newline, or the file's length for a last line without one. */
   end: number
-  document: SanityDocument | undefined
+  /** The document's id and type; undefined for a blank line. */
+  identity: TouchedDocument | undefined
 }
 
 interface FileState {
   stamp: string
   bytes: PiecedBytes
   lines: Line[]
-  documents: SanityDocument[]
+  /** The line of each published document by id, made when first asked for. */
+  index?: Map<string, Line>
 }
 
 /** How the file differs from a state: the lines between `kept` and `keptFromEnd` were replaced by `newMiddle`, read from `middle`. */
@@ -72,25 +79,31 @@ export function openDatasetFile(path: string): DatasetFile {
   const touched = new Map<string, TouchedDocument>()
   let scratch: Buffer | undefined
 
-  /** The lines of `bytes[from, to)`, their offsets counted from `base` (where `bytes` sits in the file). */
-  const parseLines = (bytes: Buffer, from: number, to: number, firstLineNumber: number, base = 0): Line[] => {
+  /**
+   * The lines of `bytes[from, to)`, their offsets counted from `base` (where `bytes` sits in the
+   * file). Every line is parsed, so a broken one is reported now; its document goes to `parsed`
+   * when given, and is otherwise dropped.
+   */
+  const parseLines = (bytes: Buffer, from: number, to: number, firstLineNumber: number, base = 0, parsed?: SanityDocument[]): Line[] => {
     const lines: Line[] = []
     for (let start = from; start < to; ) {
       const newline = bytes.indexOf(NEWLINE, start)
       const end = newline === -1 || newline > to ? to : newline
-      lines.push({start: base + start, end: base + end, document: parseDocumentLine(bytes.toString('utf8', start, end), `${path}:${firstLineNumber + lines.length}`)})
+      const document = parseDocumentLine(bytes.toString('utf8', start, end), `${path}:${firstLineNumber + lines.length}`)
+      if (document) parsed?.push(document)
+      lines.push({start: base + start, end: base + end, identity: document && {id: document._id, type: document._type}})
       start = end + 1
     }
     return lines
   }
   // A whole file (1.2 s at 100k documents) is parsed a megabyte of lines at a time with the event
   // loop turning in between, so a server that is already answering (a warm restart) keeps answering.
-  const parseAllLines = async (bytes: Buffer): Promise<Line[]> => {
+  const parseAllLines = async (bytes: Buffer, parsed: SanityDocument[] | undefined): Promise<Line[]> => {
     const lines: Line[] = []
     for (let from = 0; from < bytes.length; ) {
       const newline = bytes.indexOf(NEWLINE, Math.min(from + PARSE_SLICE_BYTES, bytes.length - 1))
       const to = newline === -1 ? bytes.length : newline + 1
-      lines.push(...parseLines(bytes, from, to, lines.length + 1))
+      lines.push(...parseLines(bytes, from, to, lines.length + 1, 0, parsed))
       from = to
       await setImmediate()
     }
@@ -146,19 +159,13 @@ export function openDatasetFile(path: string): DatasetFile {
     const {prefix, suffix, kept, keptFromEnd, shift, middle, middleStart, newMiddle} = comparison
     const old = previous.bytes
     const oldMiddle = previous.lines.slice(kept, keptFromEnd)
-    // A line that only moved within the changed region keeps its document and touches nothing.
+    // A line that only moved within the changed region touches nothing.
     const oldText = (line: Line) => old.copy(line.start, line.end).toString('latin1')
     const newText = (line: Line) => middle.toString('latin1', line.start - middleStart, line.end - middleStart)
-    const oldTexts = new Map(oldMiddle.map((line) => [oldText(line), line.document]))
+    const oldTexts = new Set(oldMiddle.map(oldText))
     const newTexts = new Set(newMiddle.map(newText))
-    for (const line of newMiddle) {
-      const unchanged = oldTexts.get(newText(line))
-      if (unchanged) line.document = unchanged
-      else if (line.document) touched.set(line.document._id, {id: line.document._id, type: line.document._type})
-    }
-    for (const line of oldMiddle) {
-      if (line.document && !newTexts.has(oldText(line)) && !touched.has(line.document._id)) touched.set(line.document._id, {id: line.document._id, type: line.document._type})
-    }
+    for (const {identity} of newMiddle.filter((line) => !oldTexts.has(newText(line)))) if (identity) touched.set(identity.id, identity)
+    for (const {identity} of oldMiddle.filter((line) => !newTexts.has(oldText(line)))) if (identity && !touched.has(identity.id)) touched.set(identity.id, identity)
     // The previous state is dropped once this one exists, so its lines after the change are moved in place.
     const after = previous.lines.slice(keptFromEnd)
     for (const line of after) {
@@ -171,7 +178,7 @@ export function openDatasetFile(path: string): DatasetFile {
     // be compared with something the file never held.
     const changed = middle.subarray(prefix - middleStart, comparison.size - suffix - middleStart)
     const bytes = new PiecedBytes([...old.slice(0, prefix), changed, ...old.slice(old.length - suffix, old.length)])
-    return {stamp: comparison.stamp, bytes, lines, documents: documentsOf(lines)}
+    return {stamp: comparison.stamp, bytes, lines}
   }
 
   /**
@@ -199,18 +206,24 @@ export function openDatasetFile(path: string): DatasetFile {
   // Bytes fingerprinted before anything was parsed: the first read parses them, then compares.
   let unparsed: {stamp: string; bytes: Buffer} | undefined
 
-  const readNow = async (): Promise<readonly SanityDocument[]> => {
+  const readNow = async (keepParsed = true): Promise<DocumentSet> => {
+    // The documents of a first, whole parse go to the set this read returns (a cold start's full
+    // query uses them); they are not kept after it.
+    let parsed: SanityDocument[] | undefined
     if (!state) {
       const baseline = unparsed ?? (await withFile(async (file) => ({stamp: file.stamp, bytes: await readWhole(file)})))
-      const lines = await parseAllLines(baseline.bytes)
-      state = {stamp: baseline.stamp, bytes: new PiecedBytes([baseline.bytes]), lines, documents: documentsOf(lines)}
+      parsed = keepParsed ? [] : undefined
+      const lines = await parseAllLines(baseline.bytes, parsed)
+      state = {stamp: baseline.stamp, bytes: new PiecedBytes([baseline.bytes]), lines}
       unparsed = undefined
     }
     const current = state
     const comparison = await withFile(async (file) => (file.stamp === current.stamp ? undefined : compare(current, file)))
-    if (comparison) state = apply(current, comparison)
-    return state.documents
+    if (!comparison) return documentSetOfFile(path, current, parsed)
+    state = apply(current, comparison)
+    return documentSetOfFile(path, state)
   }
+
   const fingerprintNow = async (): Promise<string> => {
     // Once parsed, the file is fingerprinted as the next read leaves it (changes reported as usual).
     if (state) {
@@ -225,11 +238,17 @@ export function openDatasetFile(path: string): DatasetFile {
   let queue: Promise<unknown> = Promise.resolve()
   const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
     const result = queue.then(work)
-    queue = result.catch(() => undefined)
+    // The queue keeps nothing of a result alive (a read's set may hold every parsed document).
+    queue = result.then(
+      () => undefined,
+      () => undefined,
+    )
     return result
   }
   return {
     read: () => inTurn(readNow),
+    // Each document dies young, in the nursery, instead of 430 MB of them living until the parse ends.
+    index: () => inTurn(() => readNow(false)).then(() => undefined),
     fingerprint: () => inTurn(fingerprintNow),
     takeChanges() {
       const changes = [...touched.values()]
@@ -254,10 +273,59 @@ async function readExactly(handle: FileHandle, target: Buffer, position: number)
   return target.subarray(0, filled)
 }
 
-function documentsOf(lines: readonly Line[]): SanityDocument[] {
-  const documents: SanityDocument[] = []
-  for (const line of lines) if (line.document) documents.push(line.document)
-  return documents
+/**
+ * The published documents of one state of the file. Lines are parsed when a query asks for them
+ * (an edit's query asks for a few), each once per set; `parsed` is the whole file's documents when
+ * the read that made the state has just parsed them.
+ */
+function documentSetOfFile(path: string, state: FileState, parsed?: readonly SanityDocument[]): DocumentSet {
+  let all = parsed?.filter((document) => isPublished(document._id))
+  let allById: Map<string, SanityDocument> | undefined
+  const parsedById = new Map<string, SanityDocument>()
+  // The lines were parsed when read: the same bytes parse again.
+  const parse = (line: Line) => parseDocumentLine(lineText(state.bytes, line), path)
+  const publishedLines = () => state.lines.filter((line) => line.identity !== undefined && isPublished(line.identity.id))
+  const lineOf = (id: string) => {
+    if (!state.index) {
+      state.index = new Map()
+      for (const line of publishedLines()) if (line.identity) state.index.set(line.identity.id, line)
+    }
+    return state.index.get(id)
+  }
+  return {
+    all() {
+      all ??= publishedLines().flatMap((line) => parse(line) ?? [])
+      return all
+    },
+    get(id) {
+      if (all) {
+        allById ??= new Map(all.map((document) => [document._id, document]))
+        return allById.get(id)
+      }
+      if (!parsedById.has(id)) {
+        const line = lineOf(id)
+        const document = line && parse(line)
+        if (document) parsedById.set(id, document)
+      }
+      return parsedById.get(id)
+    },
+    containing(text) {
+      // Once every document is parsed, all of them are candidates (a superset is allowed).
+      if (all) return all
+      const needle = Buffer.from(text)
+      return publishedLines().flatMap((line) => (lineHolds(state.bytes, line, needle) ? (parse(line) ?? []) : []))
+    },
+  }
+}
+
+function lineText(bytes: PiecedBytes, line: Line): string {
+  const views = bytes.slice(line.start, line.end)
+  return (views.length === 1 && views[0] ? views[0] : Buffer.concat(views)).toString('utf8')
+}
+
+function lineHolds(bytes: PiecedBytes, line: Line, needle: Buffer): boolean {
+  const views = bytes.slice(line.start, line.end)
+  return (views.length === 1 && views[0] ? views[0] : Buffer.concat(views)).includes(needle)
 }
 
 // Compared in blocks with Buffer#compare (memcmp), then byte by byte inside the first differing block.

@@ -1,9 +1,13 @@
+import {mkdtemp, rm, writeFile} from 'node:fs/promises'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 import {evaluate, parse} from 'groq-js'
-import {describe, expect, it} from 'vitest'
-import {createEmbeddedSource, idLookupParameter} from '../../server/content/embedded-source.ts'
-import {EPISODE_BY_ID_QUERY, VOICE_BY_ID_QUERY} from '../../server/content/queries.ts'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {idLookupParameter, textLookupParameter} from '../../server/content/dataset-lookup.ts'
+import {createEmbeddedFileSource, createEmbeddedSource} from '../../server/content/embedded-source.ts'
+import {EPISODE_BY_ID_QUERY, REFERENCING_QUERY, VOICE_BY_ID_QUERY} from '../../server/content/queries.ts'
 import {parseNdjson} from '../../server/content/ndjson.ts'
-import {episode, guests, voice} from '../fixtures/documents.ts'
+import {episode, guests, meetup, voice} from '../fixtures/documents.ts'
 
 describe('embedded source', () => {
   it('evaluates GROQ over the published perspective: no drafts, no release versions', async () => {
@@ -71,5 +75,56 @@ describe('parseNdjson', () => {
       const source = createEmbeddedSource('inline', async () => documents)
       expect(await source.fetch(query, params)).toEqual(await scanned(query, params))
     })
+  })
+})
+
+describe('a query whose every * needs a parameter\'s value in the document', () => {
+  it('is recognised, and nothing else is', () => {
+    expect(textLookupParameter(parse(REFERENCING_QUERY))).toBe('id')
+    expect(textLookupParameter(parse('*[references($voice)]{_id}'))).toBe('voice')
+    expect(textLookupParameter(parse('*[_type == "episode" && (slug.current == $slug)][0]'))).toBe('slug')
+    expect(textLookupParameter(parse('*[$id in guests[]._ref || $id in speakers[]._ref]'))).toBe('id')
+    expect(textLookupParameter(parse('*[$id in guests[]._ref || $other in speakers[]._ref]'))).toBeUndefined()
+    expect(textLookupParameter(parse('*[$id in guests[]._ref || _type == "voice"]'))).toBeUndefined()
+    expect(textLookupParameter(parse('*[!references($id)]'))).toBeUndefined()
+    expect(textLookupParameter(parse('*[$id in guests[]->slug.current]'))).toBeUndefined()
+    expect(textLookupParameter(parse('*[$id != _id]'))).toBeUndefined()
+    expect(textLookupParameter(parse('{"one": *[references($id)], "all": count(*)}'))).toBeUndefined()
+    expect(textLookupParameter(parse('{"a": *[references($id)], "b": *[references($other)]}'))).toBeUndefined()
+  })
+
+  // Through the dataset file, whose set searches the lines' bytes: the same answers as groq-js's own scan.
+  const documents = [
+    voice('dana', {name: 'דנה'}),
+    voice('dan', {name: 'דן'}),
+    episode('ep-1', {guests: guests('dana', 'gone')}),
+    episode('ep-2', {guests: guests('dan')}),
+    episode('ep-3', {title: 'dana בכותרת', guests: []}),
+    meetup('talk', {speakers: guests('dana')}),
+    {...episode('ep-2'), _id: 'drafts.ep-2', guests: guests('dana')},
+  ]
+  let folder: string
+  let file: string
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'text-lookup-'))
+    file = join(folder, 'catalog.ndjson')
+    await writeFile(file, documents.map((document) => JSON.stringify(document)).join('\n'))
+  })
+  afterAll(() => rm(folder, {recursive: true, force: true}))
+  const scanned = async (query: string, params: Record<string, unknown>) =>
+    (await evaluate(parse(query), {dataset: documents.filter((document) => !document._id.startsWith('drafts.')), params})).get()
+  it.each([
+    ['a voice two documents reference', REFERENCING_QUERY, {id: 'dana'}],
+    ['an id that is a prefix of another', REFERENCING_QUERY, {id: 'dan'}],
+    ['an id nothing references', REFERENCING_QUERY, {id: 'gone-forever'}],
+    ['a value with characters a byte search cannot trust', '*[slug.current == $slug]{_id}', {slug: 'ep "1"'}],
+    ['a value that is not a string', '*[references($id)]{_id}', {id: ['dana', 'dan']}],
+    ['references()', '*[references($id)]{_id, "names": guests[]->name}', {id: 'dana'}],
+  ])('answers as a scan would for %s', async (_name, query, params) => {
+    const source = createEmbeddedFileSource(file)
+    expect(await source.fetch(query, params)).toEqual(await scanned(query, params))
+    // After an edit, the set parses only the lines it needs; the answers stay the same.
+    await source.changedDocuments?.()
+    expect(await source.fetch(query, params)).toEqual(await scanned(query, params))
   })
 })
