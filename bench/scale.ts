@@ -167,6 +167,11 @@ try {
         await stopServer(first.server)
         const {server, firstOkMs} = await startServer(environment)
         const warm = /reusing the snapshot saved/.test(server.output()) ? firstOkMs : undefined
+        const debugRss = async (stage: string) => {
+          if (process.env.BENCH_DEBUG) console.log(`warm process ${stage}: peak RSS ${(await peakRssMiB(server)).toFixed(0)} MiB`)
+        }
+        await settled(server)
+        await debugRss('settled after its start')
 
         const episodes = documents.filter((document) => document._type === 'episode')
         const edited = episodes[Math.floor(episodes.length / 2)]
@@ -203,6 +208,7 @@ try {
 
         if (process.env.BENCH_DEBUG) console.log(server.output().split('\n').filter((line) => /rebuild|re-reading/.test(line)).join('\n'))
         await settled(server)
+        await debugRss('after the edits')
         const requests = await throughput(server, `/api/v1/episodes/${slugOf(edited)}.json`)
         const warmRss = await peakRssMiB(server)
         if (process.env.BENCH_DEBUG) console.log(`peak RSS: cold process ${coldRss.toFixed(0)} MiB, warm process ${warmRss.toFixed(0)} MiB`)

@@ -152,8 +152,12 @@ server.listen({port: config.port, host: config.host, reusePort: config.reusePort
   logger.info(`Serving ${episodes} episodes, ${meetups} meetups and ${voices} voices from ${source.description}`)
   logger.info(`Catalog API: ${config.publicBaseUrl}/api/v1/index.json (listening on ${listening})`)
   if (!config.webhookSecret) logger.info('Webhooks are off: set SANITY_WEBHOOK_SECRET to receive Sanity deliveries at /webhooks/sanity')
-  // Once serving, so that a restored snapshot answers at once and the first edit is still fast.
-  source.prepare?.().catch((error: unknown) => logger.warn({err: error}, `could not prepare ${source.description}; the first edit will read it`))
+  // Once serving, so that a restored snapshot answers at once and the first edit is still fast;
+  // then the site documents (sitemaps of every item), one piece of start-up work at a time.
+  const prepared = source.prepare?.().catch((error: unknown) => logger.warn({err: error}, `could not prepare ${source.description}; the first edit will read it`))
+  Promise.resolve(prepared)
+    .then(() => snapshots.current().warm())
+    .catch(() => undefined) // a request builds what it asks for
 })
 
 // An operator's confirmation that a re-read dropping most of the catalog is meant.
