@@ -36,29 +36,22 @@ export function textLookupParameter(tree: ExprNode): string | undefined {
 /** The parameter `condition` finds in the filter of every `*` (`*[…]`), if there is one and they agree. */
 function everyDatasetFilteredBy(tree: ExprNode, condition: (expression: ExprNode) => string | undefined): string | undefined {
   let datasets = 0
+  let filtered = 0
   const parameters = new Set<string | undefined>()
   const visit = (value: unknown): void => {
     if (typeof value !== 'object' || value === null) return
     if (isNode(value)) {
       if (value.type === 'Everything') datasets++
-      if (value.type === 'Filter' && value.base.type === 'Everything') parameters.add(condition(value.expr))
+      if (value.type === 'Filter' && value.base.type === 'Everything') {
+        filtered++
+        parameters.add(condition(value.expr))
+      }
     }
     for (const child of Object.values(value)) visit(child)
   }
   visit(tree)
   const [parameter] = parameters
-  return datasets > 0 && parameters.size === 1 && datasets === countFiltered(tree) ? parameter : undefined
-}
-
-function countFiltered(tree: ExprNode): number {
-  let filtered = 0
-  const visit = (value: unknown): void => {
-    if (typeof value !== 'object' || value === null) return
-    if (isNode(value) && value.type === 'Filter' && value.base.type === 'Everything') filtered++
-    for (const child of Object.values(value)) visit(child)
-  }
-  visit(tree)
-  return filtered
+  return datasets > 0 && datasets === filtered && parameters.size === 1 ? parameter : undefined
 }
 
 const isNode = (value: object): value is ExprNode => 'type' in value && typeof value.type === 'string'

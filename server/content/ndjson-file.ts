@@ -276,7 +276,8 @@ async function readExactly(handle: FileHandle, target: Buffer, position: number)
 /**
  * The published documents of one state of the file. Lines are parsed when a query asks for them
  * (an edit's query asks for a few), each once per set; `parsed` is the whole file's documents when
- * the read that made the state has just parsed them.
+ * the read that made the state has just parsed them. A set is for the evaluation that asked for it:
+ * the next read that applies a change moves the lines it points into.
  */
 function documentSetOfFile(path: string, state: FileState, parsed?: readonly SanityDocument[]): DocumentSet {
   let all = parsed?.filter((document) => isPublished(document._id))

@@ -6,8 +6,12 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {idLookupParameter, textLookupParameter} from '../../server/content/dataset-lookup.ts'
 import {createEmbeddedFileSource, createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import {EPISODE_BY_ID_QUERY, REFERENCING_QUERY, VOICE_BY_ID_QUERY} from '../../server/content/queries.ts'
-import {parseNdjson} from '../../server/content/ndjson.ts'
+import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
 import {episode, guests, meetup, voice} from '../fixtures/documents.ts'
+
+/** What groq-js's own scan of the published documents answers: what every lookup must answer. */
+const scannedOver = (documents: SanityDocument[]) => async (query: string, params: Record<string, unknown>) =>
+  (await evaluate(parse(query), {dataset: documents.filter((document) => !document._id.startsWith('drafts.')), params})).get()
 
 describe('embedded source', () => {
   it('evaluates GROQ over the published perspective: no drafts, no release versions', async () => {
@@ -61,8 +65,7 @@ describe('parseNdjson', () => {
       {...episode('ep-1'), _id: 'drafts.ep-1', title: 'טיוטה'},
       episode('draft-only', {_id: 'drafts.draft-only'}),
     ]
-    const scanned = async (query: string, params: Record<string, unknown>) =>
-      (await evaluate(parse(query), {dataset: documents.filter((document) => !document._id.startsWith('drafts.')), params})).get()
+    const scanned = scannedOver(documents)
     it.each([
       ['an episode', EPISODE_BY_ID_QUERY, {id: 'ep-1'}],
       ['a voice', VOICE_BY_ID_QUERY, {id: 'dana'}],
@@ -111,8 +114,7 @@ describe('a query whose every * needs a parameter\'s value in the document', () 
     await writeFile(file, documents.map((document) => JSON.stringify(document)).join('\n'))
   })
   afterAll(() => rm(folder, {recursive: true, force: true}))
-  const scanned = async (query: string, params: Record<string, unknown>) =>
-    (await evaluate(parse(query), {dataset: documents.filter((document) => !document._id.startsWith('drafts.')), params})).get()
+  const scanned = scannedOver(documents)
   it.each([
     ['a voice two documents reference', REFERENCING_QUERY, {id: 'dana'}],
     ['an id that is a prefix of another', REFERENCING_QUERY, {id: 'dan'}],
