@@ -1,7 +1,6 @@
 import {visionTool} from '@sanity/vision'
 import {defineConfig} from 'sanity'
-import {structureTool} from 'sanity/structure'
-import {catalogDocumentNode, catalogPlugin, catalogStructure, previewSettings} from './plugin/index.ts'
+import {catalogPlugin} from './plugin/index.ts'
 import {STUDIO_API_VERSION} from './schemas/fields.ts'
 
 // SANITY_STUDIO_* variables are read at build time (Vite inlines them). Without a project id the
@@ -18,9 +17,5 @@ export default defineConfig({
   title: 'Code Talks catalog',
   projectId,
   dataset,
-  plugins: [
-    structureTool({structure: catalogStructure, defaultDocumentNode: catalogDocumentNode(previewSettings(catalog, {projectId, dataset}))}),
-    visionTool({defaultApiVersion: STUDIO_API_VERSION}),
-    catalogPlugin(catalog),
-  ],
+  plugins: [catalogPlugin(catalog), visionTool({defaultApiVersion: STUDIO_API_VERSION})],
 })

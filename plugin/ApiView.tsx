@@ -1,11 +1,12 @@
 import {Box, Card, Flex, Spinner, Stack, Text} from '@sanity/ui'
 import {Code} from '@sanity/ui/code'
-import {useEffect, useState} from 'react'
-import {getPublishedId, useClient} from 'sanity'
+import {useEffect, useMemo, useState} from 'react'
+import {getPublishedId, useClient, useDataset, useProjectId} from 'sanity'
 import type {UserViewComponent} from 'sanity/structure'
 import {STUDIO_API_VERSION} from '../schemas/fields.ts'
 import {collectionOfDocumentType} from '../server/api/v1/links.ts'
-import {buildApiPreview, PREVIEW_QUERIES, type ApiPreview, type PreviewSettings} from './api-preview.ts'
+import {buildApiPreview, PREVIEW_QUERIES, type ApiPreview} from './api-preview.ts'
+import {previewSettings, type CatalogPluginOptions} from './preview-settings.ts'
 
 type Loaded = {state: 'loading'} | {state: 'failed'; message: string} | {state: 'ready'; preview: ApiPreview}
 
@@ -14,8 +15,11 @@ type Loaded = {state: 'loading'} | {state: 'failed'; message: string} | {state: 
  * built by the server's own GROQ projection and mapper over the version being edited, with the
  * contract's objections beside it. Re-read on every revision.
  */
-export const ApiView: UserViewComponent<PreviewSettings> = ({document, documentId, options}) => {
+export const ApiView: UserViewComponent<CatalogPluginOptions> = ({document, documentId, options}) => {
   const client = useClient({apiVersion: STUDIO_API_VERSION})
+  const projectId = useProjectId()
+  const dataset = useDataset()
+  const settings = useMemo(() => previewSettings(options, {projectId, dataset}), [options, projectId, dataset])
   const [loaded, setLoaded] = useState<Loaded>({state: 'loading'})
   const type = document.displayed._type
   const revision = document.displayed._rev
@@ -27,13 +31,13 @@ export const ApiView: UserViewComponent<PreviewSettings> = ({document, documentI
     client
       .fetch(PREVIEW_QUERIES[collection], {id: getPublishedId(documentId)}, {perspective: 'drafts', signal: controller.signal})
       .then(
-        (row: unknown) => setLoaded({state: 'ready', preview: buildApiPreview(collection, row, options)}),
+        (row: unknown) => setLoaded({state: 'ready', preview: buildApiPreview(collection, row, settings)}),
         (error: unknown) => {
           if (!controller.signal.aborted) setLoaded({state: 'failed', message: error instanceof Error ? error.message : String(error)})
         },
       )
     return () => controller.abort()
-  }, [client, collection, documentId, revision, options])
+  }, [client, collection, documentId, revision, settings])
 
   if (!collection) return <Notice tone="caution" text="This document type is not part of the catalog API." />
   if (loaded.state === 'loading') return <Flex padding={4} justify="center"><Spinner muted /></Flex>
@@ -53,7 +57,7 @@ export const ApiView: UserViewComponent<PreviewSettings> = ({document, documentI
   return (
     <Box padding={4}>
       <Stack gap={4}>
-        <Text size={1} muted>{`GET ${options.publicBaseUrl}${preview.path}`}</Text>
+        <Text size={1} muted>{`GET ${settings.publicBaseUrl}${preview.path}`}</Text>
         {preview.warnings.map((warning) => <Notice key={warning} tone="caution" text={warning} />)}
         <Card padding={3} radius={2} tone="transparent" border>
           <Code language="json" size={1}>{preview.json}</Code>

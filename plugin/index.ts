@@ -1,17 +1,22 @@
 import {definePlugin} from 'sanity'
+import {structureTool} from 'sanity/structure'
 import {schemaTypes} from '../schemas/index.ts'
-import type {CatalogPluginOptions} from './preview-settings.ts'
 import {DirectionalInput} from './DirectionalInput.tsx'
+import type {CatalogPluginOptions} from './preview-settings.ts'
+import {catalogDocumentNode, catalogStructure} from './structure.ts'
 
 /**
- * The catalog's document types (episode, meetup, voice) with the contract's validation, Hebrew
- * slugs and right-to-left editing. Add `structureTool({structure: catalogStructure,
- * defaultDocumentNode: catalogDocumentNode(previewSettings(...))})` for the lists and the "API" view.
+ * Everything the catalog's editors need, configured by its options alone: the document types
+ * (episode, meetup, voice) with the contract's validation, Hebrew slugs and right-to-left
+ * editing, and a structure tool with the catalog's lists and each document's "API" view. A team
+ * with its own structure passes `structure: false` and wires `catalogStructure` and
+ * `catalogDocumentNode(options)` into its own `structureTool`.
  */
-export const catalogPlugin = definePlugin<CatalogPluginOptions>(() => ({
+export const catalogPlugin = definePlugin<CatalogPluginOptions>((options) => ({
   name: 'code-talks-catalog',
   schema: {types: schemaTypes},
   form: {components: {input: DirectionalInput}},
+  plugins: options.structure === false ? [] : [structureTool({structure: catalogStructure, defaultDocumentNode: catalogDocumentNode(options)})],
 }))
 
 export {catalogDocumentNode, catalogStructure} from './structure.ts'

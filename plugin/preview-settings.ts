@@ -7,9 +7,11 @@ export interface CatalogPluginOptions {
   siteUrl: string
   /** The podcast feed (the server's FEED_URL); defaults to `<siteUrl>/feed.xml` as on the server. */
   feedUrl?: string
+  /** `false`: the plugin adds no structure tool (the team wires `catalogStructure` into its own). */
+  structure?: boolean
 }
 
-/** Settings for the "API" view, given the Studio's project and dataset (for image URLs). */
+/** Settings for the "API" view, given the Studio's project and dataset (for image URLs, as the server makes them). */
 export function previewSettings(options: CatalogPluginOptions, images: {projectId: string; dataset: string}): PreviewSettings {
   const trim = (url: string) => url.replace(/\/+$/, '')
   const siteUrl = trim(options.siteUrl)

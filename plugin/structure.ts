@@ -1,7 +1,7 @@
 import type {DefaultDocumentNodeResolver, StructureResolver} from 'sanity/structure'
 import {collectionOfDocumentType} from '../server/api/v1/links.ts'
 import {ApiView} from './ApiView.tsx'
-import type {PreviewSettings} from './api-preview.ts'
+import type {CatalogPluginOptions} from './preview-settings.ts'
 
 /**
  * Episodes and meetups newest first, voices by name (GROQ orders by code point, which for the
@@ -20,6 +20,6 @@ export const catalogStructure: StructureResolver = (S) =>
 
 /** Catalog documents get the form and the "API" view. */
 export const catalogDocumentNode =
-  (settings: PreviewSettings): DefaultDocumentNodeResolver =>
+  (options: CatalogPluginOptions): DefaultDocumentNodeResolver =>
   (S, {schemaType}) =>
-    collectionOfDocumentType(schemaType) ? S.document().views([S.view.form(), S.view.component(ApiView).options(settings).title('API')]) : S.document()
+    collectionOfDocumentType(schemaType) ? S.document().views([S.view.form(), S.view.component(ApiView).options(options).title('API')]) : S.document()
