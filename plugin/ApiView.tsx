@@ -1,7 +1,8 @@
 import {Box, Card, Flex, Spinner, Stack, Text} from '@sanity/ui'
 import {Code} from '@sanity/ui/code'
 import {useEffect, useMemo, useState} from 'react'
-import {getPublishedId, useClient, useDataset, useProjectId} from 'sanity'
+import {isObjectSchemaType} from '@sanity/types'
+import {getPublishedId, useClient, useDataset, useProjectId, useSchema} from 'sanity'
 import type {UserViewComponent} from 'sanity/structure'
 import {STUDIO_API_VERSION} from '../schemas/fields.ts'
 import {collectionOfDocumentType} from '../server/api/v1/links.ts'
@@ -20,10 +21,17 @@ export const ApiView: UserViewComponent<CatalogPluginOptions> = ({document, docu
   const projectId = useProjectId()
   const dataset = useDataset()
   const settings = useMemo(() => previewSettings(options, {projectId, dataset}), [options, projectId, dataset])
+  const schema = useSchema()
   const [loaded, setLoaded] = useState<Loaded>({state: 'loading'})
   const type = document.displayed._type
   const revision = document.displayed._rev
   const collection = type === undefined ? undefined : collectionOfDocumentType(type)
+  // Objections name fields as the form does.
+  const fieldTitle = useMemo(() => {
+    const schemaType = type === undefined ? undefined : schema.get(type)
+    const fields = isObjectSchemaType(schemaType) ? schemaType.fields : []
+    return (name: string) => fields.find((field) => field.name === name)?.type.title
+  }, [schema, type])
 
   useEffect(() => {
     if (!collection) return
@@ -31,13 +39,13 @@ export const ApiView: UserViewComponent<CatalogPluginOptions> = ({document, docu
     client
       .fetch(PREVIEW_QUERIES[collection], {id: getPublishedId(documentId)}, {perspective: 'drafts', signal: controller.signal})
       .then(
-        (row: unknown) => setLoaded({state: 'ready', preview: buildApiPreview(collection, row, settings)}),
+        (row: unknown) => setLoaded({state: 'ready', preview: buildApiPreview(collection, row, settings, fieldTitle)}),
         (error: unknown) => {
           if (!controller.signal.aborted) setLoaded({state: 'failed', message: error instanceof Error ? error.message : String(error)})
         },
       )
     return () => controller.abort()
-  }, [client, collection, documentId, revision, settings])
+  }, [client, collection, documentId, revision, settings, fieldTitle])
 
   if (!collection) return <Notice tone="caution" text="This document type is not part of the catalog API." />
   if (loaded.state === 'loading') return <Flex padding={4} justify="center"><Spinner muted /></Flex>

@@ -2,6 +2,7 @@ import {z} from 'zod'
 import {mapOneDocument} from '../server/api/v1/catalog.ts'
 import {createLinks, type CollectionName, type LinkSettings} from '../server/api/v1/links.ts'
 import {EPISODE_PREVIEW_QUERY, MEETUP_PREVIEW_QUERY, VOICE_PREVIEW_QUERY} from '../server/content/queries.ts'
+import {describeObjection, hebrewErrors} from './objections.ts'
 
 /** The server's settings that appear in its documents (absolute URLs). */
 export interface PreviewSettings extends LinkSettings {
@@ -27,15 +28,17 @@ const linkedVoicesSchema = z.looseObject({
 
 /**
  * What the v1 API would serve for this query row, through the server's mapper and contract: the
- * item document (`{"data": ...}`) and its path, or the contract's objections. Linked voices are
- * taken as served; the server also leaves out voices it rejects, which this view cannot know.
+ * item document (`{"data": ...}`) and its path, or the contract's objections: in Hebrew, under
+ * the Studio's field titles, when `fieldTitle` is given, and as the server logs them otherwise.
+ * Linked voices are taken as served; the server also leaves out voices it rejects, which this
+ * view cannot know.
  */
-export function buildApiPreview(collection: CollectionName, row: unknown, settings: PreviewSettings): ApiPreview {
+export function buildApiPreview(collection: CollectionName, row: unknown, settings: PreviewSettings, fieldTitle?: (studioField: string) => string | undefined): ApiPreview {
   if (row === null || row === undefined) return {status: 'missing'}
   const linked = linkedVoicesSchema.safeParse(row)
   const servedVoices = new Set(linked.success ? [...(linked.data.guests ?? []), ...(linked.data.speakers ?? [])].map((voice) => voice.slug) : [])
-  const mapped = mapOneDocument(collection, row, {links: createLinks(settings), feedUrl: settings.feedUrl, servedVoices})
-  if (!mapped.ok) return {status: 'rejected', problems: mapped.messages}
+  const mapped = mapOneDocument(collection, row, {links: createLinks(settings), feedUrl: settings.feedUrl, servedVoices}, fieldTitle && hebrewErrors)
+  if (!mapped.ok) return {status: 'rejected', problems: fieldTitle ? mapped.issues.map((issue) => describeObjection(collection, issue, fieldTitle)) : mapped.messages}
   const item = mapped.entry.value
   return {status: 'served', path: `/api/v1/${collection}/${item.slug}.json`, json: JSON.stringify({data: item}, null, 2), warnings: mapped.warnings}
 }

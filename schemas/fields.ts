@@ -6,13 +6,18 @@ import {
   checkSlug,
   checkText,
   checkVideoId,
+  DOCUMENT_TYPE_NAMES,
   OTHER_DOCUMENT_WITH_SLUG_QUERY,
+  REQUIRED,
   slugQueryParameters,
 } from '../plugin/validation.ts'
 import {SLUG_MAX_LENGTH} from '../server/api/v1/contract.ts'
 
 // Field builders shared by the three document types. Names are Sanity's camelCase; the GROQ
-// projections in server/content/queries.ts rename them for the API.
+// projections in server/content/queries.ts rename them for the API. Titles, descriptions and
+// messages are Hebrew, for the editors who write the content.
+// A required field says REQUIRED in its own rule, apart from its other checks: a rule's message
+// replaces every message of that rule.
 
 export const STUDIO_API_VERSION = '2025-02-19'
 
@@ -32,20 +37,22 @@ async function isUniqueInType(slug: string, context: SlugContext): Promise<boole
 export const slugField = (source: string) =>
   defineField({
     name: 'slug',
-    title: 'Slug',
+    title: 'כתובת (slug)',
     type: 'slug',
-    description: 'The address in the API and on the site: lowercase Latin letters, digits and dashes. "Generate" transliterates the Hebrew title.',
+    description: 'הכתובת ב-API ובאתר: אותיות לטיניות קטנות, ספרות ומקפים. "Generate" יוצר אותה מהכותרת, בתעתיק.',
     options: {source, maxLength: SLUG_MAX_LENGTH, slugify: (input: string) => slugify(input), isUnique: isUniqueInType},
     // Both checks as errors (the slug type's own would only warn): the API cannot serve either.
-    validation: (rule) =>
+    validation: (rule) => [
+      rule.required().error(REQUIRED),
       rule
-        .required()
         .custom(async (value, context) => {
           const verdict = checkSlug(value?.current)
           if (verdict !== true || !value?.current) return verdict
-          return (await isUniqueInType(value.current, context)) ? true : `Another ${context.document?._type ?? 'document'} already has this slug.`
+          const type = DOCUMENT_TYPE_NAMES[context.document?._type ?? ''] ?? 'מסמך'
+          return (await isUniqueInType(value.current, context)) ? true : `כבר יש ${type} אחר עם הכתובת הזו.`
         })
         .error(),
+    ],
   })
 
 /** A required Hebrew text field (right-to-left in the Studio). */
@@ -55,17 +62,17 @@ export const hebrewText = (name: string, title: string, options: {rows?: number;
     title,
     type: options.rows ? 'text' : 'string',
     ...(options.rows ? {rows: options.rows} : {}),
-    validation: (rule) => (options.required === false ? rule : rule.required()).custom((value: string | undefined) => checkText(value)),
+    validation: (rule) => [...(options.required === false ? [] : [rule.required().error(REQUIRED)]), rule.custom((value: string | undefined) => checkText(value))],
   })
 
 export const languageField = defineField({
   name: 'language',
-  title: 'Language',
+  title: 'שפה',
   type: 'string',
-  description: 'BCP 47 tag of the content text.',
+  description: 'שפת הטקסט של התוכן (תג BCP 47).',
   initialValue: 'he',
   options: {list: [{title: 'עברית', value: 'he'}, {title: 'English', value: 'en'}], layout: 'radio', direction: 'horizontal'},
-  validation: (rule) => rule.required().custom((value: string | undefined) => checkLanguage(value)),
+  validation: (rule) => [rule.required().error(REQUIRED), rule.custom((value: string | undefined) => checkLanguage(value))],
 })
 
 export const dateField = (name: string, title: string) =>
@@ -74,28 +81,28 @@ export const dateField = (name: string, title: string) =>
     title,
     type: 'date',
     options: {dateFormat: 'YYYY-MM-DD'},
-    validation: (rule) => rule.required(),
+    validation: (rule) => rule.required().error(REQUIRED),
   })
 
 export const tagsField = defineField({
   name: 'tags',
-  title: 'Tags',
+  title: 'תגיות',
   type: 'array',
-  description: 'Lowercase English, such as "kubernetes" or "web-performance".',
+  description: 'באנגלית ובאותיות קטנות, למשל "kubernetes" או "web-performance".',
   of: [defineArrayMember({type: 'string', validation: (rule) => rule.custom((value: string | undefined) => checkEnglishTag(value))})],
   options: {layout: 'tags'},
   validation: (rule) => rule.unique(),
 })
 
 export const urlField = (name: string, title: string) =>
-  defineField({name, title, type: 'url', validation: (rule) => rule.uri({scheme: ['http', 'https']})})
+  defineField({name, title, type: 'url', validation: (rule) => rule.uri({scheme: ['http', 'https']}).error('קישור מלא, שמתחיל ב-https:// או ב-http://')})
 
 export const videoIdField = (options: {required: boolean}) =>
   defineField({
     name: 'videoId',
-    title: 'YouTube video id',
+    title: 'מזהה סרטון ביוטיוב',
     type: 'string',
-    validation: (rule) => (options.required ? rule.required() : rule).custom((value: string | undefined) => checkVideoId(value)),
+    validation: (rule) => [...(options.required ? [rule.required().error(REQUIRED)] : []), rule.custom((value: string | undefined) => checkVideoId(value))],
   })
 
 export const voiceReferences = (name: string, title: string) =>

@@ -1,28 +1,29 @@
 import {defineArrayMember, defineField, defineType} from 'sanity'
+import {REQUIRED} from '../plugin/validation.ts'
 import {hebrewText, imageField, languageField, slugField, urlField} from './fields.ts'
 
 export const voiceType = defineType({
   name: 'voice',
-  title: 'Voice',
+  title: 'קול',
   type: 'document',
-  description: 'A speaker: an episode guest or a meetup speaker.',
+  description: 'דוברת או דובר: אורח בפרק או מרצה במיטאפ.',
   fields: [
-    hebrewText('name', 'Name'),
+    hebrewText('name', 'שם'),
     slugField('name'),
-    defineField({name: 'role', title: 'Role', type: 'string', description: 'In English, such as "Staff Engineer".', validation: (rule) => rule.required()}),
-    hebrewText('bio', 'Biography', {rows: 4}),
+    defineField({name: 'role', title: 'תפקיד', type: 'string', description: 'באנגלית, למשל "Staff Engineer".', validation: (rule) => rule.required().error(REQUIRED)}),
+    hebrewText('bio', 'ביוגרפיה', {rows: 4}),
     languageField,
     defineField({
       name: 'techStack',
-      title: 'Tech stack',
+      title: 'טכנולוגיות',
       type: 'array',
       of: [defineArrayMember({type: 'string'})],
       options: {layout: 'tags'},
       validation: (rule) => rule.unique(),
     }),
-    urlField('socialProfileUrl', 'Social profile URL'),
-    imageField('headshot', 'Headshot'),
+    urlField('socialProfileUrl', 'פרופיל ברשת חברתית'),
+    imageField('headshot', 'תמונת פנים'),
   ],
-  orderings: [{title: 'Name', name: 'nameAsc', by: [{field: 'name', direction: 'asc'}]}],
+  orderings: [{title: 'לפי שם', name: 'nameAsc', by: [{field: 'name', direction: 'asc'}]}],
   preview: {select: {title: 'name', subtitle: 'role', media: 'headshot'}},
 })

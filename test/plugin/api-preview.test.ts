@@ -5,7 +5,13 @@ import {evaluate, parse} from 'groq-js'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {buildApiPreview, PREVIEW_QUERIES} from '../../plugin/api-preview.ts'
 import {directionOf} from '../../plugin/direction.ts'
+import {studioFieldOf} from '../../plugin/objections.ts'
 import {previewSettings} from '../../plugin/preview-settings.ts'
+import {createSchema} from 'sanity'
+import {episodeRowSchema} from '../../server/api/v1/episode.ts'
+import {meetupRowSchema} from '../../server/api/v1/meetup.ts'
+import {voiceRowSchema} from '../../server/api/v1/voice.ts'
+import {schemaTypes} from '../../schemas/index.ts'
 import type {CollectionName} from '../../server/api/v1/links.ts'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
 import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
@@ -52,6 +58,36 @@ describe('the API view', () => {
     if (preview.status !== 'rejected') return
     // The server's own messages, as /status reports them.
     expect(preview.problems).toEqual(['published_date: Invalid ISO date', 'tags.0: must be an English lowercase tag'])
+  })
+
+  // The Studio's field titles, as the view reads them from the workspace schema.
+  const schema = createSchema({name: 'catalog', types: schemaTypes})
+  const fieldTitleIn = (type: string) => (name: string) => {
+    const schemaType = schema.get(type)
+    return schemaType && 'fields' in schemaType && Array.isArray(schemaType.fields) ? schemaType.fields.find((field) => field.name === name)?.type.title : undefined
+  }
+
+  it('words the objections in Hebrew under the form\'s field titles for the editors', async () => {
+    const episode = published('episode')[0]
+    if (!episode) throw new Error('no episode')
+    const broken = {...episode, title: undefined, publishedAt: 'soon', faq: [{_key: 'a', _type: 'faqEntry', question: 'למה?', answer: 42}]}
+    const row = await previewRow('episodes', episode._id, [broken, ...documents.filter((document) => document !== episode)])
+    const preview = buildApiPreview('episodes', row, settings(), fieldTitleIn('episode'))
+    expect(preview).toEqual({
+      status: 'rejected',
+      problems: ['כותרת: חסר: יש למלא את השדה', 'תאריך פרסום: תאריך ISO לא תקין', 'שאלות ותשובות (פריט 1): קלט לא תקין: צריך להיות מחרוזת, התקבל מספר'],
+    })
+  })
+
+  it.each([
+    ['episodes', 'episode', episodeRowSchema],
+    ['meetups', 'meetup', meetupRowSchema],
+    ['voices', 'voice', voiceRowSchema],
+  ] as const)('names every field of a %s row by a field the Studio form has', (collection, type, rowSchema) => {
+    const unnamed = Object.keys(rowSchema.shape)
+      .filter((field) => !field.startsWith('_'))
+      .filter((field) => fieldTitleIn(type)(studioFieldOf(collection, field)) === undefined)
+    expect(unnamed).toEqual([])
   })
 
   it('says so when there is no document yet', async () => {

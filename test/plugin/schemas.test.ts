@@ -58,15 +58,15 @@ describe('the embedded dataset', () => {
 
 describe('validation rules', () => {
   it.each([
-    ['a missing title', {title: undefined}, 'title: Required'],
-    ['a title of spaces', {title: '   '}, 'title: Write something, not only spaces.'],
-    ['an uppercase slug', {slug: {_type: 'slug', current: 'Ep-1'}}, 'slug: Only lowercase Latin letters, digits and dashes (a-z, 0-9, -).'],
-    ['a slug over 128 characters', {slug: {_type: 'slug', current: 'a'.repeat(129)}}, 'slug: At most 128 characters (this one has 129).'],
-    ['a capitalised tag', {tags: ['Kubernetes']}, 'tags.[]: Tags are lowercase English: "kubernetes".'],
-    ['a Hebrew tag', {tags: ['קוברנטיס']}, 'tags.[]: Tags are lowercase English words'],
-    ['a relative audio URL', {audioUrl: '/audio/ep-1.mp3'}, 'audioUrl: '],
-    ['a video URL where the id goes', {videoId: 'https://www.youtube.com/watch?v=M7lc1UVf-VE'}, 'videoId: Only the video id, not the URL: "M7lc1UVf-VE".'],
-    ['an FAQ entry without an answer', {faq: [{_key: 'a', _type: 'faqEntry', question: 'למה?'}]}, 'faq.[].answer: Required'],
+    ['a missing title', {title: undefined}, 'title: שדה חובה'],
+    ['a title of spaces', {title: '   '}, 'title: כתבו משהו, לא רק רווחים.'],
+    ['an uppercase slug', {slug: {_type: 'slug', current: 'Ep-1'}}, 'slug: רק אותיות לטיניות קטנות, ספרות ומקפים (a-z, 0-9, -).'],
+    ['a slug over 128 characters', {slug: {_type: 'slug', current: 'a'.repeat(129)}}, 'slug: לכל היותר 128 תווים (בזו יש 129).'],
+    ['a capitalised tag', {tags: ['Kubernetes']}, 'tags.[]: תגיות נכתבות באנגלית באותיות קטנות: "kubernetes".'],
+    ['a Hebrew tag', {tags: ['קוברנטיס']}, 'tags.[]: תגיות הן מילים באנגלית באותיות קטנות'],
+    ['a relative audio URL', {audioUrl: '/audio/ep-1.mp3'}, 'audioUrl: קישור מלא'],
+    ['a video URL where the id goes', {videoId: 'https://www.youtube.com/watch?v=M7lc1UVf-VE'}, 'videoId: רק מזהה הסרטון, לא הקישור: "M7lc1UVf-VE".'],
+    ['an FAQ entry without an answer', {faq: [{_key: 'a', _type: 'faqEntry', question: 'למה?'}]}, 'faq.[].answer: שדה חובה'],
     ['a date that is not ISO', {publishedAt: '07/01/2026'}, 'publishedAt: '],
   ])('refuses %s', async (_case, change, expected) => {
     const errors = await errorsOf({...sample('episode'), ...change})
@@ -76,16 +76,16 @@ describe('validation rules', () => {
   it('refuses a slug another document of the same type has, but not one only another type has', async () => {
     const [first, second] = documents.filter((document) => document._type === 'episode' && !document._id.startsWith('drafts.'))
     const slugOfFirst = first?.slug
-    expect(await errorsOf({...(second ?? sample('episode')), slug: slugOfFirst})).toContain('slug: Another episode already has this slug.')
+    expect(await errorsOf({...(second ?? sample('episode')), slug: slugOfFirst})).toContain('slug: כבר יש פרק אחר עם הכתובת הזו.')
     // The same document's draft and a voice with that slug do not count.
     expect(await errorsOf({...(first ?? sample('episode')), _id: `drafts.${first?._id}`})).toEqual([])
     expect(await errorsOf({...sample('voice'), slug: slugOfFirst})).toEqual([])
   })
 
   it('requires a plausible video id on meetups, and both halves of nothing else', async () => {
-    expect(await errorsOf({...sample('meetup'), videoId: undefined})).toContain('videoId: Required')
-    expect(await errorsOf({...sample('meetup'), videoId: 'abc'})).toContainEqual(expect.stringMatching(/^videoId: A YouTube video id is 11 characters/))
+    expect(await errorsOf({...sample('meetup'), videoId: undefined})).toContain('videoId: שדה חובה')
+    expect(await errorsOf({...sample('meetup'), videoId: 'abc'})).toContainEqual(expect.stringMatching(/^videoId: מזהה סרטון ביוטיוב הוא 11 תווים/))
     expect(await errorsOf({...sample('meetup'), abstract: undefined})).toEqual([])
-    expect(await errorsOf({...sample('voice'), socialProfileUrl: 'linkedin.com/in/someone'})).toContainEqual(expect.stringMatching(/^socialProfileUrl: /))
+    expect(await errorsOf({...sample('voice'), socialProfileUrl: 'linkedin.com/in/someone'})).toContainEqual(expect.stringMatching(/^socialProfileUrl: קישור מלא/))
   })
 })

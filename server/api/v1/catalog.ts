@@ -116,23 +116,25 @@ function servedVoicesOf(catalog: Catalog): Set<string> {
 
 /**
  * One document as the API would serve it, without the rest of the catalog: `servedVoices` says
- * which voices its guests or speakers may link to. The Studio's "API" view shows this.
+ * which voices its guests or speakers may link to. The Studio's "API" view shows this, with the
+ * contract's objections worded by `error` (zod's error map for the editors' language).
  */
-export function mapOneDocument(collection: CollectionName, raw: unknown, context: MappingContext): MappedDocument<Episode | Meetup | Voice> {
+export function mapOneDocument(collection: CollectionName, raw: unknown, context: MappingContext, error?: z.core.$ZodErrorMap): MappedDocument<Episode | Meetup | Voice> {
   const documentId = documentIdOf(raw)
-  if (collection === 'episodes') return mapDocument(specs.episodes, raw, documentId, context)
-  if (collection === 'meetups') return mapDocument(specs.meetups, raw, documentId, context)
-  return mapDocument(specs.voices, raw, documentId, context)
+  if (collection === 'episodes') return mapDocument(specs.episodes, raw, documentId, context, error)
+  if (collection === 'meetups') return mapDocument(specs.meetups, raw, documentId, context, error)
+  return mapDocument(specs.voices, raw, documentId, context, error)
 }
 
-export type MappedDocument<Item> = {ok: true; entry: CatalogEntry<Item>; warnings: string[]} | {ok: false; messages: string[]}
+/** A refused document's `issues` are zod's (path in API field names); `messages`, the same as text. */
+export type MappedDocument<Item> = {ok: true; entry: CatalogEntry<Item>; warnings: string[]} | {ok: false; messages: string[]; issues: readonly z.core.$ZodIssue[]}
 
-function mapDocument<Row, Item>(spec: CollectionSpec<Row, Item>, raw: unknown, documentId: string, context: MappingContext): MappedDocument<Item> {
-  const row = spec.rowSchema.safeParse(raw)
-  if (!row.success) return {ok: false, messages: describeIssues(row.error)}
+function mapDocument<Row, Item>(spec: CollectionSpec<Row, Item>, raw: unknown, documentId: string, context: MappingContext, error?: z.core.$ZodErrorMap): MappedDocument<Item> {
+  const row = spec.rowSchema.safeParse(raw, {error})
+  if (!row.success) return {ok: false, messages: describeIssues(row.error), issues: row.error.issues}
   const mapped = spec.map(row.data, context)
-  const item = spec.itemSchema.safeParse(mapped.value)
-  if (!item.success) return {ok: false, messages: describeIssues(item.error)}
+  const item = spec.itemSchema.safeParse(mapped.value, {error})
+  if (!item.success) return {ok: false, messages: describeIssues(item.error), issues: item.error.issues}
   return {ok: true, entry: Object.freeze({value: item.data, updatedAt: mapped.updatedAt, documentId}), warnings: mapped.warnings}
 }
 
