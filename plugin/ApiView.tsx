@@ -2,11 +2,12 @@ import {Box, Card, Flex, Spinner, Stack, Text} from '@sanity/ui'
 import {Code} from '@sanity/ui/code'
 import {useEffect, useMemo, useState} from 'react'
 import {isObjectSchemaType} from '@sanity/types'
-import {getPublishedId, useClient, useDataset, useProjectId, useSchema} from 'sanity'
+import {getPublishedId, useClient, useDataset, useProjectId, useSchema, useTranslation} from 'sanity'
 import type {UserViewComponent} from 'sanity/structure'
 import {STUDIO_API_VERSION} from '../schemas/fields.ts'
 import {collectionOfDocumentType} from '../server/api/v1/links.ts'
 import {buildApiPreview, PREVIEW_QUERIES, type ApiPreview} from './api-preview.ts'
+import {CATALOG_NAMESPACE} from './i18n.ts'
 import {previewSettings, type CatalogPluginOptions} from './preview-settings.ts'
 
 type Loaded = {state: 'loading'} | {state: 'failed'; message: string} | {state: 'ready'; preview: ApiPreview}
@@ -22,6 +23,7 @@ export const ApiView: UserViewComponent<CatalogPluginOptions> = ({document, docu
   const dataset = useDataset()
   const settings = useMemo(() => previewSettings(options, {projectId, dataset}), [options, projectId, dataset])
   const schema = useSchema()
+  const {t} = useTranslation(CATALOG_NAMESPACE)
   const [loaded, setLoaded] = useState<Loaded>({state: 'loading'})
   const type = document.displayed._type
   const revision = document.displayed._rev
@@ -47,16 +49,16 @@ export const ApiView: UserViewComponent<CatalogPluginOptions> = ({document, docu
     return () => controller.abort()
   }, [client, collection, documentId, revision, settings, fieldTitle])
 
-  if (!collection) return <Notice tone="caution" text="This document type is not part of the catalog API." />
+  if (!collection) return <Notice tone="caution" text={t('api-view.not-in-catalog')} />
   if (loaded.state === 'loading') return <Flex padding={4} justify="center"><Spinner muted /></Flex>
-  if (loaded.state === 'failed') return <Notice tone="critical" text={`Could not run the API's query: ${loaded.message}`} />
+  if (loaded.state === 'failed') return <Notice tone="critical" text={t('api-view.query-failed', {message: loaded.message})} />
   const {preview} = loaded
-  if (preview.status === 'missing') return <Notice tone="default" text="Nothing to show yet: the document has not been saved." />
+  if (preview.status === 'missing') return <Notice tone="default" text={t('api-view.missing')} />
   if (preview.status === 'rejected') {
     return (
-      <Box padding={4}>
+      <Box padding={4} dir="rtl">
         <Stack gap={3}>
-          <Notice tone="critical" text="The API would not serve this document. Fix these first:" />
+          <Notice tone="critical" text={t('api-view.rejected')} />
           {preview.problems.map((problem) => <Text key={problem} size={1}>• {problem}</Text>)}
         </Stack>
       </Box>
@@ -77,7 +79,7 @@ export const ApiView: UserViewComponent<CatalogPluginOptions> = ({document, docu
 
 function Notice({tone, text}: {tone: 'default' | 'caution' | 'critical'; text: string}) {
   return (
-    <Card padding={3} radius={2} tone={tone} border>
+    <Card padding={3} radius={2} tone={tone} border dir="rtl">
       <Text size={1}>{text}</Text>
     </Card>
   )

@@ -2,6 +2,7 @@ import {map} from 'rxjs'
 import type {DefaultDocumentNodeResolver, StructureResolver} from 'sanity/structure'
 import {collectionOfDocumentType} from '../server/api/v1/links.ts'
 import {ApiView} from './ApiView.tsx'
+import {CATALOG_NAMESPACE, catalogStrings} from './i18n.ts'
 import type {CatalogPluginOptions} from './preview-settings.ts'
 import {VOICE_LIST_QUERY, voicesInApiOrder} from './voice-order.ts'
 
@@ -10,20 +11,21 @@ import {VOICE_LIST_QUERY, voicesInApiOrder} from './voice-order.ts'
  * listening to the query), since GROQ's order() compares code points. Lists show drafts beside
  * published documents.
  */
-export const catalogStructure: StructureResolver = (S, {documentStore}) =>
-  S.list()
-    .title('Catalog')
+export const catalogStructure: StructureResolver = (S, {documentStore, i18n}) => {
+  const text = (key: keyof typeof catalogStrings) => i18n.t(key, {ns: CATALOG_NAMESPACE})
+  return S.list()
+    .title(text('structure.catalog'))
     .items([
-      S.listItem().title('Episodes').schemaType('episode').child(S.documentTypeList('episode').title('Episodes').defaultOrdering([{field: 'publishedAt', direction: 'desc'}])),
-      S.listItem().title('Meetup talks').schemaType('meetup').child(S.documentTypeList('meetup').title('Meetup talks').defaultOrdering([{field: 'talkDate', direction: 'desc'}])),
+      S.listItem().title(text('structure.episodes')).schemaType('episode').child(S.documentTypeList('episode').title(text('structure.episodes')).defaultOrdering([{field: 'publishedAt', direction: 'desc'}])),
+      S.listItem().title(text('structure.meetups')).schemaType('meetup').child(S.documentTypeList('meetup').title(text('structure.meetups')).defaultOrdering([{field: 'talkDate', direction: 'desc'}])),
       S.listItem()
-        .title('Voices')
+        .title(text('structure.voices'))
         .schemaType('voice')
         .child(() =>
           documentStore.listenQuery(VOICE_LIST_QUERY, {}, {}).pipe(
             map((rows) =>
               S.list()
-                .title('Voices')
+                .title(text('structure.voices'))
                 .items(voicesInApiOrder(rows).map((id) => S.documentListItem().id(id).schemaType('voice')))
                 .initialValueTemplates([S.initialValueTemplateItem('voice')])
                 .canHandleIntent((intent, {type}) => type === 'voice' && (intent === 'edit' || intent === 'create')),
@@ -33,9 +35,12 @@ export const catalogStructure: StructureResolver = (S, {documentStore}) =>
       S.divider(),
       ...S.documentTypeListItems().filter((item) => !collectionOfDocumentType(item.getId() ?? '')),
     ])
+}
 
 /** Catalog documents get the form and the "API" view. */
 export const catalogDocumentNode =
   (options: CatalogPluginOptions): DefaultDocumentNodeResolver =>
-  (S, {schemaType}) =>
-    collectionOfDocumentType(schemaType) ? S.document().views([S.view.form(), S.view.component(ApiView).options(options).title('API')]) : S.document()
+  (S, {schemaType, i18n}) =>
+    collectionOfDocumentType(schemaType)
+      ? S.document().views([S.view.form(), S.view.component(ApiView).options(options).title(i18n.t('view.api', {ns: CATALOG_NAMESPACE}))])
+      : S.document()

@@ -2,6 +2,7 @@
 import {createClient} from '@sanity/client'
 import {createMockAuthStore, prepareConfig, type Source} from 'sanity'
 import {describe, expect, it} from 'vitest'
+import {CATALOG_NAMESPACE} from '../../plugin/i18n.ts'
 import {catalogPlugin, catalogStructure, type CatalogPluginOptions} from '../../plugin/index.ts'
 
 const options = {publicBaseUrl: 'https://api.example', siteUrl: 'https://codetalks.example'}
@@ -13,7 +14,7 @@ async function resolved(pluginOptions: CatalogPluginOptions) {
   const prepared = prepareConfig({projectId: 'test', dataset: 'production', auth, plugins: [catalogPlugin(pluginOptions)]}).workspaces[0]?.__internal.sources[0]
   if (!prepared) throw new Error('no workspace')
   const source = await new Promise<Source>((resolve, reject) => prepared.source.subscribe({next: resolve, error: reject}))
-  return {types: source.schema.getTypeNames().filter((name) => ['episode', 'meetup', 'voice'].includes(name)).sort(), tools: source.tools}
+  return {types: source.schema.getTypeNames().filter((name) => ['episode', 'meetup', 'voice'].includes(name)).sort(), tools: source.tools, i18n: source.i18n}
 }
 
 describe('catalogPlugin', () => {
@@ -23,6 +24,14 @@ describe('catalogPlugin', () => {
     const structure = tools.filter((tool) => tool.name === 'structure')
     expect(structure).toHaveLength(1)
     expect(structure[0]?.options).toMatchObject({structure: catalogStructure, defaultDocumentNode: expect.any(Function)})
+  })
+
+  it('speaks Hebrew in the Studio\'s own locale (the Studio has no Hebrew one)', async () => {
+    const {i18n} = await resolved(options)
+    expect(i18n.currentLocale.id).toBe('en-US')
+    await i18n.loadNamespaces([CATALOG_NAMESPACE])
+    expect(i18n.t('structure.voices', {ns: CATALOG_NAMESPACE})).toBe('קולות')
+    expect(i18n.t('api-view.query-failed', {ns: CATALOG_NAMESPACE, message: 'timeout'})).toBe('השאילתה של ה-API נכשלה: timeout')
   })
 
   it('leaves the structure to a team that has its own', async () => {
