@@ -2,6 +2,7 @@ import {definePlugin} from 'sanity'
 import {structureTool} from 'sanity/structure'
 import {schemaTypes} from '../schemas/index.ts'
 import {DirectionalInput} from './DirectionalInput.tsx'
+import {DirectionalPreview} from './DirectionalPreview.tsx'
 import {catalogLocaleBundle} from './i18n.ts'
 import type {CatalogPluginOptions} from './preview-settings.ts'
 import {catalogDocumentNode, catalogStructure} from './structure.ts'
@@ -16,7 +17,7 @@ import {catalogDocumentNode, catalogStructure} from './structure.ts'
 export const catalogPlugin = definePlugin<CatalogPluginOptions>((options) => ({
   name: 'code-talks-catalog',
   schema: {types: schemaTypes},
-  form: {components: {input: DirectionalInput}},
+  form: {components: {input: DirectionalInput, preview: DirectionalPreview}},
   i18n: {bundles: [catalogLocaleBundle]},
   plugins: options.structure === false ? [] : [structureTool({structure: catalogStructure, defaultDocumentNode: catalogDocumentNode(options)})],
 }))
