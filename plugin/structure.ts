@@ -14,17 +14,20 @@ import {VOICE_LIST_QUERY, voicesInApiOrder} from './voice-order.ts'
 export const catalogStructure: StructureResolver = (S, {documentStore, i18n}) => {
   const text = (key: keyof typeof catalogStrings) => i18n.t(key, {ns: CATALOG_NAMESPACE})
   return S.list()
+    .id('catalog')
     .title(text('structure.catalog'))
     .items([
-      S.listItem().title(text('structure.episodes')).schemaType('episode').child(S.documentTypeList('episode').title(text('structure.episodes')).defaultOrdering([{field: 'publishedAt', direction: 'desc'}])),
-      S.listItem().title(text('structure.meetups')).schemaType('meetup').child(S.documentTypeList('meetup').title(text('structure.meetups')).defaultOrdering([{field: 'talkDate', direction: 'desc'}])),
+      S.listItem().id('episodes').title(text('structure.episodes')).schemaType('episode').child(S.documentTypeList('episode').title(text('structure.episodes')).defaultOrdering([{field: 'publishedAt', direction: 'desc'}])),
+      S.listItem().id('meetups').title(text('structure.meetups')).schemaType('meetup').child(S.documentTypeList('meetup').title(text('structure.meetups')).defaultOrdering([{field: 'talkDate', direction: 'desc'}])),
       S.listItem()
+        .id('voices')
         .title(text('structure.voices'))
         .schemaType('voice')
         .child(() =>
           documentStore.listenQuery(VOICE_LIST_QUERY, {}, {}).pipe(
             map((rows) =>
               S.list()
+                .id('voice-list')
                 .title(text('structure.voices'))
                 .items(voicesInApiOrder(rows).map((id) => S.documentListItem().id(id).schemaType('voice')))
                 .initialValueTemplates([S.initialValueTemplateItem('voice')])
