@@ -68,7 +68,8 @@ describe('a restart with SNAPSHOT_DIR', () => {
       await writeFile(file, text.replace('"title":"פרק 1: למה התחלנו פודקאסט על קוד"', '"title":"פרק 1: אחרי ההפעלה"'))
       await eventually(async () => expect(await (await fetch(`${process.baseUrl}/api/v1/episodes/ep-1-why-we-started.json`)).text()).toContain('אחרי ההפעלה'), 5000)
       // ...and applied per document: the file parsed once serving is what the edit is compared with.
-      expect(process.output()).toMatch(/rebuild of \S+ done/)
+      // The log line may reach the pipe after the GET that shows the edit.
+      await eventually(async () => expect(process.output()).toMatch(/rebuild of \S+ done/), 5000)
       expect(process.output()).not.toContain('re-reading the catalog')
     })
   })
