@@ -45,5 +45,5 @@ export const catalogDocumentNode =
   (options: CatalogPluginOptions): DefaultDocumentNodeResolver =>
   (S, {schemaType, i18n}) =>
     collectionOfDocumentType(schemaType)
-      ? S.document().views([S.view.form(), S.view.component(ApiView).options(options).title(i18n.t('view.api', {ns: CATALOG_NAMESPACE}))])
+      ? S.document().views([S.view.form(), S.view.component(ApiView).id('api').options(options).title(i18n.t('view.api', {ns: CATALOG_NAMESPACE}))])
       : S.document()

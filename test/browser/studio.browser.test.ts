@@ -14,7 +14,7 @@ import {parseNdjson} from '../../server/content/ndjson.ts'
 import {voiceOrder} from '../../server/api/v1/order.ts'
 import {ensureChromium} from '../helpers/chromium.ts'
 import {startContentLakeStandIn, STUDIO_HOST} from '../helpers/content-lake-stand-in.ts'
-import {SAMPLE_DATASET} from '../helpers/server.ts'
+import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
 
 const slugSchema = z.object({current: z.string()})
 const documents = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)
@@ -22,13 +22,24 @@ let studioDirectory: string
 let lake: Awaited<ReturnType<typeof startContentLakeStandIn>>
 let browser: Browser
 let page: Page
+let server: TestServer
+const PROJECT_ID = 'embedded' // the project the sample's image assets name, as the server's default
 
 beforeAll(async () => {
   const executablePath = ensureChromium()
-  // Built from the tree as it is, never a stale studio/dist.
+  // The API server the Studio's "API" view describes, over the same sample.
+  server = await startTestServer()
+  // Built from the tree as it is, never a stale studio/dist, and configured as that server is.
   studioDirectory = await mkdtemp(join(tmpdir(), 'studio-build-'))
-  execFileSync(process.execPath, ['node_modules/@sanity/cli/bin/run.js', 'build', studioDirectory, '--yes'], {stdio: 'ignore', env: {...process.env, SANITY_TELEMETRY_DISABLED: '1'}})
-  lake = await startContentLakeStandIn({studioDirectory, documents})
+  const studioEnvironment = {
+    SANITY_TELEMETRY_DISABLED: '1',
+    SANITY_STUDIO_PROJECT_ID: PROJECT_ID,
+    SANITY_STUDIO_DATASET: 'production',
+    SANITY_STUDIO_API_BASE_URL: server.config.publicBaseUrl,
+    SANITY_STUDIO_SITE_URL: server.config.siteUrl,
+  }
+  execFileSync(process.execPath, ['node_modules/@sanity/cli/bin/run.js', 'build', studioDirectory, '--yes'], {stdio: 'ignore', env: {...process.env, ...studioEnvironment}})
+  lake = await startContentLakeStandIn({studioDirectory, projectId: PROJECT_ID, documents})
   browser = await chromium.launch({
     executablePath,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', `--host-resolver-rules=${lake.hostResolverRules}`],
@@ -39,6 +50,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
   await lake?.close()
+  await server?.close()
   if (studioDirectory) await rm(studioDirectory, {recursive: true, force: true})
 })
 
@@ -68,5 +80,19 @@ describe('the Studio in Chromium', () => {
     const byCodePoint = [...expected].sort((a = '', b = '') => (a < b ? -1 : a > b ? 1 : 0))
     expect(shown).not.toEqual(byCodePoint.slice(0, shown.length))
     await page.screenshot({path: 'test/artifacts/studio-voices.png'})
+  }, 60_000)
+
+  it('shows, in the API view of an episode, exactly what GET serves for it', async () => {
+    const episode = documents.find((document) => document._type === 'episode' && !document._id.startsWith('drafts.') && !documents.some((other) => other._id === `drafts.${document._id}`))
+    if (!episode) throw new Error('no published episode without a draft in the sample')
+    await page.goto(`https://${STUDIO_HOST}/structure/episodes;${episode._id}`)
+    await page.getByRole('tab', {name: 'API'}).click({timeout: 30_000})
+    const code = page.locator('pre code').first()
+    await code.waitFor({timeout: 30_000})
+    const shown: unknown = JSON.parse(await code.innerText())
+    const slug = slugSchema.parse(episode.slug).current
+    const served: unknown = await (await fetch(`${server.baseUrl}/api/v1/episodes/${slug}.json`)).json()
+    expect(shown).toEqual(served)
+    await page.screenshot({path: 'test/artifacts/studio-api-view.png'})
   }, 60_000)
 })

@@ -7,9 +7,8 @@ import {extname, join, normalize} from 'node:path'
 import {evaluateSync, parse} from 'groq-js'
 import type {SanityDocument} from '../../server/content/ndjson.ts'
 
-/** The host the built Studio is served from, and the hosts a Studio without a project id calls. */
+/** The host the built Studio is served from. */
 export const STUDIO_HOST = 'studio.test'
-const API_HOSTS = ['placeholder.api.sanity.io', 'api.sanity.io', 'cdn.sanity.io']
 
 const CONTENT_TYPES: Record<string, string> = {'.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.ico': 'image/x-icon', '.svg': 'image/svg+xml'}
 
@@ -21,7 +20,7 @@ const CONTENT_TYPES: Record<string, string> = {'.html': 'text/html', '.js': 'tex
  * `data/listen` (a welcome event; nothing is written yet). It also serves the built Studio at
  * https://studio.test/. Chromium reaches it through `hostResolverRules`.
  */
-export async function startContentLakeStandIn(options: {studioDirectory: string; documents: readonly SanityDocument[]}) {
+export async function startContentLakeStandIn(options: {studioDirectory: string; projectId: string; documents: readonly SanityDocument[]}) {
   const certificates = mkdtempSync(join(tmpdir(), 'lake-certificate-'))
   execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=stand-in', '-keyout', join(certificates, 'key.pem'), '-out', join(certificates, 'cert.pem')], {stdio: 'ignore'})
   const key = readFileSync(join(certificates, 'key.pem'))
@@ -57,7 +56,7 @@ export async function startContentLakeStandIn(options: {studioDirectory: string;
     const send = (body: unknown) => sendJson(response, cors, 200, body)
     if (path === '/users/me') return send({id: 'editor', name: 'עורכת', email: 'editor@example.com', role: 'administrator', roles: [{name: 'administrator', title: 'Administrator'}], provider: 'sanity'})
     if (/^\/projects\/[^/]+\/grants$/.test(path)) return send({'sanity.document.filter.mode': [{grants: [{name: 'mode', params: {mode: 'publish', history: true}}], config: {filter: '_id in path("**")'}}]})
-    if (/^\/projects\/[^/]+$/.test(path)) return send({id: 'placeholder', displayName: 'Code Talks', studioHost: null, isBlocked: false, isDisabled: false, metadata: {}, members: [], features: []})
+    if (/^\/projects\/[^/]+$/.test(path)) return send({id: options.projectId, displayName: 'Code Talks', studioHost: null, isBlocked: false, isDisabled: false, metadata: {}, members: [], features: []})
     if (/^\/projects\/[^/]+\/datasets$/.test(path)) return send([{name: 'production', aclMode: 'public'}])
     if (/^\/projects\/[^/]+\/(user-applications|datasets\/[^/]+\/acl)$/.test(path) || path === '/features' || path === '/journey/announcements') return send([])
     if (path === '/ping') return send('PONG')
@@ -88,7 +87,7 @@ export async function startContentLakeStandIn(options: {studioDirectory: string;
   const target = `127.0.0.1:${address.port}`
   return {
     /** For Chromium's --host-resolver-rules: the Studio's hosts here, every other host unresolvable. */
-    hostResolverRules: [...[STUDIO_HOST, ...API_HOSTS].map((host) => `MAP ${host} ${target}`), 'MAP * ~NOTFOUND'].join(', '),
+    hostResolverRules: [...[STUDIO_HOST, `${options.projectId}.api.sanity.io`, 'api.sanity.io', 'cdn.sanity.io'].map((host) => `MAP ${host} ${target}`), 'MAP * ~NOTFOUND'].join(', '),
     /** API paths the stand-in did not answer. */
     unanswered,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
