@@ -4,7 +4,10 @@ import type {PreviewProps} from 'sanity'
 // (the left), not at its beginning.
 const HEBREW_PREVIEWS = new Set(['episode', 'meetup', 'voice', 'faqEntry'])
 
-/** Hebrew previews (in lists, references and arrays) right-to-left; every other preview as it was. */
+/**
+ * Hebrew previews in the form (references, array items) right-to-left; every other preview as it
+ * was. The structure tool's document lists draw their own previews and never reach this.
+ */
 export function DirectionalPreview(props: PreviewProps) {
   if (!HEBREW_PREVIEWS.has(props.schemaType?.name ?? '')) return props.renderDefault(props)
   return (

@@ -6,6 +6,7 @@ import {tmpdir} from 'node:os'
 import {extname, join, normalize} from 'node:path'
 import {evaluateSync, parse} from 'groq-js'
 import type {SanityDocument} from '../../server/content/ndjson.ts'
+import {ensureDebianProgram} from './debian.ts'
 
 /** The host the built Studio is served from. */
 export const STUDIO_HOST = 'studio.test'
@@ -22,7 +23,7 @@ const CONTENT_TYPES: Record<string, string> = {'.html': 'text/html', '.js': 'tex
  */
 export async function startContentLakeStandIn(options: {studioDirectory: string; projectId: string; documents: readonly SanityDocument[]}) {
   const certificates = mkdtempSync(join(tmpdir(), 'lake-certificate-'))
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=stand-in', '-keyout', join(certificates, 'key.pem'), '-out', join(certificates, 'cert.pem')], {stdio: 'ignore'})
+  execFileSync(ensureDebianProgram('/usr/bin/openssl', ['openssl']), ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=stand-in', '-keyout', join(certificates, 'key.pem'), '-out', join(certificates, 'cert.pem')], {stdio: 'ignore'})
   const key = readFileSync(join(certificates, 'key.pem'))
   const cert = readFileSync(join(certificates, 'cert.pem'))
   rmSync(certificates, {recursive: true, force: true})
