@@ -7,6 +7,7 @@ import {extname, join, normalize} from 'node:path'
 import {evaluateSync, parse} from 'groq-js'
 import type {SanityDocument} from '../../server/content/ndjson.ts'
 import {ensureDebianProgram} from './debian.ts'
+import {queryRequestOf} from './sanity-stand-in.ts'
 
 /** The host the built Studio is served from. */
 export const STUDIO_HOST = 'studio.test'
@@ -69,7 +70,7 @@ export async function startContentLakeStandIn(options: {studioDirectory: string;
       return void response.write('event: welcome\ndata: {"listenerName":"stand-in"}\n\n')
     }
     if (path.startsWith('/data/query/')) {
-      const {query, params} = request.method === 'POST' ? queryBodySchema(JSON.parse(await readBody(request))) : querySearchParams(url.searchParams)
+      const {query, params} = await queryRequestOf(request, url)
       const dataset = perspectiveOf([...documents.values()], url.searchParams.get('perspective') ?? 'raw')
       const byId = new Map(dataset.map((document) => [document._id, document]))
       const result: unknown = await evaluateSync(parse(query, {params}), {dataset, params, dereference: ({_ref}) => byId.get(_ref)}).get()
@@ -108,29 +109,7 @@ function perspectiveOf(all: readonly SanityDocument[], perspective: string): San
   return [...overlaid.values()]
 }
 
-function queryBodySchema(body: unknown): {query: string; params: Record<string, unknown>} {
-  if (typeof body !== 'object' || body === null || !('query' in body) || typeof body.query !== 'string') throw new Error('a query body needs a query')
-  const params = 'params' in body && typeof body.params === 'object' && body.params !== null ? Object.fromEntries(Object.entries(body.params)) : {}
-  return {query: body.query, params}
-}
-
-function querySearchParams(search: URLSearchParams): {query: string; params: Record<string, unknown>} {
-  const params: Record<string, unknown> = {}
-  for (const [name, value] of search) if (name.startsWith('$')) params[name.slice(1)] = JSON.parse(value)
-  return {query: search.get('query') ?? '', params}
-}
-
 function sendJson(response: Http2ServerResponse, cors: Record<string, string>, status: number, body: unknown): void {
   response.writeHead(status, {...cors, 'content-type': 'application/json; charset=utf-8'})
   response.end(JSON.stringify(body))
-}
-
-function readBody(request: Http2ServerRequest): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = ''
-    request.setEncoding('utf8')
-    request.on('data', (chunk: string) => (text += chunk))
-    request.on('end', () => resolve(text))
-    request.on('error', reject)
-  })
 }

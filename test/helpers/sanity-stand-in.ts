@@ -1,5 +1,6 @@
-import {createServer, type IncomingMessage} from 'node:http'
+import {createServer} from 'node:http'
 import {evaluateSync, parse} from 'groq-js'
+import {z} from 'zod'
 import type {SanityDocument} from '../../server/content/ndjson.ts'
 
 export interface RecordedQuery {
@@ -48,7 +49,7 @@ export async function startSanityStandIn(documents: () => readonly SanityDocumen
     if (failure === 'malformed') return send(200, {ms: 0, query: '', result: {episodes: 'not a list'}})
     if (failure) return send(failure, {error: 'stand-in failure', statusCode: failure})
     if (!match || match[1] !== options.dataset) return send(404, {error: 'Not Found', message: 'unknown dataset or path'})
-    const {query, params} = request.method === 'POST' ? await readJsonBody(request) : fromSearchParams(url.searchParams)
+    const {query, params} = await queryRequestOf(request, url)
     const all = documents()
     const visible = perspective === 'published' ? publishedView(all).published : all
     const byId = perspective === 'published' ? publishedView(all).byId : new Map(all.map((document) => [document._id, document]))
@@ -74,17 +75,19 @@ export async function startSanityStandIn(documents: () => readonly SanityDocumen
   }
 }
 
-function fromSearchParams(search: URLSearchParams) {
-  const params: Record<string, unknown> = {}
-  for (const [name, value] of search) if (name.startsWith('$')) params[name.slice(1)] = JSON.parse(value)
-  return {query: search.get('query') ?? '', params}
-}
+const queryBodySchema = z.object({query: z.string(), params: z.record(z.string(), z.unknown()).default({})})
 
-async function readJsonBody(request: IncomingMessage): Promise<{query: string; params: Record<string, unknown>}> {
+/**
+ * The GROQ query and parameters of a query request as @sanity/client sends them: `query` and
+ * `$name` search parameters, or a JSON body for a long query (POST).
+ */
+export async function queryRequestOf(request: {method?: string | undefined} & AsyncIterable<Buffer | string>, url: URL): Promise<{query: string; params: Record<string, unknown>}> {
+  if (request.method !== 'POST') {
+    const params: Record<string, unknown> = {}
+    for (const [name, value] of url.searchParams) if (name.startsWith('$')) params[name.slice(1)] = JSON.parse(value)
+    return {query: url.searchParams.get('query') ?? '', params}
+  }
   const chunks: Buffer[] = []
   for await (const chunk of request) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk))
-  const body: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'))
-  if (typeof body !== 'object' || body === null || !('query' in body) || typeof body.query !== 'string') throw new Error('POST body needs a query')
-  const params = 'params' in body && typeof body.params === 'object' && body.params !== null ? Object.fromEntries(Object.entries(body.params)) : {}
-  return {query: body.query, params}
+  return queryBodySchema.parse(JSON.parse(Buffer.concat(chunks).toString('utf8')))
 }
