@@ -63,6 +63,15 @@ describe('the Studio in Chromium', () => {
     await page.screenshot({path: 'test/artifacts/studio-structure.png'})
   }, 60_000)
 
+  it('lists the episodes newest first, drafts among them', async () => {
+    await page.goto(`https://${STUDIO_HOST}/structure/episodes`)
+    const headers = page.locator('[data-testid="document-list-pane"] [data-testid="default-preview__header"]')
+    await headers.first().waitFor({timeout: 30_000})
+    const newest = documents.filter((document) => document._type === 'episode').toSorted((a, b) => String(b.publishedAt).localeCompare(String(a.publishedAt)))[0]
+    expect((await headers.first().innerText()).split('\n')[0]).toBe(String(newest?.title))
+    await page.screenshot({path: 'test/artifacts/studio-episodes.png'})
+  }, 60_000)
+
   it('lists the voices in the API\'s order (a Hebrew collator), not by code point', async () => {
     await page.goto(`https://${STUDIO_HOST}/structure/voices`)
     // What an editor sees (a voice's draft where it has one), in the order the API lists voices.

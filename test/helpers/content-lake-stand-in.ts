@@ -70,7 +70,10 @@ export async function startContentLakeStandIn(options: {studioDirectory: string;
       return void response.write('event: welcome\ndata: {"listenerName":"stand-in"}\n\n')
     }
     if (path.startsWith('/data/query/')) {
-      const {query, params} = await queryRequestOf(request, url)
+      const {query: asked, params} = await queryRequestOf(request, url)
+      // The Studio's list search uses text::query(), which groq-js lacks: "*" (no search) matches
+      // everything, and a search term is matched as GROQ's `match` would.
+      const query = asked.replaceAll('match text::query($__query)', params.__query === '*' ? 'match "*" || true' : 'match $__query')
       const dataset = perspectiveOf([...documents.values()], url.searchParams.get('perspective') ?? 'raw')
       const byId = new Map(dataset.map((document) => [document._id, document]))
       const result: unknown = await evaluateSync(parse(query, {params}), {dataset, params, dereference: ({_ref}) => byId.get(_ref)}).get()
