@@ -12,6 +12,7 @@ import {queryRequestOf} from './sanity-stand-in.ts'
 /** The host the built Studio is served from. */
 export const STUDIO_HOST = 'studio.test'
 
+const PLACEHOLDER_IMAGE = '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="120"><rect width="120" height="120" fill="#d5d9e0"/></svg>'
 const CONTENT_TYPES: Record<string, string> = {'.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.ico': 'image/x-icon', '.svg': 'image/svg+xml'}
 
 /**
@@ -35,6 +36,8 @@ export async function startContentLakeStandIn(options: {studioDirectory: string;
     const host = request.headers[':authority'] ?? request.headers.host ?? ''
     const url = new URL(request.url, `https://${host}`)
     if (host === STUDIO_HOST) return void serveStudio(url.pathname, response)
+    // The sample's images were never uploaded anywhere: every one is drawn as a grey square.
+    if (host === 'cdn.sanity.io') return void response.writeHead(200, {'content-type': 'image/svg+xml', 'access-control-allow-origin': '*'}).end(PLACEHOLDER_IMAGE)
     const cors = {
       'access-control-allow-origin': request.headers.origin ?? '*',
       'access-control-allow-credentials': 'true',
