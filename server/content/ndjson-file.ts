@@ -284,7 +284,7 @@ function documentSetOfFile(path: string, state: FileState, parsed?: readonly San
   let allById: Map<string, SanityDocument> | undefined
   const parsedById = new Map<string, SanityDocument>()
   // The lines were parsed when read: the same bytes parse again.
-  const parse = (line: Line) => parseDocumentLine(lineText(state.bytes, line), path)
+  const parse = (line: Line) => parseDocumentLine(lineBytes(state.bytes, line).toString('utf8'), path)
   const publishedLines = () => state.lines.filter((line) => line.identity !== undefined && isPublished(line.identity.id))
   const lineOf = (id: string) => {
     if (!state.index) {
@@ -314,19 +314,15 @@ function documentSetOfFile(path: string, state: FileState, parsed?: readonly San
       // Once every document is parsed, all of them are candidates (a superset is allowed).
       if (all) return all
       const needle = Buffer.from(text)
-      return publishedLines().flatMap((line) => (lineHolds(state.bytes, line, needle) ? (parse(line) ?? []) : []))
+      return publishedLines().flatMap((line) => (lineBytes(state.bytes, line).includes(needle) ? (parse(line) ?? []) : []))
     },
   }
 }
 
-function lineText(bytes: PiecedBytes, line: Line): string {
+/** A line's bytes: a view when it lies in one piece, a copy when an edit split it across two. */
+function lineBytes(bytes: PiecedBytes, line: Line): Buffer {
   const views = bytes.slice(line.start, line.end)
-  return (views.length === 1 && views[0] ? views[0] : Buffer.concat(views)).toString('utf8')
-}
-
-function lineHolds(bytes: PiecedBytes, line: Line, needle: Buffer): boolean {
-  const views = bytes.slice(line.start, line.end)
-  return (views.length === 1 && views[0] ? views[0] : Buffer.concat(views)).includes(needle)
+  return views.length === 1 && views[0] ? views[0] : Buffer.concat(views)
 }
 
 // Compared in blocks with Buffer#compare (memcmp), then byte by byte inside the first differing block.

@@ -1,4 +1,5 @@
 import {collectionOfDocumentType, type CollectionName} from '../api/v1/links.ts'
+import {isPublished} from '../content/document-set.ts'
 import type {Snapshot} from './snapshot.ts'
 
 /** A document that changed, as a webhook or the dataset file names it. */
@@ -10,7 +11,7 @@ export interface DocumentChange {
 /** What a change to one document means for the catalog: nothing for drafts, release versions and types it does not serve. */
 export function documentChangeOf(documentId: string, type: string): DocumentChange | undefined {
   const collection = collectionOfDocumentType(type)
-  if (documentId.startsWith('drafts.') || documentId.startsWith('versions.') || !collection) return undefined
+  if (!isPublished(documentId) || !collection) return undefined
   return {documentId, collection}
 }
 

@@ -5,6 +5,7 @@ import {createSecureServer, type Http2ServerRequest, type Http2ServerResponse} f
 import {tmpdir} from 'node:os'
 import {extname, join, normalize} from 'node:path'
 import {evaluateSync, parse} from 'groq-js'
+import {isPublished} from '../../server/content/document-set.ts'
 import type {SanityDocument} from '../../server/content/ndjson.ts'
 import {ensureDebianProgram} from './debian.ts'
 import {queryRequestOf} from './sanity-stand-in.ts'
@@ -104,7 +105,7 @@ export async function startContentLakeStandIn(options: {studioDirectory: string;
 
 /** The dataset as a perspective shows it: `published` hides drafts and versions; `drafts` lays each draft over its published document. */
 function perspectiveOf(all: readonly SanityDocument[], perspective: string): SanityDocument[] {
-  const published = all.filter((document) => !/^(drafts|versions)\./.test(document._id))
+  const published = all.filter((document) => isPublished(document._id))
   if (perspective === 'published') return published
   if (perspective !== 'drafts' && perspective !== 'previewDrafts') return [...all]
   const overlaid = new Map(published.map((document) => [document._id, document]))

@@ -1,6 +1,7 @@
 import {createServer} from 'node:http'
 import {evaluateSync, parse} from 'groq-js'
 import {z} from 'zod'
+import {isPublished} from '../../server/content/document-set.ts'
 import type {SanityDocument} from '../../server/content/ndjson.ts'
 
 export interface RecordedQuery {
@@ -25,7 +26,7 @@ export async function startSanityStandIn(documents: () => readonly SanityDocumen
   const publishedView = (all: readonly SanityDocument[]) => {
     let view = views.get(all)
     if (!view) {
-      const published = all.filter((document) => !/^(drafts|versions)\./.test(document._id))
+      const published = all.filter((document) => isPublished(document._id))
       views.set(all, (view = {published, byId: new Map(published.map((document) => [document._id, document]))}))
     }
     return view
