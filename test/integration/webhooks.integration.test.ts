@@ -27,12 +27,14 @@ const sample = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASE
 beforeEach(async () => {
   documents = [...sample]
   failReads = false
-  builds = []
+  // Each server records into its own array: a build a previous test's server finishes late must not count here.
+  const recorded: BuildOutcome[] = []
+  builds = recorded
   const source = createEmbeddedSource('in-memory sample', async () => {
     if (failReads) throw new Error('Sanity is unreachable')
     return documents
   })
-  server = await startTestServer({source, environment: {SANITY_WEBHOOK_SECRET: SECRET}, store: {retryDelayMs: 20, onBuild: (outcome) => builds.push(outcome)}})
+  server = await startTestServer({source, environment: {SANITY_WEBHOOK_SECRET: SECRET}, store: {retryDelayMs: 20, onBuild: (outcome) => recorded.push(outcome)}})
 })
 afterEach(() => server.close())
 
