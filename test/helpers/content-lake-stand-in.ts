@@ -5,8 +5,11 @@ import {createSecureServer, type Http2ServerRequest, type Http2ServerResponse} f
 import {tmpdir} from 'node:os'
 import {extname, join, normalize} from 'node:path'
 import {evaluateSync, parse} from 'groq-js'
+import {z} from 'zod'
 import {isPublished} from '../../server/content/document-set.ts'
 import type {SanityDocument} from '../../server/content/ndjson.ts'
+import {actionSchema, createLakeDataset, mutationSchema, TransactionError, type MutationEvent} from './content-lake-dataset.ts'
+import {createWebhookSender, type WebhookSettings} from './content-lake-webhook.ts'
 import {ensureDebianProgram} from './debian.ts'
 import {queryRequestOf} from './sanity-stand-in.ts'
 
@@ -14,15 +17,19 @@ import {queryRequestOf} from './sanity-stand-in.ts'
 export const STUDIO_HOST = 'studio.test'
 
 const PLACEHOLDER_IMAGE = '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="120"><rect width="120" height="120" fill="#d5d9e0"/></svg>'
+const actionsRequest = z.object({actions: z.array(actionSchema), transactionId: z.string().optional()})
+const mutateRequest = z.object({mutations: z.array(mutationSchema), transactionId: z.string().optional()})
 const CONTENT_TYPES: Record<string, string> = {'.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.ico': 'image/x-icon', '.svg': 'image/svg+xml'}
 
 /**
- * A local stand-in for what a built Studio reads from Sanity, over HTTP/2 with a throwaway
+ * A local stand-in for the part of Sanity a built Studio talks to, over HTTP/2 with a throwaway
  * certificate (the Studio keeps about nine event streams open, more than HTTP/1.1's six per host):
- * the logged-in user (an administrator), the project and its grants, and the dataset through
- * `data/query` (groq-js, with the raw, published and drafts perspectives), `data/doc` and
- * `data/listen` (a welcome event; nothing is written yet). It also serves the built Studio at
- * https://studio.test/. Chromium reaches it through `hostResolverRules`.
+ * the logged-in user (an administrator), the project and its grants, and a writable dataset
+ * (content-lake-dataset.ts): `data/query` (groq-js, with the raw, published and drafts
+ * perspectives), `data/doc`, `data/actions` and `data/mutate` (each request one transaction), and
+ * `data/listen` (server-sent mutation events for the documents a listener's query matches). After
+ * `sendWebhooks`, each published change is delivered as Sanity's GROQ-powered webhooks deliver it. It
+ * also serves the built Studio at https://studio.test/. Chromium reaches it through `hostResolverRules`.
  */
 export async function startContentLakeStandIn(options: {studioDirectory: string; projectId: string; documents: readonly SanityDocument[]}) {
   const certificates = mkdtempSync(join(tmpdir(), 'lake-certificate-'))
@@ -31,8 +38,11 @@ export async function startContentLakeStandIn(options: {studioDirectory: string;
   const cert = readFileSync(join(certificates, 'cert.pem'))
   rmSync(certificates, {recursive: true, force: true})
 
-  const documents = new Map(options.documents.map((document) => [document._id, document]))
+  const dataset = createLakeDataset(options.documents, {identity: 'editor'})
+  let webhook: ReturnType<typeof createWebhookSender> | undefined
+  dataset.subscribe((committed) => webhook?.send(committed))
   const unanswered = new Set<string>()
+  const refused: string[] = []
   const server = createSecureServer({key, cert, allowHTTP1: true}, (request, response) => {
     const host = request.headers[':authority'] ?? request.headers.host ?? ''
     const url = new URL(request.url, `https://${host}`)
@@ -64,30 +74,81 @@ export async function startContentLakeStandIn(options: {studioDirectory: string;
     if (/^\/projects\/[^/]+\/grants$/.test(path)) return send({'sanity.document.filter.mode': [{grants: [{name: 'mode', params: {mode: 'publish', history: true}}], config: {filter: '_id in path("**")'}}]})
     if (/^\/projects\/[^/]+$/.test(path)) return send({id: options.projectId, displayName: 'Code Talks', studioHost: null, isBlocked: false, isDisabled: false, metadata: {}, members: [], features: []})
     if (/^\/projects\/[^/]+\/datasets$/.test(path)) return send([{name: 'production', aclMode: 'public'}])
-    if (/^\/projects\/[^/]+\/(user-applications|datasets\/[^/]+\/acl)$/.test(path) || path === '/features' || path === '/journey/announcements') return send([])
+    // The dataset grants of an administrator: the Studio allows what they permit.
+    if (/^\/projects\/[^/]+\/datasets\/[^/]+\/acl$/.test(path)) return send([{filter: '_id in path("**")', permissions: ['read', 'create', 'history', 'update']}])
+    if (/^\/projects\/[^/]+\/user-applications$/.test(path) || path === '/features' || path === '/journey/announcements') return send([])
     if (path === '/ping') return send('PONG')
     if (path.startsWith('/schedules/')) return send({schedules: []})
     const keys = /^\/users\/me\/keyvalue\/(.+)$/.exec(path)?.[1]
     if (keys) return send(keys.split(',').map((key) => ({key, value: null})))
-    if (path.startsWith('/data/listen/')) {
-      response.writeHead(200, {...cors, 'content-type': 'text/event-stream', 'cache-control': 'no-cache'})
-      return void response.write('event: welcome\ndata: {"listenerName":"stand-in"}\n\n')
-    }
+    if (path.startsWith('/data/listen/')) return listen(request, url, cors, response)
     if (path.startsWith('/data/query/')) {
       const {query: asked, params} = await queryRequestOf(request, url)
       // The Studio's list search uses text::query(), which groq-js lacks: "*" (no search) matches
       // everything, and a search term is matched as GROQ's `match` would.
       const query = asked.replaceAll('match text::query($__query)', params.__query === '*' ? 'match "*" || true' : 'match $__query')
-      const dataset = perspectiveOf([...documents.values()], url.searchParams.get('perspective') ?? 'raw')
-      const byId = new Map(dataset.map((document) => [document._id, document]))
-      const result: unknown = await evaluateSync(parse(query, {params}), {dataset, params, dereference: ({_ref}) => byId.get(_ref)}).get()
+      const visible = perspectiveOf(dataset.all(), url.searchParams.get('perspective') ?? 'raw')
+      const byId = new Map(visible.map((document) => [document._id, document]))
+      const result: unknown = await evaluateSync(parse(query, {params}), {dataset: visible, params, dereference: ({_ref}) => byId.get(_ref)}).get()
       return send({ms: 1, query, result, syncTags: []})
     }
     const ids = /^\/data\/doc\/[^/]+\/(.+)$/.exec(path)?.[1]?.split(',').map(decodeURIComponent)
-    if (ids) return send({documents: ids.flatMap((id) => documents.get(id) ?? []), omitted: ids.filter((id) => !documents.has(id)).map((id) => ({id, reason: 'existence'}))})
+    if (ids) return send({documents: ids.flatMap((id) => dataset.get(id) ?? []), omitted: ids.filter((id) => !dataset.get(id)).map((id) => ({id, reason: 'existence'}))})
+    if (request.method === 'POST' && (path.startsWith('/data/actions/') || path.startsWith('/data/mutate/'))) {
+      try {
+        const body: unknown = JSON.parse(await textOf(request))
+        if (path.startsWith('/data/actions/')) {
+          const {actions, transactionId = crypto.randomUUID()} = actionsRequest.parse(body)
+          return send({transactionId: dataset.actions(transactionId, actions).transactionId})
+        }
+        const {mutations, transactionId = crypto.randomUUID()} = mutateRequest.parse(body)
+        const {committed, ids: touched} = dataset.mutate(transactionId, mutations)
+        const operationOf = (id: string) => {
+          const change = committed.changes.find((candidate) => candidate.id === id)
+          return change?.after === null ? 'delete' : change?.before === null ? 'create' : 'update'
+        }
+        return send({transactionId, results: touched.map((id) => ({id, operation: operationOf(id)}))})
+      } catch (error) {
+        const status = error instanceof TransactionError ? error.status : 400
+        refused.push(`${path} ${status}: ${error instanceof Error ? error.message : String(error)}`)
+        return sendJson(response, cors, status, {error: {description: error instanceof Error ? error.message : String(error), type: 'stand-in'}, statusCode: status})
+      }
+    }
     // Usage limits, onboarding, help, the presence socket: the Studio works without them.
     unanswered.add(path)
     sendJson(response, cors, 404, {error: 'Not Found', statusCode: 404})
+  }
+
+  /** An event stream of the dataset's changes to the documents the listener's query matches (before or after). */
+  const listen = async (request: Http2ServerRequest, url: URL, cors: Record<string, string>, response: Http2ServerResponse) => {
+    const {query, params} = await queryRequestOf(request, url)
+    const selection = parse(query, {params})
+    const matches = async (document: SanityDocument | null) => {
+      if (document === null) return false
+      const result: unknown = await evaluateSync(selection, {dataset: [document], params}).get()
+      return Array.isArray(result) && result.length > 0
+    }
+    const includeResult = url.searchParams.get('includeResult') !== 'false'
+    const includeMutations = url.searchParams.get('includeMutations') !== 'false'
+    response.writeHead(200, {...cors, 'content-type': 'text/event-stream', 'cache-control': 'no-cache'})
+    response.write('event: welcome\ndata: {"listenerName":"stand-in"}\n\n')
+    let written = Promise.resolve()
+    const unsubscribe = dataset.subscribe((committed, events) => {
+      written = written.then(async () => {
+        const seen: {event: MutationEvent; result: SanityDocument | undefined}[] = []
+        for (const event of events) {
+          const change = committed.changes.find((candidate) => candidate.id === event.documentId)
+          if ((await matches(change?.before ?? null)) || (await matches(change?.after ?? null))) seen.push({event, result: change?.after ?? undefined})
+        }
+        // A listener counts only the events it receives: the Studio waits for all of a transaction's.
+        seen.forEach(({event, result}, index) => {
+          const {mutations, ...rest} = {...event, transactionTotalEvents: seen.length, transactionCurrentEvent: index + 1}
+          const data = {...rest, ...(includeMutations ? {mutations} : {}), ...(includeResult && result ? {result} : {})}
+          response.write(`event: mutation\nid: ${event.eventId}\ndata: ${JSON.stringify(data)}\n\n`)
+        })
+      })
+    })
+    response.on('close', unsubscribe)
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -97,12 +158,28 @@ export async function startContentLakeStandIn(options: {studioDirectory: string;
   return {
     /** For Chromium's --host-resolver-rules: the Studio's hosts here, every other host unresolvable. */
     hostResolverRules: [...[STUDIO_HOST, `${options.projectId}.api.sanity.io`, 'api.sanity.io', 'cdn.sanity.io'].map((host) => `MAP ${host} ${target}`), 'MAP * ~NOTFOUND'].join(', '),
+    /** The dataset as the Studio has edited it. */
+    dataset,
+    /** Delivers every later published change to a webhook; returns the deliveries as they are made. */
+    sendWebhooks(settings: WebhookSettings) {
+      webhook = createWebhookSender(settings, {projectId: options.projectId, dataset: 'production'})
+      return webhook.deliveries
+    },
     /** API paths the stand-in did not answer. */
     unanswered,
+    /** Writes the stand-in refused, with the status and why. */
+    refused,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
 }
 
+async function textOf(request: AsyncIterable<Buffer | string>): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of request) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk))
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+export type ContentLakeStandIn = Awaited<ReturnType<typeof startContentLakeStandIn>>
 /** The dataset as a perspective shows it: `published` hides drafts and versions; `drafts` lays each draft over its published document. */
 function perspectiveOf(all: readonly SanityDocument[], perspective: string): SanityDocument[] {
   const published = all.filter((document) => isPublished(document._id))
