@@ -6,14 +6,20 @@ import {ENGLISH_TAG_PATTERN, LANGUAGE_TAG_PATTERN, SLUG_MAX_LENGTH, SLUG_PATTERN
 
 export type Verdict = true | string
 
-/** Sanity's own "Required" is English (the Studio has no Hebrew locale): every required field says this. */
+/**
+ * What every required field of ours says. Sanity's own "Required" is English (the Studio has no
+ * Hebrew locale); the plugin's validation bundle (i18n.ts) says this for the built-in types' rules.
+ */
 export const REQUIRED = 'שדה חובה'
+
+/** What an empty slug says: what to do about it. */
+export const SLUG_MISSING = 'צרו את הכתובת מהכותרת (Generate) או הקלידו אחת.'
 
 /** A document type as the messages name it. */
 export const DOCUMENT_TYPE_NAMES: Record<string, string> = {episode: 'פרק', meetup: 'הרצאה', voice: 'קול'}
 
 export function checkSlug(slug: string | undefined): Verdict {
-  if (slug === undefined || slug === '') return 'צרו את הכתובת מהכותרת (Generate) או הקלידו אחת.'
+  if (slug === undefined || slug === '') return SLUG_MISSING
   if (slug.length > SLUG_MAX_LENGTH) return `לכל היותר ${SLUG_MAX_LENGTH} תווים (בזו יש ${slug.length}).`
   if (!SLUG_PATTERN.test(slug)) return 'רק אותיות לטיניות קטנות, ספרות ומקפים (a-z, 0-9, -).'
   return true

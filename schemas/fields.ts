@@ -9,6 +9,7 @@ import {
   DOCUMENT_TYPE_NAMES,
   OTHER_DOCUMENT_WITH_SLUG_QUERY,
   REQUIRED,
+  SLUG_MISSING,
   slugQueryParameters,
 } from '../plugin/validation.ts'
 import {SLUG_MAX_LENGTH} from '../server/api/v1/contract.ts'
@@ -43,11 +44,12 @@ export const slugField = (source: string) =>
     options: {source, maxLength: SLUG_MAX_LENGTH, slugify: (input: string) => slugify(input), isUnique: isUniqueInType},
     // Both checks as errors (the slug type's own would only warn): the API cannot serve either.
     validation: (rule) => [
-      rule.required().error(REQUIRED),
+      rule.required().error(SLUG_MISSING),
       rule
         .custom(async (value, context) => {
-          const verdict = checkSlug(value?.current)
-          if (verdict !== true || !value?.current) return verdict
+          if (!value?.current) return true // the required rule says what to do
+          const verdict = checkSlug(value.current)
+          if (verdict !== true) return verdict
           const type = DOCUMENT_TYPE_NAMES[context.document?._type ?? ''] ?? 'מסמך'
           return (await isUniqueInType(value.current, context)) ? true : `כבר יש ${type} אחר עם הכתובת הזו.`
         })
@@ -89,7 +91,7 @@ export const tagsField = defineField({
   title: 'תגיות',
   type: 'array',
   description: 'באנגלית ובאותיות קטנות, למשל "kubernetes" או "web-performance".',
-  of: [defineArrayMember({type: 'string', validation: (rule) => rule.custom((value: string | undefined) => checkEnglishTag(value))})],
+  of: [defineArrayMember({type: 'string', title: 'תגית', validation: (rule) => rule.custom((value: string | undefined) => checkEnglishTag(value))})],
   options: {layout: 'tags'},
   validation: (rule) => rule.unique(),
 })
@@ -110,7 +112,7 @@ export const voiceReferences = (name: string, title: string) =>
     name,
     title,
     type: 'array',
-    of: [defineArrayMember({type: 'reference', to: [{type: 'voice'}]})],
+    of: [defineArrayMember({type: 'reference', title: 'קול', to: [{type: 'voice'}]})],
     validation: (rule) => rule.unique(),
   })
 
