@@ -1,45 +1,74 @@
-// Browser: the Studio as this repository builds it (`sanity build`, no project id), opened in
-// Debian's headless Chromium against a local stand-in of Sanity's API over HTTP/2
-// (test/helpers/content-lake-stand-in.ts) holding the sample dataset. Every host but the stand-in
-// is unresolvable, so the test runs offline. Screenshots are kept in test/artifacts/ (studio-*.png).
-// Editing (drafts, publishing, the webhook to a running server) is not exercised yet.
+// Browser, end to end: the Studio as this repository builds it (`sanity build`), opened in Debian's
+// headless Chromium against a local stand-in of Sanity's API over HTTP/2
+// (test/helpers/content-lake-stand-in.ts) that holds the sample dataset, takes the Studio's edits
+// and sends Sanity's signed webhook on each publish to the API server, run as `npm start` runs it
+// with its Sanity source reading the same dataset (test/helpers/sanity-stand-in.ts). Every host
+// but the stand-in is unresolvable, so the test runs offline. The tests run in order: the lists
+// and the API view first, then an editor's changes. Screenshots go to test/artifacts/studio-*.png.
 import {execFileSync} from 'node:child_process'
 import {mkdir, mkdtemp, readFile, rm} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {chromium, type Browser, type Page} from 'playwright-core'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {z} from 'zod'
-import {parseNdjson} from '../../server/content/ndjson.ts'
+import {episodeSchema, itemEnvelope, listEnvelope, meetupSchema, voiceSchema} from '../../server/api/v1/contract.ts'
 import {voiceOrder} from '../../server/api/v1/order.ts'
+import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
+import {slugify} from '../../plugin/slugify.ts'
+import {REQUIRED, SLUG_MISSING} from '../../plugin/validation.ts'
 import {ensureChromium} from '../helpers/chromium.ts'
-import {startContentLakeStandIn, STUDIO_HOST} from '../helpers/content-lake-stand-in.ts'
-import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
+import {readContract} from '../helpers/contract.ts'
+import {startContentLakeStandIn, STUDIO_HOST, type ContentLakeStandIn} from '../helpers/content-lake-stand-in.ts'
+import type {Delivery} from '../helpers/content-lake-webhook.ts'
+import {startMainProcess, type MainProcess} from '../helpers/main-process.ts'
+import {startSanityStandIn} from '../helpers/sanity-stand-in.ts'
+import {SAMPLE_DATASET} from '../helpers/server.ts'
 
 const slugSchema = z.object({current: z.string()})
+const statusSchema = z.object({last_build: z.object({ok: z.boolean(), kind: z.string()}).loose()}).loose()
 const documents = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)
+const PROJECT_ID = 'embedded' // the project the sample's image assets name, as the server's default
+// The server and the Studio's API view are configured alike, so their documents compare byte for byte.
+const PUBLIC_BASE_URL = 'https://api.codetalks.test'
+const SITE_URL = 'https://codetalks.test'
+const WEBHOOK_SECRET = 'the-stand-in-signs-with-this'
+/** From a publish in the Studio until the API serves it (the design card's promise to readers). */
+const PUBLISH_TO_VISIBLE_MS = 1000
+
 let studioDirectory: string
-let lake: Awaited<ReturnType<typeof startContentLakeStandIn>>
+let lake: ContentLakeStandIn
+let queryApi: Awaited<ReturnType<typeof startSanityStandIn>>
+let server: MainProcess
+let deliveries: Delivery[]
 let browser: Browser
 let page: Page
-let server: TestServer
-const PROJECT_ID = 'embedded' // the project the sample's image assets name, as the server's default
 
 beforeAll(async () => {
   const executablePath = ensureChromium()
-  // The API server the Studio's "API" view describes, over the same sample.
-  server = await startTestServer()
-  // Built from the tree as it is, never a stale studio/dist, and configured as that server is.
+  // Built from the tree as it is, never a stale studio/dist, and configured as the server is.
   studioDirectory = await mkdtemp(join(tmpdir(), 'studio-build-'))
   const studioEnvironment = {
     SANITY_TELEMETRY_DISABLED: '1',
     SANITY_STUDIO_PROJECT_ID: PROJECT_ID,
     SANITY_STUDIO_DATASET: 'production',
-    SANITY_STUDIO_API_BASE_URL: server.config.publicBaseUrl,
-    SANITY_STUDIO_SITE_URL: server.config.siteUrl,
+    SANITY_STUDIO_API_BASE_URL: PUBLIC_BASE_URL,
+    SANITY_STUDIO_SITE_URL: SITE_URL,
   }
   execFileSync(process.execPath, ['node_modules/@sanity/cli/bin/run.js', 'build', studioDirectory, '--yes'], {stdio: 'ignore', env: {...process.env, ...studioEnvironment}})
   lake = await startContentLakeStandIn({studioDirectory, projectId: PROJECT_ID, documents})
+  queryApi = await startSanityStandIn(() => lake.dataset.all(), {dataset: 'production'})
+  // The operator's server, as `npm start` runs it against Sanity; only webhooks bring changes.
+  server = await startMainProcess({
+    PORT: '0',
+    PUBLIC_BASE_URL,
+    SITE_URL,
+    SANITY_PROJECT_ID: PROJECT_ID,
+    SANITY_API_HOST: queryApi.apiHost,
+    SANITY_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    RECONCILE_INTERVAL_SECONDS: '0',
+  })
+  deliveries = lake.sendWebhooks({url: `${server.baseUrl}/webhooks/sanity`, secret: WEBHOOK_SECRET, filter: '_type in ["episode", "meetup", "voice"]', projection: '{_id, _type}'})
   browser = await chromium.launch({
     executablePath,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', `--host-resolver-rules=${lake.hostResolverRules}`],
@@ -49,10 +78,34 @@ beforeAll(async () => {
 }, 300_000)
 afterAll(async () => {
   await browser?.close()
+  await server?.stop()
+  await queryApi?.close()
   await lake?.close()
-  await server?.close()
   if (studioDirectory) await rm(studioDirectory, {recursive: true, force: true})
 })
+
+// A failing test leaves its page as it was: test/artifacts/failed-<test>.png.
+afterEach(async ({task}) => {
+  if (task.result?.state === 'fail') await page?.screenshot({path: `test/artifacts/failed-${task.name.slice(0, 60).replaceAll(/[^\w-]+/g, '-')}.png`})
+})
+
+const get = (path: string) => fetch(`${server.baseUrl}${path}`)
+const slugOf = (document: SanityDocument | undefined) => slugSchema.parse(document?.slug).current
+const hasDraft = (document: SanityDocument) => documents.some((other) => other._id === `drafts.${document._id}`)
+const publishedWithoutDraft = (type: string) => documents.filter((document) => document._type === type && !document._id.startsWith('drafts.') && !hasDraft(document))
+
+/** Waits for the Content Lake to hold a change, then for the API to show it; returns the time from the commit to the first answer that showed it. */
+async function publishToVisible(change: (document: SanityDocument | undefined) => boolean, id: string, path: string, shows: (response: Response) => Promise<boolean>): Promise<number> {
+  await expect.poll(() => change(lake.dataset.get(id)), {timeout: 10_000, interval: 10}).toBe(true)
+  await expect.poll(() => deliveries.find((delivery) => delivery.documentId === id && change(lake.dataset.get(id)))?.status, {timeout: 5_000, interval: 5}).toBe(202)
+  const delivery = deliveries.findLast((candidate) => candidate.documentId === id)
+  if (!delivery) throw new Error(`no webhook delivery for ${id}`)
+  for (const deadline = performance.now() + 5_000; performance.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 10))) {
+    const response = await get(path)
+    if (await shows(response)) return performance.now() - delivery.committedAt
+  }
+  throw new Error(`${path} did not show the change within 5 s`)
+}
 
 describe('the Studio in Chromium', () => {
   it('opens on the catalog, with the plugin\'s lists titled in Hebrew', async () => {
@@ -63,12 +116,30 @@ describe('the Studio in Chromium', () => {
     await page.screenshot({path: 'test/artifacts/studio-structure.png'})
   }, 60_000)
 
-  it('lists the episodes newest first, drafts among them', async () => {
+  it('lists the episodes newest first, drafts among them, a long Hebrew title cut at its end', async () => {
     await page.goto(`https://${STUDIO_HOST}/structure/episodes`)
     const headers = page.locator('[data-testid="document-list-pane"] [data-testid="default-preview__header"]')
     await headers.first().waitFor({timeout: 30_000})
     const newest = documents.filter((document) => document._type === 'episode').toSorted((a, b) => String(b.publishedAt).localeCompare(String(a.publishedAt)))[0]
     expect((await headers.first().innerText()).split('\n')[0]).toBe(String(newest?.title))
+    // A title too long for the list must still show its first letter: right-to-left, cut at its end
+    // (the left). Each title's text is laid out whole in a block that clips it (`overflow: clip`).
+    const overflowing = await headers.locator('[data-ui="Text"] > span > span').evaluateAll<{title: string | null; firstLetterShown: boolean}[], undefined, HTMLElement>((boxes) =>
+      boxes.flatMap((box) => {
+        const text = box.firstChild
+        if (text === null || !text.textContent) return []
+        const range = box.ownerDocument.createRange()
+        range.selectNodeContents(text)
+        const shown = box.getBoundingClientRect()
+        if (range.getBoundingClientRect().width <= shown.width + 1) return []
+        range.setStart(text, 0)
+        range.setEnd(text, 1)
+        const letter = range.getBoundingClientRect()
+        return [{title: box.textContent, firstLetterShown: letter.left >= shown.left - 1 && letter.right <= shown.right + 1}]
+      }),
+    )
+    expect(overflowing.length).toBeGreaterThan(0)
+    expect(overflowing.filter((title) => !title.firstLetterShown)).toEqual([])
     await page.screenshot({path: 'test/artifacts/studio-episodes.png'})
   }, 60_000)
 
@@ -92,16 +163,112 @@ describe('the Studio in Chromium', () => {
   }, 60_000)
 
   it('shows, in the API view of an episode, exactly what GET serves for it', async () => {
-    const episode = documents.find((document) => document._type === 'episode' && !document._id.startsWith('drafts.') && !documents.some((other) => other._id === `drafts.${document._id}`))
+    const [episode] = publishedWithoutDraft('episode')
     if (!episode) throw new Error('no published episode without a draft in the sample')
     await page.goto(`https://${STUDIO_HOST}/structure/episodes;${episode._id}`)
     await page.getByRole('tab', {name: 'API'}).click({timeout: 30_000})
     const code = page.locator('pre code').first()
     await code.waitFor({timeout: 30_000})
     const shown: unknown = JSON.parse(await code.innerText())
-    const slug = slugSchema.parse(episode.slug).current
-    const served: unknown = await (await fetch(`${server.baseUrl}/api/v1/episodes/${slug}.json`)).json()
+    const served: unknown = await (await get(`/api/v1/episodes/${slugOf(episode)}.json`)).json()
     expect(shown).toEqual(served)
     await page.screenshot({path: 'test/artifacts/studio-api-view.png'})
   }, 60_000)
+})
+
+describe('an editor, the operator\'s server and the API\'s readers', () => {
+  const title = 'פרק 33: שלום עולם'
+  const guest = publishedWithoutDraft('voice')[0]
+
+  it('an episode written in Hebrew is held back while it breaks the contract, then published, and readers get it with a new ETag within a second', async () => {
+    if (!guest) throw new Error('no published voice without a draft in the sample')
+    const listBefore = await get('/api/v1/episodes.json')
+    const etagBefore = listBefore.headers.get('etag')
+    const countBefore = (await readContract(listBefore, listEnvelope(episodeSchema))).pagination.total
+
+    await page.goto(`https://${STUDIO_HOST}/structure/episodes`)
+    await page.locator('[data-testid="action-intent-button"]').click({timeout: 30_000})
+    await page.locator('#title').fill(title)
+
+    // Without a slug, a summary and a date the contract is broken: publishing is blocked and the
+    // validation panel says why in Hebrew, for our rules and Sanity's built-in ones alike.
+    await expect.poll(() => page.locator('[data-testid="action-publish"]').isDisabled(), {timeout: 10_000}).toBe(true)
+    await page.getByRole('button', {name: 'Validation'}).click()
+    // Messages shown on the page (each also sits in a hidden tooltip).
+    const shown = (text: string) => page.getByText(text, {exact: true}).filter({visible: true})
+    await shown(SLUG_MISSING).first().waitFor({timeout: 10_000})
+    expect(await shown(REQUIRED).count()).toBeGreaterThanOrEqual(3) // the summary, the date, the slug type's own `current`
+    expect(await shown('Required').count()).toBe(0)
+    await page.screenshot({path: 'test/artifacts/studio-validation.png'})
+
+    await page.getByTestId('field-slug').getByRole('button', {name: 'Generate'}).click()
+    const slug = slugify(title)
+    await expect.poll(() => page.locator('#slug').inputValue()).toBe(slug)
+    await expect.poll(() => shown(SLUG_MISSING).count()).toBe(0)
+    await page.locator('#description').fill('פרק על ה-API הראשון שכתבנו, מהסכמה ועד ה-ETag.')
+    await page.locator('#publishedAt').fill('2026-11-20')
+    await page.locator('#tags').fill('api')
+    await page.locator('#tags').press('Enter')
+    await page.locator('[data-testid="add-single-object-button"]').first().click()
+    await page.locator('[data-testid="autocomplete"]').fill(String(guest.name))
+    await page.getByRole('option', {name: new RegExp(String(guest.name))}).click()
+    const draft = () => lake.dataset.all().find((document) => document.title === title && document._id.startsWith('drafts.'))
+    await expect.poll(() => Array.isArray(draft()?.guests) && Array.isArray(draft()?.tags) && draft()?.publishedAt === '2026-11-20', {timeout: 10_000}).toBe(true)
+    await expect.poll(() => page.locator('[data-testid="action-publish"]').isDisabled(), {timeout: 10_000}).toBe(false)
+    await page.locator('[data-testid="action-publish"]').click()
+
+    const published = () => lake.dataset.all().find((document) => document.title === title && !document._id.startsWith('drafts.'))
+    await expect.poll(() => published() !== undefined, {timeout: 10_000}).toBe(true)
+    const id = published()?._id ?? ''
+    const path = `/api/v1/episodes/${slug}.json`
+    const elapsed = await publishToVisible((document) => document !== undefined, id, path, async (response) => response.status === 200)
+    expect(elapsed).toBeLessThan(PUBLISH_TO_VISIBLE_MS)
+
+    const {data} = await readContract(await get(path), itemEnvelope(episodeSchema))
+    expect(data).toMatchObject({title, slug, published_date: '2026-11-20', tags: ['api'], guests: [{slug: slugOf(guest)}]})
+    const listAfter = await get('/api/v1/episodes.json')
+    expect(listAfter.headers.get('etag')).not.toBe(etagBefore)
+    const list = await readContract(listAfter, listEnvelope(episodeSchema))
+    expect(list.pagination.total).toBe(countBefore + 1)
+    expect(list.data[0]?.slug).toBe(slug) // the newest published episode
+    expect(statusSchema.parse(await (await get('/status')).json()).last_build).toMatchObject({ok: true, kind: 'documents'})
+    expect(lake.refused).toEqual([]) // every write the Studio made was one the Content Lake accepts
+    await page.screenshot({path: 'test/artifacts/studio-published.png'})
+  }, 120_000)
+
+  it('a voice edited and published is served changed within a second', async () => {
+    if (!guest) throw new Error('no published voice without a draft in the sample')
+    const role = 'Principal Consultant, Code Talks'
+    await page.goto(`https://${STUDIO_HOST}/structure/voices;${guest._id}`)
+    await expect.poll(() => page.locator('#name').inputValue(), {timeout: 30_000}).toBe(guest.name)
+    await page.locator('#role').fill(role)
+    await expect.poll(() => lake.dataset.get(`drafts.${guest._id}`)?.role, {timeout: 10_000}).toBe(role)
+    await expect.poll(() => page.locator('[data-testid="action-publish"]').isDisabled(), {timeout: 10_000}).toBe(false)
+    await page.locator('[data-testid="action-publish"]').click()
+    const path = `/api/v1/voices/${slugOf(guest)}.json`
+    const elapsed = await publishToVisible((document) => document?.role === role, guest._id, path, async (response) => (await readContract(response, itemEnvelope(voiceSchema))).data.role === role)
+    expect(elapsed).toBeLessThan(PUBLISH_TO_VISIBLE_MS)
+    expect(lake.refused).toEqual([])
+  }, 120_000)
+
+  it('a meetup deleted in the Studio is gone from the API within a second', async () => {
+    const [meetup] = publishedWithoutDraft('meetup')
+    if (!meetup) throw new Error('no published meetup without a draft in the sample')
+    const countBefore = (await readContract(await get('/api/v1/meetups.json'), listEnvelope(meetupSchema))).pagination.total
+    await page.goto(`https://${STUDIO_HOST}/structure/meetups;${meetup._id}`)
+    // The document's menu is opened once the form shows the document (a menu opened while it loads is closed by the pane).
+    await expect.poll(() => page.locator('#title').inputValue(), {timeout: 30_000}).toBe(meetup.title)
+    await page.locator('[data-testid="action-menu-button"]').click()
+    await expect.poll(() => page.getByTestId('action-Delete').isEnabled(), {timeout: 20_000}).toBe(true)
+    await page.getByTestId('action-Delete').click()
+    await page.locator('[data-testid="confirm-button"]').click()
+    const path = `/api/v1/meetups/${slugOf(meetup)}.json`
+    const elapsed = await publishToVisible((document) => document === undefined, meetup._id, path, async (response) => {
+      await response.arrayBuffer()
+      return response.status === 404
+    })
+    expect(elapsed).toBeLessThan(PUBLISH_TO_VISIBLE_MS)
+    expect((await readContract(await get('/api/v1/meetups.json'), listEnvelope(meetupSchema))).pagination.total).toBe(countBefore - 1)
+    expect(lake.refused).toEqual([])
+  }, 120_000)
 })
