@@ -189,6 +189,23 @@ describe('an editor, the operator\'s server and the API\'s readers', () => {
     await page.goto(`https://${STUDIO_HOST}/structure/episodes`)
     await page.locator('[data-testid="action-intent-button"]').click({timeout: 30_000})
     await page.locator('#title').fill(title)
+    // A Hebrew field description with Latin words in it reads right-to-left: on its first line, its
+    // first letter is the rightmost (laid out left-to-right, the Latin word would split the line into runs).
+    const description = page.getByTestId('field-slug').locator('[data-ui="fieldHeaderContentBox"] [data-ui="Text"] > span').filter({hasText: 'הכתובת'})
+    const firstLetterAtRight = await description.evaluate((box) => {
+      const text = box.firstChild
+      if (!text?.textContent) return false
+      const range = box.ownerDocument.createRange()
+      const letterAt = (index: number) => {
+        range.setStart(text, index)
+        range.setEnd(text, index + 1)
+        return range.getBoundingClientRect()
+      }
+      const first = letterAt(0)
+      const line = Array.from(text.textContent, (_, index) => letterAt(index)).filter((letter) => Math.abs(letter.top - first.top) < 2)
+      return line.every((letter) => letter.right <= first.right + 1)
+    })
+    expect(firstLetterAtRight).toBe(true)
 
     // Without a slug, a summary and a date the contract is broken: publishing is blocked and the
     // validation panel says why in Hebrew, for our rules and Sanity's built-in ones alike.
