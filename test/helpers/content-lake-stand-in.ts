@@ -11,7 +11,7 @@ import type {SanityDocument} from '../../server/content/ndjson.ts'
 import {actionSchema, createLakeDataset, mutationSchema, TransactionError, type MutationEvent} from './content-lake-dataset.ts'
 import {createWebhookSender, type WebhookSettings} from './content-lake-webhook.ts'
 import {ensureDebianProgram} from './debian.ts'
-import {queryRequestOf} from './sanity-stand-in.ts'
+import {bodyText, queryRequestOf} from './sanity-stand-in.ts'
 
 /** The host the built Studio is served from. */
 export const STUDIO_HOST = 'studio.test'
@@ -96,7 +96,7 @@ export async function startContentLakeStandIn(options: {studioDirectory: string;
     if (ids) return send({documents: ids.flatMap((id) => dataset.get(id) ?? []), omitted: ids.filter((id) => !dataset.get(id)).map((id) => ({id, reason: 'existence'}))})
     if (request.method === 'POST' && (path.startsWith('/data/actions/') || path.startsWith('/data/mutate/'))) {
       try {
-        const body: unknown = JSON.parse(await textOf(request))
+        const body: unknown = JSON.parse(await bodyText(request))
         if (path.startsWith('/data/actions/')) {
           const {actions, transactionId = crypto.randomUUID()} = actionsRequest.parse(body)
           return send({transactionId: dataset.actions(transactionId, actions).transactionId})
@@ -171,12 +171,6 @@ export async function startContentLakeStandIn(options: {studioDirectory: string;
     refused,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
-}
-
-async function textOf(request: AsyncIterable<Buffer | string>): Promise<string> {
-  const chunks: Buffer[] = []
-  for await (const chunk of request) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk))
-  return Buffer.concat(chunks).toString('utf8')
 }
 
 export type ContentLakeStandIn = Awaited<ReturnType<typeof startContentLakeStandIn>>

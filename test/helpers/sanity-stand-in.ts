@@ -88,7 +88,12 @@ export async function queryRequestOf(request: {method?: string | undefined} & As
     for (const [name, value] of url.searchParams) if (name.startsWith('$')) params[name.slice(1)] = JSON.parse(value)
     return {query: url.searchParams.get('query') ?? '', params}
   }
+  return queryBodySchema.parse(JSON.parse(await bodyText(request)))
+}
+
+/** A request's whole body as UTF-8 text. */
+export async function bodyText(request: AsyncIterable<Buffer | string>): Promise<string> {
   const chunks: Buffer[] = []
   for await (const chunk of request) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk))
-  return queryBodySchema.parse(JSON.parse(Buffer.concat(chunks).toString('utf8')))
+  return Buffer.concat(chunks).toString('utf8')
 }
