@@ -9,6 +9,7 @@ import {execFileSync} from 'node:child_process'
 import {mkdir, mkdtemp, readFile, rm} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
+import {Client, StreamableHTTPClientTransport} from '@modelcontextprotocol/client'
 import {chromium, type Browser, type Page} from 'playwright-core'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {z} from 'zod'
@@ -260,6 +261,15 @@ describe('an editor, the operator\'s server and the API\'s readers', () => {
     expect(list.pagination.total).toBe(countBefore + 1)
     expect(list.data[0]?.slug).toBe(slug) // the newest published episode
     expect(statusSchema.parse(await (await get('/status')).json()).last_build).toMatchObject({ok: true, kind: 'documents'})
+    // An agent reading through MCP gets the same record: the API and MCP answer from one snapshot.
+    const agent = new Client({name: 'studio-end-to-end', version: '1.0.0'})
+    await agent.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`)))
+    try {
+      const result = await agent.callTool({name: 'get_episode', arguments: {slug}})
+      expect({data: episodeSchema.parse(result.structuredContent)}).toEqual(await (await get(path)).json())
+    } finally {
+      await agent.close()
+    }
     expect(lake.refused).toEqual([]) // every write the Studio made was one the Content Lake accepts
     await page.screenshot({path: 'test/artifacts/studio-published.png'})
   }, 120_000)
