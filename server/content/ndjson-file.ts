@@ -1,6 +1,6 @@
 import {open, type FileHandle} from 'node:fs/promises'
 import {setImmediate} from 'node:timers/promises'
-import {isPublished, type DocumentSet} from './document-set.ts'
+import {documentSetOf, isPublished, type DocumentSet} from './document-set.ts'
 import {parseDocumentLine, type SanityDocument} from './ndjson.ts'
 import {PiecedBytes} from './pieced-bytes.ts'
 import type {TouchedDocument} from './source.ts'
@@ -280,8 +280,9 @@ async function readExactly(handle: FileHandle, target: Buffer, position: number)
  * the next read that applies a change moves the lines it points into.
  */
 function documentSetOfFile(path: string, state: FileState, parsed?: readonly SanityDocument[]): DocumentSet {
-  let all = parsed?.filter((document) => isPublished(document._id))
-  let allById: Map<string, SanityDocument> | undefined
+  if (parsed) return documentSetOf(parsed)
+  // Once a query has asked for every document, the set is that of the parsed documents.
+  let whole: DocumentSet | undefined
   const parsedById = new Map<string, SanityDocument>()
   // The lines were parsed when read: the same bytes parse again.
   const parse = (line: Line) => parseDocumentLine(lineBytes(state.bytes, line).toString('utf8'), path)
@@ -295,14 +296,11 @@ function documentSetOfFile(path: string, state: FileState, parsed?: readonly San
   }
   return {
     all() {
-      all ??= publishedLines().flatMap((line) => parse(line) ?? [])
-      return all
+      whole ??= documentSetOf(publishedLines().flatMap((line) => parse(line) ?? []))
+      return whole.all()
     },
     get(id) {
-      if (all) {
-        allById ??= new Map(all.map((document) => [document._id, document]))
-        return allById.get(id)
-      }
+      if (whole) return whole.get(id)
       if (!parsedById.has(id)) {
         const line = lineOf(id)
         const document = line && parse(line)
@@ -311,8 +309,7 @@ function documentSetOfFile(path: string, state: FileState, parsed?: readonly San
       return parsedById.get(id)
     },
     containing(text) {
-      // Once every document is parsed, all of them are candidates (a superset is allowed).
-      if (all) return all
+      if (whole) return whole.containing(text)
       const needle = Buffer.from(text)
       return publishedLines().flatMap((line) => (lineBytes(state.bytes, line).includes(needle) ? (parse(line) ?? []) : []))
     },
