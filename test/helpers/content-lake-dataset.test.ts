@@ -33,7 +33,7 @@ describe('the Content Lake stand-in\'s dataset', () => {
       ['voice-1', 'update', 'r0'],
       ['drafts.voice-1', 'disappear', 't1'],
     ])
-    expect(dataset.published().map((document) => document._id)).toEqual(['voice-1'])
+    expect(dataset.all().map((document) => document._id)).toEqual(['voice-1'])
   })
 
   it('deletes a document with its draft, and answers a second delete with nothing to change', () => {

@@ -1,6 +1,5 @@
 import {Mutation} from '@sanity/mutator'
 import {z} from 'zod'
-import {isPublished} from '../../server/content/document-set.ts'
 import type {SanityDocument} from '../../server/content/ndjson.ts'
 
 // The writable dataset behind the Content Lake stand-in: documents with revisions, the Actions API
@@ -200,8 +199,6 @@ export function createLakeDataset(initial: readonly SanityDocument[], options: {
     /** Every stored document, drafts included; the same array until the next change. */
     all: () => all,
     get: (id: string) => stored.get(id),
-    /** The published documents only, as a query with the published perspective sees them. */
-    published: () => all.filter((document) => isPublished(document._id)),
     actions: (transactionId: string, actions: readonly Action[]) =>
       transact(transactionId, (working, read) => {
         for (const action of actions) applyAction(action, working, read)
