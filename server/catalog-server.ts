@@ -1,7 +1,7 @@
 import type {Logger} from 'pino'
 import {createApp, type AppDependencies} from './app.ts'
 import type {Config} from './config.ts'
-import {clientAddressResolver, rateLimitKey} from './http/client-address.ts'
+import {clientAddressResolver, rateLimitKey, trustedProxyTest} from './http/client-address.ts'
 import {createFastPath} from './http/fast-path.ts'
 import {createRateLimiter, type CounterStore} from './http/rate-limit.ts'
 import {WindowCounter} from './http/window-counter.ts'
@@ -49,5 +49,5 @@ export function createCatalogServer(dependencies: CatalogServerDependencies): Ca
     clock,
     onError: logError,
   })
-  return createHttpServer(listener, config.publicBaseUrl, dependencies.limits ?? DEFAULT_LIMITS)
+  return createHttpServer(listener, config.publicBaseUrl, dependencies.limits ?? DEFAULT_LIMITS, {isTrustedProxy: trustedProxyTest(config.trustProxy)})
 }

@@ -13,6 +13,14 @@ export function clientAddressResolver(trustProxy: number | string[] | undefined)
   return (request) => proxyAddr(request, trusted)
 }
 
+/** Whether a socket's peer is a proxy the operator trusts (`TRUST_PROXY`): a hop count trusts whatever peer is nearest. */
+export function trustedProxyTest(trustProxy: number | string[] | undefined): (address: string) => boolean {
+  if (trustProxy === undefined) return () => false
+  if (typeof trustProxy === 'number') return () => trustProxy > 0
+  const trusted = proxyAddr.compile(trustProxy)
+  return (address) => trusted(address, 0)
+}
+
 const MAX_REMEMBERED = 10_000
 const keys = new Map<string, string>()
 

@@ -1,12 +1,13 @@
-import {createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse} from 'node:http'
+import {createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse} from 'node:http'
 import {Server as NetServer} from 'node:net'
 import type {Duplex} from 'node:stream'
-import {buildProblem, PROBLEM_CONTENT_TYPE, sendProblem, type ProblemStatus} from './problem.ts'
+import {answerOnSocket, bodyGate, capConnectionsPerClient} from './connection-guard.ts'
+import {buildProblem, sendProblem, type ProblemStatus} from './problem.ts'
 
 export interface ServerLimits {
   /** A client that has not sent all its headers by then gets 408 and is disconnected (slowloris). */
   headersTimeoutMs: number
-  /** The whole request, body included. */
+  /** The whole request, body included: a body still arriving by then gets 408 and its connection is closed (the body timeout). */
   requestTimeoutMs: number
   /** How long an idle keep-alive connection is kept. */
   keepAliveTimeoutMs: number
@@ -14,14 +15,25 @@ export interface ServerLimits {
   maxHeaderBytes: number
   /** How often Node checks the two timeouts above (its default, 30 s, would let a slow client stay that much longer). */
   timeoutCheckIntervalMs: number
+  /** Connections one peer address may hold at once (0: no cap); the next is answered 429 and closed. */
+  maxConnectionsPerClient: number
+  /** Request bodies being received at once, across all clients; the next is answered 503 before it is read. */
+  maxBodiesInFlight: number
 }
 
 export const DEFAULT_LIMITS: ServerLimits = {
   headersTimeoutMs: 10_000,
-  requestTimeoutMs: 30_000,
+  requestTimeoutMs: 15_000,
   keepAliveTimeoutMs: 5_000,
   maxHeaderBytes: 16 * 1024,
   timeoutCheckIntervalMs: 1_000,
+  maxConnectionsPerClient: 128,
+  maxBodiesInFlight: 256,
+}
+
+export interface HttpServerOptions {
+  /** Peers that carry many clients (the proxies the operator trusts): not held to the per-client connection cap. */
+  isTrustedProxy?: (address: string) => boolean
 }
 
 export interface CatalogHttpServer {
@@ -31,8 +43,9 @@ export interface CatalogHttpServer {
 }
 
 /** An HTTP server with bounded timeouts and sizes whose every refusal is application/problem+json. */
-export function createHttpServer(listener: RequestListener, publicBaseUrl: string, limits: ServerLimits = DEFAULT_LIMITS): CatalogHttpServer {
+export function createHttpServer(listener: RequestListener, publicBaseUrl: string, limits: ServerLimits = DEFAULT_LIMITS, options: HttpServerOptions = {}): CatalogHttpServer {
   let closing = false
+  const admitBody = bodyGate(limits.maxBodiesInFlight)
   // The last response of each connection: a malformed request pipelined after a valid one is
   // refused only once the valid one has been answered. (Replaced by the next request's response,
   // dropped with the socket: no listener per request.)
@@ -52,6 +65,10 @@ export function createHttpServer(listener: RequestListener, publicBaseUrl: strin
       owed.set(request.socket, response)
       const refusal = refuseTarget(request)
       if (refusal) return refuseRequest(request, response, publicBaseUrl, 400, refusal)
+      if (!admitBody(request)) {
+        response.setHeader('Retry-After', '1')
+        return refuseRequest(request, response, publicBaseUrl, 503, `The server is receiving ${limits.maxBodiesInFlight} request bodies already; retry in a second.`)
+      }
       listener(request, response)
     },
   )
@@ -60,9 +77,15 @@ export function createHttpServer(listener: RequestListener, publicBaseUrl: strin
   )
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     const pending = owed.get(socket)
-    if (pending && !pending.writableFinished) pending.once('finish', () => refuse(error, socket, publicBaseUrl, limits))
-    else refuse(error, socket, publicBaseUrl, limits)
+    // The pending response's own body failed (aborted, malformed, too slow): that response will
+    // never be written, so the refusal is the answer, at once.
+    if (!pending || pending.writableFinished || !pending.req.complete) return refuse(error, socket, publicBaseUrl, limits)
+    // A request pipelined after one still being answered: refused once that answer is out, or the
+    // connection goes if that answer never completes.
+    pending.once('finish', () => refuse(error, socket, publicBaseUrl, limits))
+    pending.once('close', () => pending.writableFinished || socket.destroy())
   })
+  capConnectionsPerClient(server, {max: limits.maxConnectionsPerClient, exempt: options.isTrustedProxy ?? (() => false), publicBaseUrl})
 
   const shutDown = (timeoutMs: number) =>
     new Promise<void>((resolve) => {
@@ -82,7 +105,8 @@ export function createHttpServer(listener: RequestListener, publicBaseUrl: strin
 
 // RFC 3986 authority as a Host header carries it: an IP literal or a registered name, and a port.
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(?::\d{0,5})?$/
-const ABSOLUTE_FORM = /^https?:\/\//i
+// Any scheme: `ws://x/api/v1/…` names the same path as `http://x/api/v1/…`, and must meet the same rules (the sunset's 410).
+const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\//i
 
 /**
  * RFC 9112 3.2: HTTP/1.1 requests carry exactly one valid Host, and an absolute-form target
@@ -118,24 +142,16 @@ function hostLines(rawHeaders: readonly string[]): number {
   return lines
 }
 
-function refuseRequest(request: IncomingMessage, response: ServerResponse, publicBaseUrl: string, status: 400 | 417, detail: string): void {
+function refuseRequest(request: IncomingMessage, response: ServerResponse, publicBaseUrl: string, status: 400 | 417 | 503, detail: string): void {
   response.shouldKeepAlive = false
   sendProblem(request, response, buildProblem(publicBaseUrl, status, detail, '/'), {'X-Content-Type-Options': 'nosniff'})
 }
 
 /** Node's own answers to unparseable, oversized or slow requests are plain text; these are problems. */
 function refuse(error: NodeJS.ErrnoException, socket: Duplex, publicBaseUrl: string, limits: ServerLimits): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
-    socket.destroy()
-    return
-  }
+  if (error.code === 'ECONNRESET') return void socket.destroy()
   const [status, detail] = describeClientError(error.code, limits)
-  const body = JSON.stringify(buildProblem(publicBaseUrl, status, detail, '/'))
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-      `Content-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
-  )
+  answerOnSocket(socket, publicBaseUrl, status, detail)
 }
 
 function describeClientError(code: string | undefined, limits: ServerLimits): [ProblemStatus, string] {

@@ -2,6 +2,8 @@ import {spawn} from 'node:child_process'
 
 export interface MainProcess {
   baseUrl: string
+  /** The process id, to read what the process holds (`/proc/{pid}/fd`). */
+  pid: number
   /** Everything the process has written so far (JSON log lines). */
   output(): string
   /** Stops reading the process's stdout, as a stalled log collector would: its pipe fills and stays full. */
@@ -31,6 +33,7 @@ export async function startMainProcess(environment: Record<string, string>): Pro
   })
   return {
     baseUrl,
+    pid: child.pid ?? 0,
     output: () => output,
     signal(signal) {
       child.kill(signal)

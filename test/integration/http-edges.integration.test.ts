@@ -39,6 +39,11 @@ describe('request forms off the beaten path', () => {
     expect(statusLines(answer)).toEqual([410])
     const metrics = await (await fetch(`${server.baseUrl}/metrics`)).text()
     expect(metrics).toContain('catalog_http_requests_total{route="/api/v1/episodes.json",status="410"} 1')
+    // Whatever the scheme: the path is what is served, so the sunset applies to it.
+    for (const target of ['ws://x/api/v1/episodes.json', 'x://y/api/v1/episodes.json', 'HTTPS://x/api/v1/voices.json']) {
+      const other = await exchange(server.baseUrl, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)
+      expect(statusLines(other), target).toEqual([410])
+    }
   })
 
   it('answers a current absolute-form target with the document', async () => {

@@ -1,6 +1,7 @@
 // The operator's side over real HTTP: rate limits, CORS, version lifecycle, size and time limits.
 import {connect} from 'node:net'
 import {afterEach, describe, expect, it} from 'vitest'
+import {DEFAULT_LIMITS} from '../../server/http/server.ts'
 import {readProblem} from '../helpers/contract.ts'
 import {rawRequest} from '../helpers/raw-http.ts'
 import {startTestServer, type TestServer} from '../helpers/server.ts'
@@ -130,7 +131,7 @@ describe('limits on what a client can send', () => {
   })
 
   it('disconnects a client that sends its headers too slowly, with a 408 problem', async () => {
-    const {baseUrl} = await start({limits: {headersTimeoutMs: 300, requestTimeoutMs: 600, keepAliveTimeoutMs: 1000, maxHeaderBytes: 16384, timeoutCheckIntervalMs: 50}})
+    const {baseUrl} = await start({limits: {...DEFAULT_LIMITS, headersTimeoutMs: 300, requestTimeoutMs: 600, keepAliveTimeoutMs: 1000, timeoutCheckIntervalMs: 50}})
     const {port} = new URL(baseUrl)
     const started = Date.now()
     const received = await new Promise<string>((resolve, reject) => {
