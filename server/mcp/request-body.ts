@@ -8,6 +8,9 @@ const PARSE_ERROR = -32700
 const INVALID_REQUEST = -32600
 const BODY_TOO_LARGE = -32000
 
+/** Far deeper than any tool call (about 6 levels); a deeper value would overflow the SDK's recursive validation. */
+export const MAX_MCP_NESTING = 64
+
 const TOO_LARGE_MESSAGE = `Payload Too Large: Request body must not exceed ${MAX_MCP_BODY_BYTES} bytes`
 
 function sendJsonRpcError(response: Response, httpStatus: 400 | 413, code: number, message: string): void {
@@ -32,6 +35,9 @@ export function mcpRequestBody(): [RequestHandler, RequestHandler, RequestHandle
   const parse: RequestHandler = (request, response, next) => {
     const body: unknown = request.body
     if (!Buffer.isBuffer(body) || body.length === 0) return sendJsonRpcError(response, 400, INVALID_REQUEST, 'Invalid Request: the body is empty; send one JSON-RPC message')
+    if (nestsDeeperThan(body, MAX_MCP_NESTING)) {
+      return sendJsonRpcError(response, 400, INVALID_REQUEST, `Invalid Request: the message is nested deeper than ${MAX_MCP_NESTING} levels`)
+    }
     let message: unknown
     try {
       message = JSON.parse(body.toString('utf8'))
@@ -50,4 +56,26 @@ export function mcpRequestBody(): [RequestHandler, RequestHandler, RequestHandle
     sendJsonRpcError(response, 413, BODY_TOO_LARGE, TOO_LARGE_MESSAGE)
   }
   return [refuseAnnounced, read, parse, tooLarge]
+}
+
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+const OPENERS = new Set([0x5b, 0x7b]) // [ {
+const CLOSERS = new Set([0x5d, 0x7d]) // ] }
+
+/** Whether arrays and objects nest deeper than `max` in JSON text (brackets inside strings do not count); one pass, before parsing. */
+function nestsDeeperThan(json: Buffer, max: number): boolean {
+  let depth = 0
+  let inString = false
+  for (let index = 0; index < json.length; index++) {
+    const byte = json[index] ?? 0
+    if (inString) {
+      if (byte === BACKSLASH) index++
+      else if (byte === QUOTE) inString = false
+    } else if (byte === QUOTE) inString = true
+    else if (OPENERS.has(byte)) {
+      if (++depth > max) return true
+    } else if (CLOSERS.has(byte)) depth--
+  }
+  return false
 }

@@ -261,6 +261,31 @@ describe('the /mcp endpoint over plain HTTP', () => {
     expect(performance.now() - started).toBeLessThan(5000)
   })
 
+  it('refuses a message nested 8,000 deep, wherever the nesting is, with 400 and -32600', async () => {
+    const deep = `${'['.repeat(8000)}${']'.repeat(8000)}`
+    const messages = [
+      `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_catalog","arguments":{"query":${deep}}}}`,
+      `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"x":${deep}}}}`,
+      `{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{},"unknown":${deep}}`,
+      `{"jsonrpc":"2.0","method":"notifications/initialized","params":{"x":${deep}}}`,
+    ]
+    for (const body of messages) {
+      const response = await fetch(`${server.baseUrl}/mcp`, {method: 'POST', headers: {...jsonRpcHeaders, 'mcp-protocol-version': '2025-06-18'}, body})
+      expect(response.status, body.slice(0, 80)).toBe(400)
+      const {error} = jsonRpcError.parse(await response.json())
+      expect(error.code).toBe(-32600)
+      expect(error.message).toMatch(/nested/)
+    }
+    // Strings may hold any number of brackets.
+    const quoted = await fetch(`${server.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: {...jsonRpcHeaders, 'mcp-protocol-version': '2025-06-18'},
+      body: JSON.stringify({jsonrpc: '2.0', id: 4, method: 'tools/call', params: {name: 'search_catalog', arguments: {query: `"\\${'['.repeat(2000)}`}}}),
+    })
+    expect(quoted.status).toBe(200)
+    expect(server.loggedErrors).toEqual([])
+  })
+
   it('answers a body that is not JSON with a JSON-RPC parse error', async () => {
     const response = await fetch(`${server.baseUrl}/mcp`, {method: 'POST', headers: jsonRpcHeaders, body: '{"jsonrpc": '})
     expect(response.status).toBe(400)
