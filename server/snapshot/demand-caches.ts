@@ -8,7 +8,7 @@ import type {EncodedVariant, Representation, VariantStore} from './representatio
  * bytes: least recently used entries go first, retired snapshots' entries with them.
  */
 export interface DemandCaches {
-  /** List pages for a `limit` and `cursor` other than the default, by snapshot version and request. */
+  /** List pages other than the default, by snapshot version, collection, `limit` and the position the page starts at (never the cursor's text). */
   pages: LRUCache<string, Representation<Buffer>>
   /** Compressed variants of items, by ETag and coding: the ETag names the bytes, so snapshots share them. */
   variants: LRUCache<string, EncodedVariant> & VariantStore
@@ -22,15 +22,21 @@ export interface DemandCacheBounds {
 // A page is counted at three times its bytes: the most it can hold once compressed, since a
 // variant is kept only when it is smaller than the identity bytes (identity, br, gzip).
 const PAGE_CODINGS_HELD = 3
-// An entry's own cost beyond its bytes (key, LRU links, the variant object), roughly.
-const ENTRY_OVERHEAD_BYTES = 160
+// What an entry holds beyond its bytes and its key, measured: a page's Representation (validators,
+// header list, two maps) is about 1.1 KB of heap, and each buffer of its own costs an allocation;
+// a variant is one small frozen object. Keys are counted by their length (they are ASCII).
+const PAGE_OVERHEAD_BYTES = 2048
+const VARIANT_OVERHEAD_BYTES = 256
 
 export function createDemandCaches(bounds: DemandCacheBounds): DemandCaches {
   return {
-    pages: new LRUCache<string, Representation<Buffer>>({maxSize: bounds.pageCacheBytes, sizeCalculation: (page) => page.body.length * PAGE_CODINGS_HELD + ENTRY_OVERHEAD_BYTES}),
+    pages: new LRUCache<string, Representation<Buffer>>({
+      maxSize: bounds.pageCacheBytes,
+      sizeCalculation: (page, key) => page.body.length * PAGE_CODINGS_HELD + key.length + PAGE_OVERHEAD_BYTES,
+    }),
     variants: new LRUCache<string, EncodedVariant>({
       maxSize: bounds.variantCacheBytes,
-      sizeCalculation: (variant) => variant.body.length + ENTRY_OVERHEAD_BYTES,
+      sizeCalculation: (variant, key) => variant.body.length + key.length + VARIANT_OVERHEAD_BYTES,
     }),
   }
 }

@@ -7,6 +7,7 @@ import {episodeOrder, meetupOrder, voiceOrder, type ListOrder, type SortKey} fro
 import {buildServiceIndex, type ServiceIndexSettings} from '../api/v1/service-index.ts'
 import {forEachConcurrently} from './compression.ts'
 import type {DemandCaches} from './demand-caches.ts'
+import {ownedBytes} from './owned-bytes.ts'
 import type {KnownItems} from './saved-snapshot.ts'
 import {ChunkedBody, represent, type Representation} from './representation.ts'
 
@@ -196,17 +197,19 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
   const listPage = (collection: CollectionName, request: PageRequest): PageResult => {
     const state = states[collection]
     if (request.cursor === null && request.limit === DEFAULT_PAGE_LIMIT) return {ok: true, representation: state.defaultPage}
-    const cacheKey = `${version} ${collection} ${request.limit} ${request.cursor ?? ''}`
-    const cached = pageCache.get(cacheKey)
-    if (cached) return {ok: true, representation: cached}
     let start = 0
     if (request.cursor !== null) {
       const decoded = decodeCursor(request.cursor)
       if (!decoded.ok) return decoded
       start = firstIndexAfter(state, decoded.key)
     }
+    // By position, not by the cursor's text: every cursor that lands on the same item shares one
+    // page, so a client inventing cursors cannot fill the cache with copies.
+    const cacheKey = `${version} ${collection} ${request.limit} ${start}`
+    const cached = pageCache.get(cacheKey)
+    if (cached) return {ok: true, representation: cached}
     // Any page may change whenever any content changes, so pages share the content's date.
-    const page = represent(pageBody(state, settings.links, request.limit, start), () => contentLastModified)
+    const page = represent(ownedBytes(pageBody(state, settings.links, request.limit, start)), () => contentLastModified)
     pageCache.set(cacheKey, page)
     return {ok: true, representation: page}
   }
