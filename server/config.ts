@@ -124,6 +124,9 @@ const environmentSchema = z
     }
   })
 
+/** Variables whose values are never repeated in an error. */
+const SECRET_VARIABLES = new Set(['SANITY_TOKEN', 'SANITY_WEBHOOK_SECRET', 'REDIS_URL'])
+
 const megabytes = (value: number) => Math.round(value * 1024 * 1024)
 
 export type Config = z.output<typeof environmentSchema>
@@ -138,7 +141,9 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     const problems = result.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? '')
       const value = setVariables[name]
-      return `${name}: ${issue.message}${value === undefined ? '' : ` (got ${JSON.stringify(value)})`}`
+      if (value === undefined) return `${name}: ${issue.message}`
+      // A secret is described by its length, never shown: this line goes to logs.
+      return `${name}: ${issue.message} (got ${SECRET_VARIABLES.has(name) ? `a value of ${value.length} characters` : JSON.stringify(value)})`
     })
     throw new Error(`Invalid configuration: ${problems.join('; ')}`)
   }

@@ -14,6 +14,7 @@ import {createDemandCaches} from './snapshot/demand-caches.ts'
 import {openSnapshotFile} from './snapshot/saved-snapshot.ts'
 import {createSnapshotStore, documentChangeOf, type BuildOutcome} from './snapshot/store.ts'
 import type {Snapshot} from './snapshot/snapshot.ts'
+import {describeStartFailure} from './start-failure.ts'
 import {SERVER_VERSION} from './version.ts'
 
 // The only module that reads the environment, starts timers, watches files, connects or listens.
@@ -52,6 +53,7 @@ const saved = snapshotFile && {
   onUnusable: (error: unknown) => logger.warn({err: error}, `the snapshot saved in ${config.snapshotDirectory} could not be read; reading the source in full`),
 }
 const guard = guardMassDeletion(catalogSnapshotBuilder({source, config, clock, caches, saved}), {clock, confirmAfterMs: config.massDeletionConfirmMs})
+// The first read has no snapshot to fall back on: its failure is the operator's to fix, in one line.
 const snapshots = await createSnapshotStore(guard.build, {
   clock,
   onBuild: (outcome) => {
@@ -60,7 +62,7 @@ const snapshots = await createSnapshotStore(guard.build, {
     if (outcome.ok) reportProblems(snapshots.current())
     if (outcome.ok) saveServedSnapshot()
   },
-})
+}).catch((error: unknown) => exitWith(describeStartFailure(error, config.content)))
 reportProblems(snapshots.current())
 
 // A snapshot built by a full read is saved once it is served (never one the mass-deletion guard
@@ -188,7 +190,11 @@ function configOrExit(): Config {
   try {
     return loadConfig(process.env)
   } catch (error) {
-    process.stderr.write(`catalog-api: ${error instanceof Error ? error.message : String(error)}\n`)
-    process.exit(1)
+    return exitWith(error instanceof Error ? error.message : String(error))
   }
+}
+
+function exitWith(line: string): never {
+  process.stderr.write(`catalog-api: ${line}\n`)
+  process.exit(1)
 }

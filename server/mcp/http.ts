@@ -66,14 +66,20 @@ export function mcpRoutes(options: McpRoutesOptions): express.Router {
 }
 
 /**
- * Runs `create` with console.warn sent to `onWarning`: the SDK announces with console.warn, once,
- * that JSON responses drop mid-call notifications (this server sends none), which would otherwise
- * be the one line on stdout outside the JSON logs.
+ * The SDK announces with console.warn, on every start, that JSON responses drop mid-call
+ * notifications. This server's tools send none (each answers with one result), so nothing is
+ * dropped and the warning is answered here rather than logged; the README says so once.
  */
+const ANSWERED_WARNING = /^responseMode: 'json' drops mid-call notifications/
+
+/** Runs `create` with console.warn sent to `onWarning` (the console by default), less the answered warning. */
 function warningsTo<T>(onWarning: ((message: string) => void) | undefined, create: () => T): T {
-  if (!onWarning) return create()
   const consoleWarn = console.warn
-  console.warn = (...parts: unknown[]) => onWarning(parts.map(String).join(' '))
+  const report = onWarning ?? ((message: string) => consoleWarn(message))
+  console.warn = (...parts: unknown[]) => {
+    const message = parts.map(String).join(' ')
+    if (!ANSWERED_WARNING.test(message)) report(message)
+  }
   try {
     return create()
   } finally {

@@ -1,0 +1,45 @@
+import type {Config} from './config.ts'
+
+/**
+ * One line for an operator whose server could not read its catalog at start: which variable to
+ * look at and what to do, never a stack trace. The error's own message is kept, cut short.
+ */
+export function describeStartFailure(error: unknown, content: Config['content']): string {
+  const code = errorCode(error)
+  const message = firstLine(error)
+  if (content.kind === 'embedded') {
+    const file = JSON.stringify(content.datasetFile)
+    if (code !== undefined && /^E[A-Z]+$/.test(code)) {
+      return `DATASET_FILE: cannot read ${file} (${code}). Point DATASET_FILE at a Sanity NDJSON export (npx sanity dataset export), or leave it unset to serve the embedded sample.`
+    }
+    return `DATASET_FILE: ${file} could not be read as a Sanity NDJSON export: ${message}`
+  }
+  const project = `Sanity project "${content.projectId}", dataset "${content.dataset}"`
+  const status = statusCode(error)
+  if (status === 401 || status === 403) {
+    return `SANITY_TOKEN: ${project} refused the request (${status}). Set SANITY_TOKEN to a token with read access (Viewer), or leave it unset for a public dataset.`
+  }
+  if (status === 404) return `SANITY_PROJECT_ID / SANITY_DATASET: ${project} was not found (404). Check both names in sanity.io/manage.`
+  if (status !== undefined) return `SANITY_PROJECT_ID: ${project} answered ${status}: ${message}`
+  const host = content.apiHost ?? `https://${content.projectId}.api.sanity.io`
+  return `SANITY_PROJECT_ID: could not reach ${project} at ${host} (${code ?? message}). Check SANITY_PROJECT_ID${content.apiHost ? ' and SANITY_API_HOST' : ''} and the network.`
+}
+
+/** A system error code (`ENOENT`, `ECONNREFUSED`), on the error or on its cause (fetch wraps them). */
+function errorCode(error: unknown): string | undefined {
+  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 4; current = current.cause, depth++) {
+    if ('code' in current && typeof current.code === 'string') return current.code
+  }
+  return undefined
+}
+
+/** The HTTP status of a Sanity client error (`statusCode`), if the request got an answer. */
+function statusCode(error: unknown): number | undefined {
+  return error instanceof Error && 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : undefined
+}
+
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error)
+  const line = text.split('\n')[0] ?? ''
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line
+}
