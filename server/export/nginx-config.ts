@@ -56,7 +56,8 @@ function headerLines(headers: [string, string][], indent = '    '): string {
  * An nginx configuration that serves a static export with the origin's headers, status codes and
  * problem bodies: pre-compressed siblings (`brotli_static`, `gzip_static`), `Vary`, the same
  * Cache-Control, CORS and nosniff, file dates equal to the origin's Last-Modified, and the same
- * problem+json for 404 and 405. ETags are nginx's own (modification time and size), distinct per
+ * problem+json for 404 and 405; nginx's own refusals (400, 413, 414, 431, 500) are problem+json
+ * too, and the compressed siblings are not URLs. ETags are nginx's own (modification time and size), distinct per
  * coding as RFC 9110 requires. What a static server cannot do is listed in the README.
  */
 export function nginxConfig(files: readonly StaticFile[], settings: NginxSettings): string {

@@ -175,6 +175,12 @@ async function exchange(raw: string): Promise<{status: number; headers: Map<stri
 const problemShape = z.object({type: z.string(), title: z.string(), status: z.number(), detail: z.string(), instance: z.string()}).strict()
 
 describe('what nginx itself refuses', () => {
+  it('still says why it refuses a list page it does not hold (its own 400, not the generic one)', async () => {
+    const response = await rawRequest(`${nginxUrl}/api/v1/episodes.json?limit=5`)
+    expect(response.status).toBe(400)
+    expect(problemShape.parse(JSON.parse(response.body.toString('utf8'))).detail).toMatch(/serves pages of 100 items/)
+  })
+
   it.each(['/api/v1/index.json', '/api/v1/episodes.json', '/api/v1/sandbox/voices.json', '/docs', '/llms.txt', '/sitemap-index.xml', '/api/openapi.json'])(
     '%s: its compressed siblings are never served as files, in any coding',
     async (url) => {
