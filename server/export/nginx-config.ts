@@ -145,8 +145,8 @@ ${detailRules.join('\n')}
     error_page 403 404 = @catalog_not_found;
     error_page 405 = @catalog_not_allowed;
     # nginx's own refusals, which it would answer with an HTML page. 501 and 505 (a transfer
-    # coding or HTTP version it does not speak) are 400s, as the origin answers them; 494 is
-    # its name for headers too large.
+    # coding or HTTP version it does not speak) are requests it cannot read: 400s, as the
+    # origin answers an HTTP version it does not speak. 494 is its name for headers too large.
     # They go to URIs, not named locations: a request nginx could not parse has no URI, and
     # nginx refuses to enter a named location without one.
     error_page 400 501 505 = ${REFUSALS}/bad-request;
