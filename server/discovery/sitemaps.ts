@@ -1,5 +1,5 @@
-import {COLLECTION_NAMES} from '../api/v1/links.ts'
-import type {Representation} from '../snapshot/representation.ts'
+import type {CatalogEntry} from '../api/v1/catalog.ts'
+import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
 import type {SiteDocument, Snapshot} from '../snapshot/snapshot.ts'
 
 const MAX_URLS = 50_000 // per sitemap file, as the sitemaps protocol allows
@@ -11,45 +11,59 @@ interface Entry {
   line: string
 }
 
-// A representation's `<url>` line, made once: after an edit, a sitemap of 50,000 items is the
-// same lines joined again, not 50,000 dates formatted and URLs escaped again.
-const lines = new WeakMap<Representation, {base: string; line: string}>()
+// An item's `<url>` line, made once per catalog entry (entries are immutable): after an edit, a
+// sitemap of 50,000 items is the same lines joined again, not 50,000 dates formatted again.
+const lines = new WeakMap<CatalogEntry<unknown>, {base: string; entry: Entry}>()
 
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 const w3c = (date: Date) => date.toISOString().replace('.000Z', 'Z')
+const latest = (dates: readonly Date[]) => new Date(dates.reduce((newest, date) => Math.max(newest, date.getTime()), 0))
 
 /**
  * `/sitemap-index.xml` and one sitemap per collection (split every 50,000 URLs) listing the API
- * records, each with the Last-Modified of its served bytes, plus one for the list and service
- * documents: clients re-read what moved.
+ * records, plus one for the list and service documents: clients re-read what moved. Dates come
+ * from the content (the latest `_updatedAt` an item shows), never from when a rebuild ran, so
+ * replicas that read the same content serve the same bytes whatever order their edits came in.
  */
 export function buildSitemaps(snapshot: Snapshot, publicBaseUrl: string): SiteDocument[] {
   const api = (path: string) => `${publicBaseUrl}/api/v1/${path}`
-  const entry = (representation: Representation | undefined, path: () => string): Entry[] => {
-    if (!representation) return []
-    let made = lines.get(representation)
+  const line = (path: string, lastmod: Date) => `<url><loc>${escape(api(path))}</loc><lastmod>${w3c(lastmod)}</lastmod></url>`
+  const itemEntry = (name: CollectionName, catalogEntry: CatalogEntry<{slug: string}>): Entry => {
+    let made = lines.get(catalogEntry)
     if (made?.base !== publicBaseUrl) {
-      const line = `<url><loc>${escape(api(path()))}</loc><lastmod>${w3c(representation.lastModified)}</lastmod></url>`
-      lines.set(representation, (made = {base: publicBaseUrl, line}))
+      const lastmod = new Date(catalogEntry.updatedAt)
+      lines.set(catalogEntry, (made = {base: publicBaseUrl, entry: {lastmod, line: line(`${name}/${catalogEntry.value.slug}.json`, lastmod)}}))
     }
-    return [{lastmod: representation.lastModified, line: made.line}]
+    return made.entry
   }
-  const documents = ['index.json', 'all.json', ...COLLECTION_NAMES.map((name) => `${name}.json`)]
-  const groups: [string, Entry[]][] = [['api', documents.flatMap((path) => entry(snapshot.representation(path), () => path))]]
+  const itemsOf = (name: CollectionName) => snapshot.catalog[name].map((catalogEntry) => itemEntry(name, catalogEntry))
+  const items: Record<CollectionName, Entry[]> = {episodes: itemsOf('episodes'), meetups: itemsOf('meetups'), voices: itemsOf('voices')}
+  const dateOf = (entries: readonly Entry[]) => latest(entries.map((entry) => entry.lastmod))
+  const everything = dateOf(COLLECTION_NAMES.flatMap((name) => items[name]))
+  const document = (path: string, lastmod: Date): Entry[] => (snapshot.representation(path) ? [{lastmod, line: line(path, lastmod)}] : [])
+  const groups: [string, Entry[]][] = [
+    [
+      'api',
+      [
+        ...document('index.json', everything),
+        ...document('all.json', everything),
+        ...COLLECTION_NAMES.flatMap((name) => document(`${name}.json`, items[name].length > 0 ? dateOf(items[name]) : everything)),
+      ],
+    ],
+  ]
   for (const name of COLLECTION_NAMES) {
-    const entries = snapshot.catalog[name].flatMap(({value}) => entry(snapshot.item(name, value.slug), () => `${name}/${value.slug}.json`))
+    const entries = items[name]
     for (let part = 0; part * MAX_URLS < Math.max(entries.length, 1); part++) {
       groups.push([part === 0 ? name : `${name}-${part + 1}`, entries.slice(part * MAX_URLS, (part + 1) * MAX_URLS)])
     }
   }
-  const latest = (entries: Entry[]) => new Date(entries.reduce((newest, entry) => Math.max(newest, entry.lastmod.getTime()), 0))
   const sitemaps: SiteDocument[] = groups.map(([name, entries]) => ({
     path: `/sitemaps/${name}.xml`,
     contentType: XML,
     body: `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.map((entry) => entry.line).join('\n')}\n</urlset>\n`,
   }))
   const index = groups
-    .map(([name, entries]) => `<sitemap><loc>${escape(`${publicBaseUrl}/sitemaps/${name}.xml`)}</loc><lastmod>${w3c(latest(entries))}</lastmod></sitemap>`)
+    .map(([name, entries]) => `<sitemap><loc>${escape(`${publicBaseUrl}/sitemaps/${name}.xml`)}</loc><lastmod>${w3c(dateOf(entries))}</lastmod></sitemap>`)
     .join('\n')
   return [
     {path: '/sitemap-index.xml', contentType: XML, body: `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${index}\n</sitemapindex>\n`},

@@ -27,4 +27,46 @@ describe('Accept-Encoding negotiation', () => {
     expect(negotiateContentCoding('gzip;q=0.9, br;q=0.8')).toBe('gzip')
     expect(negotiateContentCoding('gzip;q=0.9, br;q=0.8')).toBe('gzip')
   })
+
+  describe('q-values at their edges', () => {
+    it.each([
+      // q=0 is "not acceptable", for a coding, for identity and through *.
+      ['gzip;q=0', 'identity'],
+      ['br;q=0, *', 'gzip'],
+      ['*, br;q=0', 'gzip'],
+      ['*;q=0', 'identity'],
+      ['*;q=0, gzip', 'gzip'],
+      ['br;q=0.', 'identity'],
+      // identity refused: any coding the client takes, else identity anyway (no 406).
+      ['identity;q=0', 'identity'],
+      ['identity;q=0, *', 'br'],
+      ['identity;q=0, gzip;q=0', 'identity'],
+      ['identity;q=0, gzip;q=0.001', 'gzip'],
+      // identity preferred when the client says so; ties go br, gzip, identity.
+      ['br;q=0.5, identity', 'identity'],
+      ['identity;q=1, gzip;q=0.5', 'identity'],
+      ['*;q=0.5, identity;q=0.6', 'identity'],
+      ['identity, br', 'br'],
+      ['identity, gzip', 'gzip'],
+      ['gzip;q=1.0, br;q=1.000', 'br'],
+      ['gzip;q=0.5, br;q=0.5', 'br'],
+      ['br;q=0.001, gzip;q=0.002', 'gzip'],
+      ['gzip;q=.5, br;q=0.4', 'gzip'],
+      ['gzip;q=-1', 'identity'],
+      // Codings and parameter names are case-insensitive.
+      ['GZIP;Q=0.4, br;q=0.5', 'br'],
+      ['Identity;q=0, GZIP;q=0', 'identity'],
+      ['IDENTITY;q=0.9, gzip;q=0.8', 'identity'],
+      // Optional whitespace, empty list elements and other parameters.
+      [' gzip ; q=0.5 ,  br ; q=0.6 ', 'br'],
+      ['\tgzip;q=0.5,\tbr;q=0.6', 'br'],
+      ['gzip; q=0.5, br; q=0.4', 'gzip'],
+      [',,, gzip ,', 'gzip'],
+      ['gzip;level=9;q=0.5, br;q=0.4', 'gzip'],
+      // Not gzip by another name: x-gzip is not offered.
+      ['x-gzip', 'identity'],
+    ] as const)('%j -> %s', (header, expected) => {
+      expect(negotiateContentCoding(header)).toBe(expected)
+    })
+  })
 })

@@ -162,22 +162,28 @@ describe('MCP and agent documents', () => {
 })
 
 describe('sitemaps', () => {
-  it('lists every API record with the Last-Modified of its served bytes', async () => {
+  it('lists every API record dated by its content: the Last-Modified a server that read this content from the start serves', async () => {
+    // This server applied an edit (above); the dates of its own Last-Modified say when, the sitemap must not.
+    const fresh = await startTestServer({source: createEmbeddedSource('the same content', async () => documents)})
     const index = await (await get('/sitemap-index.xml')).text()
     expect(index).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<sitemapindex xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/)
     const sitemapUrls = [...index.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1] ?? '')
     expect(sitemapUrls.map((url) => new URL(url).pathname)).toEqual(['/sitemaps/api.xml', '/sitemaps/episodes.xml', '/sitemaps/meetups.xml', '/sitemaps/voices.xml'])
     let items = 0
-    for (const sitemapUrl of sitemapUrls) {
-      const response = await get(sitemapUrl)
-      expect(response.headers.get('content-type')).toBe('application/xml; charset=utf-8')
-      const entries = [...(await response.text()).matchAll(/<url><loc>([^<]+)<\/loc><lastmod>([^<]+)<\/lastmod><\/url>/g)]
-      if (!sitemapUrl.endsWith('/api.xml')) items += entries.length
-      for (const [, loc = '', lastmod = ''] of entries) {
-        const item = await get(loc, {method: 'HEAD'})
-        expect(item.status, loc).toBe(200)
-        expect(new Date(lastmod).getTime(), loc).toBe(new Date(item.headers.get('last-modified') ?? '').getTime())
+    try {
+      for (const sitemapUrl of sitemapUrls) {
+        const response = await get(sitemapUrl)
+        expect(response.headers.get('content-type')).toBe('application/xml; charset=utf-8')
+        const entries = [...(await response.text()).matchAll(/<url><loc>([^<]+)<\/loc><lastmod>([^<]+)<\/lastmod><\/url>/g)]
+        if (!sitemapUrl.endsWith('/api.xml')) items += entries.length
+        for (const [, loc = '', lastmod = ''] of entries) {
+          expect((await get(loc, {method: 'HEAD'})).status, loc).toBe(200)
+          const item = await fetch(`${fresh.baseUrl}${new URL(loc).pathname}`, {method: 'HEAD'})
+          expect(new Date(lastmod).getTime(), loc).toBe(new Date(item.headers.get('last-modified') ?? '').getTime())
+        }
       }
+    } finally {
+      await fresh.close()
     }
     const {episodes, meetups, voices} = counts()
     expect(items).toBe(episodes + meetups + voices)

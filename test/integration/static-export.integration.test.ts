@@ -3,10 +3,12 @@
 import {execFile, spawn, type ChildProcess} from 'node:child_process'
 import {Agent} from 'node:http'
 import {chmod, mkdtemp, readFile, rm, writeFile} from 'node:fs/promises'
+import {connect, createServer, type Server} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {promisify} from 'node:util'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {z} from 'zod'
 import {growDataset} from '../../bench/grow-dataset.ts'
 import {createEmbeddedFileSource} from '../../server/content/embedded-source.ts'
 import {parseNdjson} from '../../server/content/ndjson.ts'
@@ -22,6 +24,7 @@ let origin: TestServer
 let nginx: ChildProcess
 let nginxUrl: string
 let files: StaticFile[]
+let socketFile: Server | undefined
 const agent = new Agent({keepAlive: true, maxSockets: 8})
 
 beforeAll(async () => {
@@ -42,6 +45,10 @@ beforeAll(async () => {
   await promisify(execFile)(process.execPath, ['server/export.ts', '--out', out, '--listen', `127.0.0.1:${port}`], {
     env: {...process.env, PUBLIC_BASE_URL: 'http://api.test', DATASET_FILE: dataset},
   })
+  // A damaged export: a "file" nginx finds but cannot open (a socket), so it answers 500.
+  const damaged = createServer()
+  await new Promise<void>((resolve) => damaged.listen(join(out, 'site', 'api', 'v1', 'damaged.json'), resolve))
+  socketFile = damaged
   nginx = spawn(program, ['-p', out, '-c', join(out, 'nginx.conf'), '-g', 'daemon off;'], {stdio: ['ignore', 'ignore', 'inherit']})
   nginxUrl = `http://127.0.0.1:${port}`
   await eventually(async () => expect((await rawRequest(`${nginxUrl}/api/v1/index.json`)).status).toBe(200))
@@ -50,6 +57,7 @@ beforeAll(async () => {
 afterAll(async () => {
   agent.destroy()
   nginx?.kill()
+  socketFile?.close()
   await origin?.close()
   await rm(directory, {recursive: true, force: true})
 })
@@ -132,5 +140,81 @@ describe('errors', () => {
     for (const name of ['access-control-allow-origin', 'access-control-allow-methods', 'access-control-allow-headers', 'access-control-max-age']) {
       expect(fromNginx.headers[name], name).toBe(fromOrigin.headers[name])
     }
+  })
+})
+
+/** Writes `raw` on one connection and reads the first response nginx sends (headers and a Content-Length body). */
+async function exchange(raw: string): Promise<{status: number; headers: Map<string, string>; body: string}> {
+  const socket = connect(Number(new URL(nginxUrl).port), '127.0.0.1')
+  socket.write(raw)
+  let received = Buffer.alloc(0)
+  const split = () => {
+    const end = received.indexOf('\r\n\r\n')
+    if (end < 0) return undefined
+    const [statusLine = '', ...headerLines] = received.subarray(0, end).toString('latin1').split('\r\n')
+    const headers = new Map(headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]))
+    const body = received.subarray(end + 4)
+    const complete = body.length >= Number(headers.get('content-length') ?? Number.POSITIVE_INFINITY)
+    return complete ? {status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1]), headers, body: body.toString('utf8')} : undefined
+  }
+  try {
+    return await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no complete response in 2 s: ${received.toString('latin1').slice(0, 300)}`)), 2000)
+      socket.on('data', (chunk: Buffer) => {
+        received = Buffer.concat([received, chunk])
+        const response = split()
+        if (response) (clearTimeout(timer), resolve(response))
+      })
+      socket.once('error', (error) => (clearTimeout(timer), reject(error)))
+    })
+  } finally {
+    socket.destroy()
+  }
+}
+
+const problemShape = z.object({type: z.string(), title: z.string(), status: z.number(), detail: z.string(), instance: z.string()}).strict()
+
+describe('what nginx itself refuses', () => {
+  it('still says why it refuses a list page it does not hold (its own 400, not the generic one)', async () => {
+    const response = await rawRequest(`${nginxUrl}/api/v1/episodes.json?limit=5`)
+    expect(response.status).toBe(400)
+    expect(problemShape.parse(JSON.parse(response.body.toString('utf8'))).detail).toMatch(/serves pages of 100 items/)
+  })
+
+  it.each(['/api/v1/index.json', '/api/v1/episodes.json', '/api/v1/sandbox/voices.json', '/docs', '/llms.txt', '/sitemap-index.xml', '/api/openapi.json'])(
+    '%s: its compressed siblings are never served as files, in any coding',
+    async (url) => {
+      for (const suffix of ['.br', '.gz']) {
+        for (const coding of ['identity', 'br', 'gzip']) {
+          const path = `${url}${suffix}`
+          const [fromOrigin, fromNginx] = await both(path, {headers: {'Accept-Encoding': coding}})
+          expect(fromOrigin.status, path).toBe(404)
+          expectSame(`${path} ${coding}`, fromOrigin, fromNginx)
+        }
+      }
+    },
+  )
+
+  it.each([
+    {name: 'a traversal above the root', raw: 'GET /../etc/passwd HTTP/1.1\r\nHost: api.test\r\n\r\n', status: 400},
+    {name: 'an encoded traversal', raw: 'GET /api/v1/%2e%2e/%2e%2e/%2e%2e/etc/passwd HTTP/1.1\r\nHost: api.test\r\n\r\n', status: 400},
+    {name: 'a request line that is not HTTP', raw: 'GET / HTTP/1.1 extra\r\nHost: api.test\r\n\r\n', status: 400},
+    {name: 'HTTP/1.1 without a Host', raw: 'GET /api/v1/index.json HTTP/1.1\r\n\r\n', status: 400},
+    {name: 'a transfer coding nginx does not know', raw: 'POST /api/v1/index.json HTTP/1.1\r\nHost: api.test\r\nTransfer-Encoding: compress\r\n\r\n', status: 400},
+    {name: 'an HTTP version nginx does not speak', raw: 'GET /api/v1/index.json HTTP/2.5\r\nHost: api.test\r\n\r\n', status: 400},
+    {name: 'a body over the limit', raw: 'POST /api/v1/index.json HTTP/1.1\r\nHost: api.test\r\nContent-Length: 100000000\r\n\r\n', status: 413},
+    {name: 'a request line over nginx\'s buffers', raw: `GET /api/v1/${'a'.repeat(9000)}.json HTTP/1.1\r\nHost: api.test\r\n\r\n`, status: 414},
+    {name: 'a header over nginx\'s buffers', raw: `GET /api/v1/index.json HTTP/1.1\r\nHost: api.test\r\nX-Large: ${'a'.repeat(9000)}\r\n\r\n`, status: 431},
+    {name: 'a file nginx cannot open', raw: 'GET /api/v1/damaged.json HTTP/1.1\r\nHost: api.test\r\n\r\n', status: 500},
+  ])('$name: a $status problem+json, not nginx\'s HTML page', async ({raw, status}) => {
+    const response = await exchange(raw)
+    expect(response.status).toBe(status)
+    expect(response.headers.get('content-type')).toBe('application/problem+json; charset=utf-8')
+    expect(response.headers.get('cache-control')).toBe('no-store')
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(response.headers.get('access-control-allow-origin')).toBe('*')
+    const problem = problemShape.parse(JSON.parse(response.body))
+    expect(problem).toMatchObject({status, type: expect.stringMatching(/^http:\/\/api\.test\/docs#errors-/)})
+    expect(Number(response.headers.get('content-length'))).toBe(Buffer.byteLength(response.body))
   })
 })

@@ -117,6 +117,39 @@ describe('signed deliveries', () => {
     }
   })
 
+  it('serves the same sitemaps, byte for byte, as a fresh server that read the edited content from the start', async () => {
+    // Edits dated well before they are delivered: a sitemap dated by the rebuild would say "now".
+    const episodeId = idOf('ep-3-schema-migrations')
+    const voiceId = sample.find((document) => document._type === 'voice' && JSON.stringify(document).includes('"current":"nir-weiss"'))?._id ?? ''
+    documents = documents.map((document) => {
+      if (document._id === episodeId) return {...document, title: 'פרק 3: מיגרציות, שוב', _updatedAt: '2026-10-01T08:00:00Z'}
+      if (document._id === voiceId) return {...document, name: 'ניר וייס (רדיס)', _updatedAt: '2026-10-02T09:30:00Z'}
+      return document
+    })
+    const sitemapPaths = async (base: string) => [...(await (await fetch(`${base}/sitemap-index.xml`)).text()).matchAll(/<loc>[^<]*?(\/sitemaps\/[^<]+)<\/loc>/g)].map((match) => match[1] ?? '')
+    const before = await (await get('/sitemap-index.xml')).text()
+    expect(await (await deliver({_id: episodeId, _type: 'episode'})).json()).toEqual({status: 'accepted', rebuild: 'document'})
+    expect(await (await deliver({_id: voiceId, _type: 'voice'})).json()).toEqual({status: 'accepted', rebuild: 'document'})
+    await eventually(async () => expect(await (await get('/api/v1/voices/nir-weiss.json')).text()).toContain('ניר וייס (רדיס)'))
+    await eventually(async () => expect(await (await get('/api/v1/episodes/ep-3-schema-migrations.json')).text()).toContain('פרק 3: מיגרציות, שוב'))
+    expect(server.store.status().lastBuild).toMatchObject({kind: 'documents', ok: true})
+    expect(await (await get('/sitemap-index.xml')).text()).not.toBe(before)
+
+    const edited = [...documents]
+    const fresh = await startTestServer({source: createEmbeddedSource('the edited sample', async () => edited)})
+    try {
+      const paths = ['/sitemap-index.xml', ...(await sitemapPaths(server.baseUrl))]
+      expect(paths).toEqual(['/sitemap-index.xml', ...(await sitemapPaths(fresh.baseUrl))])
+      for (const path of paths) {
+        const [webhooked, read] = await Promise.all([get(path), fetch(`${fresh.baseUrl}${path}`)])
+        expect({path, body: await webhooked.text(), etag: webhooked.headers.get('etag')}).toEqual({path, body: await read.text(), etag: read.headers.get('etag')})
+      }
+      expect(await (await get('/sitemaps/episodes.xml')).text()).toContain('<lastmod>2026-10-01T08:00:00Z</lastmod>')
+    } finally {
+      await fresh.close()
+    }
+  })
+
   it('removes a deleted episode from lists and bulk, and its endpoint answers 404', async () => {
     const deletedId = idOf('ep-5-build-times')
     documents = documents.filter((document) => document._id !== deletedId)

@@ -190,12 +190,16 @@ function mapCollection<Row, Item extends {slug: string}>(
   const isValid = (document: Document): document is Document & {mapped: Extract<MappedDocument<Item>, {ok: true}>} => document.mapped.ok
   const valid = documents.filter(isValid)
   const established = (document: (typeof valid)[number]) => lastValid.get(document.documentId)?.value.slug === document.mapped.entry.value.slug
-  // Established holders claim their slugs first, then the rest in list order, then the refused
-  // (whose last valid versions take whatever slug is still free).
+  const refused = documents.filter((document) => !document.mapped.ok)
+  const keepsAVersion = (document: Document) => lastValid.has(document.documentId)
+  // Established holders claim their slugs first: valid documents whose slug did not change, and
+  // refused ones whose last valid version is served (a per-document build sees that version as
+  // the holder too). Then the rest in list order; refused documents with no version get nothing.
   const claimOrder = [
     ...valid.filter(established),
+    ...refused.filter(keepsAVersion),
     ...valid.filter((document) => !established(document)).sort((a, b) => byOrder(a.mapped.entry, b.mapped.entry)),
-    ...documents.filter((document) => !document.mapped.ok),
+    ...refused.filter((document) => !keepsAVersion(document)),
   ]
   const holders = new Map<string, string>()
   const entries: CatalogEntry<Item>[] = []

@@ -63,4 +63,71 @@ describe('the document policy, alike in full and per-document builds', () => {
     expect(served(third)).toEqual(served(first))
     expect(problems(third)).toMatchObject([{documentId: 'other', severity: 'kept'}])
   })
+
+  describe('duplicate slugs', () => {
+    it('on a fresh start, gives a slug to the first document in list order (newest first, then id) and refuses the others', async () => {
+      const older = episode('same', {_id: 'older', publishedAt: '2024-01-01', title: 'ישן'})
+      const newer = episode('same', {_id: 'newer', publishedAt: '2025-01-01', title: 'חדש'})
+      const twinB = episode('twin', {_id: 'twin-b', publishedAt: '2025-01-01', title: 'ב'})
+      const twinA = episode('twin', {_id: 'twin-a', publishedAt: '2025-01-01', title: 'א'})
+      for (const documents of [[older, newer, twinB, twinA], [twinA, twinB, newer, older]]) {
+        const catalog = mapCatalog(await fetchFrom(documents, CATALOG_QUERY), settings)
+        expect(served(catalog)).toEqual(['newer:same:חדש', 'twin-a:twin:א'])
+        expect(problems(catalog)).toEqual([
+          {documentId: 'older', collection: 'episodes', severity: 'rejected', messages: ['slug: "same" is already used by another document in episodes']},
+          {documentId: 'twin-b', collection: 'episodes', severity: 'rejected', messages: ['slug: "twin" is already used by another document in episodes']},
+        ])
+      }
+    })
+
+    it('keeps the holder when a newer document takes its slug and the holder is then edited', async () => {
+      const newcomer = episode('taken', {_id: 'newcomer', publishedAt: '2026-01-01'})
+      const previous = mapCatalog(await fetchFrom([holder, newcomer], CATALOG_QUERY), settings, mapCatalog(await fetchFrom([holder], CATALOG_QUERY), settings))
+      const edited = [{...holder, title: 'המחזיק, ערוך'}, newcomer]
+      const full = mapCatalog(await fetchFrom(edited, CATALOG_QUERY), settings, previous)
+      const incremental = patchCatalog(previous, [{collection: 'episodes', documentId: 'holder', row: await fetchFrom(edited, EPISODE_BY_ID_QUERY, {id: 'holder'})}], settings)
+      for (const catalog of [full, incremental]) {
+        expect(served(catalog)).toEqual(['holder:taken:המחזיק, ערוך'])
+        expect(problems(catalog)).toMatchObject([{documentId: 'newcomer', severity: 'rejected'}])
+      }
+    })
+  })
+
+  describe('a refused document keeps its last valid version while its slug is free', () => {
+    const broken = {...other, title: undefined}
+
+    it('keeps it when the edit broke the document but not its slug, and when the broken edit also asks for a new slug', async () => {
+      const renamedAndBroken = await bothWays([holder, other], [holder, {...broken, slug: {_type: 'slug', current: 'elsewhere'}}], 'other')
+      expect(served(renamedAndBroken)).toEqual(['other:other:אחר', 'holder:taken:המחזיק'])
+      expect(problems(renamedAndBroken)).toMatchObject([{documentId: 'other', severity: 'kept'}])
+    })
+
+    it('lets no other document take the slug its kept version holds', async () => {
+      const previous = mapCatalog(await fetchFrom([holder, broken], CATALOG_QUERY), settings, mapCatalog(await fetchFrom([holder, other], CATALOG_QUERY), settings))
+      expect(problems(previous)).toMatchObject([{documentId: 'other', severity: 'kept'}])
+      const after = [{...holder, slug: {_type: 'slug', current: 'other'}}, broken]
+      const full = mapCatalog(await fetchFrom(after, CATALOG_QUERY), settings, previous)
+      const incremental = patchCatalog(previous, [{collection: 'episodes', documentId: 'holder', row: await fetchFrom(after, EPISODE_BY_ID_QUERY, {id: 'holder'})}], settings)
+      expect(served(incremental), 'a per-document build').toEqual(['other:other:אחר', 'holder:taken:המחזיק'])
+      expect(served(full), 'a full re-read, as the per-document build').toEqual(served(incremental))
+      expect(problems(full)).toEqual(problems(incremental))
+    })
+
+    it('still keeps it when it is fixed under a slug another holds, and serves the fix under a free one', async () => {
+      const previous = mapCatalog(await fetchFrom([holder, broken], CATALOG_QUERY), settings, mapCatalog(await fetchFrom([holder, other], CATALOG_QUERY), settings))
+      const bothBuilds = async (after: SanityDocument[]) => {
+        const full = mapCatalog(await fetchFrom(after, CATALOG_QUERY), settings, previous)
+        const incremental = patchCatalog(previous, [{collection: 'episodes', documentId: 'other', row: await fetchFrom(after, EPISODE_BY_ID_QUERY, {id: 'other'})}], settings)
+        expect(served(incremental)).toEqual(served(full))
+        expect(problems(incremental)).toEqual(problems(full))
+        return full
+      }
+      const clash = await bothBuilds([holder, {...other, title: 'תוקן', slug: {_type: 'slug', current: 'taken'}}])
+      expect(served(clash)).toEqual(['other:other:אחר', 'holder:taken:המחזיק'])
+      expect(problems(clash)).toEqual([{documentId: 'other', collection: 'episodes', severity: 'kept', messages: ['slug: "taken" is already used by another document in episodes']}])
+      const fixed = await bothBuilds([holder, {...other, title: 'תוקן'}])
+      expect(served(fixed)).toEqual(['other:other:תוקן', 'holder:taken:המחזיק'])
+      expect(fixed.problems).toEqual([])
+    })
+  })
 })
