@@ -6,6 +6,7 @@ import {join, resolve} from 'node:path'
 import {parseArgs} from 'node:util'
 import {loadConfig} from './config.ts'
 import {createSource} from './content/create-source.ts'
+import {exportAddressWarning} from './export/address-warning.ts'
 import {nginxConfig} from './export/nginx-config.ts'
 import {staticFiles} from './export/static-files.ts'
 import {writeExport} from './export/write-export.ts'
@@ -16,16 +17,19 @@ const DEBIAN_BROTLI_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_modu
 const {values} = parseArgs({
   options: {
     out: {type: 'string'},
-    listen: {type: 'string', default: '8080'},
+    // Loopback unless told otherwise: an export is tried here before it is exposed.
+    listen: {type: 'string', default: '127.0.0.1:8080'},
     'brotli-module': {type: 'string', default: existsSync(DEBIAN_BROTLI_MODULE) ? DEBIAN_BROTLI_MODULE : ''},
   },
 })
 if (!values.out) {
-  console.error('usage: npm run export -- --out DIR [--listen 8080] [--brotli-module PATH]')
+  console.error('usage: npm run export -- --out DIR [--listen 127.0.0.1:8080] [--brotli-module PATH]')
   process.exit(2)
 }
 
 const config = loadConfig(process.env)
+const addressWarning = exportAddressWarning(config.publicBaseUrl, Boolean(process.env.PUBLIC_BASE_URL), values.listen)
+if (addressWarning) console.warn(`warning: ${addressWarning}`)
 const started = performance.now()
 const snapshot = await catalogSnapshotBuilder({source: createSource(config.content), config, clock: () => new Date()})(undefined, {kind: 'all'})
 await snapshot.warm()
