@@ -181,6 +181,7 @@ const appliesTo = (benchCase: Case, server: string) => !benchCase.servers || ben
 
 interface Measurement {
   requestsPerSecond: number
+  requests: number
   transferPerSecond: string
   latencyP99: string
   errors: number
@@ -194,10 +195,28 @@ async function wrk(port: number, path: string, headers: Record<string, string>, 
   const errors = [...stdout.matchAll(/(?:Non-2xx or 3xx responses|Socket errors:.*?(?:connect|read|write|timeout)) (\d+)/g)].reduce((sum, match) => sum + Number(match[1]), 0)
   return {
     requestsPerSecond,
+    requests: Number(/(\d+) requests in/.exec(stdout)?.[1]),
     transferPerSecond: /Transfer\/sec:\s+(\S+)/.exec(stdout)?.[1] ?? '?',
     latencyP99: /^\s+99%\s+(\S+)/m.exec(stdout)?.[1] ?? '?',
     errors,
   }
+}
+
+/**
+ * CPU seconds (user and system) a server and its live children (nginx's worker) have used. On a
+ * shared machine, requests per CPU-second is much steadier than requests per second: another
+ * process taking the core slows the server down, but barely changes what a request costs it.
+ */
+async function cpuSeconds(pid: number | undefined): Promise<number> {
+  if (pid === undefined) return Number.NaN
+  const ticks = async (id: string): Promise<number> => {
+    const stat = await readFile(`/proc/${id}/stat`, 'utf8').catch(() => '')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    const own = Number(fields[11]) + Number(fields[12]) // utime, stime (fields 14 and 15 of proc(5))
+    const children = (await readFile(`/proc/${id}/task/${id}/children`, 'utf8').catch(() => '')).split(' ').filter(Boolean)
+    return own + (await Promise.all(children.map(ticks))).reduce((sum, value) => sum + value, 0)
+  }
+  return (await ticks(String(pid))) / 100 // USER_HZ
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
@@ -245,22 +264,29 @@ const servers: Server[] = [
 ]
 const running = await Promise.all(servers.map(async (server) => ({...server, process: await server.start()})))
 const rates = new Map<string, Map<string, number>>()
+const perCpuSecond = new Map<string, Map<string, number>>()
 const rate = (benchCase: string, server: string) => rates.get(benchCase)?.get(server) ?? Number.NaN
 async function measure(benchCase: Case): Promise<void> {
   const byServer = new Map<string, number>()
   const measured = running.filter((server) => appliesTo(benchCase, server.name))
   const runs = new Map(measured.map((server) => [server.name, [] as number[]]))
+  const efficiencies = new Map(measured.map((server) => [server.name, [] as number[]]))
   const headers = new Map(await Promise.all(measured.map(async (server) => [server.name, await benchCase.headers(server.port)] as const)))
   for (let round = 0; round < ROUNDS; round++) {
     for (const server of measured) {
+      const cpuBefore = await cpuSeconds(server.process.pid)
       const measurement = await wrk(server.port, benchCase.path, headers.get(server.name) ?? {}, SECONDS, benchCase.script)
+      const cpu = (await cpuSeconds(server.process.pid)) - cpuBefore
       if (measurement.errors > 0) throw new Error(`${server.name}: ${measurement.errors} errors on ${benchCase.name}`)
       runs.get(server.name)?.push(measurement.requestsPerSecond)
+      efficiencies.get(server.name)?.push(measurement.requests / cpu)
     }
   }
   for (const [name, values] of runs) byServer.set(name, median(values))
   rates.set(benchCase.name, byServer)
+  perCpuSecond.set(benchCase.name, new Map([...efficiencies].map(([name, values]) => [name, median(values)])))
   console.log(benchCase.name, JSON.stringify(Object.fromEntries([...byServer].map(([name, value]) => [name, Math.round(value)]))))
+  console.log(`${benchCase.name} per CPU-second`, JSON.stringify(Object.fromEntries([...(perCpuSecond.get(benchCase.name) ?? [])].map(([name, value]) => [name, Math.round(value)]))))
 }
 const belowGuard = (benchCase: Case) => !benchCase.informational && rate(benchCase.name, 'origin, logs off') < GUARD_RATIO * rate(benchCase.name, 'raw node:http')
 for (const benchCase of cases) {
@@ -274,6 +300,12 @@ await Promise.all(running.map((server) => stop(server.process)))
 
 const ratio = (benchCase: string, server: string, baseline: string) => {
   const value = rate(benchCase, server) / rate(benchCase, baseline)
+  return Number.isNaN(value) ? '—' : value.toFixed(2)
+}
+const perCpu = (benchCase: string, server: string) => perCpuSecond.get(benchCase)?.get(server) ?? Number.NaN
+const cpuCell = (benchCase: string, server: string) => (Number.isNaN(perCpu(benchCase, server)) ? '—' : thousands(perCpu(benchCase, server)))
+const cpuRatio = (benchCase: string, server: string, baseline: string) => {
+  const value = perCpu(benchCase, server) / perCpu(benchCase, baseline)
   return Number.isNaN(value) ? '—' : value.toFixed(2)
 }
 const rateCell = (benchCase: string, server: string) => (Number.isNaN(rate(benchCase, server)) ? '—' : thousands(rate(benchCase, server)))
@@ -314,6 +346,18 @@ report.push(
   `| case | ${columns.map(([title]) => title).join(' | ')} |`,
   `|---|${columns.map(() => '---').join('|')}|`,
   ...cases.map((benchCase) => `| ${benchCase.name} | ${columns.map(([, server, baseline]) => ratio(benchCase.name, server, baseline)).join(' | ')} |`),
+  '',
+  '### Requests per CPU-second of the server',
+  '',
+  "The same runs counted against the CPU time the server used (user and system, nginx's worker included): what a request costs each server, which another process on the machine disturbs far less than requests per second.",
+  '',
+  `| case | ${servers.map((server) => server.name).join(' | ')} |`,
+  `|---|${servers.map(() => '---').join('|')}|`,
+  ...cases.map((benchCase) => `| ${benchCase.name} | ${servers.map((server) => cpuCell(benchCase.name, server.name)).join(' | ')} |`),
+  '',
+  `| case | ${columns.map(([title]) => title).join(' | ')} |`,
+  `|---|${columns.map(() => '---').join('|')}|`,
+  ...cases.map((benchCase) => `| ${benchCase.name} | ${columns.map(([, server, baseline]) => cpuRatio(benchCase.name, server, baseline)).join(' | ')} |`),
 )
 
 // A CPU profile of the origin (logs off) serving one episode, summarised by self time.
