@@ -177,7 +177,8 @@ const allCases: Case[] = [
   {name: 'the same search, no MCP SDK (raw node:http only)', path: '/mcp-bare', headers: async () => ({}), script: mcpScript, servers: ['raw node:http'], informational: true},
 ]
 const cases = allCases.filter((benchCase) => !(QUICK && benchCase.informational))
-const appliesTo = (benchCase: Case, server: string) => !benchCase.servers || benchCase.servers.includes(server) || server.startsWith('tree ')
+// Other trees of the origin get the origin's cases.
+const appliesTo = (benchCase: Case, server: string): boolean => !benchCase.servers || benchCase.servers.includes(server.startsWith('tree ') ? 'origin, logs off' : server)
 
 interface Measurement {
   requestsPerSecond: number
