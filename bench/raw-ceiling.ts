@@ -1,40 +1,46 @@
 // The plainest Node baseline for bench:http: raw node:http writing the origin's own pre-built
-// buffers (the same snapshot, built by the same code) with a fixed header list, answering an exact
-// If-None-Match with 304, and nothing else: no rate limit, metrics, logs, CORS or negotiation.
-// PORT and DATASET_FILE as for the server.
+// buffers (the same snapshot, built by the same code) with a fixed header list, brotli when the
+// request accepts it, an exact If-None-Match answered with 304, and nothing else: no rate limit,
+// metrics, logs, CORS or request ids. POST /mcp is the origin's own MCP server (the same SDK
+// handler, same tools, same options) on bare node:http: the MCP case then measures what the origin
+// adds around the SDK, as the other cases measure what it adds around the bytes. (The tool's work
+// with no SDK at all, POST /mcp-bare, is several times faster still: that gap is the SDK's, a
+// choice of the design rather than something a guard can hold at 2×.) PORT and DATASET_FILE as for
+// the server.
 import {createServer} from 'node:http'
-import {loadConfig} from '../server/config.ts'
-import {createEmbeddedFileSource} from '../server/content/embedded-source.ts'
-import {CACHE_CONTROL} from '../server/http/representation-response.ts'
-import {catalogSnapshotBuilder} from '../server/snapshot/catalog-builder.ts'
+import {toNodeHandler} from '@modelcontextprotocol/node'
+import {createMcpHandler} from '@modelcontextprotocol/server'
+import {createCatalogMcpServer, MCP_INSTRUCTIONS, MCP_SERVER_NAME} from '../server/mcp/catalog-tools.ts'
+import {SERVER_VERSION} from '../server/version.ts'
+import {prebuiltCatalog, searchToolResponse, variantFor} from './prebuilt.ts'
 
-const config = loadConfig(process.env)
-const snapshot = await catalogSnapshotBuilder({source: createEmbeddedFileSource(config.content.kind === 'embedded' ? config.content.datasetFile : 'data/catalog.ndjson'), config, clock: () => new Date()})(undefined, {kind: 'all'})
-const prefix = '/api/v1/'
-interface Prebuilt {
-  etag: string
-  body: Buffer
-  headers: string[]
-  notModified: string[]
-}
-const responses = new Map<string, Prebuilt>()
-for (const path of snapshot.paths) {
-  const representation = snapshot.representation(path)
-  // The bulk document is streamed from its parts; this baseline writes single buffers only.
-  if (!representation || !Buffer.isBuffer(representation.body)) continue
-  const headers = ['Content-Type', representation.contentType, 'ETag', representation.etag, 'Last-Modified', representation.lastModifiedHeader, 'Cache-Control', CACHE_CONTROL]
-  responses.set(`${prefix}${path}`, {etag: representation.etag, body: representation.body, headers: [...headers, 'Content-Length', String(representation.body.length)], notModified: headers})
-}
+const {config, snapshot, responses} = await prebuiltCatalog(process.env)
+const mcpOptions = {snapshot: () => snapshot, publicBaseUrl: config.publicBaseUrl, name: MCP_SERVER_NAME, version: SERVER_VERSION, instructions: MCP_INSTRUCTIONS}
+const mcp = toNodeHandler(createMcpHandler(() => createCatalogMcpServer(mcpOptions), {legacy: 'stateless', responseMode: 'json'}))
 createServer((request, response) => {
+  if (request.method === 'POST' && request.url === '/mcp') return void mcp(request, response)
+  if (request.method === 'POST' && request.url === '/mcp-bare') {
+    const chunks: Buffer[] = []
+    request.on('data', (chunk: Buffer) => chunks.push(chunk))
+    request.on('end', () => {
+      const body = Buffer.from(searchToolResponse(snapshot, Buffer.concat(chunks).toString('utf8')))
+      response.writeHead(200, ['Content-Type', 'application/json', 'Content-Length', String(body.length)])
+      response.end(body)
+    })
+    return
+  }
   const found = responses.get(request.url ?? '')
   if (!found) {
     response.writeHead(404)
     response.end()
-  } else if (request.headers['if-none-match'] === found.etag) {
-    response.writeHead(304, found.notModified)
+    return
+  }
+  const variant = variantFor(found, request.headers['accept-encoding'])
+  if (request.headers['if-none-match'] === variant.etag) {
+    response.writeHead(304, variant.notModified)
     response.end()
   } else {
-    response.writeHead(200, found.headers)
-    response.end(found.body)
+    response.writeHead(200, variant.headers)
+    response.end(variant.body)
   }
 }).listen(config.port, '127.0.0.1', () => console.log(`raw node:http ceiling on ${config.port}`))

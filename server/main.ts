@@ -17,9 +17,13 @@ import type {Snapshot} from './snapshot/snapshot.ts'
 import {describeStartFailure} from './start-failure.ts'
 import {SERVER_VERSION} from './version.ts'
 
+/** The least time the log is given to write out its last lines before the process exits. */
+const EXIT_LOG_FLUSH_MS = 200
+
 // The only module that reads the environment, starts timers, watches files, connects or listens.
 const config = configOrExit()
-const {logger, droppedLines} = createStdoutLog(config.logLevel)
+const log = createStdoutLog(config.logLevel)
+const {logger, droppedLines} = log
 const source = createSource(config.content)
 const clock = () => new Date()
 
@@ -144,8 +148,7 @@ server.once('error', (error: NodeJS.ErrnoException) => {
     EADDRNOTAVAIL: `${config.host} is not an address of this machine: set HOST to one (127.0.0.1, or 0.0.0.0 for all)`,
   }
   logger.fatal({code: error.code}, `cannot listen: ${reasons[error.code ?? ''] ?? error.message}`)
-  logger.flush()
-  process.exit(1)
+  log.close(EXIT_LOG_FLUSH_MS).then(() => process.exit(1))
 })
 server.listen({port: config.port, host: config.host, reusePort: config.reusePort}, () => {
   const {episodes, meetups, voices} = snapshots.current().counts
@@ -175,13 +178,16 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     clearInterval(reconcileTimer)
     snapshots.close()
     const started = Date.now()
+    const deadline = started + config.shutdownTimeoutSeconds * 1000
     shutDown(config.shutdownTimeoutSeconds * 1000)
       .then(() => redis?.close())
       .then(() => {
         logger.info(`stopped after ${signal}: in-flight requests finished in ${Date.now() - started} ms`)
-        logger.flush()
-        process.exit(0)
+        // The log gets what is left of the shutdown timeout (a moment at least): a stalled stdout
+        // loses its last lines rather than keeping the process alive.
+        return log.close(Math.max(EXIT_LOG_FLUSH_MS, deadline - Date.now()))
       })
+      .then(() => process.exit(0))
   })
 }
 

@@ -1,7 +1,6 @@
 import type {IncomingMessage, ServerResponse} from 'node:http'
-import {pipeline, Readable} from 'node:stream'
 import fresh from 'fresh'
-import type {Representation, Variant} from '../snapshot/representation.ts'
+import type {ChunkedBody, Representation, Variant} from '../snapshot/representation.ts'
 import {negotiateContentCoding} from './content-coding.ts'
 
 /** Browsers and CDNs may reuse a response for a minute, and serve it stale while they revalidate. */
@@ -49,7 +48,35 @@ function writeVariant(request: IncomingMessage, response: ServerResponse, repres
   response.writeHead(200, [...validators, ...content, ...representation.headerList, ...extraHeaders])
   if (request.method === 'HEAD') response.end()
   else if (Buffer.isBuffer(variant.body)) response.end(variant.body)
-  // A chunked body (the bulk document) is written in runs as the client takes them; a client that
-  // goes away ends the stream, which has nothing else to clean up.
-  else pipeline(Readable.from(variant.body.runs()), response, () => undefined)
+  else if (variant.body.whole) response.end(variant.body.whole)
+  else writeChunks(response, variant.body)
 }
+
+/**
+ * A large chunked body (the bulk document of a big catalog) is written from its own chunks, no
+ * stream or copy per request: each burst is corked into one `writev` and goes on until the socket
+ * has enough queued (write returns false); the next burst waits for 'drain'. A response that closes
+ * first (the client went away) stops the writing and lets go of the chunks.
+ */
+function writeChunks(response: ServerResponse, body: ChunkedBody): void {
+  const {chunks} = body
+  let next = 0
+  const writeBurst = () => {
+    response.cork()
+    let writable = true
+    while (writable && next < chunks.length) writable = response.write(chunks[next++] ?? EMPTY)
+    response.uncork()
+    if (next === chunks.length) {
+      response.off('close', stop)
+      response.end()
+    } else response.once('drain', writeBurst)
+  }
+  const stop = () => {
+    next = chunks.length
+    response.off('drain', writeBurst)
+  }
+  response.once('close', stop)
+  writeBurst()
+}
+
+const EMPTY = Buffer.alloc(0)

@@ -13,11 +13,13 @@ export interface AnsweredRequest {
   url: string
   /** `performance.now()` when the request arrived. */
   startedAt: number
+  /** What the connection had written when the request arrived, so an observer can tell what this response sent. */
+  socketBytesBefore: number
 }
 
 /**
- * Sees every response once (logs, metrics): at once when it was written while the request was
- * handled, which is how the fast path answers, otherwise when the connection is done with it.
+ * Sees every response once (logs, metrics) when it is done with: written out in full
+ * (`response.writableFinished`) or cut short because the connection closed.
  */
 export type RequestObserver = (request: IncomingMessage, response: ServerResponse, answered: AnsweredRequest) => void
 
@@ -106,11 +108,11 @@ export function createRequestListener(parts: RequestListenerParts): RequestListe
   }
 
   return (request, response) => {
-    const answered = {id: requestId(request), url: request.url ?? '/', startedAt: performance.now()}
+    const answered = {id: requestId(request), url: request.url ?? '/', startedAt: performance.now(), socketBytesBefore: request.socket.bytesWritten}
     handle(request, response, answered.id)
-    if (!observe) return
-    if (response.writableEnded) observe(request, response, answered)
-    else response.once('close', () => observe(request, response, answered))
+    // Not at once, even when the fast path has already called end(): only 'close' tells whether the
+    // bytes went out, and how long that took.
+    if (observe) response.once('close', () => observe(request, response, answered))
   }
 }
 

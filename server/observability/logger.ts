@@ -4,30 +4,131 @@ export type LogLevel = Level | 'silent'
 
 /** What stdout may hold unwritten; past it, lines are dropped (and counted) instead of growing memory. */
 const MAX_BUFFERED_LOG_BYTES = 4 * 1024 * 1024
+/**
+ * Request lines are gathered into batches of about this many bytes, handed to stdout as one write,
+ * or every FLUSH_INTERVAL_MS when fewer arrive: an access log's buffer. Other lines (start-up,
+ * rebuilds, faults) are written at once, after the batch so the order holds.
+ */
+const BATCH_BYTES = 32 * 1024
+const FLUSH_INTERVAL_MS = 100
+
+/** The `service` field of every line. */
+export const SERVICE = 'catalog-api'
 
 export interface ServerLog {
   logger: Logger
   /** Lines dropped because stdout was not taking them. */
   droppedLines(): number
+  /**
+   * Writes out what is buffered, waiting at most `timeoutMs`. What stdout has not taken by then is
+   * dropped and reported on stderr, and nothing is written after: a stalled log reader cannot keep
+   * the process from exiting (pino's own exit flush would retry a blocked write forever).
+   */
+  close(timeoutMs: number): Promise<void>
 }
 
 /**
- * One JSON line per event on stdout (pipe through `npx pino-pretty` to read them by eye). Written
- * asynchronously so logging keeps up with the request rate; pino flushes what is buffered on exit.
- * When whatever reads stdout stalls, at most `MAX_BUFFERED_LOG_BYTES` wait, and later lines are
- * dropped: a log must never take the server's memory with it.
+ * One JSON line per event on stdout (pipe through `npx pino-pretty` to read them by eye), written
+ * asynchronously by pino's destination (sonic-boom). When whatever reads stdout stalls, at most
+ * `MAX_BUFFERED_LOG_BYTES` wait, and later lines are dropped and counted: a log must never take the
+ * server's memory with it.
  */
-export function createStdoutLog(level: LogLevel): ServerLog {
-  const stdout = pino.destination({dest: 1, sync: false, maxLength: MAX_BUFFERED_LOG_BYTES})
+export function createStdoutLog(level: LogLevel, options: {fd?: number; stderr?: (message: string) => void} = {}): ServerLog {
+  const stdout = pino.destination({dest: options.fd ?? 1, sync: false, maxLength: MAX_BUFFERED_LOG_BYTES - BATCH_BYTES})
+  const stderr = options.stderr ?? ((message: string) => process.stderr.write(message))
   let dropped = 0
-  stdout.on('drop', () => {
-    dropped += 1
+  let handedBytes = 0
+  let droppedBytes = 0
+  let writtenBytes = 0
+  // How many lines the write being handed over holds: a refused batch counts all its lines.
+  let handingLines = 1
+  stdout.on('drop', (data: string) => {
+    dropped += handingLines
+    droppedBytes += Buffer.byteLength(data)
   })
-  return {logger: createLogger(level, stdout), droppedLines: () => dropped}
+  stdout.on('write', (bytes: number) => {
+    writtenBytes += bytes
+  })
+  const hand = (data: string, lines: number) => {
+    handedBytes += Buffer.byteLength(data)
+    handingLines = lines
+    stdout.write(data)
+    handingLines = 1
+  }
+
+  let batch = ''
+  let batchLines = 0
+  const handBatch = () => {
+    if (batchLines === 0) return
+    const data = batch
+    const lines = batchLines
+    batch = ''
+    batchLines = 0
+    hand(data, lines)
+  }
+  const flushTimer = setInterval(handBatch, FLUSH_INTERVAL_MS).unref()
+  const batched: LineDestination = {
+    write(line) {
+      batch += line
+      batchLines += 1
+      if (batch.length >= BATCH_BYTES) handBatch()
+    },
+    timeField: isoTimeEachMillisecond(),
+  }
+  const immediate: DestinationStream = {
+    write(line: string) {
+      handBatch()
+      hand(line, 1)
+    },
+  }
+
+  const unwritten = () => handedBytes - droppedBytes - writtenBytes
+  const drainedWithin = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms)
+      stdout.once('drain', done)
+      function done() {
+        clearTimeout(timer)
+        stdout.off('drain', done)
+        resolve()
+      }
+    })
+  let closing: Promise<void> | undefined
+  const close = (timeoutMs: number) =>
+    (closing ??= (async () => {
+      clearInterval(flushTimer)
+      handBatch()
+      const deadline = Date.now() + timeoutMs
+      while (unwritten() > 0 && Date.now() < deadline) await drainedWithin(deadline - Date.now())
+      if (unwritten() <= 0) return
+      const left = unwritten()
+      // Destroyed, the destination is skipped by pino's exit hook, so exiting does not block on it.
+      stdout.destroy()
+      stderr(`${SERVICE}: stdout took no more log within ${timeoutMs} ms; dropped the last ${left} bytes of log lines\n`)
+    })())
+  return {logger: createLogger(level, immediate, batched), droppedLines: () => dropped, close}
 }
 
-export function createLogger(level: LogLevel, destination: DestinationStream): Logger {
-  return pino({level, base: {service: 'catalog-api'}, timestamp: isoTimeEachMillisecond()}, destination)
+/** What request logs need to write lines formatted ahead of time into a logger's own destination. */
+export interface LineDestination {
+  write(line: string): void
+  /** The `,"time":"…"` field as the logger writes it. */
+  timeField(): string
+}
+
+const lineDestinations = new WeakMap<Logger, LineDestination>()
+
+/** `lines` is where request lines go, when not straight to `destination` (stdout batches them). */
+export function createLogger(level: LogLevel, destination: DestinationStream, lines?: LineDestination): Logger {
+  const timeField = lines?.timeField ?? isoTimeEachMillisecond()
+  const logger = pino({level, base: {service: SERVICE}, timestamp: timeField}, destination)
+  lineDestinations.set(logger, lines ?? {write: (line) => destination.write(line), timeField})
+  return logger
+}
+
+/** The destination of a logger made by `createLogger`, for lines that bypass pino's serialisation. */
+export function lineDestinationOf(logger: Logger): LineDestination | undefined {
+  return lineDestinations.get(logger)
 }
 
 /** pino's ISO `time` field, formatted once per millisecond rather than once per line (measured: 4-5% of throughput with request logs on). */

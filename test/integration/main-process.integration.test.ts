@@ -3,6 +3,7 @@
 import {copyFile, mkdtemp, readFile, rename, rm, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
+import {setTimeout as sleep} from 'node:timers/promises'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {z} from 'zod'
 import {episodeSchema, itemEnvelope} from '../../server/api/v1/contract.ts'
@@ -71,8 +72,9 @@ describe('npm start', () => {
     expect(output()).not.toContain('reconcile timer')
   })
 
-  it('drops log lines instead of growing when stdout stalls, counts them, and keeps answering', async () => {
-    const stalled = await startMainProcess({PORT: '0', DATASET_FILE: SAMPLE_DATASET, RECONCILE_INTERVAL_SECONDS: '0', RATE_LIMIT_QUOTA: '0'})
+  it('drops log lines instead of growing when stdout stalls, counts them, keeps answering, and exits on SIGTERM within the shutdown timeout', async () => {
+    const shutdownTimeoutMs = 3000
+    const stalled = await startMainProcess({PORT: '0', DATASET_FILE: SAMPLE_DATASET, RECONCILE_INTERVAL_SECONDS: '0', RATE_LIMIT_QUOTA: '0', SHUTDOWN_TIMEOUT_SECONDS: String(shutdownTimeoutMs / 1000)})
     try {
       stalled.stallOutput()
       const userAgent = `stalled-log-test ${'x'.repeat(200)}`
@@ -85,6 +87,13 @@ describe('npm start', () => {
       const value = (name: string) => Number(/^(\S+) (\S+)$/m.exec(metrics.split('\n').find((line) => line.startsWith(`${name} `)) ?? '')?.[2])
       // About half the ~15,000 lines fit in the 4 MB the logger may hold; the rest were dropped.
       expect(value('catalog_log_lines_dropped_total')).toBeGreaterThan(3000)
+
+      // stdout still stalled, with megabytes of lines waiting: the exit flush gives up on them.
+      const stopping = performance.now()
+      const exit = await Promise.race([stalled.stop('SIGTERM'), sleep(shutdownTimeoutMs + 5000).then(() => 'still running')])
+      expect(exit).toBe(0)
+      expect(performance.now() - stopping).toBeLessThan(shutdownTimeoutMs + 1000)
+      expect(stalled.output()).toMatch(/stdout took no more log within \d+ ms; dropped the last \d+ bytes/)
     } finally {
       await stalled.stop('SIGKILL')
     }

@@ -16,6 +16,8 @@ const logLineSchema = z.object({
   client: z.string(),
   res: z.object({statusCode: z.number()}),
   responseTime: z.number(),
+  bytes: z.number(),
+  msg: z.string(),
 })
 
 const requestLogs = () => server.logLines.map((line) => JSON.parse(line)).filter((entry) => 'req' in entry).map((entry) => logLineSchema.parse(entry))
@@ -29,8 +31,9 @@ function sample(metrics: string, series: string): number | undefined {
 describe('request logs', () => {
   it('log one JSON line per response with the request id, which the response echoes', async () => {
     server = await startTestServer({observed: true})
-    const forwarded = await fetch(`${server.baseUrl}${EPISODE}`, {headers: {'X-Request-Id': 'cdn-4f2a91'}})
+    const forwarded = await fetch(`${server.baseUrl}${EPISODE}`, {headers: {'X-Request-Id': 'cdn-4f2a91', 'Accept-Encoding': 'identity'}})
     expect(forwarded.headers.get('x-request-id')).toBe('cdn-4f2a91')
+    const episodeBytes = (await forwarded.arrayBuffer()).byteLength
     // An id that is not one (spaces, too long) is replaced with a fresh one: this process's prefix and a sequence number.
     const replaced = await fetch(`${server.baseUrl}/api/v1/episodes/no-such-episode.json`, {headers: {'X-Request-Id': 'not an id'}})
     expect(replaced.status).toBe(404)
@@ -42,7 +45,8 @@ describe('request logs', () => {
 
     await expect.poll(() => requestLogs().length).toBe(3)
     const [first, second] = requestLogs()
-    expect(first).toMatchObject({req: {id: 'cdn-4f2a91', method: 'GET', url: EPISODE}, client: '127.0.0.1', res: {statusCode: 200}, level: 30})
+    // Answered by the fast path, written in full: completed, with the body's bytes.
+    expect(first).toMatchObject({req: {id: 'cdn-4f2a91', method: 'GET', url: EPISODE}, client: '127.0.0.1', res: {statusCode: 200}, level: 30, bytes: episodeBytes, msg: 'request completed'})
     expect(second).toMatchObject({req: {id: madeUp}, res: {statusCode: 404}, level: 30})
   })
 
