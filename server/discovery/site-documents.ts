@@ -4,6 +4,7 @@ import {catalogResources, catalogTools, MCP_INSTRUCTIONS, MCP_SERVER_NAME} from 
 import {resourceCount} from '../mcp/resource-list.ts'
 import type {SiteDocument, Snapshot} from '../snapshot/snapshot.ts'
 import {SERVER_VERSION} from '../version.ts'
+import {buildFeed, FEED_CONTENT_TYPE, FEED_PATH} from '../feed/rss-feed.ts'
 import {buildDeveloperPortal} from './portal.ts'
 import {catalogSkills} from './skills.ts'
 import {buildSitemaps} from './sitemaps.ts'
@@ -11,6 +12,9 @@ import {buildSitemaps} from './sitemaps.ts'
 export interface SiteSettings {
   publicBaseUrl: string
   siteUrl: string
+  /** The feed's public address (its `atom:link rel="self"`). */
+  feedUrl: string
+  websubHub?: string | undefined
   apiName: string
   contactEmail?: string | undefined
 }
@@ -41,6 +45,7 @@ export function buildSiteDocuments(snapshot: Snapshot, settings: SiteSettings): 
     skillsIndex: `${base}/.well-known/agent-skills/index.json`,
     sitemap: `${base}/sitemap-index.xml`,
   }
+  const feed = buildFeed(snapshot.catalog, {selfUrl: settings.feedUrl, siteUrl: settings.siteUrl, websubHub: settings.websubHub})
   const resources = catalogResources(base)
   const fixedResources = resources.filter((resource) => !resource.template)
   // What resources/list returns, over all its pages: the fixed documents and one per item.
@@ -214,5 +219,6 @@ Send a descriptive \`User-Agent\` naming your agent and a contact URL${settings.
     {path: '/.well-known/ard.json', contentType: JSON_TYPE, body: ard},
     {path: '/.well-known/agent-card.json', contentType: JSON_TYPE, body: agentCard},
     ...buildSitemaps(snapshot, base),
+    ...(feed ? [{path: FEED_PATH, contentType: FEED_CONTENT_TYPE, body: feed.body, etag: feed.etag}] : []),
   ]
 }

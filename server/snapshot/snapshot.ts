@@ -55,7 +55,9 @@ export interface Snapshot {
 export interface SiteDocument {
   /** Absolute path on this origin, such as `/llms.txt`. */
   path: string
-  body: Buffer | string
+  /** A document assembled from parts (the feed's items) keeps them as a ChunkedBody, with the ETag made from their digests. */
+  body: Buffer | string | ChunkedBody
+  etag?: string
   contentType: string
   headers?: Record<string, string>
 }
@@ -219,7 +221,7 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
     site = new Map(
       (settings.site?.(snapshot) ?? []).map((document) => [
         document.path,
-        represent(document.body, dated(earlierSite?.get(document.path)), {contentType: document.contentType, headers: document.headers}),
+        representSite(document, dated(earlierSite?.get(document.path))),
       ]),
     )
     earlierSite = undefined
@@ -251,6 +253,11 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
   collectionStates.set(snapshot, states)
   siteDocumentsOf.set(snapshot, () => site ?? earlierSite)
   return snapshot
+}
+
+function representSite(document: SiteDocument, lastModifiedFor: (etag: string) => Date): Representation {
+  const options = {contentType: document.contentType, headers: document.headers, etag: document.etag}
+  return document.body instanceof ChunkedBody ? represent(document.body, lastModifiedFor, options) : represent(document.body, lastModifiedFor, options)
 }
 
 /** Keyset pagination: the first item that sorts after the cursor's key (binary search over the sorted keys). */

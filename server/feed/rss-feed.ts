@@ -1,0 +1,138 @@
+import {createHash} from 'node:crypto'
+import {generateRssFeed, type RssFeed} from 'feedsmith'
+import type {Catalog, CatalogEntry} from '../api/v1/catalog.ts'
+import type {Episode, Voice} from '../api/v1/contract.ts'
+import {ChunkedBody} from '../snapshot/representation.ts'
+import {feedItemOf, personOf, type ItemContext} from './feed-item.ts'
+import {podcastGuidOf} from './podcast-guid.ts'
+import type {PodcastChannel} from './podcast-settings.ts'
+
+export const FEED_PATH = '/feed.xml'
+export const FEED_CONTENT_TYPE = 'application/rss+xml; charset=utf-8'
+
+export interface FeedSettings {
+  /** The feed's public address (FEED_URL, else this origin's /feed.xml): its `atom:link rel="self"`. */
+  selfUrl: string
+  /** The public site: the channel's `link`. */
+  siteUrl: string
+  /** A WebSub hub the feed names (`atom:link rel="hub"`), when one is configured. */
+  websubHub?: string | undefined
+}
+
+/** The feed's bytes, as the channel around the items' own bytes, and the validator derived from their digests. */
+export interface FeedDocument {
+  body: ChunkedBody
+  etag: string
+  /** The newest content date in the feed: its `lastBuildDate`. */
+  lastBuildDate: Date
+  /** Items the feed holds (episodes with audio). */
+  itemCount: number
+}
+
+const FEED_INDENT = '    '
+
+// Apple Podcasts documents itunes:explicit as "true"/"false"; feedsmith writes "yes"/"no" (the
+// older spelling). Only that element is rewritten: podcast:locked is "yes"/"no" by its own spec.
+const appleExplicit = (xml: string) => xml.replace(/<itunes:explicit>(yes|no)<\/itunes:explicit>/g, (_, value: string) => `<itunes:explicit>${value === 'yes' ? 'true' : 'false'}</itunes:explicit>`)
+
+// The channel fields that make a feedsmith document valid; a single item is generated inside one
+// and cut out, so every item's bytes come from the library's own writer.
+const MINIMAL_CHANNEL = {title: 'item', link: 'https://example.invalid/', description: 'item'}
+
+/** One item's XML, cut out of a one-item feed that feedsmith wrote. */
+function itemXml(item: RssFeed.Item<Date>): string {
+  const xml = generateRssFeed({...MINIMAL_CHANNEL, items: [item]})
+  const start = xml.indexOf('<item>')
+  const end = xml.lastIndexOf('</item>') + '</item>'.length
+  if (start === -1 || end < start) throw new Error('feedsmith wrote no <item> element')
+  return appleExplicit(xml.slice(start, end))
+}
+
+interface MadeItem {
+  bytes: Buffer | null
+  digest: string
+  /** What the bytes were made from besides the entry: reused only while these are the same objects. */
+  inputs: readonly unknown[]
+}
+
+// Entries are immutable and a patched catalog keeps the unchanged ones, so an item's bytes are made
+// once per entry (and the show and voices it names), like the API's items: an edit re-makes one item.
+const madeItems = new WeakMap<CatalogEntry<Episode>, MadeItem>()
+const sameInputs = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((input, index) => input === b[index])
+
+function itemBytes(entry: CatalogEntry<Episode>, context: ItemContext): MadeItem {
+  const inputs = [context.channel, ...context.hosts, ...entry.value.guests.map((guest) => context.voice(guest.slug))]
+  const made = madeItems.get(entry)
+  if (made && sameInputs(made.inputs, inputs)) return made
+  const item = feedItemOf(entry, context)
+  const bytes = item ? Buffer.from(`\n${FEED_INDENT}${itemXml(item)}`, 'utf8') : null
+  const fresh = {bytes, digest: bytes ? createHash('sha256').update(bytes).digest('base64url') : '', inputs}
+  madeItems.set(entry, fresh)
+  return fresh
+}
+
+const voiceIndexes = new WeakMap<readonly CatalogEntry<Voice>[], Map<string, CatalogEntry<Voice>>>()
+function voiceIndexOf(voices: readonly CatalogEntry<Voice>[]): Map<string, CatalogEntry<Voice>> {
+  let index = voiceIndexes.get(voices)
+  if (!index) voiceIndexes.set(voices, (index = new Map(voices.map((voice) => [voice.value.slug, voice]))))
+  return index
+}
+
+/**
+ * The podcast's RSS 2.0 feed with the iTunes and Podcasting 2.0 namespaces, from the catalog of
+ * one snapshot. Nothing in it depends on the clock: `lastBuildDate` is the newest content date.
+ * Undefined when the catalog has no valid podcast settings (a feed without a channel is no feed).
+ */
+export function buildFeed(catalog: Catalog, settings: FeedSettings): FeedDocument | undefined {
+  if (!catalog.podcast?.ok) return undefined
+  const channel = catalog.podcast.channel
+  const voices = voiceIndexOf(catalog.voices)
+  const hosts = channel.hostSlugs.flatMap((slug) => voices.get(slug) ?? [])
+  const context: ItemContext = {channel, hosts, voice: (slug) => voices.get(slug)}
+  const items = catalog.episodes.map((entry) => ({entry, made: itemBytes(entry, context)})).filter(({made}) => made.bytes !== null)
+  let newest = Date.parse(channel.updatedAt)
+  for (const {entry} of items) newest = Math.max(newest, Date.parse(entry.updatedAt))
+  const lastBuildDate = new Date(newest)
+  const [head, tail] = channelXml(channel, hosts, settings, lastBuildDate)
+  const chunks = [head, ...items.flatMap(({made}) => made.bytes ?? []), tail]
+  const digest = createHash('sha256').update(head).update(items.map(({made}) => made.digest).join(' ')).update(tail)
+  return {body: new ChunkedBody(chunks), etag: `"${digest.digest('base64url').slice(0, 32)}"`, lastBuildDate, itemCount: items.length}
+}
+
+/** The document around the items: everything before them and everything after. */
+function channelXml(channel: PodcastChannel, hosts: readonly CatalogEntry<Voice>[], settings: FeedSettings, lastBuildDate: Date): [Buffer, Buffer] {
+  const xml = appleExplicit(
+    generateRssFeed({
+      title: channel.title,
+      link: settings.siteUrl,
+      description: channel.description,
+      language: 'he',
+      copyright: channel.copyright,
+      lastBuildDate,
+      atom: {
+        links: [
+          {href: settings.selfUrl, rel: 'self', type: 'application/rss+xml'},
+          ...(settings.websubHub ? [{href: settings.websubHub, rel: 'hub'}] : []),
+        ],
+      },
+      itunes: {
+        image: channel.artworkUrl,
+        categories: channel.categories.map(({category, subcategory}) => ({text: category, ...(subcategory ? {categories: [{text: subcategory}]} : {})})),
+        explicit: channel.explicit,
+        author: channel.author,
+        owner: channel.owner,
+        type: channel.type,
+      },
+      podcast: {
+        guid: channel.guid ?? podcastGuidOf(settings.selfUrl),
+        locked: {value: channel.locked, owner: channel.owner.email},
+        persons: hosts.map((host) => personOf(host.value, 'host')),
+        ...(channel.funding ? {fundings: [{url: channel.funding.url, display: channel.funding.text}]} : {}),
+      },
+    }),
+  )
+  const close = xml.lastIndexOf('</channel>')
+  // The items go right after the channel's own elements, before the whitespace that precedes </channel>.
+  const insertAt = xml.slice(0, close).trimEnd().length
+  return [Buffer.from(xml.slice(0, insertAt), 'utf8'), Buffer.from(xml.slice(insertAt), 'utf8')]
+}
