@@ -5,7 +5,7 @@ export interface CatalogPluginOptions {
   publicBaseUrl: string
   /** The public site whose pages are the canonical URLs (the server's SITE_URL). */
   siteUrl: string
-  /** The podcast feed (the server's FEED_URL); defaults to `<siteUrl>/feed.xml` as on the server. */
+  /** The podcast feed (the server's FEED_URL); defaults to `<publicBaseUrl>/feed.xml` as on the server. */
   feedUrl?: string
   /** `false`: the plugin adds no structure tool (the team wires `catalogStructure` into its own). */
   structure?: boolean
@@ -14,6 +14,6 @@ export interface CatalogPluginOptions {
 /** Settings for the "API" view, given the Studio's project and dataset (for image URLs, as the server makes them). */
 export function previewSettings(options: CatalogPluginOptions, images: {projectId: string; dataset: string}): PreviewSettings {
   const trim = (url: string) => url.replace(/\/+$/, '')
-  const siteUrl = trim(options.siteUrl)
-  return {publicBaseUrl: trim(options.publicBaseUrl), siteUrl, feedUrl: options.feedUrl ? trim(options.feedUrl) : `${siteUrl}/feed.xml`, images}
+  const publicBaseUrl = trim(options.publicBaseUrl)
+  return {publicBaseUrl, siteUrl: trim(options.siteUrl), feedUrl: options.feedUrl ? trim(options.feedUrl) : `${publicBaseUrl}/feed.xml`, images}
 }

@@ -12,7 +12,7 @@ import {catalogSnapshotBuilder, fingerprintOf} from './snapshot/catalog-builder.
 import {guardMassDeletion} from './snapshot/mass-deletion-guard.ts'
 import {createDemandCaches} from './snapshot/demand-caches.ts'
 import {openSnapshotFile} from './snapshot/saved-snapshot.ts'
-import {createSnapshotStore, documentChangeOf, type BuildOutcome} from './snapshot/store.ts'
+import {createSnapshotStore, documentChangeOf, isPodcastSettingsChange, type BuildOutcome} from './snapshot/store.ts'
 import type {Snapshot} from './snapshot/snapshot.ts'
 import {SERVER_VERSION} from './version.ts'
 
@@ -112,6 +112,7 @@ const onContentChange = (change: ContentChange) => {
 const applyFileChanges = (file: string) => () => {
   source.changedDocuments?.().then(
     (touched) => {
+      if (touched.some((document) => isPodcastSettingsChange(document.id, document.type))) return void snapshots.refresh().catch(() => undefined)
       const changes = touched.flatMap((document) => documentChangeOf(document.id, document.type) ?? [])
       if (changes.length > 0) snapshots.refresh(changes).catch(() => undefined)
     },

@@ -91,7 +91,7 @@ Content text (titles, descriptions, abstracts, biographies, takeaways, FAQ) is H
 - [Meetup talks](${base}/api/v1/meetups.json): newest first; one talk at ${base}/api/v1/meetups/{slug}.json
 - [Speakers](${base}/api/v1/voices.json): Hebrew name order; one speaker at ${base}/api/v1/voices/{slug}.json
 - [OpenAPI 3.1](${url.openapi}): the machine-readable contract
-
+${feed ? `- [Podcast RSS feed](${settings.feedUrl}): the ${feed.itemCount} episodes with audio, newest first, for podcast apps (RSS 2.0 with the iTunes and Podcasting 2.0 namespaces)\n` : ''}
 ## MCP
 
 - [MCP endpoint](${url.mcp}): Streamable HTTP, stateless, no authentication; ${catalogTools.length} read-only tools (${catalogTools.map((tool) => tool.name).join(', ')}), ${listedResources} resources (${fixedResources.length} API documents and one per item; resources/list pages them with a cursor) and ${templates.length} resource templates
@@ -173,6 +173,7 @@ Send a descriptive \`User-Agent\` naming your agent and a contact URL${settings.
     {type: 'agent-skills', url: url.skillsIndex, skills: skills.length},
     {type: 'llms-txt', url: url.llms},
     {type: 'api-catalog', url: url.apiCatalog},
+    ...(feed ? [{type: 'rss-feed', name: 'podcast feed', url: settings.feedUrl, items: feed.itemCount}] : []),
   ]
   const aiCatalog = json({
     version: '1.0',
@@ -206,7 +207,7 @@ Send a descriptive \`User-Agent\` naming your agent and a contact URL${settings.
 
   return [
     {path: '/api/openapi.json', contentType: JSON_TYPE, body: json(openapi)},
-    {path: '/docs', contentType: 'text/html; charset=utf-8', body: buildDeveloperPortal({openapi, settings, snapshot, tools: catalogTools})},
+    {path: '/docs', contentType: 'text/html; charset=utf-8', body: buildDeveloperPortal({openapi, settings, snapshot, tools: catalogTools, feedUrl: feed && settings.feedUrl})},
     {path: '/llms.txt', contentType: 'text/plain; charset=utf-8', body: llms},
     {path: '/auth.md', contentType: MARKDOWN, body: auth},
     {path: '/.well-known/oauth-protected-resource', contentType: JSON_TYPE, body: protectedResource},

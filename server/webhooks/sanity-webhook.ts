@@ -1,7 +1,7 @@
 import {assertValidSignature, decodeSignatureHeader, isSignatureError, SIGNATURE_HEADER_NAME} from '@sanity/webhook'
 import express, {type RequestHandler} from 'express'
 import {z} from 'zod'
-import {documentChangeOf} from '../snapshot/store.ts'
+import {documentChangeOf, isPodcastSettingsChange} from '../snapshot/store.ts'
 import {buildProblem, sendProblem} from '../http/problem.ts'
 import type {ContentChange} from '../scaling/change-fan-out.ts'
 
@@ -98,6 +98,7 @@ function changeOf(body: Buffer): ContentChange | 'ignored' {
   }
   const payload = payloadSchema.safeParse(json)
   if (!payload.success) return 'all'
+  if (isPodcastSettingsChange(payload.data._id, payload.data._type)) return 'all'
   // Drafts are never served, and types outside the catalog cannot change it.
   return documentChangeOf(payload.data._id, payload.data._type) ?? 'ignored'
 }

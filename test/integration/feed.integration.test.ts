@@ -6,6 +6,7 @@ import {brotliDecompressSync, gunzipSync} from 'node:zlib'
 import {parseFeed as parseWithFeedParser} from '@rowanmanning/feed-parser'
 import {parseFeed as parseWithPartytime} from 'podcast-partytime'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {z} from 'zod'
 import {bulkSchema, type Episode} from '../../server/api/v1/contract.ts'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
@@ -185,6 +186,24 @@ describe('GET /feed.xml', () => {
 })
 
 /** The newest `_updatedAt` among the settings, the episodes with audio, and the voices they name. */
+describe('where people and agents find the feed', () => {
+  it('is linked from the portal (alternate link and a visible one), llms.txt, the AI catalogs and the service index', async () => {
+    const feedUrl = 'http://api.test/feed.xml'
+    const portal = await (await fetch(`${server.baseUrl}/docs`)).text()
+    expect(portal).toContain(`<link rel="alternate" type="application/rss+xml" title="Code Talks Catalog API: podcast feed" href="${feedUrl}">`)
+    expect(portal).toMatch(new RegExp(`<a href="${feedUrl}">[^<]+</a>`))
+    const llms = await (await fetch(`${server.baseUrl}/llms.txt`)).text()
+    const episodes = await episodesWithAudio()
+    expect(llms).toContain(`- [Podcast RSS feed](${feedUrl}): the ${episodes.length} episodes with audio`)
+    const aiCatalog = z.object({entries: z.array(z.object({type: z.string(), url: z.string()}).loose())}).parse(await (await fetch(`${server.baseUrl}/.well-known/ai-catalog.json`)).json())
+    expect(aiCatalog.entries).toContainEqual(expect.objectContaining({type: 'rss-feed', url: feedUrl, items: episodes.length}))
+    const ard = z.object({resources: z.array(z.object({type: z.string(), href: z.string()}))}).parse(await (await fetch(`${server.baseUrl}/.well-known/ard.json`)).json())
+    expect(ard.resources).toContainEqual({type: 'rss-feed', href: feedUrl})
+    const index = z.object({data: z.object({feed_url: z.string()})}).parse(await (await fetch(`${server.baseUrl}/api/v1/index.json`)).json())
+    expect(index.data.feed_url).toBe(feedUrl)
+  })
+})
+
 function newestContentDate(): number {
   const byId = new Map(documents.map((document) => [document._id, document]))
   const referenced = (document: SanityDocument, field: string) =>
