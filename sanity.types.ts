@@ -1426,3 +1426,25 @@ export type VOICE_PREVIEW_QUERY_RESULT =
       } | null;
     }
   | null;
+
+// Source: server/content/queries.ts
+// Variable: VOICES_BY_SLUG_QUERY
+// Query: *[_type == "voice" && slug.current in $slugs] {  _id,  _updatedAt,  "slug": slug.current,  name,  role,  bio,  language,  "tech_stack": coalesce(techStack, []),  "social_profile_url": socialProfileUrl,  "image": headshot}
+export type VOICES_BY_SLUG_QUERY_RESULT = Array<{
+  _id: string;
+  _updatedAt: string;
+  slug: string;
+  name: string;
+  role: string;
+  bio: string;
+  language: "en" | "he";
+  tech_stack: Array<string> | Array<never>;
+  social_profile_url: string | null;
+  image: {
+    asset?: SanityImageAssetReference;
+    media?: unknown;
+    hotspot?: SanityImageHotspot;
+    crop?: SanityImageCrop;
+    _type: "image";
+  } | null;
+}>;

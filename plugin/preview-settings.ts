@@ -11,9 +11,14 @@ export interface CatalogPluginOptions {
   structure?: boolean
 }
 
+/** The feed's public address, as the server's FEED_URL defaults it. */
+export function feedUrlOf(options: CatalogPluginOptions): string {
+  const trim = (url: string) => url.replace(/\/+$/, '')
+  return options.feedUrl ? trim(options.feedUrl) : `${trim(options.publicBaseUrl)}/feed.xml`
+}
+
 /** Settings for the "API" view, given the Studio's project and dataset (for image URLs, as the server makes them). */
 export function previewSettings(options: CatalogPluginOptions, images: {projectId: string; dataset: string}): PreviewSettings {
   const trim = (url: string) => url.replace(/\/+$/, '')
-  const publicBaseUrl = trim(options.publicBaseUrl)
-  return {publicBaseUrl, siteUrl: trim(options.siteUrl), feedUrl: options.feedUrl ? trim(options.feedUrl) : `${publicBaseUrl}/feed.xml`, images}
+  return {publicBaseUrl: trim(options.publicBaseUrl), siteUrl: trim(options.siteUrl), feedUrl: feedUrlOf(options), images}
 }

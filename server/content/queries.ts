@@ -151,3 +151,6 @@ export const FINGERPRINT_QUERY = defineQuery(`{
 export const EPISODE_PREVIEW_QUERY = defineQuery(`*[_id == $id][0] ${episodeProjection}`)
 export const MEETUP_PREVIEW_QUERY = defineQuery(`*[_id == $id][0] ${meetupProjection}`)
 export const VOICE_PREVIEW_QUERY = defineQuery(`*[_id == $id][0] ${voiceProjection}`)
+
+// The Studio's feed preview: the voices an episode's <item> names (its guests and the show's hosts).
+export const VOICES_BY_SLUG_QUERY = defineQuery(`*[_type == "voice" && slug.current in $slugs] ${voiceProjection}`)

@@ -10,7 +10,9 @@ export const DESCRIPTION_MAX_BYTES = 4000
 const RLM = '\u200f'
 const ELLIPSIS = '…'
 
-const byteLength = (text: string) => Buffer.byteLength(text, 'utf8')
+// TextEncoder rather than Buffer: the Studio's feed preview runs this module in the browser.
+const utf8 = new TextEncoder()
+const byteLength = (text: string) => utf8.encode(text).length
 const paragraph = (text: string) => `<p dir="rtl">${RLM}${escapeHtml(text)}</p>`
 const list = (items: readonly string[]) => (items.length === 0 ? '' : `<ul dir="rtl">${items.map((item) => `<li>${RLM}${escapeHtml(item)}</li>`).join('')}</ul>`)
 

@@ -8,7 +8,9 @@ import {isAppleCategory, parseCategoryChoice} from './apple-categories.ts'
 // Apple's rules that can be checked without fetching anything are checked here, so a feed is
 // never served that Apple would refuse for its channel.
 
-const utf8Length = (text: string) => Buffer.byteLength(text, 'utf8')
+// TextEncoder rather than Buffer: the Studio's feed preview runs this module in the browser.
+const utf8 = new TextEncoder()
+const utf8Length = (text: string) => utf8.encode(text).length
 const text = z.string().trim().min(1)
 
 export const podcastSettingsRowSchema = z.object({
