@@ -39,6 +39,7 @@ const environmentSchema = z
     SITE_URL: absoluteUrl.default('https://codetalks.example'),
     FEED_URL: absoluteUrl.optional(),
     WEBSUB_HUB: absoluteUrl.optional(),
+    PODCAST_INDEX_PUBNOTIFY_URL: absoluteUrl.optional(),
     CONTACT_EMAIL: z.email().optional(),
     API_NAME: z.string().min(1).default('Code Talks Catalog API'),
     DATASET_FILE: z.string().min(1).default('data/catalog.ndjson'),
@@ -85,6 +86,8 @@ const environmentSchema = z
       feedUrl: env.FEED_URL ?? `${publicBaseUrl}/feed.xml`,
       /** A WebSub hub the feed names and pings after each snapshot that changed it. */
       websubHub: env.WEBSUB_HUB,
+      /** Podcast Index's hub/pubnotify, told of each change to the feed like the WebSub hub. */
+      pubnotifyUrl: env.PODCAST_INDEX_PUBNOTIFY_URL,
       contactEmail: env.CONTACT_EMAIL,
       apiName: env.API_NAME,
       webhookSecret: env.SANITY_WEBHOOK_SECRET,
