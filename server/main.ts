@@ -12,7 +12,7 @@ import {catalogSnapshotBuilder, fingerprintOf} from './snapshot/catalog-builder.
 import {guardMassDeletion} from './snapshot/mass-deletion-guard.ts'
 import {createDemandCaches} from './snapshot/demand-caches.ts'
 import {openSnapshotFile} from './snapshot/saved-snapshot.ts'
-import {buildFeed} from './feed/rss-feed.ts'
+import {FEED_PATH} from './feed/rss-feed.ts'
 import {createFeedPinger} from './feed/websub.ts'
 import {createSnapshotStore, documentChangeOf, isPodcastSettingsChange, type BuildOutcome} from './snapshot/store.ts'
 import type {Snapshot} from './snapshot/snapshot.ts'
@@ -77,7 +77,7 @@ const feedPinger = createFeedPinger({
 })
 function announceFeed() {
   if (!config.websubHub && !config.pubnotifyUrl) return
-  feedPinger.observe(buildFeed(snapshots.current().catalog, {selfUrl: config.feedUrl, siteUrl: config.siteUrl, websubHub: config.websubHub})?.etag)
+  feedPinger.observe(snapshots.current().site(FEED_PATH)?.etag)
 }
 announceFeed()
 

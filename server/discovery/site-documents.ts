@@ -4,7 +4,7 @@ import {catalogResources, catalogTools, MCP_INSTRUCTIONS, MCP_SERVER_NAME} from 
 import {resourceCount} from '../mcp/resource-list.ts'
 import type {SiteDocument, Snapshot} from '../snapshot/snapshot.ts'
 import {SERVER_VERSION} from '../version.ts'
-import {buildFeed, FEED_CONTENT_TYPE, FEED_PATH} from '../feed/rss-feed.ts'
+import {buildFeed, FEED_CONTENT_TYPE, FEED_PATH, type FeedSettings} from '../feed/rss-feed.ts'
 import {buildDeveloperPortal} from './portal.ts'
 import {catalogSkills} from './skills.ts'
 import {buildSitemaps} from './sitemaps.ts'
@@ -45,7 +45,8 @@ export function buildSiteDocuments(snapshot: Snapshot, settings: SiteSettings): 
     skillsIndex: `${base}/.well-known/agent-skills/index.json`,
     sitemap: `${base}/sitemap-index.xml`,
   }
-  const feed = buildFeed(snapshot.catalog, {selfUrl: settings.feedUrl, siteUrl: settings.siteUrl, websubHub: settings.websubHub})
+  // Built again here only to be linked: its items' bytes are memoised, and the snapshot serves its own (feedSiteDocument).
+  const feed = buildFeed(snapshot.catalog, feedSettingsOf(settings))
   const resources = catalogResources(base)
   const fixedResources = resources.filter((resource) => !resource.template)
   // What resources/list returns, over all its pages: the fixed documents and one per item.
@@ -220,6 +221,13 @@ Send a descriptive \`User-Agent\` naming your agent and a contact URL${settings.
     {path: '/.well-known/ard.json', contentType: JSON_TYPE, body: ard},
     {path: '/.well-known/agent-card.json', contentType: JSON_TYPE, body: agentCard},
     ...buildSitemaps(snapshot, base),
-    ...(feed ? [{path: FEED_PATH, contentType: FEED_CONTENT_TYPE, body: feed.body, etag: feed.etag}] : []),
   ]
+}
+
+export const feedSettingsOf = (settings: SiteSettings): FeedSettings => ({selfUrl: settings.feedUrl, siteUrl: settings.siteUrl, websubHub: settings.websubHub})
+
+/** The podcast feed as a site document the snapshot builds on its own (see SnapshotSettings.feed). */
+export function feedSiteDocument(snapshot: Snapshot, settings: SiteSettings): SiteDocument | undefined {
+  const feed = buildFeed(snapshot.catalog, feedSettingsOf(settings))
+  return feed && {path: FEED_PATH, contentType: FEED_CONTENT_TYPE, body: feed.body, etag: feed.etag}
 }

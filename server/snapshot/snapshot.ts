@@ -67,6 +67,11 @@ export interface SnapshotSettings {
   index: ServiceIndexSettings
   /** Makes the documents outside `/api/v1` from the finished snapshot; built on first use, once. */
   site?: (snapshot: Snapshot) => SiteDocument[]
+  /**
+   * A site document built on its own, on first use (the podcast feed): at 100k documents the other
+   * site documents (sitemaps) take most of a second, which a feed reader after an edit must not wait for.
+   */
+  feed?: {path: string; build: (snapshot: Snapshot) => SiteDocument | undefined}
   /** Where pages other than the default ones and items' compressed variants are kept, across snapshots. */
   caches: DemandCaches
 }
@@ -215,9 +220,22 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
 
   const item = (collection: CollectionName, slug: string) => states[collection].bySlug.get(slug)
   let site: Map<string, Representation> | undefined
+  const hadEarlierSite = earlierSite !== undefined
+  const dated = (earlier: Representation | undefined) => (etag: string) => (earlier?.etag === etag ? earlier.lastModified : hadEarlierSite ? builtAt : contentLastModified)
+  const feedPath = settings.feed?.path
+  let earlierFeed = feedPath === undefined ? undefined : earlierSite?.get(feedPath)
+  // undefined: not built yet; null: built, and there is no feed.
+  let feed: Representation | null | undefined
+  const feedDocument = (): Representation | undefined => {
+    if (feed === undefined) {
+      const document = settings.feed?.build(snapshot)
+      feed = document ? representSite(document, dated(earlierFeed)) : null
+      earlierFeed = undefined
+    }
+    return feed ?? undefined
+  }
   const siteDocuments = () => {
     if (site) return site
-    const dated = (earlier: Representation | undefined) => (etag: string) => (earlier?.etag === etag ? earlier.lastModified : earlierSite ? builtAt : contentLastModified)
     site = new Map(
       (settings.site?.(snapshot) ?? []).map((document) => [
         document.path,
@@ -242,16 +260,23 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
       return isCollectionName(collection) && slug ? item(collection, slug) : documents.get(path)
     },
     item,
-    site: (path: string) => siteDocuments().get(path),
+    site: (path: string) => (path === feedPath ? feedDocument() : siteDocuments().get(path)),
     get sitePaths() {
-      return [...siteDocuments().keys()]
+      return [...siteDocuments().keys(), ...(feedPath !== undefined && feedDocument() ? [feedPath] : [])]
     },
     precompress: () => forEachConcurrently(documents.values(), compressAll),
-    warm: async () => forEachConcurrently(siteDocuments().values(), compressAll),
+    warm: async () => {
+      const feedRepresentation = feedDocument()
+      await forEachConcurrently([...siteDocuments().values(), ...(feedRepresentation ? [feedRepresentation] : [])], compressAll)
+    },
     listPage,
   })
   collectionStates.set(snapshot, states)
-  siteDocumentsOf.set(snapshot, () => site ?? earlierSite)
+  siteDocumentsOf.set(snapshot, () => {
+    const documents = site ?? earlierSite
+    const newestFeed = feed ?? earlierFeed
+    return feedPath === undefined || !newestFeed ? documents : new Map([...(documents ?? []), [feedPath, newestFeed]])
+  })
   return snapshot
 }
 

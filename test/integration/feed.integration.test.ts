@@ -169,6 +169,17 @@ describe('GET /feed.xml', () => {
     }
   })
 
+  it('keeps its ETag and Last-Modified through a rebuild that does not change it (a meetup edit)', async () => {
+    const before = await rawRequest(`${server.baseUrl}/feed.xml`)
+    const meetup = documents.find((document) => document._type === 'meetup' && !document._id.startsWith('drafts.'))
+    if (!meetup) throw new Error('the sample has no meetup')
+    Object.assign(meetup, {title: 'הרצאה בשם אחר', _updatedAt: '2030-06-01T10:00:00Z'})
+    await server.store.refresh([{documentId: meetup._id, collection: 'meetups'}])
+    const after = await rawRequest(`${server.baseUrl}/feed.xml`)
+    expect(after.headers.etag).toBe(before.headers.etag)
+    expect(after.headers['last-modified']).toBe(before.headers['last-modified'])
+  })
+
   it('keeps an episode\'s guid when its slug, title and date are edited, and shows the edit', async () => {
     const target = publishedEpisodeDocuments().find((document) => document['audioUrl'])
     if (!target) throw new Error('the sample has no episode with audio')
