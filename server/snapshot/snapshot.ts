@@ -265,10 +265,9 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
       return [...siteDocuments().keys(), ...(feedPath !== undefined && feedDocument() ? [feedPath] : [])]
     },
     precompress: () => forEachConcurrently(documents.values(), compressAll),
-    warm: async () => {
-      const feedRepresentation = feedDocument()
-      await forEachConcurrently([...siteDocuments().values(), ...(feedRepresentation ? [feedRepresentation] : [])], compressAll)
-    },
+    // The feed is left out, like the bulk document: at 100k documents it is as large, and it is
+    // assembled and compressed on its first request instead of after every edit.
+    warm: async () => forEachConcurrently(siteDocuments().values(), compressAll),
     listPage,
   })
   collectionStates.set(snapshot, states)
