@@ -12,7 +12,8 @@ export function growDataset(sample: readonly SanityDocument[], total: number): S
   const assets = ofType('sanity.imageAsset')
   const catalogSize = episodes.length + meetups.length + voices.length
   const copies = Math.max(1, Math.round(total / catalogSize))
-  const grown: SanityDocument[] = [...assets]
+  // The podcast settings singleton stays one document: its hosts are the first copy's voices.
+  const grown: SanityDocument[] = [...assets, ...ofType('podcastSettings')]
   for (let copy = 0; copy < copies; copy++) {
     const suffix = copy === 0 ? '' : `-${copy}`
     const renamed = (document: SanityDocument): SanityDocument => {

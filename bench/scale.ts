@@ -114,6 +114,21 @@ async function publishToVisible(server: Server, publish: () => Promise<void>, do
   }
 }
 
+/** As publishToVisible, for a document too large to poll whole (the feed): until `HEAD path` answers another ETag than before the publish. */
+async function publishToNewEtag(server: Server, publish: () => Promise<void>, document: {_id: string; _type: string}, path: string): Promise<number> {
+  await settled(server)
+  const etagOf = async () => (await fetch(`${server.baseUrl}${path}`, {method: 'HEAD', headers: {'accept-encoding': 'identity'}})).headers.get('etag')
+  const before = await etagOf()
+  await publish()
+  const started = performance.now()
+  await deliver(server, document)
+  for (;;) {
+    if ((await etagOf()) !== before) return performance.now() - started
+    if (performance.now() - started > 120_000) throw new Error(`${path} never changed`)
+    await sleep(2)
+  }
+}
+
 async function throughput(server: Server, path: string): Promise<number> {
   // A second of warm-up first: the item's first compression and the JIT are not throughput.
   await autocannon({url: `${server.baseUrl}${path}`, connections: 32, duration: 1, headers: {'accept-encoding': 'br'}})
@@ -135,6 +150,9 @@ interface Row {
   edit: number[]
   insert: number[]
   voice: number[]
+  feed: number[]
+  /** The feed's identity bytes (HEAD's Content-Length). */
+  feedBytes: number
   requests: number
 }
 
@@ -179,6 +197,7 @@ try {
         const edit: number[] = []
         const insert: number[] = []
         const voice: number[] = []
+        const feed: number[] = []
 
         // Each change is written where the source reads it before the webhook announces it.
         const change = async (next: SanityDocument[]) => {
@@ -204,7 +223,12 @@ try {
           const renamed = `${slugOf(guest)}-renamed-${round}`
           const rename = () => change(documents.map((document) => (document._id === guest._id ? {...document, slug: {_type: 'slug', current: renamed}} : document)))
           voice.push(await publishToVisible(server, rename, guest, `/api/v1/episodes/${slugOf(linking)}.json`, `"${renamed}"`))
+
+          const feedTitle = `עריכה בפיד ${size} ${round}`
+          const retitleForFeed = () => change(documents.map((document) => (document._id === edited._id ? {...document, title: feedTitle} : document)))
+          feed.push(await publishToNewEtag(server, retitleForFeed, edited, '/feed.xml'))
         }
+        const feedBytes = Number((await fetch(`${server.baseUrl}/feed.xml`, {method: 'HEAD', headers: {'accept-encoding': 'identity'}})).headers.get('content-length'))
 
         if (process.env.BENCH_DEBUG) console.log(server.output().split('\n').filter((line) => /rebuild|re-reading/.test(line)).join('\n'))
         await settled(server)
@@ -215,7 +239,7 @@ try {
         const rss = Math.max(coldRss, warmRss)
         await stopServer(server)
 
-        rows.push({source: sourceName, documents: grown.length, cold, warm, rss, edit, insert, voice, requests})
+        rows.push({source: sourceName, documents: grown.length, cold, warm, rss, edit, insert, voice, feed, feedBytes, requests})
         console.log(rows.at(-1))
       } finally {
         await standIn?.close()
@@ -242,11 +266,12 @@ local stand-in of the query API (\`test/helpers/sanity-stand-in.ts\`, groq-js, i
 - **cold**: process start to the first 200, ms, with \`SNAPSHOT_DIR\` set and empty. **warm**: the same after that process saved its snapshot and was stopped, over the same content (the saved snapshot is reused), ms. The measurements below run on the warm process.
 - **peak RSS**: the higher high-water mark (VmHWM) of the two processes, the cold one when it stopped and the warm one after everything below, MiB.
 - **edit**, **insert**, **voice**: from a signed webhook until \`GET\` shows the change, ms: an episode's title edited; a new episode; a voice's slug changed, seen in an episode that links to it. Each is published ${PUBLISH_ROUNDS} times: the median, and the slowest in brackets. Each is made once the server is settled (under 20 ms of CPU in 500 ms); the clock starts when the change is in the stand-in or the new file has been renamed over the old one, and the webhook is sent at once (the file watcher may pick the change up first).
+- **feed**: an episode's title edited, from the webhook until \`HEAD /feed.xml\` answers a new ETag (the feed is too large at 100k to poll whole; the server assembles it from its items' bytes on that request), ms, median and slowest; **feed MB**: the feed's identity bytes.
 - **req/s**: one episode, \`Accept-Encoding: br\`, on the settled server after a second of warm-up, autocannon, 32 connections, ${THROUGHPUT_SECONDS} s (the benchmark and the server share the machine's ${cpus().length} cores).
 
-| source | documents | cold ms | warm ms | peak RSS MiB | edit ms | insert ms | voice ms | req/s |
-|---|---|---|---|---|---|---|---|---|
-${rows.map((row) => `| ${row.source} | ${row.documents.toLocaleString('en')} | ${ms(row.cold)} | ${ms(row.warm)} | ${row.rss.toFixed(0)} | ${spread(row.edit)} | ${spread(row.insert)} | ${spread(row.voice)} | ${row.requests.toFixed(0)} |`).join('\n')}
+| source | documents | cold ms | warm ms | peak RSS MiB | edit ms | insert ms | voice ms | feed ms | feed MB | req/s |
+|---|---|---|---|---|---|---|---|---|---|---|
+${rows.map((row) => `| ${row.source} | ${row.documents.toLocaleString('en')} | ${ms(row.cold)} | ${ms(row.warm)} | ${row.rss.toFixed(0)} | ${spread(row.edit)} | ${spread(row.insert)} | ${spread(row.voice)} | ${spread(row.feed)} | ${(row.feedBytes / 1e6).toFixed(1)} | ${row.requests.toFixed(0)} |`).join('\n')}
 `
 if (process.env.BENCH_SIZES === undefined && process.env.BENCH_SOURCES === undefined) await writeFile('bench/results/scale.md', report)
 console.log(report)

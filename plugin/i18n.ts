@@ -9,11 +9,15 @@ export const catalogStrings = {
   'structure.episodes': 'פרקים',
   'structure.meetups': 'הרצאות במיטאפים',
   'structure.voices': 'קולות',
+  'structure.podcast-settings': 'הגדרות הפודקאסט',
   'view.api': 'API',
   'api-view.not-in-catalog': 'סוג המסמך הזה אינו חלק מה-API של הקטלוג.',
   'api-view.query-failed': 'השאילתה של ה-API נכשלה: {{message}}',
   'api-view.missing': 'אין עדיין מה להציג: המסמך לא נשמר.',
   'api-view.rejected': 'ה-API לא יגיש את המסמך הזה. יש לתקן קודם:',
+  'view.feed': 'פיד',
+  'feed-view.query-failed': 'השאילתה של הפיד נכשלה: {{message}}',
+  'feed-view.not-served': 'הפרק לא יופיע בפיד. יש לתקן קודם:',
 } as const
 
 // The Studio has no Hebrew locale (none is published) and runs in en-US; the team's editors write

@@ -1,10 +1,12 @@
 import {definePlugin} from 'sanity'
 import {structureTool} from 'sanity/structure'
 import {schemaTypes} from '../schemas/index.ts'
+import {PODCAST_SETTINGS_ID} from '../schemas/podcast-settings.ts'
+import {podcastGuidOf} from '../server/feed/podcast-guid.ts'
 import {DirectionalInput} from './DirectionalInput.tsx'
 import {DirectionalTitles} from './DirectionalTitles.tsx'
 import {catalogLocaleBundle, validationLocaleBundle} from './i18n.ts'
-import type {CatalogPluginOptions} from './preview-settings.ts'
+import {feedUrlOf, type CatalogPluginOptions} from './preview-settings.ts'
 import {catalogDocumentNode, catalogStructure} from './structure.ts'
 
 /**
@@ -16,7 +18,19 @@ import {catalogDocumentNode, catalogStructure} from './structure.ts'
  */
 export const catalogPlugin = definePlugin<CatalogPluginOptions>((options) => ({
   name: 'code-talks-catalog',
-  schema: {types: schemaTypes},
+  schema: {
+    types: schemaTypes,
+    // The settings singleton starts with its podcast:guid, computed once from the feed's address and
+    // then kept: a later move of the feed does not change it.
+    templates: (templates) => [
+      ...templates.filter((template) => template.id !== PODCAST_SETTINGS_ID),
+      {id: PODCAST_SETTINGS_ID, title: 'הגדרות הפודקאסט', schemaType: PODCAST_SETTINGS_ID, value: {guid: podcastGuidOf(feedUrlOf(options)), explicit: false, showType: 'episodic', locked: true}},
+    ],
+  },
+  document: {
+    // Only the singleton item opens the settings; "create new" would make a second one.
+    newDocumentOptions: (items) => items.filter((item) => item.templateId !== PODCAST_SETTINGS_ID),
+  },
   form: {components: {input: DirectionalInput}},
   studio: {components: {layout: DirectionalTitles}},
   i18n: {bundles: [catalogLocaleBundle, validationLocaleBundle]},

@@ -8,7 +8,17 @@ export const hebrewErrors: z.core.$ZodErrorMap = (issue) => (issue.code === 'inv
 
 // The API's field names where they differ from the Studio's (the GROQ projections rename them).
 const STUDIO_FIELDS: Record<CollectionName, Record<string, string>> = {
-  episodes: {published_date: 'publishedAt', audio_url: 'audioUrl', video_id: 'videoId', podcast_directory_url: 'podcastDirectoryUrl', image: 'coverImage'},
+  episodes: {
+    published_date: 'publishedAt',
+    audio_url: 'audioUrl',
+    audio: 'audioFile',
+    duration_seconds: 'duration',
+    episode_type: 'episodeType',
+    transcript: 'transcriptFile',
+    video_id: 'videoId',
+    podcast_directory_url: 'podcastDirectoryUrl',
+    image: 'coverImage',
+  },
   meetups: {published_date: 'talkDate', video_id: 'videoId', image: 'thumbnail'},
   voices: {tech_stack: 'techStack', social_profile_url: 'socialProfileUrl', image: 'headshot'},
 }

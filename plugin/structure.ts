@@ -1,7 +1,9 @@
 import {map} from 'rxjs'
 import type {DefaultDocumentNodeResolver, StructureResolver} from 'sanity/structure'
 import {collectionOfDocumentType} from '../server/api/v1/links.ts'
+import {PODCAST_SETTINGS_ID} from '../schemas/podcast-settings.ts'
 import {ApiView} from './ApiView.tsx'
+import {FeedView} from './FeedView.tsx'
 import {CATALOG_NAMESPACE, catalogStrings} from './i18n.ts'
 import type {CatalogPluginOptions} from './preview-settings.ts'
 import {VOICE_LIST_QUERY, voicesInApiOrder} from './voice-order.ts'
@@ -36,14 +38,23 @@ export const catalogStructure: StructureResolver = (S, {documentStore, i18n}) =>
           ),
         ),
       S.divider(),
-      ...S.documentTypeListItems().filter((item) => !collectionOfDocumentType(item.getId() ?? '')),
+      // The settings are one document, opened directly: there is nothing to list or create.
+      S.listItem()
+        .id(PODCAST_SETTINGS_ID)
+        .title(text('structure.podcast-settings'))
+        .schemaType(PODCAST_SETTINGS_ID)
+        .child(S.document().schemaType(PODCAST_SETTINGS_ID).documentId(PODCAST_SETTINGS_ID).initialValueTemplate(PODCAST_SETTINGS_ID)),
+      ...S.documentTypeListItems().filter((item) => !collectionOfDocumentType(item.getId() ?? '') && item.getId() !== PODCAST_SETTINGS_ID),
     ])
 }
 
-/** Catalog documents get the form and the "API" view. */
+/** Catalog documents get the form and the "API" view; episodes also the "Feed" view beside it. */
 export const catalogDocumentNode =
   (options: CatalogPluginOptions): DefaultDocumentNodeResolver =>
-  (S, {schemaType, i18n}) =>
-    collectionOfDocumentType(schemaType)
-      ? S.document().views([S.view.form(), S.view.component(ApiView).id('api').options(options).title(i18n.t('view.api', {ns: CATALOG_NAMESPACE}))])
-      : S.document()
+  (S, {schemaType, i18n}) => {
+    if (!collectionOfDocumentType(schemaType)) return S.document()
+    const title = (key: 'view.api' | 'view.feed') => i18n.t(key, {ns: CATALOG_NAMESPACE})
+    const apiView = S.view.component(ApiView).id('api').options(options).title(title('view.api'))
+    const feedView = S.view.component(FeedView).id('feed').options(options).title(title('view.feed'))
+    return S.document().views(schemaType === 'episode' ? [S.view.form(), apiView, feedView] : [S.view.form(), apiView])
+  }

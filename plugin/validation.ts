@@ -1,3 +1,4 @@
+import {ARTWORK_MIN_PIXELS, imageAssetDimensions} from '../server/api/v1/artwork.ts'
 import {ENGLISH_TAG_PATTERN, LANGUAGE_TAG_PATTERN, SLUG_MAX_LENGTH, SLUG_PATTERN} from '../server/api/v1/contract.ts'
 
 // The contract's rules as Studio validation messages, in Hebrew for the editors. Each returns true
@@ -68,4 +69,42 @@ export const OTHER_DOCUMENT_WITH_SLUG_QUERY = `defined(*[_type == $type && slug.
 export function slugQueryParameters(documentId: string, type: string, slug: string) {
   const published = documentId.replace(/^(drafts|versions\.[^.]+)\./, '')
   return {type, slug, published, draft: `drafts.${published}`}
+}
+
+/** Apple Podcasts refuses a show or episode description longer than this many bytes (UTF-8). */
+export const FEED_TEXT_MAX_BYTES = 4000
+
+const utf8Bytes = (text: string) => new TextEncoder().encode(text).length
+
+/** Within Apple's 4000 bytes; the editor is told how many are left, since a Hebrew letter takes two. */
+export function checkFeedTextBytes(text: string | undefined): Verdict {
+  if (text === undefined) return true
+  const over = utf8Bytes(text) - FEED_TEXT_MAX_BYTES
+  return over <= 0 ? true : `ארוך מדי לפיד: ${over} בתים מעל ${FEED_TEXT_MAX_BYTES} (אות עברית היא 2 בתים).`
+}
+
+/** What the editor sees while writing: bytes left of Apple's 4000 (shown as information, never blocking). */
+export function feedBytesLeft(text: string | undefined): Verdict {
+  if (!text) return true
+  const left = FEED_TEXT_MAX_BYTES - utf8Bytes(text)
+  return left < 0 ? true : `נותרו ${left} בתים מתוך ${FEED_TEXT_MAX_BYTES} בפיד (אות עברית היא 2 בתים).`
+}
+
+
+/** Apple's artwork rules: square and at least 1400 px (the image CDN serves it as JPEG, at most 3000 px). */
+export function checkPodcastArtwork(assetId: string | undefined): Verdict {
+  if (assetId === undefined) return true
+  const size = imageAssetDimensions(assetId)
+  if (!size) return true
+  if (size.width !== size.height) return `התמונה צריכה להיות ריבועית (זו ${size.width}×${size.height}).`
+  if (size.width < ARTWORK_MIN_PIXELS) return `לפחות ${ARTWORK_MIN_PIXELS}×${ARTWORK_MIN_PIXELS} פיקסלים (זו ${size.width}×${size.height}).`
+  return true
+}
+
+/** Podcast apps fetch audio only over https, from an address written in ASCII. */
+export function checkAudioUrl(url: string | undefined): Verdict {
+  if (url === undefined) return true
+  if (!url.startsWith('https://')) return 'קישור לאודיו חייב להתחיל ב-https://.'
+  if (!/^[\x21-\x7e]+$/.test(url)) return 'קישור לאודיו רק באותיות ASCII, בלי רווחים (קודדו אותיות עבריות כ-%D7%...).'
+  return true
 }

@@ -1,6 +1,12 @@
 import {defineArrayMember, defineField, defineType} from 'sanity'
-import {checkFaqPair, checkText, REQUIRED} from '../plugin/validation.ts'
-import {dateField, hebrewText, imageField, languageField, slugField, tagsField, urlField, videoIdField, voiceReferences} from './fields.ts'
+import {checkAudioUrl, checkFaqPair, checkFeedTextBytes, checkPodcastArtwork, checkText, feedBytesLeft, REQUIRED} from '../plugin/validation.ts'
+import {dateField, hebrewText, languageField, slugField, tagsField, urlField, videoIdField, voiceReferences} from './fields.ts'
+
+/** An uploaded audio file makes the external URL, length and type fields moot, so they are hidden. */
+function hasAudioFile(document: Record<string, unknown> | undefined): boolean {
+  const file = document?.['audioFile']
+  return typeof file === 'object' && file !== null && 'asset' in file && Boolean(file.asset)
+}
 
 export const episodeType = defineType({
   name: 'episode',
@@ -9,15 +15,75 @@ export const episodeType = defineType({
   fields: [
     hebrewText('title', 'כותרת'),
     slugField('title'),
-    hebrewText('description', 'תקציר', {rows: 4}),
+    defineField({
+      name: 'description',
+      title: 'תקציר',
+      type: 'text',
+      rows: 4,
+      // The feed's item description is the summary with the takeaways; Apple refuses more than 4000 bytes.
+      validation: (rule) => [
+        rule.required().error(REQUIRED),
+        rule.custom((value: string | undefined) => checkText(value)),
+        rule.custom((value: string | undefined) => checkFeedTextBytes(value)).error(),
+        rule.custom((value: string | undefined) => feedBytesLeft(value)).info(),
+      ],
+    }),
     languageField,
     dateField('publishedAt', 'תאריך פרסום'),
     tagsField,
     voiceReferences('guests', 'אורחים'),
-    urlField('audioUrl', 'קישור לאודיו'),
+    defineField({
+      name: 'audioFile',
+      title: 'קובץ האודיו',
+      type: 'file',
+      description: 'גודל וסוג הקובץ נלקחים מהקובץ עצמו. בלי קובץ, קישור חיצוני עם גודל וסוג.',
+      options: {accept: 'audio/mpeg,audio/x-m4a,audio/mp4,audio/aac'},
+    }),
+    defineField({
+      name: 'audioUrl',
+      title: 'קישור חיצוני לאודיו',
+      type: 'url',
+      hidden: ({document}) => hasAudioFile(document),
+      validation: (rule) => [rule.uri({scheme: ['https']}).error('קישור מלא, שמתחיל ב-https://'), rule.custom((value: string | undefined) => checkAudioUrl(value)).error()],
+    }),
+    defineField({
+      name: 'audioLength',
+      title: 'גודל קובץ האודיו (בתים)',
+      type: 'number',
+      hidden: ({document}) => hasAudioFile(document),
+      validation: (rule) =>
+        rule.custom((value: number | undefined, context) => (context.document?.['audioUrl'] && !value ? 'הגודל המדויק בבתים, כפי שהשרת מגיש אותו.' : true)).integer().positive(),
+    }),
+    defineField({
+      name: 'audioType',
+      title: 'סוג קובץ האודיו',
+      type: 'string',
+      hidden: ({document}) => hasAudioFile(document),
+      options: {list: ['audio/mpeg', 'audio/x-m4a', 'audio/mp4', 'audio/aac']},
+      validation: (rule) => rule.custom((value: string | undefined, context) => (context.document?.['audioUrl'] && !value ? 'בחרו את סוג הקובץ.' : true)),
+    }),
+    defineField({name: 'duration', title: 'משך (שניות)', type: 'number', validation: (rule) => rule.integer().positive()}),
+    defineField({name: 'season', title: 'עונה', type: 'number', validation: (rule) => rule.integer().positive()}),
+    defineField({
+      name: 'episodeType',
+      title: 'סוג הפרק',
+      type: 'string',
+      initialValue: 'full',
+      options: {list: [{title: 'פרק מלא', value: 'full'}, {title: 'טריילר', value: 'trailer'}, {title: 'בונוס', value: 'bonus'}], layout: 'radio', direction: 'horizontal'},
+    }),
+    defineField({name: 'explicit', title: 'תוכן בוטה', type: 'boolean', initialValue: false}),
+    defineField({name: 'transcriptFile', title: 'תמלול (קובץ VTT או SRT)', type: 'file', options: {accept: '.vtt,.srt,text/vtt,application/x-subrip'}}),
+    urlField('transcriptUrl', 'תמלול (קישור ל-VTT או SRT)'),
     videoIdField({required: false}),
     urlField('podcastDirectoryUrl', 'קישור בספריית פודקאסטים'),
-    imageField('coverImage', 'תמונת שער'),
+    defineField({
+      name: 'coverImage',
+      title: 'תמונת שער',
+      type: 'image',
+      options: {hotspot: true},
+      description: 'לפיד: ריבועית ולפחות 1400 פיקסלים; אחרת הפיד מציג את עטיפת התוכנית.',
+      validation: (rule) => rule.custom((value: {asset?: {_ref?: string}} | undefined) => checkPodcastArtwork(value?.asset?._ref)).warning(),
+    }),
     defineField({
       name: 'takeaways',
       title: 'תובנות',

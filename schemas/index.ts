@@ -1,6 +1,7 @@
 import {episodeType} from './episode.ts'
 import {meetupType} from './meetup.ts'
+import {podcastSettingsType} from './podcast-settings.ts'
 import {voiceType} from './voice.ts'
 
-export {episodeType, meetupType, voiceType}
-export const schemaTypes = [episodeType, meetupType, voiceType]
+export {episodeType, meetupType, podcastSettingsType, voiceType}
+export const schemaTypes = [episodeType, meetupType, voiceType, podcastSettingsType]

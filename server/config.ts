@@ -38,6 +38,8 @@ const environmentSchema = z
     PUBLIC_BASE_URL: absoluteUrl.optional(),
     SITE_URL: absoluteUrl.default('https://codetalks.example'),
     FEED_URL: absoluteUrl.optional(),
+    WEBSUB_HUB: absoluteUrl.optional(),
+    PODCAST_INDEX_PUBNOTIFY_URL: absoluteUrl.optional(),
     CONTACT_EMAIL: z.email().optional(),
     API_NAME: z.string().min(1).default('Code Talks Catalog API'),
     DATASET_FILE: z.string().min(1).default('data/catalog.ndjson'),
@@ -80,7 +82,12 @@ const environmentSchema = z
       host: env.HOST,
       publicBaseUrl,
       siteUrl: env.SITE_URL,
-      feedUrl: env.FEED_URL ?? `${env.SITE_URL}/feed.xml`,
+      // The feed this server serves, unless the team serves it at a public address of its own.
+      feedUrl: env.FEED_URL ?? `${publicBaseUrl}/feed.xml`,
+      /** A WebSub hub the feed names and pings after each snapshot that changed it. */
+      websubHub: env.WEBSUB_HUB,
+      /** Podcast Index's hub/pubnotify, told of each change to the feed like the WebSub hub. */
+      pubnotifyUrl: env.PODCAST_INDEX_PUBNOTIFY_URL,
       contactEmail: env.CONTACT_EMAIL,
       apiName: env.API_NAME,
       webhookSecret: env.SANITY_WEBHOOK_SECRET,

@@ -12,7 +12,9 @@ import {catalogSnapshotBuilder, fingerprintOf} from './snapshot/catalog-builder.
 import {guardMassDeletion} from './snapshot/mass-deletion-guard.ts'
 import {createDemandCaches} from './snapshot/demand-caches.ts'
 import {openSnapshotFile} from './snapshot/saved-snapshot.ts'
-import {createSnapshotStore, documentChangeOf, type BuildOutcome} from './snapshot/store.ts'
+import {FEED_PATH} from './feed/rss-feed.ts'
+import {createFeedPinger} from './feed/websub.ts'
+import {createSnapshotStore, documentChangeOf, isPodcastSettingsChange, type BuildOutcome} from './snapshot/store.ts'
 import type {Snapshot} from './snapshot/snapshot.ts'
 import {describeStartFailure} from './start-failure.ts'
 import {SERVER_VERSION} from './version.ts'
@@ -65,9 +67,25 @@ const snapshots = await createSnapshotStore(guard.build, {
     metrics.recordBuild(outcome)
     if (outcome.ok) reportProblems(snapshots.current())
     if (outcome.ok) saveServedSnapshot()
+    if (outcome.ok) announceFeed()
   },
 }).catch((error: unknown) => exitWith(describeStartFailure(error, config.content)))
 reportProblems(snapshots.current())
+
+// Hubs hear of every served snapshot whose feed changed. The feed's ETag comes from its items'
+// memoised bytes, so asking for it after an edit writes one item, not the feed.
+const feedPinger = createFeedPinger({
+  feedUrl: config.feedUrl,
+  hubUrl: config.websubHub,
+  pubnotifyUrl: config.pubnotifyUrl,
+  onPinged: (target) => logger.info(`told ${target} that the feed changed`),
+  onGaveUp: (target, error) => logger.warn({err: error}, `could not tell ${target} that the feed changed`),
+})
+function announceFeed() {
+  if (!config.websubHub && !config.pubnotifyUrl) return
+  feedPinger.observe(snapshots.current().site(FEED_PATH)?.etag)
+}
+announceFeed()
 
 // A snapshot built by a full read is saved once it is served (never one the mass-deletion guard
 // holds), one save at a time; a per-document build is not, so a restart after edits reads in full.
@@ -118,6 +136,7 @@ const onContentChange = (change: ContentChange) => {
 const applyFileChanges = (file: string) => () => {
   source.changedDocuments?.().then(
     (touched) => {
+      if (touched.some((document) => isPodcastSettingsChange(document.id, document.type))) return void snapshots.refresh().catch(() => undefined)
       const changes = touched.flatMap((document) => documentChangeOf(document.id, document.type) ?? [])
       if (changes.length > 0) snapshots.refresh(changes).catch(() => undefined)
     },

@@ -1,5 +1,5 @@
 import {z} from 'zod'
-import {CATALOG_PAGE_QUERY, CATALOG_PAGE_SIZE, CATALOG_QUERY} from './queries.ts'
+import {CATALOG_PAGE_QUERY, CATALOG_PAGE_SIZE, CATALOG_QUERY, PODCAST_SETTINGS_QUERY} from './queries.ts'
 import type {ContentSource} from './source.ts'
 
 const pageSchema = z.array(z.looseObject({_id: z.string(), _type: z.enum(['episode', 'meetup', 'voice'])}))
@@ -16,6 +16,8 @@ const COLLECTION_OF = {episode: 'episodes', meetup: 'meetups', voice: 'voices'} 
 export async function readCatalog(source: ContentSource): Promise<unknown> {
   if (!source.readsInPages) return source.fetch(CATALOG_QUERY)
   const catalog: Record<(typeof COLLECTION_OF)[Row['_type']], Row[]> = {episodes: [], meetups: [], voices: []}
+  // The settings singleton is one document: read beside the pages rather than in every page's projection.
+  const podcast = await source.fetch(PODCAST_SETTINGS_QUERY)
   let after = ''
   for (;;) {
     const page = pageSchema.safeParse(await source.fetch(CATALOG_PAGE_QUERY, {after}))
@@ -23,7 +25,7 @@ export async function readCatalog(source: ContentSource): Promise<unknown> {
     if (!page.success) throw new Error(`the catalog page after "${after}" is not a list of documents: ${page.error.issues[0]?.path.join('.')}: ${page.error.issues[0]?.message}`)
     for (const row of page.data) catalog[COLLECTION_OF[row._type]].push(row)
     const last = page.data.at(-1)
-    if (!last || page.data.length < CATALOG_PAGE_SIZE) return catalog
+    if (!last || page.data.length < CATALOG_PAGE_SIZE) return {...catalog, podcast}
     after = last._id
   }
 }

@@ -20,7 +20,19 @@ export const episodeProjection = `{
   "published_date": publishedAt,
   "tags": coalesce(tags, []),
   "guests": coalesce(guests[defined(@->slug.current)]->${personRefs}, []),
-  "audio_url": audioUrl,
+  "audio_url": coalesce(audioFile.asset->url, audioUrl),
+  "audio": select(
+    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},
+    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}
+  ),
+  "duration_seconds": duration,
+  season,
+  "episode_type": episodeType,
+  explicit,
+  "transcript": select(
+    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},
+    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}
+  ),
   "video_id": videoId,
   "podcast_directory_url": podcastDirectoryUrl,
   "image": coverImage,
@@ -56,6 +68,29 @@ export const voiceProjection = `{
   "image": headshot
 }`
 
+/** The podcast's settings singleton, with its hosts resolved: what the feed's `<channel>` says. */
+export const podcastSettingsProjection = `{
+  _id,
+  _updatedAt,
+  title,
+  description,
+  author,
+  "owner_name": owner.name,
+  "owner_email": owner.email,
+  "artwork": artwork,
+  "categories": coalesce(categories, []),
+  explicit,
+  "show_type": showType,
+  copyright,
+  "hosts": coalesce(hosts[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),
+  "funding_url": funding.url,
+  "funding_text": funding.text,
+  locked,
+  guid
+}`
+
+const podcastSettings = `*[_id == "podcastSettings"][_type == "podcastSettings"][0] ${podcastSettingsProjection}`
+
 /**
  * The whole published catalog in one request, so one snapshot is one consistent read.
  * Episodes and meetups come newest first with the slug as tie-breaker; voices are ordered by the
@@ -64,8 +99,12 @@ export const voiceProjection = `{
 export const CATALOG_QUERY = defineQuery(`{
   "episodes": *[_type == "episode"][${published}] | order(publishedAt desc, slug.current asc) ${episodeProjection},
   "meetups": *[_type == "meetup"][${published}] | order(talkDate desc, slug.current asc) ${meetupProjection},
-  "voices": *[_type == "voice"][${published}] ${voiceProjection}
+  "voices": *[_type == "voice"][${published}] ${voiceProjection},
+  "podcast": ${podcastSettings}
 }`)
+
+/** The settings singleton alone: a paged catalog read asks for it beside its pages, a settings publish rebuilds from it. */
+export const PODCAST_SETTINGS_QUERY = defineQuery(podcastSettings)
 
 /** How many documents one request of a paged catalog read asks for (about 10 MB of JSON). */
 export const CATALOG_PAGE_SIZE = 10_000
@@ -103,8 +142,8 @@ export const REFERENCING_QUERY = defineQuery(`{
 // What changes whenever the published catalog does: a publish or an edit moves the newest
 // _updatedAt, an unpublish or a deletion the count. Cheap on the Content Lake (no projection).
 export const FINGERPRINT_QUERY = defineQuery(`{
-  "documents": count(*[_type in ["episode", "meetup", "voice"]][${published}]),
-  "updated": *[_type in ["episode", "meetup", "voice"]][${published}] | order(_updatedAt desc) [0]._updatedAt
+  "documents": count(*[_type in ["episode", "meetup", "voice", "podcastSettings"]][${published}]),
+  "updated": *[_type in ["episode", "meetup", "voice", "podcastSettings"]][${published}] | order(_updatedAt desc) [0]._updatedAt
 }`)
 
 // One document by id whatever its state: the Studio's "API" view runs these with the drafts
@@ -112,3 +151,6 @@ export const FINGERPRINT_QUERY = defineQuery(`{
 export const EPISODE_PREVIEW_QUERY = defineQuery(`*[_id == $id][0] ${episodeProjection}`)
 export const MEETUP_PREVIEW_QUERY = defineQuery(`*[_id == $id][0] ${meetupProjection}`)
 export const VOICE_PREVIEW_QUERY = defineQuery(`*[_id == $id][0] ${voiceProjection}`)
+
+// The Studio's feed preview: the voices an episode's <item> names (its guests and the show's hosts).
+export const VOICES_BY_SLUG_QUERY = defineQuery(`*[_type == "voice" && slug.current in $slugs] ${voiceProjection}`)

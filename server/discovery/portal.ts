@@ -177,8 +177,10 @@ export function buildDeveloperPortal(input: {
   settings: {publicBaseUrl: string; apiName: string; contactEmail?: string | undefined}
   snapshot: Snapshot
   tools: readonly ToolDefinition[]
+  /** The podcast feed's public address, when the snapshot has a feed: linked for feed readers and people alike. */
+  feedUrl?: string | undefined
 }): string {
-  const {openapi, settings, snapshot, tools} = input
+  const {openapi, settings, snapshot, tools, feedUrl} = input
   const base = settings.publicBaseUrl
   const document = renderedDocument.parse(openapi)
   const operations = Object.entries(document.paths).map(([path, item]) => operationSection(path, item.get, snapshot, base))
@@ -195,7 +197,7 @@ export function buildDeveloperPortal(input: {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src '${SCRIPT_HASH}'; connect-src 'self'">
 <title>${escape(settings.apiName)}: developer portal</title>
-<style>
+${feedUrl ? `<link rel="alternate" type="application/rss+xml" title="${escape(settings.apiName)}: podcast feed" href="${escape(feedUrl)}">\n` : ''}<style>
 body{font:16px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans Hebrew",Arial,sans-serif;margin:0;color:#1d2330;background:#fbfbfd}
 header{background:#1d2a4d;color:#fff;padding:2rem 1.5rem}header h1{margin:0 0 .3rem;font-size:1.8rem}header p{margin:0;opacity:.85}
 nav{background:#eef1f8;padding:.6rem 1.5rem;position:sticky;top:0}nav a{margin-inline-end:1rem;color:#1d2a4d}
@@ -214,7 +216,7 @@ details{margin:.5rem 0}summary{cursor:pointer}
 </style>
 </head>
 <body>
-<header><h1>${escape(settings.apiName)}</h1><p>Read-only JSON API and MCP server for a Hebrew tech podcast: ${snapshot.counts.episodes} episodes, ${snapshot.counts.meetups} meetup talks, ${snapshot.counts.voices} speakers.</p></header>
+<header><h1>${escape(settings.apiName)}</h1><p>Read-only JSON API and MCP server for a Hebrew tech podcast: ${snapshot.counts.episodes} episodes, ${snapshot.counts.meetups} meetup talks, ${snapshot.counts.voices} speakers.</p>${feedUrl ? `<p>Listen in any podcast app: <a href="${escape(feedUrl)}">the podcast's RSS feed</a>.</p>` : ''}</header>
 <nav><input id="search" type="search" placeholder="Search the reference" aria-label="Search the reference"> <a href="#quick-start">Quick start</a><a href="#authentication">Authentication</a><a href="#errors">Errors</a><a href="#rate-limits">Rate limits</a><a href="#pagination">Pagination</a><a href="#caching">Caching</a><a href="#versioning">Versioning</a><a href="#mcp">MCP</a><a href="#reference">Reference</a></nav>
 <main>
 <section id="quick-start"><h2>Quick start</h2>

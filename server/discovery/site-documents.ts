@@ -4,6 +4,7 @@ import {catalogResources, catalogTools, MCP_INSTRUCTIONS, MCP_SERVER_NAME} from 
 import {resourceCount} from '../mcp/resource-list.ts'
 import type {SiteDocument, Snapshot} from '../snapshot/snapshot.ts'
 import {SERVER_VERSION} from '../version.ts'
+import {buildFeed, FEED_CONTENT_TYPE, FEED_PATH, type FeedSettings} from '../feed/rss-feed.ts'
 import {buildDeveloperPortal} from './portal.ts'
 import {catalogSkills} from './skills.ts'
 import {buildSitemaps} from './sitemaps.ts'
@@ -11,6 +12,9 @@ import {buildSitemaps} from './sitemaps.ts'
 export interface SiteSettings {
   publicBaseUrl: string
   siteUrl: string
+  /** The feed's public address (its `atom:link rel="self"`). */
+  feedUrl: string
+  websubHub?: string | undefined
   apiName: string
   contactEmail?: string | undefined
 }
@@ -41,6 +45,8 @@ export function buildSiteDocuments(snapshot: Snapshot, settings: SiteSettings): 
     skillsIndex: `${base}/.well-known/agent-skills/index.json`,
     sitemap: `${base}/sitemap-index.xml`,
   }
+  // Built again here only to be linked: its items' bytes are memoised, and the snapshot serves its own (feedSiteDocument).
+  const feed = buildFeed(snapshot.catalog, feedSettingsOf(settings))
   const resources = catalogResources(base)
   const fixedResources = resources.filter((resource) => !resource.template)
   // What resources/list returns, over all its pages: the fixed documents and one per item.
@@ -86,7 +92,7 @@ Content text (titles, descriptions, abstracts, biographies, takeaways, FAQ) is H
 - [Meetup talks](${base}/api/v1/meetups.json): newest first; one talk at ${base}/api/v1/meetups/{slug}.json
 - [Speakers](${base}/api/v1/voices.json): Hebrew name order; one speaker at ${base}/api/v1/voices/{slug}.json
 - [OpenAPI 3.1](${url.openapi}): the machine-readable contract
-
+${feed ? `- [Podcast RSS feed](${settings.feedUrl}): the ${feed.itemCount} episodes with audio, newest first, for podcast apps (RSS 2.0 with the iTunes and Podcasting 2.0 namespaces)\n` : ''}
 ## MCP
 
 - [MCP endpoint](${url.mcp}): Streamable HTTP, stateless, no authentication; ${catalogTools.length} read-only tools (${catalogTools.map((tool) => tool.name).join(', ')}), ${listedResources} resources (${fixedResources.length} API documents and one per item; resources/list pages them with a cursor) and ${templates.length} resource templates
@@ -168,6 +174,7 @@ Send a descriptive \`User-Agent\` naming your agent and a contact URL${settings.
     {type: 'agent-skills', url: url.skillsIndex, skills: skills.length},
     {type: 'llms-txt', url: url.llms},
     {type: 'api-catalog', url: url.apiCatalog},
+    ...(feed ? [{type: 'rss-feed', name: 'podcast feed', url: settings.feedUrl, items: feed.itemCount}] : []),
   ]
   const aiCatalog = json({
     version: '1.0',
@@ -201,7 +208,7 @@ Send a descriptive \`User-Agent\` naming your agent and a contact URL${settings.
 
   return [
     {path: '/api/openapi.json', contentType: JSON_TYPE, body: json(openapi)},
-    {path: '/docs', contentType: 'text/html; charset=utf-8', body: buildDeveloperPortal({openapi, settings, snapshot, tools: catalogTools})},
+    {path: '/docs', contentType: 'text/html; charset=utf-8', body: buildDeveloperPortal({openapi, settings, snapshot, tools: catalogTools, feedUrl: feed && settings.feedUrl})},
     {path: '/llms.txt', contentType: 'text/plain; charset=utf-8', body: llms},
     {path: '/auth.md', contentType: MARKDOWN, body: auth},
     {path: '/.well-known/oauth-protected-resource', contentType: JSON_TYPE, body: protectedResource},
@@ -215,4 +222,12 @@ Send a descriptive \`User-Agent\` naming your agent and a contact URL${settings.
     {path: '/.well-known/agent-card.json', contentType: JSON_TYPE, body: agentCard},
     ...buildSitemaps(snapshot, base),
   ]
+}
+
+export const feedSettingsOf = (settings: SiteSettings): FeedSettings => ({selfUrl: settings.feedUrl, siteUrl: settings.siteUrl, websubHub: settings.websubHub})
+
+/** The podcast feed as a site document the snapshot builds on its own (see SnapshotSettings.feed). */
+export function feedSiteDocument(snapshot: Snapshot, settings: SiteSettings): SiteDocument | undefined {
+  const feed = buildFeed(snapshot.catalog, feedSettingsOf(settings))
+  return feed && {path: FEED_PATH, contentType: FEED_CONTENT_TYPE, body: feed.body, etag: feed.etag}
 }

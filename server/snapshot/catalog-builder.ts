@@ -5,7 +5,8 @@ import type {Config} from '../config.ts'
 import {readCatalog} from '../content/catalog-read.ts'
 import {EPISODE_BY_ID_QUERY, MEETUP_BY_ID_QUERY, REFERENCING_QUERY, VOICE_BY_ID_QUERY} from '../content/queries.ts'
 import type {ContentSource} from '../content/source.ts'
-import {buildSiteDocuments} from '../discovery/site-documents.ts'
+import {buildSiteDocuments, feedSiteDocument} from '../discovery/site-documents.ts'
+import {FEED_PATH} from '../feed/rss-feed.ts'
 import {createDemandCaches, type DemandCaches} from './demand-caches.ts'
 import type {SnapshotFile} from './saved-snapshot.ts'
 import {buildSnapshot, type Snapshot} from './snapshot.ts'
@@ -52,6 +53,7 @@ export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies)
     links,
     index: {apiName: config.apiName, feedUrl: config.feedUrl, contactEmail: config.contactEmail, publicBaseUrl: config.publicBaseUrl},
     site: (snapshot: Snapshot) => buildSiteDocuments(snapshot, config),
+    feed: {path: FEED_PATH, build: (snapshot: Snapshot) => feedSiteDocument(snapshot, config)},
     caches,
   }
   const readDocument = async (documentId: string, collection: CollectionName): Promise<DocumentUpdate[]> => {

@@ -6,6 +6,7 @@ import type {Catalog, CatalogEntry} from '../api/v1/catalog.ts'
 import type {Episode, Meetup, Voice} from '../api/v1/contract.ts'
 import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
 import type {Snapshot} from './snapshot.ts'
+import {mappedSettingsSchema} from '../feed/podcast-settings.ts'
 
 /** An item's served bytes as a saved snapshot holds them, so a restart neither serialises nor hashes it again. */
 export interface KnownItem {
@@ -35,7 +36,7 @@ export interface SnapshotFile {
   save(snapshot: Snapshot, fingerprint: string): Promise<void>
 }
 
-const FORMAT = 1
+const FORMAT = 2
 const FILE_NAME = 'snapshot.ndjson'
 const WRITE_BLOCK_BYTES = 1 << 20
 const NEWLINE = Buffer.from('\n')
@@ -48,6 +49,7 @@ const headerSchema = z.object({
   savedAt: z.number(),
   problems: z.array(z.object({documentId: z.string(), collection: z.enum(COLLECTION_NAMES), severity: z.enum(['rejected', 'kept', 'warning']), messages: z.array(z.string())})),
   items: z.object({episodes: z.array(recordSchema), meetups: z.array(recordSchema), voices: z.array(recordSchema)}),
+  podcast: mappedSettingsSchema.nullable(),
 })
 
 /** `settings` is everything the served bytes depend on besides the content (server version, base URLs, image settings). */
@@ -74,7 +76,7 @@ export function openSnapshotFile(directory: string, settings: unknown): Snapshot
           items.set(entry, {body, etag, lastModified: new Date(lastModified)})
           return entry
         })
-      const catalog: Catalog = {episodes: entries<Episode>('episodes'), meetups: entries<Meetup>('meetups'), voices: entries<Voice>('voices'), problems: header.data.problems}
+      const catalog: Catalog = {episodes: entries<Episode>('episodes'), meetups: entries<Meetup>('meetups'), voices: entries<Voice>('voices'), problems: header.data.problems, podcast: header.data.podcast}
       if (offset !== bytes.length) throw new Error(`${path} holds more lines than its header lists`)
       return {catalog, items, savedAt: new Date(header.data.savedAt)}
     },
@@ -92,6 +94,7 @@ export function openSnapshotFile(directory: string, settings: unknown): Snapshot
         fingerprint,
         savedAt: snapshot.builtAt.getTime(),
         problems: snapshot.catalog.problems,
+        podcast: snapshot.catalog.podcast,
         items: Object.fromEntries(COLLECTION_NAMES.map((collection) => [collection, (records[collection] ?? []).map((item) => item.record)])),
       }
       await mkdir(directory, {recursive: true})

@@ -56,7 +56,9 @@ export interface Snapshot {
 export interface SiteDocument {
   /** Absolute path on this origin, such as `/llms.txt`. */
   path: string
-  body: Buffer | string
+  /** A document assembled from parts (the feed's items) keeps them as a ChunkedBody, with the ETag made from their digests. */
+  body: Buffer | string | ChunkedBody
+  etag?: string
   contentType: string
   headers?: Record<string, string>
 }
@@ -66,6 +68,11 @@ export interface SnapshotSettings {
   index: ServiceIndexSettings
   /** Makes the documents outside `/api/v1` from the finished snapshot; built on first use, once. */
   site?: (snapshot: Snapshot) => SiteDocument[]
+  /**
+   * A site document built on its own, on first use (the podcast feed): at 100k documents the other
+   * site documents (sitemaps) take most of a second, which a feed reader after an edit must not wait for.
+   */
+  feed?: {path: string; build: (snapshot: Snapshot) => SiteDocument | undefined}
   /** Where pages other than the default ones and items' compressed variants are kept, across snapshots. */
   caches: DemandCaches
 }
@@ -216,13 +223,26 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
 
   const item = (collection: CollectionName, slug: string) => states[collection].bySlug.get(slug)
   let site: Map<string, Representation> | undefined
+  const hadEarlierSite = earlierSite !== undefined
+  const dated = (earlier: Representation | undefined) => (etag: string) => (earlier?.etag === etag ? earlier.lastModified : hadEarlierSite ? builtAt : contentLastModified)
+  const feedPath = settings.feed?.path
+  let earlierFeed = feedPath === undefined ? undefined : earlierSite?.get(feedPath)
+  // undefined: not built yet; null: built, and there is no feed.
+  let feed: Representation | null | undefined
+  const feedDocument = (): Representation | undefined => {
+    if (feed === undefined) {
+      const document = settings.feed?.build(snapshot)
+      feed = document ? representSite(document, dated(earlierFeed)) : null
+      earlierFeed = undefined
+    }
+    return feed ?? undefined
+  }
   const siteDocuments = () => {
     if (site) return site
-    const dated = (earlier: Representation | undefined) => (etag: string) => (earlier?.etag === etag ? earlier.lastModified : earlierSite ? builtAt : contentLastModified)
     site = new Map(
       (settings.site?.(snapshot) ?? []).map((document) => [
         document.path,
-        represent(document.body, dated(earlierSite?.get(document.path)), {contentType: document.contentType, headers: document.headers}),
+        representSite(document, dated(earlierSite?.get(document.path))),
       ]),
     )
     earlierSite = undefined
@@ -243,17 +263,28 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
       return isCollectionName(collection) && slug ? item(collection, slug) : documents.get(path)
     },
     item,
-    site: (path: string) => siteDocuments().get(path),
+    site: (path: string) => (path === feedPath ? feedDocument() : siteDocuments().get(path)),
     get sitePaths() {
-      return [...siteDocuments().keys()]
+      return [...siteDocuments().keys(), ...(feedPath !== undefined && feedDocument() ? [feedPath] : [])]
     },
     precompress: () => forEachConcurrently(documents.values(), compressAll),
+    // The feed is left out, like the bulk document: at 100k documents it is as large, and it is
+    // assembled and compressed on its first request instead of after every edit.
     warm: async () => forEachConcurrently(siteDocuments().values(), compressAll),
     listPage,
   })
   collectionStates.set(snapshot, states)
-  siteDocumentsOf.set(snapshot, () => site ?? earlierSite)
+  siteDocumentsOf.set(snapshot, () => {
+    const documents = site ?? earlierSite
+    const newestFeed = feed ?? earlierFeed
+    return feedPath === undefined || !newestFeed ? documents : new Map([...(documents ?? []), [feedPath, newestFeed]])
+  })
   return snapshot
+}
+
+function representSite(document: SiteDocument, lastModifiedFor: (etag: string) => Date): Representation {
+  const options = {contentType: document.contentType, headers: document.headers, etag: document.etag}
+  return document.body instanceof ChunkedBody ? represent(document.body, lastModifiedFor, options) : represent(document.body, lastModifiedFor, options)
 }
 
 /** Keyset pagination: the first item that sorts after the cursor's key (binary search over the sorted keys). */

@@ -15,6 +15,17 @@ export function documentChangeOf(documentId: string, type: string): DocumentChan
   return {documentId, collection}
 }
 
+/** The podcast settings singleton's document type: not a collection, but the feed's channel. */
+export const PODCAST_SETTINGS_TYPE = 'podcastSettings'
+
+/**
+ * A published change to the podcast settings. The feed's channel is read with the whole catalog,
+ * so such a change asks for a full re-read (settings are edited rarely; episodes, often).
+ */
+export function isPodcastSettingsChange(documentId: string, type: string): boolean {
+  return type === PODCAST_SETTINGS_TYPE && isPublished(documentId)
+}
+
 /** What the next build must cover: everything, or only some documents. */
 export type PendingChange = {kind: 'all'} | {kind: 'documents'; documents: ReadonlyMap<string, CollectionName>}
 

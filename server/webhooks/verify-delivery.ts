@@ -1,7 +1,7 @@
 import {assertValidSignature, decodeSignatureHeader, isSignatureError, SIGNATURE_HEADER_NAME} from '@sanity/webhook'
 import {z} from 'zod'
 import type {ContentChange} from '../scaling/change-fan-out.ts'
-import {documentChangeOf} from '../snapshot/store.ts'
+import {documentChangeOf, isPodcastSettingsChange} from '../snapshot/store.ts'
 
 export const MAX_AGE_MS = 5 * 60 * 1000
 // Only verified deliveries are remembered, so only a holder of the secret can fill this; at the
@@ -98,6 +98,8 @@ function changeOf(body: Buffer): ContentChange | 'ignored' {
   }
   const payload = payloadSchema.safeParse(json)
   if (!payload.success) return 'all'
+  // The podcast's settings shape every feed item and the channel: a full re-read.
+  if (isPodcastSettingsChange(payload.data._id, payload.data._type)) return 'all'
   // Drafts are never served, and types outside the catalog cannot change it.
   return documentChangeOf(payload.data._id, payload.data._type) ?? 'ignored'
 }

@@ -103,7 +103,8 @@ describe('endpoints', () => {
     expect(numbered.guests.map((guest) => guest.slug)).toEqual(['ofir-zaken', 'nir-weiss'])
     expect(numbered.faq.length).toBe(2)
     expect(numbered.url).toBe('https://codetalks.example/episodes/ep-22-cache-invalidation')
-    expect(numbered.feed_url).toBe('https://codetalks.example/feed.xml')
+    // The feed this server serves, at its public origin (FEED_URL unset).
+    expect(numbered.feed_url).toBe('http://api.test/feed.xml')
     expect(numbered.image_url).toMatch(/^https:\/\/cdn\.sanity\.io\/images\/embedded\/production\/[0-9a-f]{40}-3000x3000\.jpg\?/)
     expect(new URL(numbered.image_url ?? '').searchParams.get('fm')).toBe('webp')
     expect(new URL(numbered.image_url ?? '').searchParams.get('w')).toBe('800')

@@ -76,7 +76,7 @@ function expectSame(path: string, fromOrigin: RawResponse, fromNginx: RawRespons
 describe('every exported representation', () => {
   it('covers the API, the sandbox, later pages and the site documents', () => {
     const urls = files.map((file) => file.url)
-    expect(urls).toEqual(expect.arrayContaining(['/api/v1/all.json', '/api/v1/sandbox/all.json', '/api/openapi.json', '/docs', '/llms.txt', '/sitemap-index.xml']))
+    expect(urls).toEqual(expect.arrayContaining(['/api/v1/all.json', '/api/v1/sandbox/all.json', '/api/openapi.json', '/docs', '/llms.txt', '/sitemap-index.xml', '/feed.xml']))
     expect(urls.some((url) => /^\/api\/v1\/episodes\.json\?cursor=/.test(url))).toBe(true)
     expect(urls.some((url) => /^\/api\/v1\/sandbox\/episodes\.json\?cursor=/.test(url))).toBe(true)
   })

@@ -24,7 +24,7 @@ afterAll(() => standIn.close())
 
 const ids = new Set(documents.map((document) => document._id))
 
-async function errorsOf(document: SanityDocument): Promise<string[]> {
+async function errorsOf(document: SanityDocument, level: 'error' | 'info' = 'error'): Promise<string[]> {
   // As the Studio validates (environment "studio"): headless, @sanity/validation 6.16 appends a
   // warning-level unknown-fields check to every rule of an object field, turning the slug's errors
   // into warnings, and only the workspace form of the call takes an environment.
@@ -34,7 +34,7 @@ async function errorsOf(document: SanityDocument): Promise<string[]> {
     environment: 'studio',
     getDocumentExists: async ({id}) => ids.has(id),
   })
-  return markers.filter((marker) => marker.level === 'error').map((marker) => `${marker.path.map((segment) => (typeof segment === 'string' ? segment : '[]')).join('.')}: ${marker.message}`)
+  return markers.filter((marker) => marker.level === level).map((marker) => `${marker.path.map((segment) => (typeof segment === 'string' ? segment : '[]')).join('.')}: ${marker.message}`)
 }
 
 function toStudioDocument(document: SanityDocument): StudioDocument {
@@ -49,7 +49,7 @@ const sample = (type: string) => {
 
 describe('the embedded dataset', () => {
   it('validates against the Studio schemas, drafts included', async () => {
-    const catalogDocuments = documents.filter((document) => ['episode', 'meetup', 'voice'].includes(document._type))
+    const catalogDocuments = documents.filter((document) => ['episode', 'meetup', 'voice', 'podcastSettings'].includes(document._type))
     expect(catalogDocuments.length).toBeGreaterThan(60)
     const failures = await Promise.all(catalogDocuments.map(async (document) => ({id: document._id, errors: await errorsOf(document)})))
     expect(failures.filter((failure) => failure.errors.length > 0)).toEqual([])
@@ -87,5 +87,28 @@ describe('validation rules', () => {
     expect(await errorsOf({...sample('meetup'), videoId: 'abc'})).toContainEqual(expect.stringMatching(/^videoId: מזהה סרטון ביוטיוב הוא 11 תווים/))
     expect(await errorsOf({...sample('meetup'), abstract: undefined})).toEqual([])
     expect(await errorsOf({...sample('voice'), socialProfileUrl: 'linkedin.com/in/someone'})).toContainEqual(expect.stringMatching(/^socialProfileUrl: קישור מלא/))
+  })
+
+  it.each([
+    ['a description over 4000 bytes (2001 Hebrew letters)', {description: 'א'.repeat(2001)}, 'description: ארוך מדי לפיד: 2 בתים מעל 4000 (אות עברית היא 2 בתים).'],
+    ['an audio URL over http', {audioUrl: 'http://media.codetalks.example/ep.mp3'}, 'audioUrl: קישור לאודיו חייב להתחיל ב-https://.'],
+    ['an audio URL with Hebrew letters', {audioUrl: 'https://media.codetalks.example/פרק.mp3'}, 'audioUrl: קישור לאודיו רק באותיות ASCII'],
+    ['an external audio URL without its byte length', {audioLength: undefined}, 'audioLength: הגודל המדויק בבתים'],
+  ])('keeps Apple\'s rules: refuses %s', async (_case, change, expected) => {
+    const errors = await errorsOf({...sample('episode'), ...change})
+    expect(errors.some((error) => error.startsWith(expected)), errors.join('\n')).toBe(true)
+  })
+
+  it('shows the editor the bytes left of Apple\'s 4000, a Hebrew letter counting two', async () => {
+    expect(await errorsOf({...sample('episode'), description: 'שלום world'}, 'info')).toContain('description: נותרו 3986 בתים מתוך 4000 בפיד (אות עברית היא 2 בתים).')
+    expect(await errorsOf({...sample('podcastSettings'), description: 'א'.repeat(2000)}, 'info')).toContain('description: נותרו 0 בתים מתוך 4000 בפיד (אות עברית היא 2 בתים).')
+    expect(await errorsOf({...sample('podcastSettings'), description: 'א'.repeat(2000)})).toEqual([])
+  })
+
+  it('wants the show\'s artwork square and at least 1400 px, from the asset\'s dimensions', async () => {
+    const artwork = (ref: string) => ({artwork: {_type: 'image', asset: {_type: 'reference', _ref: ref}}})
+    expect(await errorsOf({...sample('podcastSettings'), ...artwork('image-0123456789abcdef0123456789abcdef01234567-3000x2000-jpg')})).toContain('artwork: התמונה צריכה להיות ריבועית (זו 3000×2000).')
+    expect(await errorsOf({...sample('podcastSettings'), ...artwork('image-0123456789abcdef0123456789abcdef01234567-1200x1200-jpg')})).toContain('artwork: לפחות 1400×1400 פיקסלים (זו 1200×1200).')
+    expect(await errorsOf({...sample('podcastSettings'), categories: ['Podcasts|Nonsense']})).toContainEqual(expect.stringMatching(/^categories/))
   })
 })

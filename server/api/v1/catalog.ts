@@ -6,6 +6,7 @@ import {meetupRowSchema, mapMeetup} from './meetup.ts'
 import {episodeOrder, meetupOrder, voiceOrder, type ListOrder} from './order.ts'
 import type {Mapped, MappingContext} from './person-ref.ts'
 import {mapVoice, voiceRowSchema} from './voice.ts'
+import {mapPodcastSettings, type MappedSettings} from '../../feed/podcast-settings.ts'
 
 export interface CatalogEntry<Item> {
   readonly value: Item
@@ -28,6 +29,8 @@ export interface Catalog {
   readonly meetups: readonly CatalogEntry<Meetup>[]
   readonly voices: readonly CatalogEntry<Voice>[]
   readonly problems: readonly DocumentProblem[]
+  /** The podcast settings singleton as the feed uses it; null when there is no such document. */
+  readonly podcast: MappedSettings | null
 }
 
 export interface CatalogSettings {
@@ -47,6 +50,7 @@ const catalogResultSchema = z.object({
   episodes: z.array(z.unknown()),
   meetups: z.array(z.unknown()),
   voices: z.array(z.unknown()),
+  podcast: z.unknown().optional(),
 })
 
 const documentIdSchema = z.object({_id: z.string()})
@@ -81,7 +85,13 @@ export function mapCatalog(result: unknown, settings: CatalogSettings, previous?
     meetups: mapCollection('meetups', specs.meetups, rows.meetups, context, previous?.meetups, problems),
     voices,
     problems,
+    podcast: podcastSettingsOf(rows.podcast, settings),
   }
+}
+
+/** The settings singleton's row (null when there is none) as the catalog holds it. */
+export function podcastSettingsOf(row: unknown, settings: CatalogSettings): MappedSettings | null {
+  return row === null || row === undefined ? null : mapPodcastSettings(row, settings.links)
 }
 
 /**
@@ -102,7 +112,7 @@ export function patchCatalog(catalog: Catalog, updates: readonly DocumentUpdate[
     if (update.collection === 'episodes') episodes = patchCollection('episodes', specs.episodes, episodes, update, context, problems)
     else if (update.collection === 'meetups') meetups = patchCollection('meetups', specs.meetups, meetups, update, context, problems)
   }
-  return {episodes, meetups, voices, problems}
+  return {episodes, meetups, voices, problems, podcast: catalog.podcast}
 }
 
 // The served voices' slugs, once per voices array: an episode edit at 100k documents would

@@ -43,6 +43,16 @@ export const episodeSchema = z.strictObject({
   takeaways: z.array(text),
   faq: z.array(z.strictObject({question: text, answer: text})),
   feed_url: uri,
+  duration_seconds: z.number().int().positive().nullable().meta({description: 'Length of the audio in seconds.'}),
+  season: z.number().int().positive().nullable(),
+  episode_type: z.enum(['full', 'trailer', 'bonus']),
+  explicit: z.boolean(),
+  audio: z
+    .strictObject({url: uri, length_bytes: z.number().int().positive(), mime_type: z.string().regex(/^audio\/[\w.+-]+$/)})
+    .nullable()
+    .meta({description: 'The audio file as the podcast feed encloses it; null while it has no exact size and type.'}),
+  transcript: z.strictObject({url: uri, mime_type: z.enum(['text/vtt', 'application/x-subrip'])}).nullable(),
+  artwork_url: uri.nullable().meta({description: 'Square JPEG artwork of 1400-3000 px for podcast apps; null when the cover image is smaller.'}),
 }).meta({id: 'Episode', description: 'A podcast episode. Content text is Hebrew; tags are English.'})
 
 export const meetupSchema = z.strictObject({

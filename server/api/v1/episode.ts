@@ -2,11 +2,19 @@ import {z} from 'zod'
 import {episodeSchema, type Episode} from './contract.ts'
 import {documentRowSchema, optional, personRowSchema} from './rows.ts'
 import {toPersonRefs, type Mapped, type MappingContext} from './person-ref.ts'
+import {podcastArtworkSide} from './artwork.ts'
+import type {Links} from './links.ts'
 
 export const episodeRowSchema = documentRowSchema.extend({
   ...episodeSchema.pick({title: true, description: true, language: true, published_date: true, tags: true, takeaways: true, faq: true}).shape,
   guests: z.array(personRowSchema),
   audio_url: optional(z.string()),
+  audio: optional(z.object({url: z.string(), length: optional(z.number()), type: optional(z.string())})),
+  duration_seconds: optional(z.number()),
+  season: optional(z.number()),
+  episode_type: optional(z.enum(['full', 'trailer', 'bonus'])),
+  explicit: optional(z.boolean()),
+  transcript: optional(z.object({url: z.string(), name: optional(z.string())})),
   video_id: optional(z.string()),
   podcast_directory_url: optional(z.string()),
 })
@@ -17,6 +25,19 @@ export type EpisodeRow = z.infer<typeof episodeRowSchema>
 export function episodeNumberFromSlug(slug: string): number | null {
   const match = /^(?:(?:ep|episode)-)?(\d+)(?=-|$)/.exec(slug)
   return match?.[1] ? Number.parseInt(match[1], 10) : null
+}
+
+/** A transcript's type, from its file name: WebVTT or SubRip, the two formats podcast apps read. */
+function transcriptOf(url: string, name: string): Episode['transcript'] {
+  const extension = /\.(vtt|srt)(?:[?#]|$)/i.exec(name)?.[1]?.toLowerCase()
+  if (extension === 'vtt') return {url, mime_type: 'text/vtt'}
+  if (extension === 'srt') return {url, mime_type: 'application/x-subrip'}
+  return null
+}
+
+function artworkUrlOf(image: EpisodeRow['image'], links: Links): string | null {
+  const side = image ? podcastArtworkSide(image) : undefined
+  return image && side ? links.artwork(image, side) : null
 }
 
 export function mapEpisode(row: EpisodeRow, context: MappingContext): Mapped<Episode> {
@@ -42,6 +63,13 @@ export function mapEpisode(row: EpisodeRow, context: MappingContext): Mapped<Epi
       takeaways: row.takeaways,
       faq: row.faq,
       feed_url: context.feedUrl,
+      duration_seconds: row.duration_seconds,
+      season: row.season,
+      episode_type: row.episode_type ?? 'full',
+      explicit: row.explicit ?? false,
+      audio: row.audio?.length && row.audio.type ? {url: row.audio.url, length_bytes: row.audio.length, mime_type: row.audio.type} : null,
+      transcript: row.transcript && transcriptOf(row.transcript.url, row.transcript.name ?? row.transcript.url),
+      artwork_url: artworkUrlOf(row.image, links),
     },
     updatedAt: guests.updatedAt,
     warnings: guests.warnings,

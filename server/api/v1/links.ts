@@ -36,6 +36,10 @@ export interface Links {
   apiPath(path: string): string
   /** Sanity image CDN URL, cropped to the given size and served as WebP. */
   image(source: SanityImageSource, width: number, height: number): string
+  /** Sanity image CDN URL, cropped square to `side` and served as JPEG, as podcast apps require (never WebP). */
+  artwork(source: SanityImageSource, side: number): string
+  /** The podcast RSS feed on this origin. */
+  feed: string
   video(videoId: string): string
 }
 
@@ -47,6 +51,8 @@ export function createLinks(settings: LinkSettings): Links {
     api: (collection, slug) => apiPath(`${collection}/${slug}.json`),
     apiPath,
     image: (source, width, height) => images.image(source).width(width).height(height).fit('crop').format('webp').url(),
+    artwork: (source, side) => images.image(source).width(side).height(side).fit('crop').format('jpg').url(),
+    feed: `${settings.publicBaseUrl}/feed.xml`,
     video: (videoId) => `https://www.youtube.com/watch?v=${encodeURIComponent(videoId)}`,
   }
 }

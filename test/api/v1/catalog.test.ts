@@ -50,6 +50,13 @@ describe('mapCatalog', () => {
       takeaways: ['אחת'],
       faq: [{question: 'שאלה?', answer: 'תשובה.'}],
       feed_url: 'https://site.test/feed.xml',
+      duration_seconds: null,
+      season: null,
+      episode_type: 'full',
+      explicit: false,
+      audio: null,
+      transcript: null,
+      artwork_url: `https://cdn.sanity.io/images/proj/prod/0123456789abcdef0123456789abcdef01234567-3000x3000.jpg?w=3000&h=3000&fm=jpg&fit=crop`,
     })
   })
 

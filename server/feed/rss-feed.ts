@@ -1,0 +1,161 @@
+import {createHash} from 'node:crypto'
+import {generateRssFeed} from 'feedsmith'
+import type {Catalog, CatalogEntry} from '../api/v1/catalog.ts'
+import type {Episode, Voice} from '../api/v1/contract.ts'
+import {ChunkedBody} from '../snapshot/representation.ts'
+import {feedItemOf, personOf, type ItemContext} from './feed-item.ts'
+import {appleExplicit, itemXml} from './item-xml.ts'
+import {podcastGuidOf} from './podcast-guid.ts'
+import type {PodcastChannel} from './podcast-settings.ts'
+
+export const FEED_PATH = '/feed.xml'
+export const FEED_CONTENT_TYPE = 'application/rss+xml; charset=utf-8'
+
+export interface FeedSettings {
+  /** The feed's public address (FEED_URL, else this origin's /feed.xml): its `atom:link rel="self"`. */
+  selfUrl: string
+  /** The public site: the channel's `link`. */
+  siteUrl: string
+  /** A WebSub hub the feed names (`atom:link rel="hub"`), when one is configured. */
+  websubHub?: string | undefined
+}
+
+/** The feed's bytes, as the channel around the items' own bytes, and the validator derived from their digests. */
+export interface FeedDocument {
+  body: ChunkedBody
+  etag: string
+  /** The newest content date in the feed: its `lastBuildDate`. */
+  lastBuildDate: Date
+  /** Items the feed holds (episodes with audio). */
+  itemCount: number
+}
+
+const FEED_INDENT = '    '
+
+interface MadeItem {
+  bytes: Buffer | null
+  digest: string
+  updatedAtMs: number
+  /** What the bytes were made from besides the entry: reused only while these are the same objects. */
+  channel: PodcastChannel
+  hosts: readonly CatalogEntry<Voice>[]
+  guests: readonly (CatalogEntry<Voice> | undefined)[]
+}
+
+// Entries are immutable and a patched catalog keeps the unchanged ones, so an item's bytes are made
+// once per entry (and the show and voices it names), like the API's items: an edit re-makes one item.
+// At 100k documents the feed is assembled from 70k of them after each edit, so checking an item
+// allocates nothing.
+const madeItems = new WeakMap<CatalogEntry<Episode>, MadeItem>()
+
+function isCurrent(made: MadeItem, entry: CatalogEntry<Episode>, context: ItemContext): boolean {
+  if (made.channel !== context.channel || made.hosts !== context.hosts || made.guests.length !== entry.value.guests.length) return false
+  for (let index = 0; index < made.guests.length; index++) {
+    if (made.guests[index] !== context.voice(entry.value.guests[index]?.slug ?? '')) return false
+  }
+  return true
+}
+
+function itemBytes(entry: CatalogEntry<Episode>, context: ItemContext): MadeItem {
+  const made = madeItems.get(entry)
+  if (made && isCurrent(made, entry, context)) return made
+  const item = feedItemOf(entry, context)
+  const bytes = item ? Buffer.from(`\n${FEED_INDENT}${itemXml(item)}`, 'utf8') : null
+  const fresh = {
+    bytes,
+    digest: bytes ? createHash('sha256').update(bytes).digest('base64url') : '',
+    updatedAtMs: Date.parse(entry.updatedAt),
+    channel: context.channel,
+    hosts: context.hosts,
+    guests: entry.value.guests.map((guest) => context.voice(guest.slug)),
+  }
+  madeItems.set(entry, fresh)
+  return fresh
+}
+
+const voiceIndexes = new WeakMap<readonly CatalogEntry<Voice>[], Map<string, CatalogEntry<Voice>>>()
+function voiceIndexOf(voices: readonly CatalogEntry<Voice>[]): Map<string, CatalogEntry<Voice>> {
+  let index = voiceIndexes.get(voices)
+  if (!index) voiceIndexes.set(voices, (index = new Map(voices.map((voice) => [voice.value.slug, voice]))))
+  return index
+}
+
+// The hosts as one array per channel and voice index, so items can tell by identity that they did not change.
+const hostLists = new WeakMap<PodcastChannel, {voices: Map<string, CatalogEntry<Voice>>; hosts: readonly CatalogEntry<Voice>[]}>()
+function hostsOf(channel: PodcastChannel, voices: Map<string, CatalogEntry<Voice>>): readonly CatalogEntry<Voice>[] {
+  const known = hostLists.get(channel)
+  if (known?.voices === voices) return known.hosts
+  const hosts = channel.hostSlugs.flatMap((slug) => voices.get(slug) ?? [])
+  // Unchanged hosts keep the array, so a voice edit elsewhere re-makes no item.
+  const same = known && known.hosts.length === hosts.length && known.hosts.every((host, index) => host === hosts[index])
+  const kept = same ? known.hosts : hosts
+  hostLists.set(channel, {voices, hosts: kept})
+  return kept
+}
+
+/**
+ * The podcast's RSS 2.0 feed with the iTunes and Podcasting 2.0 namespaces, from the catalog of
+ * one snapshot. Nothing in it depends on the clock: `lastBuildDate` is the newest content date.
+ * Undefined when the catalog has no valid podcast settings (a feed without a channel is no feed).
+ */
+export function buildFeed(catalog: Catalog, settings: FeedSettings): FeedDocument | undefined {
+  if (!catalog.podcast?.ok) return undefined
+  const channel = catalog.podcast.channel
+  const voices = voiceIndexOf(catalog.voices)
+  const hosts = hostsOf(channel, voices)
+  const context: ItemContext = {channel, hosts, voice: (slug) => voices.get(slug)}
+  const chunks: Buffer[] = [Buffer.alloc(0)] // the channel's head goes first, once its date is known
+  const digests: string[] = []
+  let newest = Date.parse(channel.updatedAt)
+  for (const entry of catalog.episodes) {
+    const made = itemBytes(entry, context)
+    if (!made.bytes) continue
+    chunks.push(made.bytes)
+    digests.push(made.digest)
+    if (made.updatedAtMs > newest) newest = made.updatedAtMs
+  }
+  const lastBuildDate = new Date(newest)
+  const [head, tail] = channelXml(channel, hosts, settings, lastBuildDate)
+  chunks[0] = head
+  chunks.push(tail)
+  const digest = createHash('sha256').update(head).update(digests.join(' ')).update(tail)
+  return {body: new ChunkedBody(chunks), etag: `"${digest.digest('base64url').slice(0, 32)}"`, lastBuildDate, itemCount: digests.length}
+}
+
+/** The document around the items: everything before them and everything after. */
+function channelXml(channel: PodcastChannel, hosts: readonly CatalogEntry<Voice>[], settings: FeedSettings, lastBuildDate: Date): [Buffer, Buffer] {
+  const xml = appleExplicit(
+    generateRssFeed({
+      title: channel.title,
+      link: settings.siteUrl,
+      description: channel.description,
+      language: 'he',
+      copyright: channel.copyright,
+      lastBuildDate,
+      atom: {
+        links: [
+          {href: settings.selfUrl, rel: 'self', type: 'application/rss+xml'},
+          ...(settings.websubHub ? [{href: settings.websubHub, rel: 'hub'}] : []),
+        ],
+      },
+      itunes: {
+        image: channel.artworkUrl,
+        categories: channel.categories.map(({category, subcategory}) => ({text: category, ...(subcategory ? {categories: [{text: subcategory}]} : {})})),
+        explicit: channel.explicit,
+        author: channel.author,
+        owner: channel.owner,
+        type: channel.type,
+      },
+      podcast: {
+        guid: channel.guid ?? podcastGuidOf(settings.selfUrl),
+        locked: {value: channel.locked, owner: channel.owner.email},
+        persons: hosts.map((host) => personOf(host.value, 'host')),
+        ...(channel.funding ? {fundings: [{url: channel.funding.url, display: channel.funding.text}]} : {}),
+      },
+    }),
+  )
+  const close = xml.lastIndexOf('</channel>')
+  // The items go right after the channel's own elements, before the whitespace that precedes </channel>.
+  const insertAt = xml.slice(0, close).trimEnd().length
+  return [Buffer.from(xml.slice(0, insertAt), 'utf8'), Buffer.from(xml.slice(insertAt), 'utf8')]
+}
