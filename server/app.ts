@@ -1,6 +1,7 @@
 import express, {type ErrorRequestHandler, type RequestHandler} from 'express'
 import {createCatalogHandler, sendReadOnlyRefusal} from './api/v1/router.ts'
 import {buildProblem, isProblemStatus, isReadMethod, sendMethodNotAllowed, sendProblem, unknownPathDetail, type ProblemStatus} from './http/problem.ts'
+import {catalogVersionHeader} from './http/fast-path.ts'
 import {sendRepresentation} from './http/representation-response.ts'
 import {statusHandler} from './http/status.ts'
 import type {Config} from './config.ts'
@@ -119,9 +120,10 @@ export function createApp(dependencies: AppDependencies): express.Express {
   // OpenAPI, the portal, discovery documents and sitemaps: pre-built with the snapshot. After the
   // catalog route, so API requests (which never match one) skip this lookup.
   app.use((request, response, next) => {
-    const document = store.current().site(request.path)
+    const snapshot = store.current()
+    const document = snapshot.site(request.path)
     if (!document) return next()
-    readOnly(request, response, () => sendRepresentation(request, response, document))
+    readOnly(request, response, () => sendRepresentation(request, response, document, catalogVersionHeader(snapshot)))
   })
   app.use(notFound)
   app.use(errorResponse)
