@@ -173,6 +173,7 @@ const SECRET_VARIABLES = new Set(['SANITY_TOKEN', 'SANITY_WEBHOOK_SECRET', 'CDN_
 const megabytes = (value: number) => Math.round(value * 1024 * 1024)
 
 export type Config = z.output<typeof environmentSchema>
+export type EdgeConfig = NonNullable<Config['edge']>
 
 /** Reads the configuration from environment variables; throws a readable error listing every bad one. */
 export function loadConfig(environment: Record<string, string | undefined>): Config {

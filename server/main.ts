@@ -3,6 +3,7 @@ import {refreshFor} from './app.ts'
 import {createCatalogServer} from './catalog-server.ts'
 import {loadConfig, type Config} from './config.ts'
 import {createSource} from './content/create-source.ts'
+import {createEdgePurging} from './edge/edge-purging.ts'
 import {watchFile} from './content/watch-file.ts'
 import {createStdoutLog} from './observability/logger.ts'
 import {createMetrics} from './observability/metrics.ts'
@@ -51,10 +52,21 @@ const saved = snapshotFile && {
   onRestored: (savedAt: Date) => logger.info(`reusing the snapshot saved at ${savedAt.toISOString()}: the source's fingerprint has not changed`),
   onUnusable: (error: unknown) => logger.warn({err: error}, `the snapshot saved in ${config.snapshotDirectory} could not be read; reading the source in full`),
 }
-const guard = guardMassDeletion(catalogSnapshotBuilder({source, config, clock, caches, saved}), {clock, confirmAfterMs: config.massDeletionConfirmMs})
+// Purges the CDN of exactly what each new snapshot changed, once it is served.
+const edge =
+  config.edge &&
+  createEdgePurging({
+    config: config.edge,
+    directory: config.snapshotDirectory,
+    onFailure: (error, retryInMs) =>
+      logger.warn(retryInMs === undefined ? `CDN purge given up (dead-lettered): ${error.message}` : `CDN purge failed, retrying in ${retryInMs} ms: ${error.message}`),
+  })
+const firstBuildStartedAt = clock()
+const guard = guardMassDeletion(catalogSnapshotBuilder({source, config, clock, caches, saved, keying: edge?.keying}), {clock, confirmAfterMs: config.massDeletionConfirmMs})
 const snapshots = await createSnapshotStore(guard.build, {
   clock,
   onBuild: (outcome) => {
+    if (outcome.ok) edge?.snapshotServed(snapshots.current(), outcome.startedAt)
     reportBuild(outcome)
     metrics.recordBuild(outcome)
     if (outcome.ok) reportProblems(snapshots.current())
@@ -62,6 +74,7 @@ const snapshots = await createSnapshotStore(guard.build, {
   },
 })
 reportProblems(snapshots.current())
+edge?.snapshotServed(snapshots.current(), firstBuildStartedAt)
 
 // A snapshot built by a full read is saved once it is served (never one the mass-deletion guard
 // holds), one save at a time; a per-document build is not, so a restart after edits reads in full.
@@ -103,6 +116,7 @@ const redis = config.redis
 if (redis) logger.info(`Redis connected: one rate limit across replicas, webhooks fanned out to all`)
 
 const onContentChange = (change: ContentChange) => {
+  edge?.changeAccepted() // on disk before the webhook is acknowledged
   refreshFor(snapshots, change)
   redis?.fanOut.announce(change)
 }
@@ -133,6 +147,7 @@ const {server, shutDown} = createCatalogServer({
   logWarning: (message) => logger.warn(message),
   rateLimitStore: redis?.counterStore,
   onContentChange,
+  edgeStatus: edge ? () => edge.status() : undefined,
 })
 server.once('error', (error: NodeJS.ErrnoException) => {
   const where = `${config.host}:${config.port}`
@@ -172,6 +187,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     stopWatching()
     clearInterval(reconcileTimer)
     snapshots.close()
+    edge?.close()
     const started = Date.now()
     shutDown(config.shutdownTimeoutSeconds * 1000)
       .then(() => redis?.close())
