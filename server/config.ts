@@ -67,7 +67,7 @@ const environmentObject = z.object({
       .transform((value) => value.split(',').map((url) => url.trim()).filter((url) => url !== ''))
       .pipe(z.array(absoluteUrl).min(1, 'must list at least one URL'))
       .optional(),
-    CDN_PURGE_TOKEN: z.string().min(16, 'must be at least 16 characters').regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces').optional(),
+    CDN_PURGE_TOKEN: z.string().regex(/^[A-Za-z0-9._~+/=-]{16,256}$/, 'must be 16 to 256 letters, digits or ._~+/=-').optional(),
     FASTLY_API_TOKEN: z.string().min(1).optional(),
     FASTLY_SERVICE_ID: z.string().regex(/^[A-Za-z0-9]+$/, 'must be a Fastly service id').optional(),
     FASTLY_SOFT_PURGE: z.enum(['true', 'false']).default('false'),
