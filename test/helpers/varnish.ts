@@ -28,13 +28,15 @@ export async function startVarnish(options: {backends: readonly string[]; token:
   await promisify(execFile)(process.execPath, ['server/edge-vcl.ts', ...options.backends.flatMap((backend) => ['--backend', backend]), '--out', vclFile], {
     env: {...process.env, CDN_PURGE_TOKEN: options.token},
   })
-  const parameters = options.parameters === 'default' ? [] : (await readFile(`${vclFile}.params`, 'utf8')).split('\n').filter(Boolean).flatMap((line) => line.split(' '))
+  const parameters =
+    options.parameters === 'default'
+      ? []
+      : (await readFile(`${vclFile}.params`, 'utf8'))
+          .split('\n')
+          .filter(Boolean)
+          .flatMap((line) => line.split(' '))
   const port = options.port ?? (await freePort())
-  const child: ChildProcess = spawn(
-    program,
-    ['-F', '-j', 'none', '-n', join(directory, 'work'), '-a', `127.0.0.1:${port}`, '-f', vclFile, '-s', 'malloc,64m', ...parameters],
-    {stdio: 'ignore'},
-  )
+  const child: ChildProcess = spawn(program, ['-F', '-j', 'none', '-n', join(directory, 'work'), '-a', `127.0.0.1:${port}`, '-f', vclFile, '-s', 'malloc,64m', ...parameters], {stdio: 'ignore'})
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const url = `http://127.0.0.1:${port}`
   await eventually(async () => {

@@ -98,8 +98,7 @@ afterEach(() => expect(origin.loggedErrors).toEqual([]))
 const edge = (path: string) => rawRequest(`${varnish.url}${path}`)
 const json = (body: Buffer) => JSON.parse(body.toString('utf8'))
 /** Requests for `path` the origin has answered so far (its request log). */
-const originRequests = (path: string) =>
-  origin.logLines.filter((line) => z.object({req: z.object({url: z.string()})}).safeParse(JSON.parse(line)).data?.req.url === path).length
+const originRequests = (path: string) => origin.logLines.filter((line) => z.object({req: z.object({url: z.string()})}).safeParse(JSON.parse(line)).data?.req.url === path).length
 
 async function deliver(payload: {_id: string; _type: string}) {
   const body = JSON.stringify(payload)
@@ -108,7 +107,8 @@ async function deliver(payload: {_id: string; _type: string}) {
   expect(response.status).toBe(202)
 }
 
-const idOf = (type: string, slug: string) => sample.find((document) => document._type === type && !document._id.startsWith('drafts.') && JSON.stringify(document).includes(`"current":"${slug}"`))?._id ?? ''
+const idOf = (type: string, slug: string) =>
+  sample.find((document) => document._type === type && !document._id.startsWith('drafts.') && JSON.stringify(document).includes(`"current":"${slug}"`))?._id ?? ''
 const edit = (id: string, change: Record<string, unknown>) => {
   documents = documents.map((document) => (document._id === id ? {...document, ...change, _updatedAt: new Date().toISOString()} : document))
 }
@@ -140,7 +140,12 @@ describe('Varnish in front of the origin', () => {
   it('an episode edit is fresh at the edge (item, list, bulk), while untouched documents stay cached', async () => {
     const edited = '/api/v1/episodes/ep-3-schema-migrations.json'
     const untouched = ['/api/v1/episodes/ep-4-supply-chain-security.json', '/api/v1/voices.json', '/api/v1/meetups.json', '/api/v1/index.json']
-    const changed = [edited, '/api/v1/episodes.json', '/api/v1/all.json', '/api/v1/episodes.json?limit=2&cursor=' + json((await rawRequest(`${origin.baseUrl}/api/v1/episodes.json?limit=2`)).body).pagination.next_cursor]
+    const changed = [
+      edited,
+      '/api/v1/episodes.json',
+      '/api/v1/all.json',
+      '/api/v1/episodes.json?limit=2&cursor=' + json((await rawRequest(`${origin.baseUrl}/api/v1/episodes.json?limit=2`)).body).pagination.next_cursor,
+    ]
     for (const path of [...untouched, ...changed]) expect((await edge(path)).status, path).toBe(200)
     for (const path of [...untouched, ...changed]) expect((await edge(path)).headers['x-cache'], path).toBe('HIT')
     const before = new Map(untouched.map((path) => [path, originRequests(path)]))
@@ -179,8 +184,7 @@ describe('Varnish in front of the origin', () => {
     await origin.edge?.drained()
     const everything = [...new Set([...pathsBefore, ...documentPaths()])]
     const after = await etags(everything)
-    const keyOf = (path: string) =>
-      path.startsWith('/api/v1/') ? ({'all.json': 'all', 'index.json': 'index'}[path.slice(8)] ?? path.slice(8).replace(/\.json$/, '')) : `site${path}`
+    const keyOf = (path: string) => (path.startsWith('/api/v1/') ? ({'all.json': 'all', 'index.json': 'index'}[path.slice(8)] ?? path.slice(8).replace(/\.json$/, '')) : `site${path}`)
     const expected = everything.filter((path) => before.get(path) !== after.get(path)).map(keyOf)
     expect(expected).toEqual(expect.arrayContaining(['voices/nir-weiss', 'voices/nir-weiss-redis', 'voices', 'all']))
     expect(expected.filter((key) => key.startsWith('episodes/')).length).toBeGreaterThan(0)
