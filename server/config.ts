@@ -75,6 +75,7 @@ const environmentObject = z.object({
     CLOUDFLARE_API_TOKEN: z.string().min(1).optional(),
     CLOUDFLARE_ZONE_ID: z.string().regex(/^[a-f0-9]{32}$/, 'must be a 32-character Cloudflare zone id').optional(),
     CLOUDFLARE_API_URL: absoluteUrl.default('https://api.cloudflare.com/client/v4'),
+    CDN_EDGE_MAX_AGE_SECONDS: z.coerce.number().int().min(1).max(31_536_000).default(86_400),
     PURGE_QUEUE_MAX_KEYS: z.coerce.number().int().min(16).max(1_000_000).default(10_000),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
@@ -154,7 +155,7 @@ const environmentSchema = environmentObject
 type Environment = z.output<typeof environmentObject>
 
 function edgeConfig(env: Environment) {
-  const queue = {maxKeys: env.PURGE_QUEUE_MAX_KEYS}
+  const queue = {maxKeys: env.PURGE_QUEUE_MAX_KEYS, edgeMaxAgeSeconds: env.CDN_EDGE_MAX_AGE_SECONDS}
   if (env.CDN_PURGE === 'varnish' && env.CDN_PURGE_URLS && env.CDN_PURGE_TOKEN) {
     return {provider: 'varnish' as const, urls: env.CDN_PURGE_URLS, token: env.CDN_PURGE_TOKEN, queue}
   }

@@ -52,7 +52,7 @@ export interface EdgePurgingOptions {
  * with what the queue's file says the edge holds; when that is unknown, everything is purged.
  */
 export function createEdgePurging(options: EdgePurgingOptions): EdgePurging {
-  const keying = createSurrogateKeying(options.config.provider)
+  const keying = createSurrogateKeying(options.config.provider, {edgeMaxAgeSeconds: options.config.queue.edgeMaxAgeSeconds})
   let lastServed: Snapshot | undefined
   let lastWebhookToPurgeMs: number | null = null
   let acceptedAt: number | undefined
@@ -60,6 +60,8 @@ export function createEdgePurging(options: EdgePurgingOptions): EdgePurging {
     adapter: options.adapter ?? adapterFor(options.config),
     directory: options.directory,
     maxKeys: options.config.queue.maxKeys,
+    // Past the edge TTL the CDN has let every object go, so an unconfirmed purge no longer matters.
+    giveUpAfterMs: options.config.queue.edgeMaxAgeSeconds * 1000,
     retry: options.retry,
     onFailure: options.onFailure,
     onPurged: () => {

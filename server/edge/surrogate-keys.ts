@@ -44,7 +44,7 @@ const PROVIDER_LIMITS: Record<EdgeProvider, ProviderLimits> = {
 }
 
 /** RFC 9213 for any CDN, Surrogate-Control for Fastly; browsers keep Cache-Control's max-age=60. */
-export const EDGE_CACHE_CONTROL = 'max-age=86400, stale-if-error=86400'
+export const edgeCacheControl = (maxAgeSeconds: number) => `max-age=${maxAgeSeconds}, stale-if-error=86400`
 
 /** The edge headers a representation is built with, and the key a purge must name to reach it. */
 export interface SurrogateKeying {
@@ -59,9 +59,15 @@ export interface SurrogateKeying {
   readonly separator: string
 }
 
-export function createSurrogateKeying(provider: EdgeProvider, limits: Partial<Pick<ProviderLimits, 'maxHeaderBytes' | 'maxKeyBytes'>> = {}): SurrogateKeying {
+export interface KeyingOptions extends Partial<Pick<ProviderLimits, 'maxHeaderBytes' | 'maxKeyBytes'>> {
+  /** How long the CDN keeps a response it is not told to purge (CDN_EDGE_MAX_AGE_SECONDS). */
+  edgeMaxAgeSeconds?: number
+}
+
+export function createSurrogateKeying(provider: EdgeProvider, options: KeyingOptions = {}): SurrogateKeying {
   const {header, separator, ...defaults} = PROVIDER_LIMITS[provider]
-  const {maxHeaderBytes, maxKeyBytes} = {...defaults, ...limits}
+  const {maxHeaderBytes, maxKeyBytes, edgeMaxAgeSeconds = 86_400} = {...defaults, ...options}
+  const edgeTtl = edgeCacheControl(edgeMaxAgeSeconds)
   let fallbacks = 0
   const fits = (key: string) => Buffer.byteLength(key) <= maxKeyBytes && Buffer.byteLength(`${GLOBAL_KEY}${separator}${key}`) <= maxHeaderBytes
   const effectiveKey = (key: string, coarser: string) => (fits(key) ? key : coarser)
@@ -75,8 +81,8 @@ export function createSurrogateKeying(provider: EdgeProvider, limits: Partial<Pi
       if (chosen !== key) fallbacks += 1
       return Object.freeze({
         [header]: `${GLOBAL_KEY}${separator}${chosen}`,
-        'CDN-Cache-Control': EDGE_CACHE_CONTROL,
-        'Surrogate-Control': EDGE_CACHE_CONTROL,
+        'CDN-Cache-Control': edgeTtl,
+        'Surrogate-Control': edgeTtl,
       })
     },
     get fallbacks() {
