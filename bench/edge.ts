@@ -70,7 +70,14 @@ for (let edit = 0; edit < EDITS; edit += 1) {
 }
 
 // 2. Hit ratio while an episode is published every second.
-const readPaths = [...origin.store.current().paths.slice(0, 60).map((path) => `/api/v1/${path}`), '/api/v1/index.json', '/llms.txt']
+const readPaths = [
+  ...origin.store
+    .current()
+    .paths.slice(0, 60)
+    .map((path) => `/api/v1/${path}`),
+  '/api/v1/index.json',
+  '/llms.txt',
+]
 let hits = 0
 let reads = 0
 const until = Date.now() + SECONDS * 1000
@@ -148,7 +155,9 @@ From sending a signed webhook for an episode edit to the first read through Varn
 | Document | p50 | p99 |
 |---|---|---|
 ${Object.entries(freshness)
-  .map(([name, values]) => `| ${name} (\`${documentsToWatch[name === 'item' || name === 'list' || name === 'bulk' ? name : 'item']}\`) | ${ms(percentile(values, 50))} | ${ms(percentile(values, 99))} |`)
+  .map(
+    ([name, values]) => `| ${name} (\`${documentsToWatch[name === 'item' || name === 'list' || name === 'bulk' ? name : 'item']}\`) | ${ms(percentile(values, 50))} | ${ms(percentile(values, 99))} |`,
+  )
   .join('\n')}
 
 ## Hit ratio while publishing every second

@@ -4,6 +4,7 @@ import {createCatalogServer} from './catalog-server.ts'
 import {loadConfig, type Config} from './config.ts'
 import {createSource} from './content/create-source.ts'
 import {watchFile} from './content/watch-file.ts'
+import {registerEdgeMetrics, type EdgeMetrics} from './edge/edge-metrics.ts'
 import {createEdgePurging} from './edge/edge-purging.ts'
 import {createStdoutLog} from './observability/logger.ts'
 import {createMetrics} from './observability/metrics.ts'
@@ -42,7 +43,14 @@ function reportBuild(outcome: BuildOutcome) {
 // The metrics read the store at scrape time, after it exists; builds reach them through onBuild.
 const caches = createDemandCaches(config.caches)
 const cacheBytes = () => ({pages: caches.pages.calculatedSize, variants: caches.variants.calculatedSize})
-const metrics = createMetrics({store: () => snapshots, clock, droppedLogLines: droppedLines, cacheBytes})
+let edgeMetrics: EdgeMetrics | undefined
+const metrics = createMetrics({
+  store: () => snapshots,
+  clock,
+  droppedLogLines: droppedLines,
+  cacheBytes,
+  register: (registry) => void (edgeMetrics = config.edge && registerEdgeMetrics(registry, () => edge?.status())),
+})
 // What the served bytes depend on besides the content: a saved snapshot made under other settings is not reused.
 const snapshotFile = config.snapshotDirectory
   ? openSnapshotFile(config.snapshotDirectory, {version: SERVER_VERSION, publicBaseUrl: config.publicBaseUrl, siteUrl: config.siteUrl, feedUrl: config.feedUrl, images: config.images, content: config.content})
@@ -58,6 +66,7 @@ const edge =
   createEdgePurging({
     config: config.edge,
     directory: config.snapshotDirectory,
+    metrics: edgeMetrics,
     onFailure: (error, retryInMs) =>
       logger.warn(retryInMs === undefined ? `CDN purge given up (dead-lettered): ${error.message}` : `CDN purge failed, retrying in ${retryInMs} ms: ${error.message}`),
   })

@@ -1,4 +1,5 @@
 import type {EdgeConfig} from '../config.ts'
+import type {EdgeMetrics} from './edge-metrics.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
 import {cloudflareAdapter} from './cloudflare-adapter.ts'
 import {fastlyAdapter} from './fastly-adapter.ts'
@@ -44,6 +45,7 @@ export interface EdgePurgingOptions {
   adapter?: PurgeAdapter
   retry?: {initialDelayMs: number; maxDelayMs: number}
   onFailure?: (error: PurgeFailure, willRetryInMs: number | undefined) => void
+  metrics?: EdgeMetrics
 }
 
 /**
@@ -64,9 +66,11 @@ export function createEdgePurging(options: EdgePurgingOptions): EdgePurging {
     giveUpAfterMs: options.config.queue.edgeMaxAgeSeconds * 1000,
     retry: options.retry,
     onFailure: options.onFailure,
-    onPurged: () => {
+    onPurged: (outcome) => {
+      options.metrics?.purged(outcome)
       if (acceptedAt !== undefined && queue.status().depth === 0) {
         lastWebhookToPurgeMs = Date.now() - acceptedAt
+        options.metrics?.webhookToPurge(lastWebhookToPurgeMs)
         acceptedAt = undefined
       }
     },

@@ -11,6 +11,8 @@ import {createDemandCaches} from '../../server/snapshot/demand-caches.ts'
 import {createSnapshotStore, type BuildOutcome, type SnapshotStore, type StoreOptions} from '../../server/snapshot/store.ts'
 import {refreshFor} from '../../server/app.ts'
 import {createEdgePurging, type EdgePurging, type EdgePurgingOptions} from '../../server/edge/edge-purging.ts'
+import {registerEdgeMetrics, type EdgeMetrics} from '../../server/edge/edge-metrics.ts'
+import type {Registry} from 'prom-client'
 
 export const SAMPLE_DATASET = 'data/catalog.ndjson'
 
@@ -51,9 +53,11 @@ export async function startTestServer(
   const logLines: string[] = []
   const caches = createDemandCaches(config.caches)
   const cacheBytes = () => ({pages: caches.pages.calculatedSize, variants: caches.variants.calculatedSize})
-  const metrics: CatalogMetrics | undefined = options.observed ? createMetrics({store: () => store, clock, cacheBytes}) : undefined
+  let edgeMetrics: EdgeMetrics | undefined
+  const register = (registry: Registry) => void (edgeMetrics = config.edge && registerEdgeMetrics(registry, () => edge?.status()))
+  const metrics: CatalogMetrics | undefined = options.observed ? createMetrics({store: () => store, clock, cacheBytes, register}) : undefined
   const logger = options.observed ? createLogger('info', {write: (line: string) => void logLines.push(line)}) : undefined
-  const edge = options.edge && config.edge ? createEdgePurging({...options.edge, config: config.edge}) : undefined
+  const edge = options.edge && config.edge ? createEdgePurging({metrics: edgeMetrics, ...options.edge, config: config.edge}) : undefined
   const {build} = guardMassDeletion(catalogSnapshotBuilder({source, config, clock, caches, keying: edge?.keying}), {clock, confirmAfterMs: config.massDeletionConfirmMs})
   const firstBuildStartedAt = clock()
   const onBuild = (outcome: BuildOutcome) => {

@@ -38,7 +38,9 @@ export async function startVarnish(options: {backends: readonly string[]; token:
   const port = options.port ?? (await freePort())
   // Pinned to one CPU for benchmarks: taskset execs varnishd, so the child is varnishd itself.
   const [command, ...prefix] = options.cpu === undefined ? [program] : ['taskset', '-c', String(options.cpu), program]
-  const child: ChildProcess = spawn(command ?? program, [...prefix, '-F', '-j', 'none', '-n', join(directory, 'work'), '-a', `127.0.0.1:${port}`, '-f', vclFile, '-s', 'malloc,64m', ...parameters], {stdio: 'ignore'})
+  const child: ChildProcess = spawn(command ?? program, [...prefix, '-F', '-j', 'none', '-n', join(directory, 'work'), '-a', `127.0.0.1:${port}`, '-f', vclFile, '-s', 'malloc,64m', ...parameters], {
+    stdio: 'ignore',
+  })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const url = `http://127.0.0.1:${port}`
   await eventually(async () => {

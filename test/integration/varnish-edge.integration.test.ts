@@ -165,6 +165,11 @@ describe('Varnish in front of the origin', () => {
       expect((await edge(path)).headers['x-cache'], path).toBe('HIT')
       expect(originRequests(path), path).toBe(before.get(path))
     }
+    const metrics = await (await fetch(`${origin.baseUrl}/metrics`)).text()
+    expect(Number(/^catalog_cdn_purges_total\{result="sent"\} (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThan(0)
+    expect(Number(/^catalog_cdn_webhook_to_purge_seconds_count (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThan(0)
+    expect(Number(/^catalog_cdn_keys_per_purge_count (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThan(0)
+    expect(metrics).toMatch(/^catalog_cdn_purge_queue_keys 0$/m)
   })
 
   it('a voice rename purges exactly the documents whose bytes changed', async () => {
