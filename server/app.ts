@@ -1,9 +1,11 @@
 import express, {type ErrorRequestHandler, type RequestHandler} from 'express'
 import {createCatalogHandler, sendReadOnlyRefusal} from './api/v1/router.ts'
 import {buildProblem, isProblemStatus, isReadMethod, sendMethodNotAllowed, sendProblem, unknownPathDetail, type ProblemStatus} from './http/problem.ts'
+import {catalogVersionHeader} from './http/fast-path.ts'
 import {sendRepresentation} from './http/representation-response.ts'
 import {statusHandler} from './http/status.ts'
 import type {Config} from './config.ts'
+import type {EdgeStatus} from './edge/edge-purging.ts'
 import {METRICS_PATH, type CatalogMetrics} from './observability/metrics.ts'
 import {MCP_INSTRUCTIONS, MCP_SERVER_NAME} from './mcp/catalog-tools.ts'
 import {mcpRoutes} from './mcp/http.ts'
@@ -24,6 +26,8 @@ export interface AppDependencies {
   onContentChange?: (change: ContentChange) => void
   /** Where unexpected errors are reported; the client only ever sees a problem document. */
   logError?: (error: unknown) => void
+  /** The CDN purge queue shown in `/status`, when a CDN is purged. */
+  edgeStatus?: () => EdgeStatus
   /** Where library warnings are reported (the MCP SDK's); the console by default. */
   logWarning?: (message: string) => void
 }
@@ -112,16 +116,17 @@ export function createApp(dependencies: AppDependencies): express.Express {
     response.writeHead(302, {Location: '/docs', 'Content-Length': '0', 'Cache-Control': 'public, max-age=3600'})
     response.end()
   })
-  app.all('/status', readOnly, statusHandler(store, sourceDescription, clock))
+  app.all('/status', readOnly, statusHandler(store, sourceDescription, clock, dependencies.edgeStatus))
   const {metrics} = dependencies
   if (metrics) app.all(METRICS_PATH, readOnly, (request, response, next) => void metrics.send(request, response).catch(next))
   app.use('/api/v1', catalogRoute)
   // OpenAPI, the portal, discovery documents and sitemaps: pre-built with the snapshot. After the
   // catalog route, so API requests (which never match one) skip this lookup.
   app.use((request, response, next) => {
-    const document = store.current().site(request.path)
+    const snapshot = store.current()
+    const document = snapshot.site(request.path)
     if (!document) return next()
-    readOnly(request, response, () => sendRepresentation(request, response, document))
+    readOnly(request, response, () => sendRepresentation(request, response, document, catalogVersionHeader(snapshot)))
   })
   app.use(notFound)
   app.use(errorResponse)

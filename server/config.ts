@@ -31,8 +31,7 @@ function addMonths(date: Date, months: number): Date {
   return later
 }
 
-const environmentSchema = z
-  .object({
+const environmentObject = z.object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().min(1).default('127.0.0.1'),
     PUBLIC_BASE_URL: absoluteUrl.optional(),
@@ -64,8 +63,26 @@ const environmentSchema = z
     PAGE_CACHE_MEGABYTES: z.coerce.number().min(0.1).max(65536).default(32),
     VARIANT_CACHE_MEGABYTES: z.coerce.number().min(0.1).max(65536).default(64),
     SNAPSHOT_DIR: z.string().min(1).optional(),
+    CDN_PURGE: z.enum(['varnish', 'fastly', 'cloudflare']).optional(),
+    CDN_PURGE_URLS: z
+      .string()
+      .transform((value) => value.split(',').map((url) => url.trim()).filter((url) => url !== ''))
+      .pipe(z.array(absoluteUrl).min(1, 'must list at least one URL'))
+      .optional(),
+    CDN_PURGE_TOKEN: z.string().regex(/^[A-Za-z0-9._~+/=-]{16,256}$/, 'must be 16 to 256 letters, digits or ._~+/=-').optional(),
+    FASTLY_API_TOKEN: z.string().min(1).optional(),
+    FASTLY_SERVICE_ID: z.string().regex(/^[A-Za-z0-9]+$/, 'must be a Fastly service id').optional(),
+    FASTLY_SOFT_PURGE: z.enum(['true', 'false']).default('false'),
+    FASTLY_API_URL: absoluteUrl.default('https://api.fastly.com'),
+    CLOUDFLARE_API_TOKEN: z.string().min(1).optional(),
+    CLOUDFLARE_ZONE_ID: z.string().regex(/^[a-f0-9]{32}$/, 'must be a 32-character Cloudflare zone id').optional(),
+    CLOUDFLARE_API_URL: absoluteUrl.default('https://api.cloudflare.com/client/v4'),
+    CDN_EDGE_MAX_AGE_SECONDS: z.coerce.number().int().min(1).max(31_536_000).default(86_400),
+    PURGE_QUEUE_MAX_KEYS: z.coerce.number().int().min(16).max(1_000_000).default(10_000),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
+
+const environmentSchema = environmentObject
   .superRefine((env, context) => {
     const lifecycle = [env.DEPRECATION_DATE, env.SUNSET_DATE, env.SUCCESSOR_URL]
     if (lifecycle.some((value) => value !== undefined) && lifecycle.some((value) => value === undefined)) {
@@ -74,6 +91,15 @@ const environmentSchema = z
     if (env.DEPRECATION_DATE && env.SUNSET_DATE && env.SUNSET_DATE < addMonths(env.DEPRECATION_DATE, 6)) {
       context.addIssue({code: 'custom', path: ['SUNSET_DATE'], message: 'must be at least 6 months after DEPRECATION_DATE (the spec\'s minimum notice)'})
     }
+  })
+  .superRefine((env, context) => {
+    const requireFor = (provider: string, names: (keyof typeof env)[]) => {
+      if (env.CDN_PURGE !== provider) return
+      for (const name of names) if (env[name] === undefined) context.addIssue({code: 'custom', path: [name], message: `is required when CDN_PURGE=${provider}`})
+    }
+    requireFor('varnish', ['CDN_PURGE_URLS', 'CDN_PURGE_TOKEN'])
+    requireFor('fastly', ['FASTLY_API_TOKEN', 'FASTLY_SERVICE_ID'])
+    requireFor('cloudflare', ['CLOUDFLARE_API_TOKEN', 'CLOUDFLARE_ZONE_ID'])
   })
   .transform((env) => {
     const publicBaseUrl = env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`
@@ -125,18 +151,37 @@ const environmentSchema = z
         /** Bytes of items' compressed variants, made on first request and kept across snapshots. */
         variantCacheBytes: megabytes(env.VARIANT_CACHE_MEGABYTES),
       },
+      /** The CDN told which surrogate keys to purge when a new snapshot is served; none when CDN_PURGE is unset. */
+      edge: edgeConfig(env),
       logLevel: env.LOG_LEVEL,
       // Image URLs point at Sanity's image CDN; the embedded sample names a placeholder project.
       images: {projectId: env.SANITY_PROJECT_ID ?? 'embedded', dataset: env.SANITY_DATASET},
     }
   })
 
-/** Variables whose values are never repeated in an error. */
-const SECRET_VARIABLES = new Set(['SANITY_TOKEN', 'SANITY_WEBHOOK_SECRET', 'REDIS_URL'])
+type Environment = z.output<typeof environmentObject>
+
+function edgeConfig(env: Environment) {
+  const queue = {maxKeys: env.PURGE_QUEUE_MAX_KEYS, edgeMaxAgeSeconds: env.CDN_EDGE_MAX_AGE_SECONDS}
+  if (env.CDN_PURGE === 'varnish' && env.CDN_PURGE_URLS && env.CDN_PURGE_TOKEN) {
+    return {provider: 'varnish' as const, urls: env.CDN_PURGE_URLS, token: env.CDN_PURGE_TOKEN, queue}
+  }
+  if (env.CDN_PURGE === 'fastly' && env.FASTLY_API_TOKEN && env.FASTLY_SERVICE_ID) {
+    return {provider: 'fastly' as const, apiUrl: env.FASTLY_API_URL, token: env.FASTLY_API_TOKEN, serviceId: env.FASTLY_SERVICE_ID, softPurge: env.FASTLY_SOFT_PURGE === 'true', queue}
+  }
+  if (env.CDN_PURGE === 'cloudflare' && env.CLOUDFLARE_API_TOKEN && env.CLOUDFLARE_ZONE_ID) {
+    return {provider: 'cloudflare' as const, apiUrl: env.CLOUDFLARE_API_URL, token: env.CLOUDFLARE_API_TOKEN, zoneId: env.CLOUDFLARE_ZONE_ID, queue}
+  }
+  return undefined
+}
+
+/** Never echoed in a configuration error: a typo must not print a credential into the logs. */
+const SECRET_VARIABLES = new Set(['SANITY_TOKEN', 'SANITY_WEBHOOK_SECRET', 'CDN_PURGE_TOKEN', 'FASTLY_API_TOKEN', 'CLOUDFLARE_API_TOKEN', 'REDIS_URL'])
 
 const megabytes = (value: number) => Math.round(value * 1024 * 1024)
 
 export type Config = z.output<typeof environmentSchema>
+export type EdgeConfig = NonNullable<Config['edge']>
 
 /** Reads the configuration from environment variables; throws a readable error listing every bad one. */
 export function loadConfig(environment: Record<string, string | undefined>): Config {

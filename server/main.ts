@@ -4,6 +4,8 @@ import {createCatalogServer} from './catalog-server.ts'
 import {loadConfig, type Config} from './config.ts'
 import {createSource} from './content/create-source.ts'
 import {watchFile} from './content/watch-file.ts'
+import {registerEdgeMetrics, type EdgeMetrics} from './edge/edge-metrics.ts'
+import {createEdgePurging} from './edge/edge-purging.ts'
 import {createStdoutLog} from './observability/logger.ts'
 import {createMetrics} from './observability/metrics.ts'
 import type {ContentChange} from './scaling/change-fan-out.ts'
@@ -48,7 +50,14 @@ function reportBuild(outcome: BuildOutcome) {
 // The metrics read the store at scrape time, after it exists; builds reach them through onBuild.
 const caches = createDemandCaches(config.caches)
 const cacheBytes = () => ({pages: caches.pages.calculatedSize, variants: caches.variants.calculatedSize})
-const metrics = createMetrics({store: () => snapshots, clock, droppedLogLines: droppedLines, cacheBytes})
+let edgeMetrics: EdgeMetrics | undefined
+const metrics = createMetrics({
+  store: () => snapshots,
+  clock,
+  droppedLogLines: droppedLines,
+  cacheBytes,
+  register: (registry) => void (edgeMetrics = config.edge && registerEdgeMetrics(registry, () => edge?.status())),
+})
 // What the served bytes depend on besides the content: a saved snapshot made under other settings is not reused.
 const snapshotFile = config.snapshotDirectory
   ? openSnapshotFile(config.snapshotDirectory, {version: SERVER_VERSION, publicBaseUrl: config.publicBaseUrl, siteUrl: config.siteUrl, feedUrl: config.feedUrl, images: config.images, content: config.content})
@@ -58,11 +67,23 @@ const saved = snapshotFile && {
   onRestored: (savedAt: Date) => logger.info(`reusing the snapshot saved at ${savedAt.toISOString()}: the source's fingerprint has not changed`),
   onUnusable: (error: unknown) => logger.warn({err: error}, `the snapshot saved in ${config.snapshotDirectory} could not be read; reading the source in full`),
 }
-const guard = guardMassDeletion(catalogSnapshotBuilder({source, config, clock, caches, saved}), {clock, confirmAfterMs: config.massDeletionConfirmMs})
+// Purges the CDN of exactly what each new snapshot changed, once it is served.
+const edge =
+  config.edge &&
+  createEdgePurging({
+    config: config.edge,
+    directory: config.snapshotDirectory,
+    metrics: edgeMetrics,
+    onFailure: (error, retryInMs) =>
+      logger.warn(retryInMs === undefined ? `CDN purge given up (dead-lettered): ${error.message}` : `CDN purge failed, retrying in ${retryInMs} ms: ${error.message}`),
+  })
+const firstBuildStartedAt = clock()
+const guard = guardMassDeletion(catalogSnapshotBuilder({source, config, clock, caches, saved, keying: edge?.keying}), {clock, confirmAfterMs: config.massDeletionConfirmMs})
 // The first read has no snapshot to fall back on: its failure is the operator's to fix, in one line.
 const snapshots = await createSnapshotStore(guard.build, {
   clock,
   onBuild: (outcome) => {
+    if (outcome.ok) edge?.snapshotServed(snapshots.current(), outcome.startedAt)
     reportBuild(outcome)
     metrics.recordBuild(outcome)
     if (outcome.ok) reportProblems(snapshots.current())
@@ -71,6 +92,7 @@ const snapshots = await createSnapshotStore(guard.build, {
   },
 }).catch((error: unknown) => exitWith(describeStartFailure(error, config.content)))
 reportProblems(snapshots.current())
+edge?.snapshotServed(snapshots.current(), firstBuildStartedAt)
 
 // Hubs hear of every served snapshot whose feed changed. The feed's ETag comes from its items'
 // memoised bytes, so asking for it after an edit writes one item, not the feed.
@@ -127,6 +149,7 @@ const redis = config.redis
 if (redis) logger.info(`Redis connected: one rate limit across replicas, webhooks fanned out to all`)
 
 const onContentChange = (change: ContentChange) => {
+  edge?.changeAccepted() // on disk before the webhook is acknowledged
   refreshFor(snapshots, change)
   redis?.fanOut.announce(change)
 }
@@ -158,6 +181,7 @@ const {server, shutDown} = createCatalogServer({
   logWarning: (message) => logger.warn(message),
   rateLimitStore: redis?.counterStore,
   onContentChange,
+  edgeStatus: edge ? () => edge.status() : undefined,
 })
 server.once('error', (error: NodeJS.ErrnoException) => {
   const where = `${config.host}:${config.port}`
@@ -196,6 +220,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     stopWatching()
     clearInterval(reconcileTimer)
     snapshots.close()
+    edge?.close()
     const started = Date.now()
     const deadline = started + config.shutdownTimeoutSeconds * 1000
     shutDown(config.shutdownTimeoutSeconds * 1000)

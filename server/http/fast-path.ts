@@ -1,10 +1,14 @@
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import {resolveCatalogPath} from '../api/v1/resolve.ts'
 import type {Representation} from '../snapshot/representation.ts'
+import type {Snapshot} from '../snapshot/snapshot.ts'
 import type {SnapshotStore} from '../snapshot/store.ts'
 import {sendRepresentation} from './representation-response.ts'
 
 const API_PREFIX = '/api/v1'
+
+/** Which snapshot answered: items outlive snapshots, so the version cannot be one of their own headers. */
+export const catalogVersionHeader = (snapshot: Snapshot): readonly string[] => ['Catalog-Version', snapshot.version]
 
 /**
  * Answers a GET or HEAD for a pre-built representation with one lookup and one write, before
@@ -15,21 +19,21 @@ const API_PREFIX = '/api/v1'
 export type FastPath = (request: IncomingMessage, response: ServerResponse, extraHeaders: readonly string[]) => boolean
 
 export function createFastPath(store: SnapshotStore, publicBaseUrl: string): FastPath {
-  const lookUp = (url: string): Representation | undefined => {
+  const lookUp = (snapshot: Snapshot, url: string): Representation | undefined => {
     // Percent-encoding may be malformed, which Express refuses with a 400 before resolving.
     if (url.includes('%')) return undefined
     const queryStart = url.indexOf('?')
     const path = queryStart === -1 ? url : url.slice(0, queryStart)
-    const snapshot = store.current()
     if (!path.startsWith(`${API_PREFIX}/`)) return queryStart === -1 ? snapshot.site(path) : undefined
     const resolution = resolveCatalogPath(snapshot, publicBaseUrl, path.slice(API_PREFIX.length), queryStart === -1 ? '' : url.slice(queryStart + 1))
     return resolution.found ? resolution.representation : undefined
   }
   return (request, response, extraHeaders) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return false
-    const representation = lookUp(request.url ?? '')
+    const snapshot = store.current()
+    const representation = lookUp(snapshot, request.url ?? '')
     if (!representation) return false
-    sendRepresentation(request, response, representation, extraHeaders)
+    sendRepresentation(request, response, representation, [...catalogVersionHeader(snapshot), ...extraHeaders])
     return true
   }
 }

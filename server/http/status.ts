@@ -1,4 +1,5 @@
 import type {RequestHandler} from 'express'
+import type {EdgeStatus} from '../edge/edge-purging.ts'
 import type {SnapshotStore} from '../snapshot/store.ts'
 
 /**
@@ -6,7 +7,7 @@ import type {SnapshotStore} from '../snapshot/store.ts'
  * current snapshot and the store: its age and counts, the last build, and every document that is
  * not served as it is in the source.
  */
-export function statusHandler(store: SnapshotStore, sourceDescription: string, clock: () => Date): RequestHandler {
+export function statusHandler(store: SnapshotStore, sourceDescription: string, clock: () => Date, edge?: () => EdgeStatus): RequestHandler {
   return (_request, response) => {
     const snapshot = store.current()
     const status = store.status()
@@ -33,6 +34,7 @@ export function statusHandler(store: SnapshotStore, sourceDescription: string, c
       last_success_at: iso(status.lastSuccessAt),
       consecutive_failures: status.consecutiveFailures,
       next_retry_at: iso(status.nextRetryAt),
+      edge: edge ? edgeStatusBody(edge()) : null,
       problems: snapshot.catalog.problems.map((problem) => ({
         document_id: problem.documentId,
         collection: problem.collection,
@@ -40,5 +42,21 @@ export function statusHandler(store: SnapshotStore, sourceDescription: string, c
         messages: problem.messages,
       })),
     })
+  }
+}
+
+/** The CDN purge queue, as an operator reads it: how much is waiting, since when, and what was given up. */
+function edgeStatusBody(edge: EdgeStatus) {
+  return {
+    provider: edge.provider,
+    queue_depth: edge.depth,
+    oldest_unpurged_age_seconds: edge.oldestUnpurgedAgeSeconds,
+    last_purged_version: edge.lastPurgedVersion,
+    purges_sent: edge.purgesSent,
+    purges_failed: edge.purgesFailed,
+    keys_purged: edge.keysPurged,
+    key_fallbacks: edge.keyFallbacks,
+    last_webhook_to_purge_ms: edge.lastWebhookToPurgeMs,
+    dead_letters: edge.deadLetters.map((letter) => ({at: new Date(letter.at).toISOString(), error: letter.error, key_count: letter.keyCount, keys: letter.keys})),
   }
 }

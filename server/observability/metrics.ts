@@ -19,10 +19,18 @@ export interface CatalogMetrics {
  * time and when a response ends, so the metrics can be created before the store, whose builds
  * they record.
  */
-export function createMetrics(options: {store: () => SnapshotStore; clock?: () => Date; droppedLogLines?: () => number; cacheBytes?: () => {pages: number; variants: number}}): CatalogMetrics {
+export function createMetrics(options: {
+  store: () => SnapshotStore
+  clock?: () => Date
+  droppedLogLines?: () => number
+  cacheBytes?: () => {pages: number; variants: number}
+  /** Adds another module's metrics (the CDN purges') to this registry. */
+  register?: (registry: Registry) => void
+}): CatalogMetrics {
   const {store, clock = () => new Date(), droppedLogLines = () => 0, cacheBytes = () => ({pages: 0, variants: 0})} = options
   const registry = new Registry()
   collectDefaultMetrics({register: registry}) // memory, CPU, event-loop delay, GC
+  options.register?.(registry)
   const registers = [registry]
 
   // Per-request counts are plain integers on the hot path, turned into series at scrape time.

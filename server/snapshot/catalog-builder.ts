@@ -6,6 +6,7 @@ import {readCatalog} from '../content/catalog-read.ts'
 import {EPISODE_BY_ID_QUERY, MEETUP_BY_ID_QUERY, REFERENCING_QUERY, VOICE_BY_ID_QUERY} from '../content/queries.ts'
 import type {ContentSource} from '../content/source.ts'
 import {buildSiteDocuments, feedSiteDocument} from '../discovery/site-documents.ts'
+import type {SurrogateKeying} from '../edge/surrogate-keys.ts'
 import {FEED_PATH} from '../feed/rss-feed.ts'
 import {createDemandCaches, type DemandCaches} from './demand-caches.ts'
 import type {SnapshotFile} from './saved-snapshot.ts'
@@ -33,6 +34,8 @@ export interface CatalogBuilderDependencies {
   config: Config
   clock: Clock
   caches?: DemandCaches
+  /** Surrogate keys for the configured CDN, shared with whoever plans its purges. */
+  keying?: SurrogateKeying
   /**
    * Where a saved snapshot is looked for on the first build; `onRestored` hears when one is used,
    * `onUnusable` when one could not be read (the source is then read in full, as without one).
@@ -46,7 +49,7 @@ export interface CatalogBuilderDependencies {
  * patches the previous catalog; an unknown change reads the whole catalog.
  */
 export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies): SnapshotBuilder {
-  const {source, config, clock, saved, caches = createDemandCaches(config.caches)} = dependencies
+  const {source, config, clock, saved, caches = createDemandCaches(config.caches), keying} = dependencies
   const links = createLinks(config)
   const settings = {links, feedUrl: config.feedUrl}
   const snapshotSettings = {
@@ -55,6 +58,7 @@ export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies)
     site: (snapshot: Snapshot) => buildSiteDocuments(snapshot, config),
     feed: {path: FEED_PATH, build: (snapshot: Snapshot) => feedSiteDocument(snapshot, config)},
     caches,
+    keying,
   }
   const readDocument = async (documentId: string, collection: CollectionName): Promise<DocumentUpdate[]> => {
     if (collection !== 'voices') {

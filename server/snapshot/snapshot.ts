@@ -10,6 +10,7 @@ import type {DemandCaches} from './demand-caches.ts'
 import {ownedBytes} from './owned-bytes.ts'
 import type {KnownItems} from './saved-snapshot.ts'
 import {ChunkedBody, represent, type Representation} from './representation.ts'
+import {BULK_KEY, INDEX_KEY, itemKey, listKey, siteKey, type SurrogateKeying} from '../edge/surrogate-keys.ts'
 
 export const DEFAULT_PAGE_LIMIT = 100
 export const MAX_PAGE_LIMIT = 500
@@ -50,6 +51,10 @@ export interface Snapshot {
   warm(): Promise<void>
   /** A list page for a `limit` and `cursor`; the default page is pre-built, others are built once and kept. */
   listPage(collection: CollectionName, request: PageRequest): PageResult
+  /** A collection's items by slug, for comparing two snapshots. */
+  itemsOf(collection: CollectionName): ReadonlyMap<string, Representation<Buffer>>
+  /** Changes exactly when any page of the collection's list may change. */
+  collectionDigest(collection: CollectionName): string
 }
 
 /** A document outside `/api/v1` (OpenAPI, discovery documents, sitemaps), made from a snapshot. */
@@ -75,6 +80,8 @@ export interface SnapshotSettings {
   feed?: {path: string; build: (snapshot: Snapshot) => SiteDocument | undefined}
   /** Where pages other than the default ones and items' compressed variants are kept, across snapshots. */
   caches: DemandCaches
+  /** Surrogate keys and edge TTL headers, when a CDN is purged; none otherwise. */
+  keying?: SurrogateKeying
 }
 
 /** What a snapshot knows about one collection; reused whole by the next snapshot when the collection did not change. */
@@ -121,16 +128,18 @@ export function buildSnapshot(catalog: Catalog, settings: SnapshotSettings, prev
   const datedBy = (earlier: Representation | undefined, contentUpdatedAt: () => Date) => (etag: string) =>
     earlier?.etag === etag ? earlier.lastModified : previous ? now : contentUpdatedAt()
 
+  const edgeHeaders = (key: string, coarser: string) => settings.keying?.headersFor(key, coarser)
   const collectionState = <Item>(name: CollectionName, entries: readonly CatalogEntry<Item>[], order: ListOrder<Item>): CollectionState => {
     const reusable = previousStates?.[name]
     if (reusable?.entries === entries) return reusable
     const representationOf = (entry: CatalogEntry<Item>, key: SortKey): Representation<Buffer> => {
+      const headers = edgeHeaders(itemKey(name, key[1]), listKey(name))
       const saved = known?.get(entry)
-      if (saved) return represent(saved.body, () => saved.lastModified, {variants: settings.caches.variants, etag: saved.etag})
+      if (saved) return represent(saved.body, () => saved.lastModified, {variants: settings.caches.variants, etag: saved.etag, headers})
       const body = bytes(`${ITEM_OPEN}${JSON.stringify(entry.value)}${ITEM_CLOSE}`)
       // A full re-read makes new entries; unchanged bytes keep the earlier representation.
       const earlier = previous?.item(name, key[1])
-      return earlier?.body.equals(body) ? earlier : represent(body, datedBy(earlier, () => new Date(entry.updatedAt)), {variants: settings.caches.variants})
+      return earlier?.body.equals(body) ? earlier : represent(body, datedBy(earlier, () => new Date(entry.updatedAt)), {variants: settings.caches.variants, headers})
     }
     const parts = entries.map((entry) => {
       let made = entryParts.get(entry)
@@ -147,7 +156,7 @@ export function buildSnapshot(catalog: Catalog, settings: SnapshotSettings, prev
     // One update of the joined ETags hashes the same bytes as one update per item, in one call.
     const digest = createHash('sha256').update(`${name}${parts.map((part) => part.representation.etag).join('')}`).digest('base64url')
     const state = {name, entries, items: parts.map((part) => part.json), keys, compare: order.compare, bySlug, digest}
-    const defaultPage = represent(pageBody(state, links, DEFAULT_PAGE_LIMIT, 0), datedBy(reusable?.defaultPage, fresh(() => entries)))
+    const defaultPage = represent(pageBody(state, links, DEFAULT_PAGE_LIMIT, 0), datedBy(reusable?.defaultPage, fresh(() => entries)), {headers: edgeHeaders(listKey(name), listKey(name))})
     return {...state, defaultPage}
   }
 
@@ -161,7 +170,9 @@ export function buildSnapshot(catalog: Catalog, settings: SnapshotSettings, prev
     .digest('base64url')
     .slice(0, 32)
   const contentLastModified = previous?.version === version ? previous.contentLastModified : previous ? now : catalogUpdatedAt()
-  const index = represent(JSON.stringify({data: buildServiceIndex(links, settings.index)}), datedBy(previous?.representation('index.json'), catalogUpdatedAt))
+  const index = represent(JSON.stringify({data: buildServiceIndex(links, settings.index)}), datedBy(previous?.representation('index.json'), catalogUpdatedAt), {
+    headers: edgeHeaders(INDEX_KEY, INDEX_KEY),
+  })
   // Site documents are dated against the previous ones, which are read now, so that nothing the
   // new snapshot keeps refers to its predecessor (a chain of retired snapshots would never be freed).
   const earlierSite = previous && siteDocumentsOf.get(previous)?.()
@@ -198,7 +209,8 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
   // items' own, never joined into one buffer, and its ETag comes from the version (the digest of
   // every item's ETag) rather than from hashing 100 MB again.
   let bulk: Representation<ChunkedBody> | undefined
-  const bulkDocument = () => (bulk ??= represent(bulkBody(states, counts), () => contentLastModified, {etag: `"${version}"`}))
+  const keying = settings.keying
+  const bulkDocument = () => (bulk ??= represent(bulkBody(states, counts), () => contentLastModified, {etag: `"${version}"`, headers: keying?.headersFor(BULK_KEY, BULK_KEY)}))
 
   const pageCache = settings.caches.pages
   const listPage = (collection: CollectionName, request: PageRequest): PageResult => {
@@ -216,7 +228,9 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
     const cached = pageCache.get(cacheKey)
     if (cached) return {ok: true, representation: cached}
     // Any page may change whenever any content changes, so pages share the content's date.
-    const page = represent(ownedBytes(pageBody(state, settings.links, request.limit, start)), () => contentLastModified)
+    const page = represent(ownedBytes(pageBody(state, settings.links, request.limit, start)), () => contentLastModified, {
+      headers: keying?.headersFor(listKey(collection), listKey(collection)),
+    })
     pageCache.set(cacheKey, page)
     return {ok: true, representation: page}
   }
@@ -232,7 +246,7 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
   const feedDocument = (): Representation | undefined => {
     if (feed === undefined) {
       const document = settings.feed?.build(snapshot)
-      feed = document ? representSite(document, dated(earlierFeed)) : null
+      feed = document ? representSite(document, dated(earlierFeed), keying) : null
       earlierFeed = undefined
     }
     return feed ?? undefined
@@ -242,7 +256,7 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
     site = new Map(
       (settings.site?.(snapshot) ?? []).map((document) => [
         document.path,
-        representSite(document, dated(earlierSite?.get(document.path))),
+        representSite(document, dated(earlierSite?.get(document.path)), keying),
       ]),
     )
     earlierSite = undefined
@@ -272,6 +286,8 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
     // assembled and compressed on its first request instead of after every edit.
     warm: async () => forEachConcurrently(siteDocuments().values(), compressAll),
     listPage,
+    itemsOf: (collection: CollectionName) => states[collection].bySlug,
+    collectionDigest: (collection: CollectionName) => states[collection].digest,
   })
   collectionStates.set(snapshot, states)
   siteDocumentsOf.set(snapshot, () => {
@@ -282,8 +298,10 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
   return snapshot
 }
 
-function representSite(document: SiteDocument, lastModifiedFor: (etag: string) => Date): Representation {
-  const options = {contentType: document.contentType, headers: document.headers, etag: document.etag}
+/** A site document's representation, with its surrogate key when a CDN is purged. */
+function representSite(document: SiteDocument, lastModifiedFor: (etag: string) => Date, keying: SurrogateKeying | undefined): Representation {
+  const headers = {...document.headers, ...keying?.headersFor(siteKey(document.path), siteKey(document.path))}
+  const options = {contentType: document.contentType, headers, etag: document.etag}
   return document.body instanceof ChunkedBody ? represent(document.body, lastModifiedFor, options) : represent(document.body, lastModifiedFor, options)
 }
 

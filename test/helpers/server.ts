@@ -8,7 +8,11 @@ import {createMetrics, type CatalogMetrics} from '../../server/observability/met
 import {catalogSnapshotBuilder, type Clock} from '../../server/snapshot/catalog-builder.ts'
 import {guardMassDeletion} from '../../server/snapshot/mass-deletion-guard.ts'
 import {createDemandCaches} from '../../server/snapshot/demand-caches.ts'
-import {createSnapshotStore, type SnapshotStore, type StoreOptions} from '../../server/snapshot/store.ts'
+import {createSnapshotStore, type BuildOutcome, type SnapshotStore, type StoreOptions} from '../../server/snapshot/store.ts'
+import {refreshFor} from '../../server/app.ts'
+import {createEdgePurging, type EdgePurging, type EdgePurgingOptions} from '../../server/edge/edge-purging.ts'
+import {registerEdgeMetrics, type EdgeMetrics} from '../../server/edge/edge-metrics.ts'
+import type {Registry} from 'prom-client'
 
 export const SAMPLE_DATASET = 'data/catalog.ndjson'
 
@@ -16,6 +20,8 @@ export interface TestServer {
   baseUrl: string
   store: SnapshotStore
   config: Config
+  /** With `edge`: the purge queue, to wait until it has nothing left. */
+  edge: EdgePurging | undefined
   /** Errors the app reported while answering; a passing test expects none. */
   loggedErrors: unknown[]
   /** With `observed`: the JSON log lines written so far. */
@@ -36,6 +42,8 @@ export async function startTestServer(
     limits?: ServerLimits
     /** Request logs (kept in `logLines`) and `/metrics`, as `npm start` has them. */
     observed?: boolean
+    /** Purges a CDN as `npm start` does with CDN_PURGE set (the environment must configure one). */
+    edge?: Omit<EdgePurgingOptions, 'config'>
   } = {},
 ): Promise<TestServer> {
   // A quota no test reaches unless it sets its own.
@@ -45,10 +53,20 @@ export async function startTestServer(
   const logLines: string[] = []
   const caches = createDemandCaches(config.caches)
   const cacheBytes = () => ({pages: caches.pages.calculatedSize, variants: caches.variants.calculatedSize})
-  const metrics: CatalogMetrics | undefined = options.observed ? createMetrics({store: () => store, clock, cacheBytes}) : undefined
+  let edgeMetrics: EdgeMetrics | undefined
+  const register = (registry: Registry) => void (edgeMetrics = config.edge && registerEdgeMetrics(registry, () => edge?.status()))
+  const metrics: CatalogMetrics | undefined = options.observed ? createMetrics({store: () => store, clock, cacheBytes, register}) : undefined
   const logger = options.observed ? createLogger('info', {write: (line: string) => void logLines.push(line)}) : undefined
-  const {build} = guardMassDeletion(catalogSnapshotBuilder({source, config, clock, caches}), {clock, confirmAfterMs: config.massDeletionConfirmMs})
-  const store = await createSnapshotStore(build, {clock, onBuild: metrics?.recordBuild, ...options.store})
+  const edge = options.edge && config.edge ? createEdgePurging({metrics: edgeMetrics, ...options.edge, config: config.edge}) : undefined
+  const {build} = guardMassDeletion(catalogSnapshotBuilder({source, config, clock, caches, keying: edge?.keying}), {clock, confirmAfterMs: config.massDeletionConfirmMs})
+  const firstBuildStartedAt = clock()
+  const onBuild = (outcome: BuildOutcome) => {
+    if (outcome.ok) edge?.snapshotServed(store.current(), outcome.startedAt)
+    metrics?.recordBuild(outcome)
+    options.store?.onBuild?.(outcome)
+  }
+  const store: SnapshotStore = await createSnapshotStore(build, {clock, ...options.store, onBuild})
+  edge?.snapshotServed(store.current(), firstBuildStartedAt)
   const errors: unknown[] = []
   const {server} = createCatalogServer({
     store,
@@ -59,6 +77,13 @@ export async function startTestServer(
     limits: options.limits,
     logger,
     metrics,
+    edgeStatus: edge ? () => edge.status() : undefined,
+    onContentChange: edge
+      ? (change) => {
+          edge.changeAccepted()
+          refreshFor(store, change)
+        }
+      : undefined,
   })
   server.listen(0, '127.0.0.1')
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject))
@@ -70,9 +95,11 @@ export async function startTestServer(
     logLines,
     store,
     config,
+    edge,
     close: () =>
       new Promise<void>((resolve, reject) => {
         store.close()
+        edge?.close()
         server.closeAllConnections()
         server.close((error) => (error ? reject(error) : resolve()))
       }),

@@ -1,5 +1,6 @@
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import {buildProblem, isReadMethod, sendMethodNotAllowed, sendProblem} from '../../http/problem.ts'
+import {catalogVersionHeader} from '../../http/fast-path.ts'
 import {sendRepresentation} from '../../http/representation-response.ts'
 import type {SnapshotStore} from '../../snapshot/store.ts'
 import {resolveCatalogPath} from './resolve.ts'
@@ -11,11 +12,12 @@ import {resolveCatalogPath} from './resolve.ts'
  */
 export function createCatalogHandler(store: SnapshotStore, publicBaseUrl: string) {
   return (request: IncomingMessage, response: ServerResponse, target: {path: string; query: string; instance: string}): void => {
-    const resolution = resolveCatalogPath(store.current(), publicBaseUrl, target.path, target.query)
+    const snapshot = store.current()
+    const resolution = resolveCatalogPath(snapshot, publicBaseUrl, target.path, target.query)
     // A path that names a resource refuses other methods; an unknown path is a 404 whatever the method.
     const names = resolution.found || resolution.names
     if (names && !isReadMethod(request.method)) return sendReadOnlyRefusal(request, response, publicBaseUrl, target.instance)
-    if (resolution.found) return sendRepresentation(request, response, resolution.representation)
+    if (resolution.found) return sendRepresentation(request, response, resolution.representation, catalogVersionHeader(snapshot))
     sendProblem(request, response, buildProblem(publicBaseUrl, resolution.status, resolution.detail, target.instance))
   }
 }

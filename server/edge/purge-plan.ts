@@ -1,0 +1,29 @@
+import {COLLECTION_NAMES} from '../api/v1/links.ts'
+import type {Snapshot} from '../snapshot/snapshot.ts'
+import {BULK_KEY, GLOBAL_KEY, INDEX_KEY, itemKey, listKey, siteKey, type SurrogateKeying} from './surrogate-keys.ts'
+
+/**
+ * The surrogate keys whose documents differ between two snapshots, and nothing else: items whose
+ * ETag changed or that came or went, lists whose digest changed (every page, cursor pages
+ * included), the bulk document, the index, and the site documents whose bytes changed. Without a
+ * previous snapshot (a start with no record of what the edge holds) everything is purged.
+ */
+export function planPurge(previous: Snapshot | undefined, next: Snapshot, keying: Pick<SurrogateKeying, 'effectiveKey'>): string[] {
+  if (!previous) return [GLOBAL_KEY]
+  if (previous.version === next.version && previous.representation('index.json')?.etag === next.representation('index.json')?.etag) return []
+  const keys = new Set<string>()
+  for (const collection of COLLECTION_NAMES) {
+    const before = previous.itemsOf(collection)
+    const after = next.itemsOf(collection)
+    for (const slug of new Set([...before.keys(), ...after.keys()])) {
+      if (before.get(slug)?.etag !== after.get(slug)?.etag) keys.add(keying.effectiveKey(itemKey(collection, slug), listKey(collection)))
+    }
+    if (previous.collectionDigest(collection) !== next.collectionDigest(collection)) keys.add(listKey(collection))
+  }
+  if (previous.version !== next.version) keys.add(BULK_KEY)
+  if (previous.representation('index.json')?.etag !== next.representation('index.json')?.etag) keys.add(INDEX_KEY)
+  for (const path of new Set([...previous.sitePaths, ...next.sitePaths])) {
+    if (previous.site(path)?.etag !== next.site(path)?.etag) keys.add(keying.effectiveKey(siteKey(path), siteKey(path)))
+  }
+  return [...keys]
+}
