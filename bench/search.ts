@@ -8,7 +8,7 @@ import FlexSearch from 'flexsearch'
 import {termsOf} from '../server/mcp/hebrew-analysis.ts'
 import {words} from '../server/mcp/hebrew-text.ts'
 import {FIELD_BOOST, queryAnalyser, SEARCH_FIELDS, searchCatalog, searchDocuments} from '../server/mcp/search.ts'
-import {catalogSnapshotBuilder} from '../server/snapshot/catalog-builder.ts'
+import {catalogSnapshotBuilder} from '../server/catalog-builder.ts'
 
 const QUESTIONS: [question: string, wanted: string][] = [
   ['איזה פרק מדבר על ריאקט?', 'ep-2-react-server-components'],

@@ -4,7 +4,7 @@ import type {Episode, Meetup, Voice} from '../server/api/v1/contract.ts'
 import {createLinks} from '../server/api/v1/links.ts'
 import {feedItemOf} from '../server/feed/feed-item.ts'
 import {itemXml} from '../server/feed/item-xml.ts'
-import {mapPodcastSettings} from '../server/feed/podcast-settings.ts'
+import {mapPodcastSettings} from '../server/api/v1/podcast-settings.ts'
 import type {PreviewSettings} from './api-preview.ts'
 
 export type FeedPreview = {status: 'served'; xml: string} | {status: 'not-served'; reasons: string[]}

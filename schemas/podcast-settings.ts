@@ -1,5 +1,5 @@
 import {defineArrayMember, defineField, defineType} from 'sanity'
-import {APPLE_CATEGORY_CHOICES} from '../server/feed/apple-categories.ts'
+import {APPLE_CATEGORY_CHOICES} from '../server/api/v1/apple-categories.ts'
 import {checkFeedTextBytes, checkPodcastArtwork, feedBytesLeft, REQUIRED} from '../plugin/validation.ts'
 import {hebrewText, urlField, voiceReferences} from './fields.ts'
 

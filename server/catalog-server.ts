@@ -8,6 +8,7 @@ import {WindowCounter} from './http/window-counter.ts'
 import {METRICS_PATH, type CatalogMetrics} from './observability/metrics.ts'
 import {requestLogObserver} from './observability/request-log.ts'
 import {createRequestListener} from './http/request-listener.ts'
+import {WEBHOOK_PATH} from './webhooks/sanity-webhook.ts'
 import {createHttpServer, DEFAULT_LIMITS, type CatalogHttpServer, type ServerLimits} from './http/server.ts'
 
 export interface CatalogServerDependencies extends AppDependencies {
@@ -43,7 +44,7 @@ export function createCatalogServer(dependencies: CatalogServerDependencies): Ca
     application: createApp(dependencies),
     rateLimiter,
     observe: observers.length > 0 ? (request, response, answered) => observers.forEach((observe) => observe(request, response, answered)) : undefined,
-    unlimitedPaths: [METRICS_PATH],
+    unlimitedPaths: [METRICS_PATH, WEBHOOK_PATH],
     lifecycle: config.lifecycle,
     publicBaseUrl: config.publicBaseUrl,
     clock,

@@ -10,7 +10,7 @@ import {exportAddressWarning} from './export/address-warning.ts'
 import {nginxConfig} from './export/nginx-config.ts'
 import {staticFiles} from './export/static-files.ts'
 import {writeExport} from './export/write-export.ts'
-import {catalogSnapshotBuilder} from './snapshot/catalog-builder.ts'
+import {catalogSnapshotBuilder} from './catalog-builder.ts'
 
 const DEBIAN_BROTLI_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so'
 

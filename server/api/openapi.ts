@@ -1,6 +1,6 @@
 import {z} from 'zod'
 import {createDocument} from 'zod-openapi'
-import {DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT} from '../snapshot/snapshot.ts'
+import {DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT} from './v1/contract.ts'
 import {
   bulkSchema,
   episodeSchema,

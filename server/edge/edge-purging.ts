@@ -1,13 +1,17 @@
 import type {EdgeConfig} from '../config.ts'
-import type {EdgeMetrics} from './edge-metrics.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
 import {cloudflareAdapter} from './cloudflare-adapter.ts'
 import {fastlyAdapter} from './fastly-adapter.ts'
 import type {PurgeAdapter, PurgeFailure} from './purge-adapter.ts'
 import {planPurge} from './purge-plan.ts'
 import {PurgeQueue, type PurgeQueueStatus} from './purge-queue.ts'
-import {createSurrogateKeying, GLOBAL_KEY, type SurrogateKeying} from './surrogate-keys.ts'
+import {createSurrogateKeying, GLOBAL_KEY, type SurrogateKeying} from '../snapshot/surrogate-keys.ts'
 import {varnishAdapter} from './varnish-adapter.ts'
+
+export interface EdgeMetrics {
+  purged(outcome: {keys: number}): void
+  webhookToPurge(milliseconds: number): void
+}
 
 export interface EdgeStatus extends PurgeQueueStatus {
   provider: string

@@ -1,6 +1,6 @@
 import {COLLECTION_NAMES} from '../api/v1/links.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
-import {BULK_KEY, GLOBAL_KEY, INDEX_KEY, itemKey, listKey, siteKey, type SurrogateKeying} from './surrogate-keys.ts'
+import {BULK_KEY, GLOBAL_KEY, INDEX_KEY, itemKey, listKey, siteKey, type SurrogateKeying} from '../snapshot/surrogate-keys.ts'
 
 /**
  * The surrogate keys whose documents differ between two snapshots, and nothing else: items whose

@@ -2,7 +2,7 @@ import {mkdirSync, readFileSync, renameSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {z} from 'zod'
 import {PurgeFailure, type PurgeAdapter} from './purge-adapter.ts'
-import {GLOBAL_KEY} from './surrogate-keys.ts'
+import {GLOBAL_KEY} from '../snapshot/surrogate-keys.ts'
 
 const MAX_DEAD_LETTERS = 20
 const MAX_KEYS_KEPT_PER_DEAD_LETTER = 50

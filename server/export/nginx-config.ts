@@ -1,5 +1,5 @@
-import {missingItemDetail, notASlugDetail, unknownApiPathDetail} from '../api/v1/resolve.ts'
-import {readOnlyDetail} from '../api/v1/router.ts'
+import {missingItemDetail, notASlugDetail, unknownApiPathDetail} from '../http/resolve.ts'
+import {readOnlyDetail} from '../http/api-router.ts'
 import {COLLECTION_NAMES} from '../api/v1/links.ts'
 import {lifecycleHeaders, type VersionLifecycle} from '../http/lifecycle.ts'
 import {buildProblem, unknownPathDetail, type ProblemStatus} from '../http/problem.ts'

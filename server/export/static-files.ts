@@ -1,7 +1,8 @@
 import {z} from 'zod'
 import {paginationSchema} from '../api/v1/contract.ts'
 import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
-import {DEFAULT_PAGE_LIMIT, type PageResult, type Snapshot} from '../snapshot/snapshot.ts'
+import {DEFAULT_PAGE_LIMIT} from '../api/v1/contract.ts'
+import type {PageResult, Snapshot} from '../snapshot/snapshot.ts'
 import type {Representation} from '../snapshot/representation.ts'
 
 /** One representation at one URL, and the file that holds it in a static export. */

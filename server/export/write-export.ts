@@ -2,7 +2,8 @@ import {existsSync} from 'node:fs'
 import {link, mkdir, utimes, writeFile} from 'node:fs/promises'
 import {dirname, join} from 'node:path'
 import {CONTENT_CODINGS} from '../snapshot/compression.ts'
-import type {Body, Representation} from '../snapshot/representation.ts'
+import type {Representation} from '../snapshot/representation.ts'
+import type {Body} from '../snapshot/chunked-body.ts'
 import type {StaticFile} from './static-files.ts'
 
 const EXTENSIONS = {br: '.br', gzip: '.gz'} as const

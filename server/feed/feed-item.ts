@@ -2,7 +2,7 @@ import type {RssFeed} from 'feedsmith'
 import type {CatalogEntry} from '../api/v1/catalog.ts'
 import type {Episode, Voice} from '../api/v1/contract.ts'
 import {itemDescriptionHtml} from './item-description.ts'
-import type {PodcastChannel} from './podcast-settings.ts'
+import type {PodcastChannel} from '../api/v1/podcast-settings.ts'
 
 /** A podcast:person for a served voice: its name, picture and page. */
 export function personOf(voice: Voice, role: 'host' | 'guest') {

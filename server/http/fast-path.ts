@@ -1,5 +1,5 @@
 import type {IncomingMessage, ServerResponse} from 'node:http'
-import {resolveCatalogPath} from '../api/v1/resolve.ts'
+import {resolveCatalogPath} from './resolve.ts'
 import type {Representation} from '../snapshot/representation.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
 import type {SnapshotStore} from '../snapshot/store.ts'

@@ -1,6 +1,7 @@
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import fresh from 'fresh'
-import type {ChunkedBody, Representation, Variant} from '../snapshot/representation.ts'
+import type {Representation, Variant} from '../snapshot/representation.ts'
+import type {ChunkedBody} from '../snapshot/chunked-body.ts'
 import {negotiateContentCoding} from './content-coding.ts'
 
 /** Browsers and CDNs may reuse a response for a minute, and serve it stale while they revalidate. */

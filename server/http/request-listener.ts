@@ -3,7 +3,6 @@ import type {FastPath} from './fast-path.ts'
 import {lifecycleHeaders, sendRetired, type VersionLifecycle} from './lifecycle.ts'
 import {buildProblem, sendProblem} from './problem.ts'
 import type {RateLimiter} from './rate-limit.ts'
-import {WEBHOOK_PATH} from '../webhooks/sanity-webhook.ts'
 import {requestIdSource} from './request-id.ts'
 
 /** What the listener knows of a request it has answered. */
@@ -30,7 +29,7 @@ export interface RequestListenerParts {
   application: RequestListener
   rateLimiter?: RateLimiter | undefined
   observe?: RequestObserver | undefined
-  /** Paths never rate limited besides webhook deliveries (which carry signatures), such as metrics scrapes. */
+  /** Paths never rate limited: webhook deliveries (which carry signatures), metrics scrapes. */
   unlimitedPaths?: readonly string[]
   lifecycle?: VersionLifecycle | undefined
   publicBaseUrl: string
@@ -60,7 +59,7 @@ export const PREFLIGHT_HEADERS: [string, string][] = [
  */
 export function createRequestListener(parts: RequestListenerParts): RequestListener {
   const {fastPath, application, rateLimiter, observe, lifecycle, publicBaseUrl, clock = () => new Date(), onError} = parts
-  const unlimitedPaths = new Set([WEBHOOK_PATH, ...(parts.unlimitedPaths ?? [])])
+  const unlimitedPaths = new Set(parts.unlimitedPaths ?? [])
   const versionHeaders = lifecycle ? lifecycleHeaders(lifecycle).flat() : []
   const requestId = requestIdSource()
 

@@ -7,7 +7,7 @@ import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
 import type {CatalogEntry} from '../api/v1/catalog.ts'
 import {episodeOrder, meetupOrder, voiceOrder, type ListOrder} from '../api/v1/order.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
-import {resourcePage} from './resource-list.ts'
+import {resourcePage, type ResourceDefinition} from './resource-list.ts'
 import {searchCatalog} from './search.ts'
 
 // The MCP surface over the catalog: read-only tools with zod input and output schemas, and the
@@ -269,15 +269,6 @@ function pick(item: {slug: string; title: string; published_date: string; url: s
   return {slug: item.slug, title: item.title, published_date: item.published_date, url: item.url}
 }
 
-export interface ResourceDefinition {
-  name: string
-  title: string
-  description: string
-  /** A fixed URI, or a URI template with `{slug}`. */
-  uri: string
-  /** For a URI template: the collection whose items it addresses, or `any` for every document by path. */
-  template: false | CollectionName | 'any'
-}
 
 /** Resources are the API's own documents, addressed by their API URLs, with the served bytes. */
 export function catalogResources(publicBaseUrl: string): ResourceDefinition[] {

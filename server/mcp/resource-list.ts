@@ -1,6 +1,5 @@
-import {COLLECTION_NAMES} from '../api/v1/links.ts'
+import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
-import type {ResourceDefinition} from './catalog-tools.ts'
 
 /** One entry of `resources/list`. */
 export interface ListedResource {
@@ -54,4 +53,14 @@ function entryAt(snapshot: Snapshot, fixed: readonly ResourceDefinition[], index
     offset -= snapshot.catalog[name].length
   }
   throw new RangeError(`no resource at ${index}`)
+}
+
+export interface ResourceDefinition {
+  name: string
+  title: string
+  description: string
+  /** A fixed URI, or a URI template with `{slug}`. */
+  uri: string
+  /** For a URI template: the collection whose items it addresses, or `any` for every document by path. */
+  template: false | CollectionName | 'any'
 }

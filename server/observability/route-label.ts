@@ -1,4 +1,4 @@
-import {LIST_PATH, withoutSandbox} from '../api/v1/resolve.ts'
+import {LIST_PATH, withoutSandbox} from '../http/resolve.ts'
 import {MCP_PATH} from '../mcp/http.ts'
 import {WEBHOOK_PATH} from '../webhooks/sanity-webhook.ts'
 

@@ -1,9 +1,6 @@
 import {z} from 'zod'
 import {COLLECTION_NAMES} from '../api/v1/links.ts'
-import type {DocumentChange} from '../snapshot/store.ts'
-
-/** What a replica hears: one document changed, or `all` (re-read everything). */
-export type ContentChange = DocumentChange | 'all'
+import type {ContentChange} from '../snapshot/store.ts'
 
 /** The two pub/sub calls the fan-out makes; a Redis client fits. */
 export interface PubSub {

@@ -1,7 +1,8 @@
 import {RedisStore} from 'rate-limit-redis'
 import {createClient} from 'redis'
 import type {CounterStore} from '../http/rate-limit.ts'
-import {createChangeFanOut, type ChangeFanOut, type ContentChange} from './change-fan-out.ts'
+import type {ContentChange} from '../snapshot/store.ts'
+import {createChangeFanOut, type ChangeFanOut} from './change-fan-out.ts'
 
 /** Redis answers in well under a millisecond on a healthy network; a command this slow has failed. */
 const REDIS_COMMAND_TIMEOUT_MS = 250

@@ -3,7 +3,7 @@ import {buffer} from 'node:stream/consumers'
 import {promisify} from 'node:util'
 import zlib from 'node:zlib'
 import {ownedBytes} from './owned-bytes.ts'
-import type {Body} from './representation.ts'
+import type {Body} from './chunked-body.ts'
 
 /** The content codings every representation is pre-compressed in, in the server's order of preference. */
 export const CONTENT_CODINGS = ['br', 'gzip'] as const

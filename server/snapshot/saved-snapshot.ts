@@ -5,18 +5,9 @@ import {z} from 'zod'
 import type {Catalog, CatalogEntry} from '../api/v1/catalog.ts'
 import type {Episode, Meetup, Voice} from '../api/v1/contract.ts'
 import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
-import type {Snapshot} from './snapshot.ts'
-import {mappedSettingsSchema} from '../feed/podcast-settings.ts'
+import type {KnownItem, KnownItems, Snapshot} from './snapshot.ts'
+import {mappedSettingsSchema} from '../api/v1/podcast-settings.ts'
 
-/** An item's served bytes as a saved snapshot holds them, so a restart neither serialises nor hashes it again. */
-export interface KnownItem {
-  /** The `{"data":…}` body. */
-  body: Buffer
-  etag: string
-  lastModified: Date
-}
-
-export type KnownItems = ReadonlyMap<CatalogEntry<unknown>, KnownItem>
 
 export interface SavedCatalog {
   catalog: Catalog

@@ -1,19 +1,17 @@
 import {createHash} from 'node:crypto'
 import type {Catalog, CatalogEntry} from '../api/v1/catalog.ts'
 import {decodeCursor, encodeCursor} from '../api/v1/cursor.ts'
-import type {Pagination} from '../api/v1/contract.ts'
+import {DEFAULT_PAGE_LIMIT, type Pagination} from '../api/v1/contract.ts'
 import {COLLECTION_NAMES, isCollectionName, type CollectionName, type Links} from '../api/v1/links.ts'
 import {episodeOrder, meetupOrder, voiceOrder, type ListOrder, type SortKey} from '../api/v1/order.ts'
 import {buildServiceIndex, type ServiceIndexSettings} from '../api/v1/service-index.ts'
 import {forEachConcurrently} from './compression.ts'
 import type {DemandCaches} from './demand-caches.ts'
 import {ownedBytes} from './owned-bytes.ts'
-import type {KnownItems} from './saved-snapshot.ts'
-import {ChunkedBody, represent, type Representation} from './representation.ts'
-import {BULK_KEY, INDEX_KEY, itemKey, listKey, siteKey, type SurrogateKeying} from '../edge/surrogate-keys.ts'
+import {represent, type Representation} from './representation.ts'
+import {ChunkedBody} from './chunked-body.ts'
+import {BULK_KEY, INDEX_KEY, itemKey, listKey, siteKey, type SurrogateKeying} from './surrogate-keys.ts'
 
-export const DEFAULT_PAGE_LIMIT = 100
-export const MAX_PAGE_LIMIT = 500
 
 export interface PageRequest {
   limit: number
@@ -116,6 +114,16 @@ const ITEM_CLOSE = '}'
 const itemJson = (representation: Representation<Buffer>) => representation.body.subarray(ITEM_OPEN.length, representation.body.length - ITEM_CLOSE.length)
 
 const compressAll = (representation: Representation) => representation.precompress()
+
+/** An item's served bytes as a saved snapshot holds them, so a restart neither serialises nor hashes it again. */
+export interface KnownItem {
+  /** The `{"data":…}` body. */
+  body: Buffer
+  etag: string
+  lastModified: Date
+}
+
+export type KnownItems = ReadonlyMap<CatalogEntry<unknown>, KnownItem>
 
 /** `known` gives items' bytes, ETags and dates already made (by a saved snapshot), so they are not serialised or hashed again. */
 export function buildSnapshot(catalog: Catalog, settings: SnapshotSettings, previous: Snapshot | undefined, now: Date, known?: KnownItems): Snapshot {

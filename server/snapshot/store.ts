@@ -8,6 +8,9 @@ export interface DocumentChange {
   collection: CollectionName
 }
 
+/** What a replica or a webhook reports: one document changed, or `all` (re-read everything). */
+export type ContentChange = DocumentChange | 'all'
+
 /** What a change to one document means for the catalog: nothing for drafts, release versions and types it does not serve. */
 export function documentChangeOf(documentId: string, type: string): DocumentChange | undefined {
   const collection = collectionOfDocumentType(type)

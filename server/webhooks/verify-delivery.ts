@@ -1,6 +1,6 @@
 import {assertValidSignature, decodeSignatureHeader, isSignatureError, SIGNATURE_HEADER_NAME} from '@sanity/webhook'
 import {z} from 'zod'
-import type {ContentChange} from '../scaling/change-fan-out.ts'
+import type {ContentChange} from '../snapshot/store.ts'
 import {documentChangeOf, isPodcastSettingsChange} from '../snapshot/store.ts'
 
 export const MAX_AGE_MS = 5 * 60 * 1000

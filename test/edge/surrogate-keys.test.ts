@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {createSurrogateKeying} from '../../server/edge/surrogate-keys.ts'
+import {createSurrogateKeying} from '../../server/snapshot/surrogate-keys.ts'
 
 describe('surrogate keys', () => {
   it('go in the configured provider header only, beside the global key, with the edge TTL', () => {

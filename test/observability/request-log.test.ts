@@ -7,7 +7,8 @@ import {sendRepresentation} from '../../server/http/representation-response.ts'
 import {createRequestListener, pathOf} from '../../server/http/request-listener.ts'
 import {createLogger} from '../../server/observability/logger.ts'
 import {requestLogObserver} from '../../server/observability/request-log.ts'
-import {ChunkedBody, represent, type Representation} from '../../server/snapshot/representation.ts'
+import {represent, type Representation} from '../../server/snapshot/representation.ts'
+import {ChunkedBody} from '../../server/snapshot/chunked-body.ts'
 import {rawRequest} from '../helpers/raw-http.ts'
 
 const lines: string[] = []

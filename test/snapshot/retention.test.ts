@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {loadConfig} from '../../server/config.ts'
 import {createEmbeddedFileSource} from '../../server/content/embedded-source.ts'
-import {catalogSnapshotBuilder} from '../../server/snapshot/catalog-builder.ts'
+import {catalogSnapshotBuilder} from '../../server/catalog-builder.ts'
 import type {Snapshot} from '../../server/snapshot/snapshot.ts'
 import {collectGarbage} from '../helpers/gc.ts'
 import {SAMPLE_DATASET} from '../helpers/server.ts'

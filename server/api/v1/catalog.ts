@@ -6,7 +6,7 @@ import {meetupRowSchema, mapMeetup} from './meetup.ts'
 import {episodeOrder, meetupOrder, voiceOrder, type ListOrder} from './order.ts'
 import type {Mapped, MappingContext} from './person-ref.ts'
 import {mapVoice, voiceRowSchema} from './voice.ts'
-import {mapPodcastSettings, type MappedSettings} from '../../feed/podcast-settings.ts'
+import {mapPodcastSettings, type MappedSettings} from './podcast-settings.ts'
 
 export interface CatalogEntry<Item> {
   readonly value: Item

@@ -144,3 +144,7 @@ export type Pagination = z.infer<typeof paginationSchema>
 export type ServiceIndex = z.infer<typeof serviceIndexSchema>
 export type Bulk = z.infer<typeof bulkSchema>
 export type Problem = z.infer<typeof problemSchema>
+
+/** A list page's `limit` when none is asked for, and the most a client may ask for. */
+export const DEFAULT_PAGE_LIMIT = 100
+export const MAX_PAGE_LIMIT = 500

@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest'
 import {episodeOrder, meetupOrder, voiceOrder, type ListOrder, type SortKey} from '../../../server/api/v1/order.ts'
 import {loadConfig} from '../../../server/config.ts'
 import {createEmbeddedFileSource} from '../../../server/content/embedded-source.ts'
-import {catalogSnapshotBuilder} from '../../../server/snapshot/catalog-builder.ts'
+import {catalogSnapshotBuilder} from '../../../server/catalog-builder.ts'
 import {SAMPLE_DATASET} from '../../helpers/server.ts'
 
 const sorted = (order: Pick<ListOrder<unknown>, 'compare'>, keys: readonly SortKey[]) => [...keys].sort(order.compare)

@@ -1,9 +1,9 @@
 import {describe, expect, it} from 'vitest'
 import {encodeCursor} from '../../../server/api/v1/cursor.ts'
-import {resolveCatalogPath, type Resolution} from '../../../server/api/v1/resolve.ts'
+import {resolveCatalogPath, type Resolution} from '../../../server/http/resolve.ts'
 import {loadConfig} from '../../../server/config.ts'
 import {createEmbeddedFileSource} from '../../../server/content/embedded-source.ts'
-import {catalogSnapshotBuilder} from '../../../server/snapshot/catalog-builder.ts'
+import {catalogSnapshotBuilder} from '../../../server/catalog-builder.ts'
 import {SAMPLE_DATASET} from '../../helpers/server.ts'
 
 const BASE = 'http://api.test'

@@ -1,7 +1,7 @@
 import {z} from 'zod'
-import {podcastArtworkSide} from '../api/v1/artwork.ts'
-import type {Links} from '../api/v1/links.ts'
-import {imageSourceSchema, optional, personRowSchema} from '../api/v1/rows.ts'
+import {podcastArtworkSide} from './artwork.ts'
+import type {Links} from './links.ts'
+import {imageSourceSchema, optional, personRowSchema} from './rows.ts'
 import {isAppleCategory, parseCategoryChoice} from './apple-categories.ts'
 
 // The podcast settings singleton (PODCAST_SETTINGS_QUERY's row) as the feed's channel uses it.

@@ -1,8 +1,8 @@
 import type {z} from 'zod'
-import type {CATALOG_PAGE_QUERY_RESULT, CATALOG_QUERY_RESULT, EPISODE_BY_ID_QUERY_RESULT, MEETUP_BY_ID_QUERY_RESULT} from '../../sanity.types.ts'
-import type {episodeRowSchema} from '../api/v1/episode.ts'
-import type {meetupRowSchema} from '../api/v1/meetup.ts'
-import type {voiceRowSchema} from '../api/v1/voice.ts'
+import type {CATALOG_PAGE_QUERY_RESULT, CATALOG_QUERY_RESULT, EPISODE_BY_ID_QUERY_RESULT, MEETUP_BY_ID_QUERY_RESULT} from '../../../sanity.types.ts'
+import type {episodeRowSchema} from './episode.ts'
+import type {meetupRowSchema} from './meetup.ts'
+import type {voiceRowSchema} from './voice.ts'
 
 // A compile-time check, no code: what Sanity TypeGen says each query returns under the Studio's
 // schemas (sanity.types.ts, from `npm run typegen`) is what the mappers accept. Rename or drop a

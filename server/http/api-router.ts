@@ -1,8 +1,8 @@
 import type {IncomingMessage, ServerResponse} from 'node:http'
-import {buildProblem, isReadMethod, sendMethodNotAllowed, sendProblem} from '../../http/problem.ts'
-import {catalogVersionHeader} from '../../http/fast-path.ts'
-import {sendRepresentation} from '../../http/representation-response.ts'
-import type {SnapshotStore} from '../../snapshot/store.ts'
+import {buildProblem, isReadMethod, sendMethodNotAllowed, sendProblem} from './problem.ts'
+import {catalogVersionHeader} from './fast-path.ts'
+import {sendRepresentation} from './representation-response.ts'
+import type {SnapshotStore} from '../snapshot/store.ts'
 import {resolveCatalogPath} from './resolve.ts'
 
 /**

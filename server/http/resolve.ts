@@ -1,7 +1,8 @@
-import {DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, type PageRequest, type Snapshot} from '../../snapshot/snapshot.ts'
-import type {Representation} from '../../snapshot/representation.ts'
-import {SLUG_MAX_LENGTH, SLUG_PATTERN} from './contract.ts'
-import {isCollectionName, type CollectionName} from './links.ts'
+import {DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT} from '../api/v1/contract.ts'
+import type {PageRequest, Snapshot} from '../snapshot/snapshot.ts'
+import type {Representation} from '../snapshot/representation.ts'
+import {SLUG_MAX_LENGTH, SLUG_PATTERN} from '../api/v1/contract.ts'
+import {isCollectionName, type CollectionName} from '../api/v1/links.ts'
 
 const SANDBOX_PREFIX = '/sandbox'
 export const LIST_PATH = /^\/(episodes|meetups|voices)\.json$/
