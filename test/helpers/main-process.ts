@@ -47,3 +47,20 @@ export async function startMainProcess(environment: Record<string, string>): Pro
     },
   }
 }
+
+export interface MainExit {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/** Runs `server/main.ts` until it exits by itself (a refused start), killed after 20 s if it does not. */
+export function runMainToExit(environment: Record<string, string>): Promise<MainExit> {
+  const child = spawn(process.execPath, ['server/main.ts'], {env: {PATH: process.env.PATH, ...environment}, stdio: ['ignore', 'pipe', 'pipe']})
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000)
+  return new Promise((resolve) => child.once('close', (code) => (clearTimeout(timer), resolve({code, stdout, stderr}))))
+}

@@ -1,27 +1,14 @@
 // Integration: `server/main.ts` as its own process, started the wrong way as a newcomer would; each
 // mistake gets one line on stderr that names the variable and what to do, exit code 1, no stack trace.
-import {spawn} from 'node:child_process'
 import {createServer, type Server} from 'node:http'
 import {afterEach, describe, expect, it} from 'vitest'
 import {freePort} from '../helpers/free-port.ts'
+import {runMainToExit, type MainExit} from '../helpers/main-process.ts'
 
-interface Exit {
-  code: number | null
-  stderr: string
-  stdout: string
-}
+/** npm start's process, started the wrong way; PORT 0, so a start that goes through never collides. */
+const runMain = (environment: Record<string, string>) => runMainToExit({PORT: '0', ...environment})
 
-function runMain(environment: Record<string, string>): Promise<Exit> {
-  const child = spawn(process.execPath, ['server/main.ts'], {env: {PATH: process.env.PATH, PORT: '0', ...environment}, stdio: ['ignore', 'pipe', 'pipe']})
-  let stderr = ''
-  let stdout = ''
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000)
-  return new Promise((resolve) => child.once('close', (code) => (clearTimeout(timer), resolve({code, stderr, stdout}))))
-}
-
-function expectOneLine(exit: Exit, ...patterns: RegExp[]): void {
+function expectOneLine(exit: MainExit, ...patterns: RegExp[]): void {
   expect(exit.code).toBe(1)
   const lines = exit.stderr.trim().split('\n')
   expect(lines, exit.stderr).toHaveLength(1)

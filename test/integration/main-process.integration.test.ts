@@ -9,7 +9,7 @@ import {z} from 'zod'
 import {episodeSchema, itemEnvelope} from '../../server/api/v1/contract.ts'
 import {eventually} from '../helpers/eventually.ts'
 import {readContract} from '../helpers/contract.ts'
-import {startMainProcess, type MainProcess} from '../helpers/main-process.ts'
+import {runMainToExit, startMainProcess, type MainProcess} from '../helpers/main-process.ts'
 import {sampleCounts} from '../helpers/sample.ts'
 import {SAMPLE_DATASET} from '../helpers/server.ts'
 
@@ -155,10 +155,10 @@ describe('npm start', () => {
   })
 
   it('refuses a bad configuration and a taken port in one line each, without a stack trace', async () => {
-    const bad = await runToExit({PORT: 'abc', DATASET_FILE: SAMPLE_DATASET})
+    const bad = await runMainToExit({PORT: 'abc', DATASET_FILE: SAMPLE_DATASET})
     expect(bad.code).toBe(1)
     expect(bad.stderr.trim()).toBe('catalog-api: Invalid configuration: PORT: Invalid input: expected number, received NaN (got "abc")')
-    const taken = await runToExit({PORT: new URL(baseUrl).port, DATASET_FILE: SAMPLE_DATASET, RECONCILE_INTERVAL_SECONDS: '0'})
+    const taken = await runMainToExit({PORT: new URL(baseUrl).port, DATASET_FILE: SAMPLE_DATASET, RECONCILE_INTERVAL_SECONDS: '0'})
     expect(taken.code).toBe(1)
     expect(taken.stderr).not.toMatch(/\n\s+at /)
     const fatal = taken.stdout.split('\n').filter((line) => line.includes('"level":60'))
@@ -166,13 +166,3 @@ describe('npm start', () => {
   })
 })
 
-async function runToExit(environment: Record<string, string>): Promise<{code: number | null; stdout: string; stderr: string}> {
-  const {spawn} = await import('node:child_process')
-  const child = spawn(process.execPath, ['server/main.ts'], {env: {PATH: process.env.PATH, ...environment}, stdio: ['ignore', 'pipe', 'pipe']})
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
-  return {code, stdout, stderr}
-}
