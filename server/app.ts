@@ -5,6 +5,7 @@ import {catalogVersionHeader} from './http/fast-path.ts'
 import {sendRepresentation} from './http/representation-response.ts'
 import {statusHandler} from './http/status.ts'
 import type {Config} from './config.ts'
+import {API_V1_PREFIX} from './api/v1/links.ts'
 import type {EdgeStatus} from './edge/edge-purging.ts'
 import {METRICS_PATH, type CatalogMetrics} from './observability/metrics.ts'
 import {MCP_INSTRUCTIONS, MCP_SERVER_NAME} from './mcp/catalog-tools.ts'
@@ -119,7 +120,7 @@ export function createApp(dependencies: AppDependencies): express.Express {
   app.all('/status', readOnly, statusHandler(store, sourceDescription, clock, dependencies.edgeStatus))
   const {metrics} = dependencies
   if (metrics) app.all(METRICS_PATH, readOnly, (request, response, next) => void metrics.send(request, response).catch(next))
-  app.use('/api/v1', catalogRoute)
+  app.use(API_V1_PREFIX, catalogRoute)
   // OpenAPI, the portal, discovery documents and sitemaps: pre-built with the snapshot. After the
   // catalog route, so API requests (which never match one) skip this lookup.
   app.use((request, response, next) => {

@@ -1,6 +1,7 @@
 import {z} from 'zod'
 import {createDocument} from 'zod-openapi'
 import {DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT} from './v1/contract.ts'
+import {API_V1_PREFIX} from './v1/links.ts'
 import {
   bulkSchema,
   episodeSchema,
@@ -110,8 +111,8 @@ export function buildOpenApiDocument(settings: OpenApiSettings) {
         },
       },
       servers: [
-        {url: `${settings.publicBaseUrl}/api/v1`, description: 'Live API'},
-        {url: `${settings.publicBaseUrl}/api/v1/sandbox`, description: 'Sandbox: the same read-only documents, byte for byte'},
+        {url: `${settings.publicBaseUrl}${API_V1_PREFIX}`, description: 'Live API'},
+        {url: `${settings.publicBaseUrl}${API_V1_PREFIX}/sandbox`, description: 'Sandbox: the same read-only documents, byte for byte'},
       ],
       security: [],
       tags: [

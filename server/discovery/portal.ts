@@ -1,6 +1,6 @@
 import {createHash} from 'node:crypto'
 import {z} from 'zod'
-import {isCollectionName, type CollectionName} from '../api/v1/links.ts'
+import {API_V1_PREFIX, COLLECTION_PATTERN, isCollectionName, type CollectionName} from '../api/v1/links.ts'
 import {PROBLEM_STATUSES, problemAnchor, problemTitle} from '../http/problem.ts'
 import type {ToolDefinition} from '../mcp/catalog-tools.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
@@ -101,12 +101,16 @@ function schemaTable(name: string, schema: RenderedSchema): string {
 <div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Required</th><th>Notes</th></tr></thead><tbody>${rows}</tbody></table></div></section>`
 }
 
+// An OpenAPI path (`/episodes/{slug}.json`) and a list path relative to the API prefix.
+const OPERATION_PATH = new RegExp(`^/(${COLLECTION_PATTERN})(/\\{slug\\})?\\.json$`)
+const LIST_DOCUMENT_PATH = new RegExp(`^(${COLLECTION_PATTERN})\\.json$`)
+
 /** The URL an operation's example and try-it use: the first item, or a list page of one. */
 function examplePath(path: string, snapshot: Snapshot): string {
-  const [, collection, item] = /^\/(episodes|meetups|voices)(\/\{slug\})?\.json$/.exec(path) ?? []
-  if (!isCollectionName(collection)) return `/api/v1${path}`
-  if (!item) return `/api/v1/${collection}.json?limit=1`
-  return `/api/v1/${collection}/${snapshot.catalog[collection][0]?.value.slug ?? 'example'}.json`
+  const [, collection, item] = OPERATION_PATH.exec(path) ?? []
+  if (!isCollectionName(collection)) return `${API_V1_PREFIX}${path}`
+  if (!item) return `${API_V1_PREFIX}/${collection}.json?limit=1`
+  return `${API_V1_PREFIX}/${collection}/${snapshot.catalog[collection][0]?.value.slug ?? 'example'}.json`
 }
 
 const EXAMPLE_CHARACTERS = 2500
@@ -117,9 +121,9 @@ const EXAMPLE_CHARACTERS = 2500
  * the first item of each collection.
  */
 function exampleBody(url: string, snapshot: Snapshot): string {
-  const [path = '', query] = url.slice('/api/v1/'.length).split('?')
+  const [path = '', query] = url.slice(`${API_V1_PREFIX}/`.length).split('?')
   if (path === 'all.json') return pretty(bulkExample(snapshot))
-  const list = /^(episodes|meetups|voices)\.json$/.exec(path)?.[1]
+  const list = LIST_DOCUMENT_PATH.exec(path)?.[1]
   const representation = query && isCollectionName(list) ? snapshot.listPage(list, {limit: 1, cursor: null}) : undefined
   const body = representation?.ok ? representation.representation.body : snapshot.representation(path)?.body
   return body ? pretty(JSON.parse(body.toString('utf8'))) : ''

@@ -1,6 +1,6 @@
 import {missingItemDetail, notASlugDetail, unknownApiPathDetail} from '../http/resolve.ts'
 import {readOnlyDetail} from '../http/api-router.ts'
-import {COLLECTION_NAMES} from '../api/v1/links.ts'
+import {API_V1_PREFIX, COLLECTION_NAMES, COLLECTION_PATTERN} from '../api/v1/links.ts'
 import {lifecycleHeaders, type VersionLifecycle} from '../http/lifecycle.ts'
 import {buildProblem, unknownPathDetail, type ProblemStatus} from '../http/problem.ts'
 import {CACHE_CONTROL} from '../http/representation-response.ts'
@@ -74,10 +74,10 @@ ${headerLines([...common, ...PREFLIGHT_HEADERS], '        ')}
         return 204;
       }
 ${headerLines([['Cache-Control', CACHE_CONTROL], ...headers], '      ')}`
-  const siteDocuments = files.filter((file) => !file.url.startsWith('/api/v1/'))
+  const siteDocuments = files.filter((file) => !file.url.startsWith(`${API_V1_PREFIX}/`))
   const detailRules = COLLECTION_NAMES.flatMap((collection) => [
-    `    "~^/api/v1/(?:sandbox/)?${collection}/(?<catalog_slug>[a-z0-9-]{1,128})\\.json(?:\\?.*)?$" ${withVariables(quoted(jsonText(missingItemDetail(publicBaseUrl, collection, SLUG))))};`,
-    `    "~^/api/v1/(?:sandbox/)?${collection}/(?<catalog_slug>[A-Za-z0-9._~!&()*+,;=:@%-]*)\\.json(?:\\?.*)?$" ${withVariables(quoted(jsonText(notASlugDetail(publicBaseUrl, collection, SLUG))))};`,
+    `    "~^${API_V1_PREFIX}/(?:sandbox/)?${collection}/(?<catalog_slug>[a-z0-9-]{1,128})\\.json(?:\\?.*)?$" ${withVariables(quoted(jsonText(missingItemDetail(publicBaseUrl, collection, SLUG))))};`,
+    `    "~^${API_V1_PREFIX}/(?:sandbox/)?${collection}/(?<catalog_slug>[A-Za-z0-9._~!&()*+,;=:@%-]*)\\.json(?:\\?.*)?$" ${withVariables(quoted(jsonText(notASlugDetail(publicBaseUrl, collection, SLUG))))};`,
   ])
 
   // Requests nginx refuses before they reach a location; those it could not parse have no path
@@ -120,13 +120,13 @@ http {
   }
   map $request_uri $catalog_detail {
 ${detailRules.join('\n')}
-    "~^/api/v1(?:[/?].*)?$" ${quoted(jsonText(unknownApiPathDetail(publicBaseUrl)))};
+    "~^${API_V1_PREFIX}(?:[/?].*)?$" ${quoted(jsonText(unknownApiPathDetail(publicBaseUrl)))};
     default ${quoted(jsonText(unknownPathDetail(publicBaseUrl)))};
   }
   # Lists: the first page, or a later one by the cursor its \`next\` link carries.
   map $request_uri $catalog_page {
-    "~^(?<catalog_list>/api/v1/(?:sandbox/)?(?:episodes|meetups|voices))\\.json$" $catalog_list.json;
-    "~^(?<catalog_list>/api/v1/(?:sandbox/)?(?:episodes|meetups|voices))\\.json\\?cursor=(?<catalog_cursor>[A-Za-z0-9_-]+)$" $catalog_list/${CURSOR_DIRECTORY}/$catalog_cursor.json;
+    "~^(?<catalog_list>${API_V1_PREFIX}/(?:sandbox/)?(?:${COLLECTION_PATTERN}))\\.json$" $catalog_list.json;
+    "~^(?<catalog_list>${API_V1_PREFIX}/(?:sandbox/)?(?:${COLLECTION_PATTERN}))\\.json\\?cursor=(?<catalog_cursor>[A-Za-z0-9_-]+)$" $catalog_list/${CURSOR_DIRECTORY}/$catalog_cursor.json;
     default "";
   }
   map "$request_method $http_origin $http_access_control_request_method" $catalog_preflight {
@@ -168,7 +168,7 @@ ${success(api)}
     location ~ "/${CURSOR_DIRECTORY}/" {
       internal;
     }
-    location ~ "^/api/v1/(?:sandbox/)?(?:episodes|meetups|voices)\\.json$" {
+    location ~ "^${API_V1_PREFIX}/(?:sandbox/)?(?:${COLLECTION_PATTERN})\\.json$" {
       types {}
       default_type ${quoted(JSON_TYPE)};
 ${success(api)}

@@ -1,6 +1,6 @@
 import {z} from 'zod'
 import {paginationSchema} from '../api/v1/contract.ts'
-import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
+import {API_V1_PREFIX, COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
 import {DEFAULT_PAGE_LIMIT} from '../api/v1/contract.ts'
 import type {PageResult, Snapshot} from '../snapshot/snapshot.ts'
 import type {Representation} from '../snapshot/representation.ts'
@@ -14,7 +14,7 @@ export interface StaticFile {
   representation: Representation
 }
 
-export const API_PREFIXES = ['/api/v1/', '/api/v1/sandbox/'] as const
+export const API_PREFIXES = [`${API_V1_PREFIX}/`, `${API_V1_PREFIX}/sandbox/`] as const
 /** Later pages of a list live beside the list: `/api/v1/episodes.json?cursor=C` is `/api/v1/episodes/_cursor/C.json`. */
 export const CURSOR_DIRECTORY = '_cursor'
 

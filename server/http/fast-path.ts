@@ -1,11 +1,11 @@
 import type {IncomingMessage, ServerResponse} from 'node:http'
+import {API_V1_PREFIX} from '../api/v1/links.ts'
 import {resolveCatalogPath} from './resolve.ts'
 import type {Representation} from '../snapshot/representation.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
 import type {SnapshotStore} from '../snapshot/store.ts'
 import {sendRepresentation} from './representation-response.ts'
 
-const API_PREFIX = '/api/v1'
 
 /** Which snapshot answered: items outlive snapshots, so the version cannot be one of their own headers. */
 export const catalogVersionHeader = (snapshot: Snapshot): readonly string[] => ['Catalog-Version', snapshot.version]
@@ -24,8 +24,8 @@ export function createFastPath(store: SnapshotStore, publicBaseUrl: string): Fas
     if (url.includes('%')) return undefined
     const queryStart = url.indexOf('?')
     const path = queryStart === -1 ? url : url.slice(0, queryStart)
-    if (!path.startsWith(`${API_PREFIX}/`)) return queryStart === -1 ? snapshot.site(path) : undefined
-    const resolution = resolveCatalogPath(snapshot, publicBaseUrl, path.slice(API_PREFIX.length), queryStart === -1 ? '' : url.slice(queryStart + 1))
+    if (!path.startsWith(`${API_V1_PREFIX}/`)) return queryStart === -1 ? snapshot.site(path) : undefined
+    const resolution = resolveCatalogPath(snapshot, publicBaseUrl, path.slice(API_V1_PREFIX.length), queryStart === -1 ? '' : url.slice(queryStart + 1))
     return resolution.found ? resolution.representation : undefined
   }
   return (request, response, extraHeaders) => {

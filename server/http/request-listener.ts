@@ -1,4 +1,5 @@
 import type {IncomingMessage, RequestListener, ServerResponse} from 'node:http'
+import {API_V1_PREFIX} from '../api/v1/links.ts'
 import type {FastPath} from './fast-path.ts'
 import {lifecycleHeaders, sendRetired, type VersionLifecycle} from './lifecycle.ts'
 import {buildProblem, sendProblem} from './problem.ts'
@@ -39,7 +40,6 @@ export interface RequestListenerParts {
 
 /** Longer than any URL the API hands out (a cursor page is under 300 bytes). */
 export const MAX_URL_LENGTH = 2048
-const API_VERSION_PREFIX = '/api/v1'
 export const EXPOSED_HEADERS = 'ETag, Last-Modified, Link, RateLimit, RateLimit-Policy, Retry-After, Deprecation, Sunset'
 const NOSNIFF = ['X-Content-Type-Options', 'nosniff']
 const CORS = ['Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', EXPOSED_HEADERS]
@@ -64,7 +64,7 @@ export function createRequestListener(parts: RequestListenerParts): RequestListe
   const requestId = requestIdSource()
 
   const route = (request: IncomingMessage, response: ServerResponse, path: string, headers: string[]) => {
-    if (path === API_VERSION_PREFIX || path.startsWith(`${API_VERSION_PREFIX}/`)) {
+    if (path === API_V1_PREFIX || path.startsWith(`${API_V1_PREFIX}/`)) {
       if (lifecycle && clock() >= lifecycle.sunset) return sendRetired(request, response, lifecycle, publicBaseUrl, headers)
       headers.push(...versionHeaders)
     }

@@ -2,11 +2,11 @@ import {DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT} from '../api/v1/contract.ts'
 import type {PageRequest, Snapshot} from '../snapshot/snapshot.ts'
 import type {Representation} from '../snapshot/representation.ts'
 import {SLUG_MAX_LENGTH, SLUG_PATTERN} from '../api/v1/contract.ts'
-import {isCollectionName, type CollectionName} from '../api/v1/links.ts'
+import {API_V1_PREFIX, COLLECTION_PATTERN, isCollectionName, type CollectionName} from '../api/v1/links.ts'
 
 const SANDBOX_PREFIX = '/sandbox'
-export const LIST_PATH = /^\/(episodes|meetups|voices)\.json$/
-const ITEM_PATH = /^\/(episodes|meetups|voices)\/([^/]*)\.json$/
+export const LIST_PATH = new RegExp(`^/(${COLLECTION_PATTERN})\\.json$`)
+export const ITEM_PATH = new RegExp(`^/(${COLLECTION_PATTERN})/([^/]*)\\.json$`)
 const DOCUMENT_PATHS = new Set(['/index.json', '/all.json'])
 const SINGULAR: Record<CollectionName, string> = {episodes: 'episode', meetups: 'meetup talk', voices: 'speaker'}
 
@@ -49,10 +49,10 @@ export function resolveCatalogPath(snapshot: Snapshot, publicBaseUrl: string, pa
 
 // Problem details, shared with the static export's nginx configuration so both say the same.
 export const missingItemDetail = (publicBaseUrl: string, collection: CollectionName, slug: string) =>
-  `No ${SINGULAR[collection]} has the slug "${slug}". Re-read ${publicBaseUrl}/api/v1/${collection}.json for current slugs; slugs change only when content is renamed.`
+  `No ${SINGULAR[collection]} has the slug "${slug}". Re-read ${publicBaseUrl}${API_V1_PREFIX}/${collection}.json for current slugs; slugs change only when content is renamed.`
 export const notASlugDetail = (publicBaseUrl: string, collection: CollectionName, slug: string) =>
-  `"${slug}" is not a slug: slugs match ^[a-z0-9-]+$ and have at most ${SLUG_MAX_LENGTH} characters. See ${publicBaseUrl}/api/v1/${collection}.json.`
-export const unknownApiPathDetail = (publicBaseUrl: string) => `No such path under /api/v1. The service index ${publicBaseUrl}/api/v1/index.json lists every endpoint.`
+  `"${slug}" is not a slug: slugs match ^[a-z0-9-]+$ and have at most ${SLUG_MAX_LENGTH} characters. See ${publicBaseUrl}${API_V1_PREFIX}/${collection}.json.`
+export const unknownApiPathDetail = (publicBaseUrl: string) => `No such path under ${API_V1_PREFIX}. The service index ${publicBaseUrl}${API_V1_PREFIX}/index.json lists every endpoint.`
 
 /** A path under `/api/v1` with the sandbox prefix taken off: the sandbox serves the same documents. */
 export function withoutSandbox(path: string): string {

@@ -1,9 +1,8 @@
-import {LIST_PATH, withoutSandbox} from '../http/resolve.ts'
+import {API_V1_PREFIX} from '../api/v1/links.ts'
+import {ITEM_PATH, LIST_PATH, withoutSandbox} from '../http/resolve.ts'
 import {MCP_PATH} from '../mcp/http.ts'
 import {WEBHOOK_PATH} from '../webhooks/sanity-webhook.ts'
 
-const API_PREFIX = '/api/v1'
-const ITEM_PATH = /^\/(episodes|meetups|voices)\/[^/]+\.json$/
 const FIXED_ROUTES = new Set([WEBHOOK_PATH, MCP_PATH, `${MCP_PATH}/health`, '/status'])
 
 /**
@@ -12,13 +11,13 @@ const FIXED_ROUTES = new Set([WEBHOOK_PATH, MCP_PATH, `${MCP_PATH}/health`, '/st
  * are: the pre-built documents (OpenAPI, portal, discovery, sitemaps), a fixed set per snapshot.
  */
 export function routeLabel(path: string, isKnownPath: (path: string) => boolean): string {
-  if (path.startsWith(`${API_PREFIX}/`)) {
-    const relative = path.slice(API_PREFIX.length)
+  if (path.startsWith(`${API_V1_PREFIX}/`)) {
+    const relative = path.slice(API_V1_PREFIX.length)
     const served = withoutSandbox(relative)
-    const prefix = served === relative ? API_PREFIX : `${API_PREFIX}/sandbox`
+    const prefix = served === relative ? API_V1_PREFIX : `${API_V1_PREFIX}/sandbox`
     if (served === '/index.json' || served === '/all.json' || LIST_PATH.test(served)) return prefix + served
     const item = ITEM_PATH.exec(served)
-    if (item) return `${prefix}/${item[1]}/{slug}.json`
+    if (item?.[2]) return `${prefix}/${item[1]}/{slug}.json`
     return `${prefix}/{unknown}`
   }
   if (FIXED_ROUTES.has(path) || isKnownPath(path)) return path

@@ -2,7 +2,7 @@ import {createHash} from 'node:crypto'
 import type {Catalog, CatalogEntry} from '../api/v1/catalog.ts'
 import {decodeCursor, encodeCursor} from '../api/v1/cursor.ts'
 import {DEFAULT_PAGE_LIMIT, type Pagination} from '../api/v1/contract.ts'
-import {COLLECTION_NAMES, isCollectionName, type CollectionName, type Links} from '../api/v1/links.ts'
+import {COLLECTION_NAMES, COLLECTION_PATTERN, isCollectionName, type CollectionName, type Links} from '../api/v1/links.ts'
 import {episodeOrder, meetupOrder, voiceOrder, type ListOrder, type SortKey} from '../api/v1/order.ts'
 import {buildServiceIndex, type ServiceIndexSettings} from '../api/v1/service-index.ts'
 import {forEachConcurrently} from './compression.ts'
@@ -105,6 +105,9 @@ interface EntryParts {
 }
 const entryParts = new WeakMap<CatalogEntry<unknown>, EntryParts>()
 const collectionStates = new WeakMap<Snapshot, Record<CollectionName, CollectionState>>()
+
+/** `episodes/{slug}.json`: an item, by its path relative to the API prefix. */
+const ITEM_DOCUMENT_PATH = new RegExp(`^(${COLLECTION_PATTERN})/(.+)\\.json$`)
 
 const bytes = (text: string) => Buffer.from(text, 'utf8')
 const COMMA = bytes(',')
@@ -281,7 +284,7 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
     },
     representation(path: string) {
       if (path === 'all.json') return bulkDocument()
-      const [, collection, slug] = /^(episodes|meetups|voices)\/(.+)\.json$/.exec(path) ?? []
+      const [, collection, slug] = ITEM_DOCUMENT_PATH.exec(path) ?? []
       return isCollectionName(collection) && slug ? item(collection, slug) : documents.get(path)
     },
     item,

@@ -3,6 +3,12 @@ import {createImageUrlBuilder, type SanityImageSource} from '@sanity/image-url'
 export const COLLECTION_NAMES = ['episodes', 'meetups', 'voices'] as const
 export type CollectionName = (typeof COLLECTION_NAMES)[number]
 
+/** Where version 1 of the API is served; the sandbox serves the same documents under `/sandbox` inside it. */
+export const API_V1_PREFIX = '/api/v1'
+
+/** `episodes|meetups|voices`, for the regular expressions that read collection paths. */
+export const COLLECTION_PATTERN = COLLECTION_NAMES.join('|')
+
 // A Map, not an object: a document's `_type` comes from outside, and `constructor` or `__proto__`
 // must not find a prototype member.
 const COLLECTION_OF_DOCUMENT_TYPE: ReadonlyMap<string, CollectionName> = new Map([
@@ -45,7 +51,7 @@ export interface Links {
 
 export function createLinks(settings: LinkSettings): Links {
   const images = createImageUrlBuilder(settings.images)
-  const apiPath = (path: string) => `${settings.publicBaseUrl}/api/v1/${path}`
+  const apiPath = (path: string) => `${settings.publicBaseUrl}${API_V1_PREFIX}/${path}`
   return {
     page: (collection, slug) => `${settings.siteUrl}/${collection}/${slug}`,
     api: (collection, slug) => apiPath(`${collection}/${slug}.json`),
