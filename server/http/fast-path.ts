@@ -16,7 +16,7 @@ export const catalogVersionHeader = (snapshot: Snapshot): readonly string[] => [
  * (problems, other methods, percent-encoded URLs), which the Express application answers through
  * the same resolver.
  */
-export type FastPath = (request: IncomingMessage, response: ServerResponse, extraHeaders: readonly string[]) => boolean
+export type FastPath = (request: IncomingMessage, response: ServerResponse, extraHeaders: string[]) => boolean
 
 export function createFastPath(store: SnapshotStore, publicBaseUrl: string): FastPath {
   const lookUp = (snapshot: Snapshot, url: string): Representation | undefined => {
@@ -33,7 +33,8 @@ export function createFastPath(store: SnapshotStore, publicBaseUrl: string): Fas
     const snapshot = store.current()
     const representation = lookUp(snapshot, request.url ?? '')
     if (!representation) return false
-    sendRepresentation(request, response, representation, [...catalogVersionHeader(snapshot), ...extraHeaders])
+    extraHeaders.push(...catalogVersionHeader(snapshot))
+    sendRepresentation(request, response, representation, extraHeaders)
     return true
   }
 }
