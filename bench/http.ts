@@ -234,7 +234,7 @@ const cpu = cpus()[0]?.model ?? 'unknown CPU'
 report.push(
   `# HTTP benchmark`,
   '',
-  `\`npm run bench:http\` on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpu}, Node ${process.version}, wrk 1 thread ${CONNECTIONS} connections ${SECONDS} s per run, ${ROUNDS} alternating rounds (median). Every server on CPU 0, wrk on CPU 1. nginx runs one worker and serves \`npm run export\` of the same catalog: *plain nginx* with one \`location\`, \`etag on\`, sendfile and no access log; *plain nginx, access log* the same with nginx's default access log to a file; *export nginx* with the export's own configuration (maps, headers, brotli_static and gzip_static). *raw node:http* (\`bench/raw-ceiling.ts\`) writes the origin's pre-built buffers with a fixed header list and nothing else; *Fastify* (\`bench/fastify-peer.ts\`) is a Fastify 5 route serving the same buffers with the same headers. For the MCP case, raw node:http is the origin's own MCP server (the same SDK handler and tools) on bare node:http, so that ratio is what the origin adds around the SDK; *the same search, no MCP SDK* is the tool's work alone on raw node:http, reported, not guarded. *tree before* and *tree bulk* are earlier commits of this branch run from their own checkouts (\`BENCH_TREES\`). The origin runs as \`npm start\` does, with its rate limiter (every request counted), metrics, CORS, request ids and lifecycle headers on; *logs off* is \`LOG_LEVEL=warn\`, *logs on* is \`info\` (the default) with stdout to a file.`,
+  `\`npm run bench:http\` on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpu}, Node ${process.version}, wrk 1 thread ${CONNECTIONS} connections ${SECONDS} s per run, ${ROUNDS} alternating rounds (median). Every server on CPU 0, wrk on CPU 1. nginx runs one worker and serves \`npm run export\` of the same catalog: *plain nginx* with one \`location\`, \`etag on\`, sendfile and no access log; *plain nginx, access log* the same with nginx's default access log to a file; *export nginx* with the export's own configuration (maps, headers, brotli_static and gzip_static). *raw node:http* (\`bench/raw-ceiling.ts\`) writes the origin's pre-built buffers with a fixed header list and nothing else; *Fastify* (\`bench/fastify-peer.ts\`) is a Fastify 5 route serving the same buffers with the same headers; *Fastify, same features* (\`bench/fastify-features-peer.ts\`) is that route with the origin's per-request features added through Fastify's own plugins and hooks (@fastify/cors, @fastify/rate-limit counting every request, a request id, nosniff, the catalog version), as a team would write it. For the MCP case, raw node:http is the origin's own MCP server (the same SDK handler and tools) on bare node:http, so that ratio is what the origin adds around the SDK; *the same search, no MCP SDK* is the tool's work alone on raw node:http, reported, not guarded. *tree before* and *tree bulk* are earlier commits of this branch run from their own checkouts (\`BENCH_TREES\`). The origin runs as \`npm start\` does, with its rate limiter (every request counted), metrics, CORS, request ids and lifecycle headers on; *logs off* is \`LOG_LEVEL=warn\`, *logs on* is \`info\` (the default) with stdout to a file.`,
   '',
 )
 
@@ -254,6 +254,7 @@ const servers: Server[] = [
     : [
         {name: 'origin, logs on', port: 4306, start: () => startOrigin(sampleDataset, {logLevel: 'info', port: 4306})},
         {name: 'Fastify', port: 4307, start: () => startNode('bench/fastify-peer.ts', 4307, {DATASET_FILE: sampleDataset})},
+        {name: 'Fastify, same features', port: 4308, start: () => startNode('bench/fastify-features-peer.ts', 4308, {DATASET_FILE: sampleDataset})},
         {name: 'plain nginx', port: 4303, start: () => plainNginx(join(exported, 'site'), 4303, false)},
         {name: 'plain nginx, access log', port: 4304, start: () => plainNginx(join(exported, 'site'), 4304, true)},
         {name: 'export nginx', port: 4302, start: () => startNginx(exported, join(exported, 'nginx.conf'), 4302)},
@@ -341,6 +342,8 @@ const columns: [string, string, string][] = [
   ['origin (logs on) / raw node:http', 'origin, logs on', 'raw node:http'],
   ['origin (logs off) / Fastify', 'origin, logs off', 'Fastify'],
   ['origin (logs on) / Fastify', 'origin, logs on', 'Fastify'],
+  ['origin (logs off) / Fastify, same features', 'origin, logs off', 'Fastify, same features'],
+  ['origin (logs on) / Fastify, same features', 'origin, logs on', 'Fastify, same features'],
   ['origin (logs off) / plain nginx', 'origin, logs off', 'plain nginx'],
   ['origin (logs on) / nginx with access log', 'origin, logs on', 'plain nginx, access log'],
   ['origin (logs off) / export nginx', 'origin, logs off', 'export nginx'],
