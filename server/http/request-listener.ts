@@ -43,6 +43,7 @@ export const MAX_URL_LENGTH = 2048
 export const EXPOSED_HEADERS = 'ETag, Last-Modified, Link, RateLimit, RateLimit-Policy, Retry-After, Deprecation, Sunset'
 const NOSNIFF = ['X-Content-Type-Options', 'nosniff']
 const CORS = ['Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', EXPOSED_HEADERS]
+const BROWSER_READABLE = [...NOSNIFF, ...CORS]
 
 /** Browsers may read the API from any origin, with GET or HEAD and the conditional request headers. */
 export const PREFLIGHT_HEADERS: [string, string][] = [
@@ -85,7 +86,7 @@ export function createRequestListener(parts: RequestListenerParts): RequestListe
     const url = request.url ?? '/'
     const path = pathOf(url)
     const browserReadable = path !== '/mcp'
-    const headers = browserReadable ? [...NOSNIFF, ...CORS, 'X-Request-Id', id] : [...NOSNIFF, 'X-Request-Id', id]
+    const headers = (browserReadable ? BROWSER_READABLE : NOSNIFF).concat('X-Request-Id', id)
     if (url.length > MAX_URL_LENGTH) {
       return sendProblem(request, response, buildProblem(publicBaseUrl, 414, `The URL is longer than ${MAX_URL_LENGTH} bytes.`, url.slice(0, 200)), {}, headers)
     }
