@@ -16,13 +16,36 @@ export interface ItemContext {
   voice(slug: string): CatalogEntry<Voice> | undefined
 }
 
+/** A `podcast:contentLink`: where the episode can be found outside a podcast app. */
+export interface ContentLink {
+  href: string
+  display: string
+}
+
 /**
- * One episode as an RSS `<item>` (feedsmith's shape), or undefined when it has no audio to enclose:
- * podcast apps cannot play an item without an enclosure, so it is left out of the feed.
+ * One episode as an RSS item: feedsmith's shape, and its content links, which the Podcasting 2.0
+ * namespace allows in an `<item>` but feedsmith's item type does not carry.
  */
-export function feedItemOf(entry: CatalogEntry<Episode>, context: ItemContext): RssFeed.Item<Date> | undefined {
+export interface FeedItem {
+  item: RssFeed.Item<Date>
+  contentLinks: readonly ContentLink[]
+}
+
+/** The video's link text, in the show's language. */
+export const VIDEO_LINK_TEXT = 'צפו בפרק ביוטיוב'
+
+/**
+ * One episode as an RSS `<item>`, or undefined when it has no audio to enclose: podcast apps cannot
+ * play an item without an enclosure, so it is left out of the feed.
+ */
+export function feedItemOf(entry: CatalogEntry<Episode>, context: ItemContext): FeedItem | undefined {
+  const {audio, video_url: videoUrl} = entry.value
+  if (!audio) return undefined
+  return {item: rssItemOf(entry, audio, context), contentLinks: videoUrl ? [{href: videoUrl, display: VIDEO_LINK_TEXT}] : []}
+}
+
+function rssItemOf(entry: CatalogEntry<Episode>, audio: NonNullable<Episode['audio']>, context: ItemContext): RssFeed.Item<Date> {
   const episode = entry.value
-  if (!episode.audio) return undefined
   const guests = episode.guests.flatMap((guest) => context.voice(guest.slug) ?? [])
   return {
     title: episode.title,
@@ -31,7 +54,7 @@ export function feedItemOf(entry: CatalogEntry<Episode>, context: ItemContext): 
     guid: {value: entry.documentId, isPermaLink: false},
     pubDate: new Date(`${episode.published_date}T00:00:00Z`),
     description: itemDescriptionHtml(episode.description, episode.takeaways),
-    enclosures: [{url: episode.audio.url, length: episode.audio.length_bytes, type: episode.audio.mime_type}],
+    enclosures: [{url: audio.url, length: audio.length_bytes, type: audio.mime_type}],
     itunes: {
       ...(episode.duration_seconds === null ? {} : {duration: episode.duration_seconds}),
       image: episode.artwork_url ?? context.channel.artworkUrl,

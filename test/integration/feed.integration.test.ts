@@ -11,6 +11,7 @@ import {bulkSchema, type Episode} from '../../server/api/v1/contract.ts'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
 import {APPLE_CATEGORIES} from '../../server/api/v1/apple-categories.ts'
+import {VIDEO_LINK_TEXT} from '../../server/feed/feed-item.ts'
 import {podcastGuidOf} from '../../server/feed/podcast-guid.ts'
 import {readContract} from '../helpers/contract.ts'
 import {rawRequest} from '../helpers/raw-http.ts'
@@ -156,6 +157,19 @@ describe('GET /feed.xml', () => {
       expect([...html.matchAll(/<\/?([a-z]+)/g)].map((tag) => tag[1]).every((tag) => ['p', 'ul', 'li', 'a'].includes(tag ?? ''))).toBe(true)
       expect(html).toMatch(/^<p dir="rtl">\u200f/)
     }
+  })
+
+  it('links every episode that has a video to it with podcast:contentLink, which the namespace allows in an item', async () => {
+    const xml = await feedText()
+    const items = xml.split('<item>').slice(1).map((block) => block.slice(0, block.indexOf('</item>')))
+    const episodes = await episodesWithAudio()
+    expect(items.length).toBe(episodes.length)
+    for (const [index, block] of items.entries()) {
+      const links = [...block.matchAll(/<podcast:contentLink href="([^"]*)">([^<]*)<\/podcast:contentLink>/g)].map(([, href = '', text]) => ({href: href.replaceAll('&amp;', '&'), text}))
+      const video = episodes[index]?.video_url
+      expect(links).toEqual(video ? [{href: video, text: VIDEO_LINK_TEXT}] : [])
+    }
+    expect(episodes.filter((episode) => episode.video_url !== null).length).toBeGreaterThan(0)
   })
 
   it('serves the same bytes for the same content, whenever it is built', async () => {
