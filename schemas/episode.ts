@@ -59,7 +59,14 @@ export const episodeType = defineType({
       title: 'סוג קובץ האודיו',
       type: 'string',
       hidden: ({document}) => hasAudioFile(document),
-      options: {list: ['audio/mpeg', 'audio/x-m4a', 'audio/mp4', 'audio/aac']},
+      options: {
+        list: [
+          {title: 'MP3 (audio/mpeg)', value: 'audio/mpeg'},
+          {title: 'M4A (audio/x-m4a)', value: 'audio/x-m4a'},
+          {title: 'MP4 (audio/mp4)', value: 'audio/mp4'},
+          {title: 'AAC (audio/aac)', value: 'audio/aac'},
+        ],
+      },
       validation: (rule) => rule.custom((value: string | undefined, context) => (context.document?.['audioUrl'] && !value ? 'בחרו את סוג הקובץ.' : true)),
     }),
     defineField({name: 'duration', title: 'משך (שניות)', type: 'number', validation: (rule) => rule.integer().positive()}),

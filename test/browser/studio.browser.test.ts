@@ -274,6 +274,61 @@ describe('an editor, the operator\'s server and the API\'s readers', () => {
     await page.screenshot({path: 'test/artifacts/studio-published.png'})
   }, 120_000)
 
+  it('an episode given its audio shows its feed <item> in the Feed view, and the published feed serves exactly that item within a second', async () => {
+    const episode = publishedWithoutDraft('episode').find((candidate) => candidate.audioUrl === undefined && candidate.audioFile === undefined)
+    if (!episode) throw new Error('no published episode without audio and without a draft in the sample')
+    const audio = {url: 'https://media.codetalks.test/episodes/ep-31.mp3', length: '48123456', type: 'audio/mpeg'}
+    await page.goto(`https://${STUDIO_HOST}/structure/episodes;${episode._id}`)
+    await expect.poll(() => page.locator('#title').inputValue(), {timeout: 30_000}).toBe(episode.title)
+    const feedTab = page.getByRole('tab', {name: 'פיד'})
+    const formTab = page.getByRole('tab', {name: 'Editor'})
+
+    // Without audio the episode has no item, and the Feed view says why, in Hebrew.
+    await feedTab.click()
+    await page.getByText('הפרק לא יופיע בפיד', {exact: false}).waitFor({timeout: 30_000})
+    await page.getByText('אין לפרק אודיו', {exact: false}).waitFor({timeout: 10_000})
+    await page.screenshot({path: 'test/artifacts/studio-feed-not-served.png'})
+    expect(await (await get('/feed.xml')).text()).not.toContain(`>${episode._id}</guid>`)
+
+    // Apple fetches audio over https only: a plain http address is refused, and publishing waits.
+    await formTab.click()
+    await page.locator('#audioUrl').fill(audio.url.replace('https://', 'http://'))
+    await page.getByRole('button', {name: 'Validation'}).click()
+    await page.getByText('קישור לאודיו חייב להתחיל ב-https://.', {exact: true}).filter({visible: true}).first().waitFor({timeout: 10_000})
+    // The summary's bytes left of Apple's 4000 are shown as it is written: a Hebrew letter takes two.
+    const bytesLeft = 4000 - Buffer.byteLength(String(episode.description), 'utf8')
+    await page.getByText(`נותרו ${bytesLeft} בתים מתוך 4000 בפיד`, {exact: false}).filter({visible: true}).first().waitFor({timeout: 10_000})
+    await page.screenshot({path: 'test/artifacts/studio-feed-validation.png'})
+    await expect.poll(() => page.locator('[data-testid="action-publish"]').isDisabled(), {timeout: 10_000}).toBe(true)
+    await page.locator('#audioUrl').fill(audio.url)
+    await page.locator('#audioLength').fill(audio.length)
+    // Sanity's select names each option by its title; its values are the list's indices.
+    await page.locator('select#audioType').selectOption({label: `MP3 (${audio.type})`})
+    await page.locator('#season').fill('3')
+    await expect
+      .poll(() => {
+        const draft = lake.dataset.get(`drafts.${episode._id}`)
+        return draft?.audioUrl === audio.url && draft.audioLength === Number(audio.length) && draft.audioType === audio.type && draft.season === 3
+      }, {timeout: 10_000})
+      .toBe(true)
+
+    // The Feed view now shows the item the feed will serve: the enclosure with its exact length, the
+    // season, and a guid that is the document's id, never its slug.
+    await feedTab.click()
+    const code = page.locator('pre code').first()
+    await expect.poll(async () => ((await code.isVisible()) ? await code.innerText() : ''), {timeout: 30_000}).toContain(audio.length)
+    const item = await code.innerText()
+    for (const part of [`url="${audio.url}"`, `length="${audio.length}"`, `type="${audio.type}"`, '<itunes:season>3</itunes:season>', `<guid isPermaLink="false">${episode._id}</guid>`, '<itunes:explicit>false</itunes:explicit>']) {
+      expect(item).toContain(part)
+    }
+    await page.screenshot({path: 'test/artifacts/studio-feed-view.png'})
+
+    await untilItShows(() => page.locator('[data-testid="action-publish"]').click({timeout: 5_000}), () => lake.dataset.get(episode._id)?.audioUrl === audio.url, 'publishing the episode\'s audio')
+    const elapsed = await publishToVisible((document) => document?.audioUrl === audio.url, episode._id, '/feed.xml', async (response) => (await response.text()).includes(item))
+    expect(elapsed).toBeLessThan(PUBLISH_TO_VISIBLE_MS)
+    expect(lake.refused).toEqual([])
+  }, 120_000)
+
   it('a voice edited and published is served changed within a second', async () => {
     if (!guest) throw new Error('no published voice without a draft in the sample')
     const role = 'Principal Consultant, Code Talks'
