@@ -10,6 +10,7 @@ import {createStdoutLog} from './observability/logger.ts'
 import {createMetrics} from './observability/metrics.ts'
 import type {ContentChange} from './snapshot/store.ts'
 import {connectRedis} from './scaling/redis.ts'
+import type {ServedVersions} from './scaling/served-versions.ts'
 import {catalogSnapshotBuilder, fingerprintOf} from './catalog-builder.ts'
 import {guardMassDeletion} from './snapshot/mass-deletion-guard.ts'
 import {createDemandCaches} from './snapshot/demand-caches.ts'
@@ -67,13 +68,20 @@ const saved = snapshotFile && {
   onRestored: (savedAt: Date) => logger.info(`reusing the snapshot saved at ${savedAt.toISOString()}: the source's fingerprint has not changed`),
   onUnusable: (error: unknown) => logger.warn({err: error}, `the snapshot saved in ${config.snapshotDirectory} could not be read; reading the source in full`),
 }
-// Purges the CDN of exactly what each new snapshot changed, once it is served.
+// Replicas sharing Redis say which version each serves (Redis connects once the store exists).
+let servedVersions: ServedVersions | undefined
+const servedVersionsReady = Promise.withResolvers<ServedVersions | undefined>()
+// Purges the CDN of exactly what each new snapshot changed, once it is served (by every replica).
 const edge =
   config.edge &&
   createEdgePurging({
     config: config.edge,
     directory: config.snapshotDirectory,
     metrics: edgeMetrics,
+    beforeSend: async (version) => {
+      const replicas = await servedVersionsReady.promise
+      if (replicas && version !== null) await replicas.allServe(version)
+    },
     onFailure: (error, retryInMs) =>
       logger.warn(retryInMs === undefined ? `CDN purge given up (dead-lettered): ${error.message}` : `CDN purge failed, retrying in ${retryInMs} ms: ${error.message}`),
   })
@@ -83,6 +91,7 @@ const guard = guardMassDeletion(catalogSnapshotBuilder({source, config, clock, c
 const snapshots = await createSnapshotStore(guard.build, {
   clock,
   onBuild: (outcome) => {
+    if (outcome.ok) servedVersions?.serving(snapshots.current().version)
     if (outcome.ok) edge?.snapshotServed(snapshots.current(), outcome.startedAt)
     reportBuild(outcome)
     metrics.recordBuild(outcome)
@@ -144,9 +153,13 @@ const redis = config.redis
       },
       onResubscribed: refreshAll('Redis subscription restored (changes announced meanwhile were missed)'),
       log: {info: (message) => logger.info(message), error: (error, message) => logger.error({err: error}, message)},
+      onPurgeWaitGaveUp: (version, lagging) => logger.warn(`CDN purge for version ${version} sent after waiting 30 s for ${lagging.join(', ')} to serve it`),
     })
   : undefined
 if (redis) logger.info(`Redis connected: one rate limit across replicas, webhooks fanned out to all`)
+servedVersions = redis?.servedVersions
+servedVersions?.serving(snapshots.current().version)
+servedVersionsReady.resolve(servedVersions)
 
 const onContentChange = (change: ContentChange) => {
   edge?.changeAccepted() // on disk before the webhook is acknowledged

@@ -50,6 +50,8 @@ export interface EdgePurgingOptions {
   retry?: {initialDelayMs: number; maxDelayMs: number}
   onFailure?: (error: PurgeFailure, willRetryInMs: number | undefined) => void
   metrics?: EdgeMetrics
+  /** Waited for before each purge (replicas sharing Redis: until every one serves the version). */
+  beforeSend?: (version: string | null) => Promise<unknown>
 }
 
 /**
@@ -70,6 +72,7 @@ export function createEdgePurging(options: EdgePurgingOptions): EdgePurging {
     giveUpAfterMs: options.config.queue.edgeMaxAgeSeconds * 1000,
     retry: options.retry,
     onFailure: options.onFailure,
+    beforeSend: options.beforeSend,
     onPurged: (outcome) => {
       options.metrics?.purged(outcome)
       if (acceptedAt !== undefined && queue.status().depth === 0) {

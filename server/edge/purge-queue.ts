@@ -36,6 +36,11 @@ export interface PurgeQueueOptions {
   random?: () => number
   onPurged?: (outcome: {keys: number; version: string | null; durationMs: number}) => void
   onFailure?: (error: PurgeFailure, willRetryInMs: number | undefined) => void
+  /**
+   * Waited for before each purge, with the version it purges up to: replicas sharing Redis hold a
+   * purge until every one of them serves that version (see scaling/served-versions.ts).
+   */
+  beforeSend?: (version: string | null) => Promise<unknown>
 }
 
 export interface PurgeQueueStatus {
@@ -163,6 +168,12 @@ export class PurgeQueue {
 
   async #work(): Promise<void> {
     this.#running = true
+    // Until the version waited for is still the newest queued: keys queued meanwhile go with it.
+    for (let awaited: string | null | undefined; awaited !== this.#state.pendingVersion; ) {
+      awaited = this.#state.pendingVersion
+      await this.#options.beforeSend?.(awaited)
+    }
+    if (this.#closed) return
     const keys = this.#state.keys
     const version = this.#state.pendingVersion
     try {

@@ -3,6 +3,7 @@ import {createClient} from 'redis'
 import type {CounterStore} from '../http/rate-limit.ts'
 import type {ContentChange} from '../snapshot/store.ts'
 import {createChangeFanOut, type ChangeFanOut} from './change-fan-out.ts'
+import {createServedVersions, type ServedVersions} from './served-versions.ts'
 
 /** Redis answers in well under a millisecond on a healthy network; a command this slow has failed. */
 const REDIS_COMMAND_TIMEOUT_MS = 250
@@ -18,12 +19,16 @@ export interface RedisOptions {
   log: {info: (message: string) => void; error: (error: unknown, message: string) => void}
   /** How long the first connection may take before the server refuses to start. */
   connectTimeoutMs?: number
+  /** A CDN purge waited this long for a lagging replica and went out anyway. */
+  onPurgeWaitGaveUp?: (version: string, lagging: readonly string[]) => void
 }
 
 export interface RedisScaling {
   /** One rate-limit count per client across every replica. */
   counterStore: CounterStore
   fanOut: ChangeFanOut
+  /** The version each replica serves, so a CDN purge waits for the slowest. */
+  servedVersions: ServedVersions
   close(): Promise<void>
 }
 
@@ -86,10 +91,13 @@ export async function connectRedis(options: RedisOptions): Promise<RedisScaling>
     prefix: `${keyPrefix}rate-limit:`,
     sendCommand: (...command: string[]) => commands.sendCommand(command),
   })
+  const servedVersions = createServedVersions({hash: commands, key: `${keyPrefix}served-versions`, replicaId, onGaveUp: options.onPurgeWaitGaveUp})
   return {
     counterStore,
     fanOut,
+    servedVersions,
     async close() {
+      await servedVersions.close()
       await Promise.allSettled([commands.close(), subscriber.close()])
     },
   }
