@@ -3,7 +3,6 @@
 // purges Varnish by surrogate key once the new snapshot is served, through a relay the test can cut
 // to play a Varnish that is unreachable.
 import {readFile} from 'node:fs/promises'
-import {createServer, connect, type Server, type Socket} from 'node:net'
 import {encodeSignatureHeader} from '@sanity/webhook'
 import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
 import {z} from 'zod'
@@ -13,6 +12,7 @@ import type {PurgeAdapter} from '../../server/edge/purge-adapter.ts'
 import {varnishAdapter} from '../../server/edge/varnish-adapter.ts'
 import {eventually} from '../helpers/eventually.ts'
 import {freePort} from '../helpers/free-port.ts'
+import {purgeRelay, type PurgeRelay} from '../helpers/purge-relay.ts'
 import {rawRequest} from '../helpers/raw-http.ts'
 import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
 import {startVarnish, type RunningVarnish} from '../helpers/varnish.ts'
@@ -27,36 +27,6 @@ let relay: PurgeRelay
 let documents: SanityDocument[]
 /** Every purge the origin sent (and Varnish confirmed), in order. */
 let purged: string[][] = []
-
-/** A TCP relay in front of Varnish for purges alone: closing it makes Varnish unreachable while its cache lives on. */
-interface PurgeRelay {
-  port: number
-  open(): Promise<void>
-  close(): Promise<void>
-}
-function purgeRelay(port: number, target: () => number): PurgeRelay {
-  let server: Server | undefined
-  const sockets = new Set<Socket>()
-  return {
-    port,
-    open: () =>
-      new Promise((resolve) => {
-        server = createServer((socket) => {
-          const upstream = connect(target(), '127.0.0.1')
-          sockets.add(socket).add(upstream)
-          socket.pipe(upstream).pipe(socket)
-          const end = () => [socket, upstream].forEach((each) => (each.destroy(), sockets.delete(each)))
-          socket.on('error', end).on('close', end)
-          upstream.on('error', end).on('close', end)
-        }).listen(port, '127.0.0.1', () => resolve())
-      }),
-    close: () =>
-      new Promise((resolve) => {
-        for (const socket of sockets) socket.destroy()
-        server?.close(() => resolve())
-      }),
-  }
-}
 
 beforeAll(async () => {
   const varnishPort = await freePort()
