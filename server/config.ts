@@ -82,6 +82,9 @@ const environmentObject = z.object({
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
 
+/** Every environment variable the server reads (the README's configuration table lists exactly these). */
+export const ENVIRONMENT_VARIABLES = Object.keys(environmentObject.shape)
+
 const environmentSchema = environmentObject
   .superRefine((env, context) => {
     const lifecycle = [env.DEPRECATION_DATE, env.SUNSET_DATE, env.SUCCESSOR_URL]

@@ -58,7 +58,7 @@ function headerLines(headers: [string, string][], indent = '    '): string {
  * Cache-Control, CORS and nosniff, file dates equal to the origin's Last-Modified, and the same
  * problem+json for 404 and 405; nginx's own refusals (400, 413, 414, 431, 500) are problem+json
  * too, and the compressed siblings are not URLs. ETags are nginx's own (modification time and size), distinct per
- * coding as RFC 9110 requires. What a static server cannot do is listed in the README.
+ * coding as RFC 9110 requires. What a static server cannot do is listed in docs/export.md.
  */
 export function nginxConfig(files: readonly StaticFile[], settings: NginxSettings): string {
   const {publicBaseUrl} = settings

@@ -68,7 +68,7 @@ export function mcpRoutes(options: McpRoutesOptions): express.Router {
 /**
  * The SDK announces with console.warn, on every start, that JSON responses drop mid-call
  * notifications. This server's tools send none (each answers with one result), so nothing is
- * dropped and the warning is answered here rather than logged; the README says so once.
+ * dropped and the warning is answered here rather than logged; docs/agents.md says so once.
  */
 const ANSWERED_WARNING = /^responseMode: 'json' drops mid-call notifications/
 

@@ -9,7 +9,7 @@ export const MAX_AGE_MS = 5 * 60 * 1000
 export const MAX_REMEMBERED_DELIVERIES = 10_000
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 256
 
-/** The projection the README asks for: `{_id, _type}`; anything else is still a valid hint to rebuild everything. */
+/** The projection docs/content-and-webhooks.md asks for: `{_id, _type}`; anything else is still a valid hint to rebuild everything. */
 const payloadSchema = z.looseObject({_id: z.string().min(1), _type: z.string().min(1)})
 
 export type Verdict = {accepted: false; status: 400 | 409; detail: string} | {accepted: true; change: ContentChange | 'ignored'}

@@ -3,7 +3,7 @@ import {evaluateSync, parse} from 'groq-js'
 import {isPublished} from '../../server/content/document-set.ts'
 import type {Committed} from './content-lake-dataset.ts'
 
-/** A GROQ-powered webhook as it is set up in Sanity's manage pages (README: "Set it up in Sanity"). */
+/** A GROQ-powered webhook as it is set up in Sanity's manage pages (docs/content-and-webhooks.md: "Set it up in Sanity"). */
 export interface WebhookSettings {
   url: string
   secret: string
