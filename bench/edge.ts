@@ -134,7 +134,14 @@ for (const size of SIZES) {
 
   // 2. Hit ratio while an episode is published every second (at the smallest size).
   if (size === SIZES[0]) {
-    const readPaths = [...edge.origin.store.current().paths.slice(0, 60).map((path) => `/api/v1/${path}`), '/api/v1/index.json', '/llms.txt']
+    const readPaths = [
+      ...edge.origin.store
+        .current()
+        .paths.slice(0, 60)
+        .map((path) => `/api/v1/${path}`),
+      '/api/v1/index.json',
+      '/llms.txt',
+    ]
     let [hits, reads] = [0, 0]
     const until = Date.now() + SECONDS * 1000
     const publisher = (async () => {

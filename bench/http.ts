@@ -39,15 +39,23 @@ const CONNECTIONS = 32
 const SIZES = QUICK ? [] : (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').filter(Boolean).map(Number)
 /** The guard: below this share of raw node:http, a case of the origin fails the quick run. */
 const GUARD_RATIO = 0.5
-const TREES = (process.env.BENCH_TREES ?? '').split(',').filter(Boolean).map((entry) => {
-  const [label = '', directory = ''] = entry.split('=')
-  return {label, directory}
-})
+const TREES = (process.env.BENCH_TREES ?? '')
+  .split(',')
+  .filter(Boolean)
+  .map((entry) => {
+    const [label = '', directory = ''] = entry.split('=')
+    return {label, directory}
+  })
 const PROFILE = process.env.BENCH_PROFILE === '1'
 const ORIGIN_PORT = 4301
 
 for (const program of QUICK ? ['wrk', 'taskset'] : ['wrk', 'nginx', 'taskset']) {
-  if (!(await run('sh', ['-c', `command -v ${program}`]).then(() => true, () => false))) {
+  if (
+    !(await run('sh', ['-c', `command -v ${program}`]).then(
+      () => true,
+      () => false,
+    ))
+  ) {
     throw new Error(`${program} is missing: apt-get install wrk nginx libnginx-mod-http-brotli-static util-linux`)
   }
 }
@@ -59,7 +67,12 @@ const sample = parseNdjson(await readFile('data/catalog.ndjson', 'utf8'), 'data/
 async function datasetOf(size: number | 'sample'): Promise<string> {
   if (size === 'sample') return 'data/catalog.ndjson'
   const file = join(work, `catalog-${size}.ndjson`)
-  await writeFile(file, growDataset(sample, size).map((document) => JSON.stringify(document)).join('\n'))
+  await writeFile(
+    file,
+    growDataset(sample, size)
+      .map((document) => JSON.stringify(document))
+      .join('\n'),
+  )
   return file
 }
 
@@ -325,7 +338,9 @@ if (QUICK) {
   const failing = cases.filter(belowGuard)
   console.log('\n| case | origin, logs off req/s | raw node:http req/s | ratio | ratio per CPU-second |\n|---|---|---|---|---|')
   for (const benchCase of cases) {
-    console.log(`| ${benchCase.name} | ${rateCell(benchCase.name, 'origin, logs off')} | ${rateCell(benchCase.name, 'raw node:http')} | ${ratio(benchCase.name, 'origin, logs off', 'raw node:http')} | ${cpuRatio(benchCase.name, 'origin, logs off', 'raw node:http')} |`)
+    console.log(
+      `| ${benchCase.name} | ${rateCell(benchCase.name, 'origin, logs off')} | ${rateCell(benchCase.name, 'raw node:http')} | ${ratio(benchCase.name, 'origin, logs off', 'raw node:http')} | ${cpuRatio(benchCase.name, 'origin, logs off', 'raw node:http')} |`,
+    )
   }
   await rm(work, {recursive: true, force: true})
   if (failing.length > 0) {

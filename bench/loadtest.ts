@@ -46,7 +46,10 @@ const requests: autocannon.Request[] = [
 const samples: {second: number; rss: number; heap: number}[] = []
 const started = Date.now()
 const sampler = setInterval(() => {
-  memory().then((reading) => samples.push({second: Math.round((Date.now() - started) / 1000), ...reading}), () => undefined)
+  memory().then(
+    (reading) => samples.push({second: Math.round((Date.now() - started) / 1000), ...reading}),
+    () => undefined,
+  )
 }, 5_000)
 const result = await autocannon({url: base, connections: CONNECTIONS, duration: SECONDS, requests})
 clearInterval(sampler)
@@ -71,7 +74,18 @@ const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`
 const report = `# Load test
 
 \`npm run loadtest\`: ${SECONDS} s, ${CONNECTIONS} connections, autocannon on loopback against \`npm start\` (LOG_LEVEL=${LOG_LEVEL}, rate limiter on), ${new Date().toISOString().slice(0, 10)}, ${cpus().length} CPUs.
-Request mix, in turn on every connection: ${requests.map((request) => `\`${request.path}\`${request.headers ? ` (${Object.entries(request.headers).map(([name]) => name).join(', ')})` : ''}`).join(', ')}.
+Request mix, in turn on every connection: ${requests
+  .map(
+    (request) =>
+      `\`${request.path}\`${
+        request.headers
+          ? ` (${Object.entries(request.headers)
+              .map(([name]) => name)
+              .join(', ')})`
+          : ''
+      }`,
+  )
+  .join(', ')}.
 
 | measure | value |
 |---|---|

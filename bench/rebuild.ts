@@ -44,7 +44,9 @@ for (const size of SIZES) {
   const [queryMs, mapMs, snapshotMs] = await (async () => {
     const [result, query] = await time(() => source.fetch(CATALOG_QUERY))
     const [catalog, map] = await time(() => mapCatalog(result, {links, feedUrl: config.feedUrl}))
-    const [, build] = await time(() => buildSnapshot(catalog, {links, index: {apiName: 'bench', feedUrl: config.feedUrl, publicBaseUrl: config.publicBaseUrl}, caches: createDemandCaches(config.caches)}, undefined, new Date()))
+    const [, build] = await time(() =>
+      buildSnapshot(catalog, {links, index: {apiName: 'bench', feedUrl: config.feedUrl, publicBaseUrl: config.publicBaseUrl}, caches: createDemandCaches(config.caches)}, undefined, new Date()),
+    )
     return [query, map, build]
   })()
 

@@ -35,7 +35,10 @@ interface Server {
 /** Starts `npm start`'s process and resolves when it has answered its first 200 (polled every 10 ms). */
 async function startServer(environment: Record<string, string>): Promise<{server: Server; firstOkMs: number}> {
   const started = performance.now()
-  const child = spawn(process.execPath, START_ARGUMENTS, {env: {PATH: process.env.PATH, NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS ?? '', PORT: '0', LOG_LEVEL: 'info', RECONCILE_INTERVAL_SECONDS: '0', ...environment}, stdio: ['ignore', 'pipe', 'pipe']})
+  const child = spawn(process.execPath, START_ARGUMENTS, {
+    env: {PATH: process.env.PATH, NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS ?? '', PORT: '0', LOG_LEVEL: 'info', RECONCILE_INTERVAL_SECONDS: '0', ...environment},
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let output = ''
   child.stdout?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-200_000)))
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
@@ -44,7 +47,10 @@ async function startServer(environment: Record<string, string>): Promise<{server
     if (child.exitCode !== null) throw new Error(`server exited: ${output}`)
     if (port) {
       const baseUrl = `http://127.0.0.1:${port}`
-      const ok = await fetch(`${baseUrl}/api/v1/index.json`).then((response) => response.ok, () => false)
+      const ok = await fetch(`${baseUrl}/api/v1/index.json`).then(
+        (response) => response.ok,
+        () => false,
+      )
       if (ok) return {server: {child, baseUrl, output: () => output}, firstOkMs: performance.now() - started}
     }
     await sleep(10)
@@ -92,7 +98,7 @@ async function cpuTicks(server: Server): Promise<number> {
 /** Waits (up to 20 s) until the server has used under 20 ms of CPU in 500 ms: a publish is measured on a settled server, not one still warming the previous snapshot. */
 async function settled(server: Server): Promise<void> {
   const deadline = performance.now() + 20_000
-  for (let before = await cpuTicks(server); performance.now() < deadline; ) {
+  for (let before = await cpuTicks(server); performance.now() < deadline;) {
     await sleep(500)
     const now = await cpuTicks(server)
     if (now - before < 2) return
@@ -230,7 +236,14 @@ try {
         }
         const feedBytes = Number((await fetch(`${server.baseUrl}/feed.xml`, {method: 'HEAD', headers: {'accept-encoding': 'identity'}})).headers.get('content-length'))
 
-        if (process.env.BENCH_DEBUG) console.log(server.output().split('\n').filter((line) => /rebuild|re-reading/.test(line)).join('\n'))
+        if (process.env.BENCH_DEBUG)
+          console.log(
+            server
+              .output()
+              .split('\n')
+              .filter((line) => /rebuild|re-reading/.test(line))
+              .join('\n'),
+          )
         await settled(server)
         await debugRss('after the edits')
         const requests = await throughput(server, `/api/v1/episodes/${slugOf(edited)}.json`)

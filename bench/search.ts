@@ -39,7 +39,12 @@ for (const [question, wanted] of QUESTIONS) {
   const rank = hits.findIndex((hit) => hit.slug === wanted) + 1
   if (rank === 1) first++
   if (rank >= 1 && rank <= 3) topThree++
-  rows.push(`| ${question} | \`${wanted}\` | ${rank || 'not found'} | ${hits.slice(0, 3).map((hit) => `\`${hit.slug}\``).join(', ')} |`)
+  rows.push(
+    `| ${question} | \`${wanted}\` | ${rank || 'not found'} | ${hits
+      .slice(0, 3)
+      .map((hit) => `\`${hit.slug}\``)
+      .join(', ')} |`,
+  )
 }
 const median = [...timings].sort((a, b) => a - b)[Math.floor(timings.length / 2)] ?? 0
 

@@ -38,19 +38,22 @@ export const ApiView: UserViewComponent<CatalogPluginOptions> = ({document, docu
   useEffect(() => {
     if (!collection) return
     const controller = new AbortController()
-    client
-      .fetch(PREVIEW_QUERIES[collection], {id: getPublishedId(documentId)}, {perspective: 'drafts', signal: controller.signal})
-      .then(
-        (row: unknown) => setLoaded({state: 'ready', preview: buildApiPreview(collection, row, settings, fieldTitle)}),
-        (error: unknown) => {
-          if (!controller.signal.aborted) setLoaded({state: 'failed', message: error instanceof Error ? error.message : String(error)})
-        },
-      )
+    client.fetch(PREVIEW_QUERIES[collection], {id: getPublishedId(documentId)}, {perspective: 'drafts', signal: controller.signal}).then(
+      (row: unknown) => setLoaded({state: 'ready', preview: buildApiPreview(collection, row, settings, fieldTitle)}),
+      (error: unknown) => {
+        if (!controller.signal.aborted) setLoaded({state: 'failed', message: error instanceof Error ? error.message : String(error)})
+      },
+    )
     return () => controller.abort()
   }, [client, collection, documentId, revision, settings, fieldTitle])
 
   if (!collection) return <Notice tone="caution" text={t('api-view.not-in-catalog')} />
-  if (loaded.state === 'loading') return <Flex padding={4} justify="center"><Spinner muted /></Flex>
+  if (loaded.state === 'loading')
+    return (
+      <Flex padding={4} justify="center">
+        <Spinner muted />
+      </Flex>
+    )
   if (loaded.state === 'failed') return <Notice tone="critical" text={t('api-view.query-failed', {message: loaded.message})} />
   const {preview} = loaded
   if (preview.status === 'missing') return <Notice tone="default" text={t('api-view.missing')} />
@@ -59,7 +62,11 @@ export const ApiView: UserViewComponent<CatalogPluginOptions> = ({document, docu
       <Box padding={4} dir="rtl">
         <Stack gap={3}>
           <Notice tone="critical" text={t('api-view.rejected')} />
-          {preview.problems.map((problem) => <Text key={problem} size={1}>• {problem}</Text>)}
+          {preview.problems.map((problem) => (
+            <Text key={problem} size={1}>
+              • {problem}
+            </Text>
+          ))}
         </Stack>
       </Box>
     )
@@ -68,9 +75,13 @@ export const ApiView: UserViewComponent<CatalogPluginOptions> = ({document, docu
     <Box padding={4}>
       <Stack gap={4}>
         <Text size={1} muted>{`GET ${settings.publicBaseUrl}${preview.path}`}</Text>
-        {preview.warnings.map((warning) => <Notice key={warning} tone="caution" text={warning} />)}
+        {preview.warnings.map((warning) => (
+          <Notice key={warning} tone="caution" text={warning} />
+        ))}
         <Card padding={3} radius={2} tone="transparent" border>
-          <Code language="json" size={1}>{preview.json}</Code>
+          <Code language="json" size={1}>
+            {preview.json}
+          </Code>
         </Card>
       </Stack>
     </Box>

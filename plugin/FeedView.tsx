@@ -46,7 +46,12 @@ export const FeedView: UserViewComponent<CatalogPluginOptions> = ({document, doc
     return () => controller.abort()
   }, [client, documentId, revision, settings])
 
-  if (loaded.state === 'loading') return <Flex padding={4} justify="center"><Spinner muted /></Flex>
+  if (loaded.state === 'loading')
+    return (
+      <Flex padding={4} justify="center">
+        <Spinner muted />
+      </Flex>
+    )
   if (loaded.state === 'failed') return <Notice tone="critical" text={t('feed-view.query-failed', {message: loaded.message})} />
   const {preview} = loaded
   if (preview.status === 'not-served') {
@@ -54,7 +59,11 @@ export const FeedView: UserViewComponent<CatalogPluginOptions> = ({document, doc
       <Box padding={4} dir="rtl">
         <Stack gap={3}>
           <Notice tone="critical" text={t('feed-view.not-served')} />
-          {preview.reasons.map((reason) => <Text key={reason} size={1}>• {reason}</Text>)}
+          {preview.reasons.map((reason) => (
+            <Text key={reason} size={1}>
+              • {reason}
+            </Text>
+          ))}
         </Stack>
       </Box>
     )
@@ -64,7 +73,9 @@ export const FeedView: UserViewComponent<CatalogPluginOptions> = ({document, doc
       <Stack gap={4}>
         <Text size={1} muted>{`GET ${settings.feedUrl}`}</Text>
         <Card padding={3} radius={2} tone="transparent" border>
-          <Code language="xml" size={1}>{preview.xml}</Code>
+          <Code language="xml" size={1}>
+            {preview.xml}
+          </Code>
         </Card>
       </Stack>
     </Box>

@@ -9,10 +9,7 @@ export interface PreviewSettings extends LinkSettings {
   feedUrl: string
 }
 
-export type ApiPreview =
-  | {status: 'served'; path: string; json: string; warnings: string[]}
-  | {status: 'rejected'; problems: string[]}
-  | {status: 'missing'}
+export type ApiPreview = {status: 'served'; path: string; json: string; warnings: string[]} | {status: 'rejected'; problems: string[]} | {status: 'missing'}
 
 /** The server's own projection for each collection, over one document in any perspective. */
 export const PREVIEW_QUERIES: Record<CollectionName, string> = {

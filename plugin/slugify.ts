@@ -64,7 +64,7 @@ interface Letter {
 /** Splits a Hebrew word into letters with their niqqud and geresh. */
 function lettersOf(word: string): Letter[] {
   const letters: Letter[] = []
-  for (let index = 0; index < word.length; ) {
+  for (let index = 0; index < word.length;) {
     const base = word[index] ?? ''
     let marks = ''
     index += 1
@@ -104,8 +104,10 @@ function transliterateWord(word: string): string {
       continue
     }
     if (base === 'ו' && !first) {
-      if (marks.includes(DAGESH) && !vowel) out += 'u' // shuruk
-      else if (marks.includes('\u05B9') || marks.includes('\u05BA')) out += 'o' // holam male
+      if (marks.includes(DAGESH) && !vowel)
+        out += 'u' // shuruk
+      else if (marks.includes('\u05B9') || marks.includes('\u05BA'))
+        out += 'o' // holam male
       else if (vowel) out += `v${vowel}`
       else out += pointed ? 'v' : 'o'
       continue

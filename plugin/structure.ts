@@ -19,8 +19,24 @@ export const catalogStructure: StructureResolver = (S, {documentStore, i18n}) =>
     .id('catalog')
     .title(text('structure.catalog'))
     .items([
-      S.listItem().id('episodes').title(text('structure.episodes')).schemaType('episode').child(S.documentTypeList('episode').title(text('structure.episodes')).defaultOrdering([{field: 'publishedAt', direction: 'desc'}])),
-      S.listItem().id('meetups').title(text('structure.meetups')).schemaType('meetup').child(S.documentTypeList('meetup').title(text('structure.meetups')).defaultOrdering([{field: 'talkDate', direction: 'desc'}])),
+      S.listItem()
+        .id('episodes')
+        .title(text('structure.episodes'))
+        .schemaType('episode')
+        .child(
+          S.documentTypeList('episode')
+            .title(text('structure.episodes'))
+            .defaultOrdering([{field: 'publishedAt', direction: 'desc'}]),
+        ),
+      S.listItem()
+        .id('meetups')
+        .title(text('structure.meetups'))
+        .schemaType('meetup')
+        .child(
+          S.documentTypeList('meetup')
+            .title(text('structure.meetups'))
+            .defaultOrdering([{field: 'talkDate', direction: 'desc'}]),
+        ),
       S.listItem()
         .id('voices')
         .title(text('structure.voices'))

@@ -90,7 +90,6 @@ export function feedBytesLeft(text: string | undefined): Verdict {
   return left < 0 ? true : `נותרו ${left} בתים מתוך ${FEED_TEXT_MAX_BYTES} בפיד (אות עברית היא 2 בתים).`
 }
 
-
 /** Apple's artwork rules: square and at least 1400 px (the image CDN serves it as JPEG, at most 3000 px). */
 export function checkPodcastArtwork(assetId: string | undefined): Verdict {
   if (assetId === undefined) return true

@@ -52,7 +52,10 @@ export const episodeType = defineType({
       type: 'number',
       hidden: ({document}) => hasAudioFile(document),
       validation: (rule) =>
-        rule.custom((value: number | undefined, context) => (context.document?.['audioUrl'] && !value ? 'הגודל המדויק בבתים, כפי שהשרת מגיש אותו.' : true)).integer().positive(),
+        rule
+          .custom((value: number | undefined, context) => (context.document?.['audioUrl'] && !value ? 'הגודל המדויק בבתים, כפי שהשרת מגיש אותו.' : true))
+          .integer()
+          .positive(),
     }),
     defineField({
       name: 'audioType',
@@ -76,7 +79,15 @@ export const episodeType = defineType({
       title: 'סוג הפרק',
       type: 'string',
       initialValue: 'full',
-      options: {list: [{title: 'פרק מלא', value: 'full'}, {title: 'טריילר', value: 'trailer'}, {title: 'בונוס', value: 'bonus'}], layout: 'radio', direction: 'horizontal'},
+      options: {
+        list: [
+          {title: 'פרק מלא', value: 'full'},
+          {title: 'טריילר', value: 'trailer'},
+          {title: 'בונוס', value: 'bonus'},
+        ],
+        layout: 'radio',
+        direction: 'horizontal',
+      },
     }),
     defineField({name: 'explicit', title: 'תוכן בוטה', type: 'boolean', initialValue: false}),
     defineField({name: 'transcriptFile', title: 'תמלול (קובץ VTT או SRT)', type: 'file', options: {accept: '.vtt,.srt,text/vtt,application/x-subrip'}}),

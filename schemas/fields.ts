@@ -73,7 +73,14 @@ export const languageField = defineField({
   type: 'string',
   description: 'שפת הטקסט של התוכן (תג BCP 47).',
   initialValue: 'he',
-  options: {list: [{title: 'עברית', value: 'he'}, {title: 'English', value: 'en'}], layout: 'radio', direction: 'horizontal'},
+  options: {
+    list: [
+      {title: 'עברית', value: 'he'},
+      {title: 'English', value: 'en'},
+    ],
+    layout: 'radio',
+    direction: 'horizontal',
+  },
   validation: (rule) => [rule.required().error(REQUIRED), rule.custom((value: string | undefined) => checkLanguage(value))],
 })
 

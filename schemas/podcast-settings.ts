@@ -55,7 +55,13 @@ export const podcastSettingsType = defineType({
       title: 'סוג התוכנית',
       type: 'string',
       initialValue: 'episodic',
-      options: {list: [{title: 'פרקים עצמאיים (episodic)', value: 'episodic'}, {title: 'סדרה לפי הסדר (serial)', value: 'serial'}], layout: 'radio'},
+      options: {
+        list: [
+          {title: 'פרקים עצמאיים (episodic)', value: 'episodic'},
+          {title: 'סדרה לפי הסדר (serial)', value: 'serial'},
+        ],
+        layout: 'radio',
+      },
       validation: (rule) => rule.required().error(REQUIRED),
     }),
     hebrewText('copyright', 'זכויות יוצרים'),

@@ -79,8 +79,7 @@ export function createApp(dependencies: AppDependencies): express.Express {
     catalog(request, response, {path: request.path, query, instance: request.originalUrl})
   }
 
-  const notFound: RequestHandler = (request, response) =>
-    sendProblem(request, response, problem(404, unknownPathDetail(publicBaseUrl), request.originalUrl))
+  const notFound: RequestHandler = (request, response) => sendProblem(request, response, problem(404, unknownPathDetail(publicBaseUrl), request.originalUrl))
 
   const errorResponse: ErrorRequestHandler = (error, request, response, next) => {
     if (response.headersSent) return next(error)

@@ -35,10 +35,7 @@ export function createCatalogServer(dependencies: CatalogServerDependencies): Ca
           onStoreError: logError,
         })
       : undefined
-  const observers = [
-    ...(dependencies.logger ? [requestLogObserver(dependencies.logger, clientAddress, clock)] : []),
-    ...(dependencies.metrics ? [dependencies.metrics.observe] : []),
-  ]
+  const observers = [...(dependencies.logger ? [requestLogObserver(dependencies.logger, clientAddress, clock)] : []), ...(dependencies.metrics ? [dependencies.metrics.observe] : [])]
   const listener = createRequestListener({
     fastPath: createFastPath(dependencies.store, config.publicBaseUrl),
     application: createApp(dependencies),

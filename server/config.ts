@@ -1,9 +1,7 @@
 import proxyAddr from 'proxy-addr'
 import {z} from 'zod'
 
-const absoluteUrl = z
-  .url({protocol: /^https?$/, error: 'must be an absolute http(s) URL'})
-  .transform((url) => url.replace(/\/+$/, ''))
+const absoluteUrl = z.url({protocol: /^https?$/, error: 'must be an absolute http(s) URL'}).transform((url) => url.replace(/\/+$/, ''))
 
 /** A date (`2027-01-31`) or date-time with offset, read as an instant. */
 const httpDate = z.union([z.iso.date(), z.iso.datetime({offset: true})]).transform((value) => new Date(value))
@@ -32,55 +30,81 @@ function addMonths(date: Date, months: number): Date {
 }
 
 const environmentObject = z.object({
-    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    HOST: z.string().min(1).default('127.0.0.1'),
-    PUBLIC_BASE_URL: absoluteUrl.optional(),
-    SITE_URL: absoluteUrl.default('https://codetalks.example'),
-    FEED_URL: absoluteUrl.optional(),
-    WEBSUB_HUB: absoluteUrl.optional(),
-    PODCAST_INDEX_PUBNOTIFY_URL: absoluteUrl.optional(),
-    CONTACT_EMAIL: z.email().optional(),
-    API_NAME: z.string().min(1).default('Code Talks Catalog API'),
-    DATASET_FILE: z.string().min(1).default('data/catalog.ndjson'),
-    SANITY_PROJECT_ID: z.string().regex(/^[a-z0-9-]+$/, 'must be a Sanity project id').optional(),
-    SANITY_DATASET: z.string().regex(/^[a-z0-9_-]+$/, 'must be a Sanity dataset name').default('production'),
-    SANITY_API_VERSION: z.string().regex(/^v?\d{4}-\d{2}-\d{2}$/, 'must be a dated API version').default('2025-02-19'),
-    SANITY_TOKEN: z.string().min(1).optional(),
-    SANITY_API_HOST: absoluteUrl.optional(),
-    SANITY_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
-    RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(300),
-    RATE_LIMIT_QUOTA: z.coerce.number().int().min(0).default(600),
-    RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86400).default(60),
-    TRUST_PROXY: trustProxySchema.optional(),
-    DEPRECATION_DATE: httpDate.optional(),
-    SUNSET_DATE: httpDate.optional(),
-    SUCCESSOR_URL: absoluteUrl.optional(),
-    REUSE_PORT: z.enum(['true', 'false']).default('false'),
-    SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).default(10),
-    REDIS_URL: z.url({protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL'}).optional(),
-    REDIS_KEY_PREFIX: z.string().regex(/^[\w.:-]{1,64}$/, 'must be up to 64 letters, digits, dots, colons, dashes or underscores').default('catalog:'),
-    MASS_DELETION_CONFIRM_SECONDS: z.coerce.number().int().min(0).default(60),
-    PAGE_CACHE_MEGABYTES: z.coerce.number().min(0.1).max(65536).default(32),
-    VARIANT_CACHE_MEGABYTES: z.coerce.number().min(0.1).max(65536).default(64),
-    SNAPSHOT_DIR: z.string().min(1).optional(),
-    CDN_PURGE: z.enum(['varnish', 'fastly', 'cloudflare']).optional(),
-    CDN_PURGE_URLS: z
-      .string()
-      .transform((value) => value.split(',').map((url) => url.trim()).filter((url) => url !== ''))
-      .pipe(z.array(absoluteUrl).min(1, 'must list at least one URL'))
-      .optional(),
-    CDN_PURGE_TOKEN: z.string().regex(/^[A-Za-z0-9._~+/=-]{16,256}$/, 'must be 16 to 256 letters, digits or ._~+/=-').optional(),
-    FASTLY_API_TOKEN: z.string().min(1).optional(),
-    FASTLY_SERVICE_ID: z.string().regex(/^[A-Za-z0-9]+$/, 'must be a Fastly service id').optional(),
-    FASTLY_SOFT_PURGE: z.enum(['true', 'false']).default('false'),
-    FASTLY_API_URL: absoluteUrl.default('https://api.fastly.com'),
-    CLOUDFLARE_API_TOKEN: z.string().min(1).optional(),
-    CLOUDFLARE_ZONE_ID: z.string().regex(/^[a-f0-9]{32}$/, 'must be a 32-character Cloudflare zone id').optional(),
-    CLOUDFLARE_API_URL: absoluteUrl.default('https://api.cloudflare.com/client/v4'),
-    CDN_EDGE_MAX_AGE_SECONDS: z.coerce.number().int().min(1).max(31_536_000).default(86_400),
-    PURGE_QUEUE_MAX_KEYS: z.coerce.number().int().min(16).max(1_000_000).default(10_000),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  })
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PUBLIC_BASE_URL: absoluteUrl.optional(),
+  SITE_URL: absoluteUrl.default('https://codetalks.example'),
+  FEED_URL: absoluteUrl.optional(),
+  WEBSUB_HUB: absoluteUrl.optional(),
+  PODCAST_INDEX_PUBNOTIFY_URL: absoluteUrl.optional(),
+  CONTACT_EMAIL: z.email().optional(),
+  API_NAME: z.string().min(1).default('Code Talks Catalog API'),
+  DATASET_FILE: z.string().min(1).default('data/catalog.ndjson'),
+  SANITY_PROJECT_ID: z
+    .string()
+    .regex(/^[a-z0-9-]+$/, 'must be a Sanity project id')
+    .optional(),
+  SANITY_DATASET: z
+    .string()
+    .regex(/^[a-z0-9_-]+$/, 'must be a Sanity dataset name')
+    .default('production'),
+  SANITY_API_VERSION: z
+    .string()
+    .regex(/^v?\d{4}-\d{2}-\d{2}$/, 'must be a dated API version')
+    .default('2025-02-19'),
+  SANITY_TOKEN: z.string().min(1).optional(),
+  SANITY_API_HOST: absoluteUrl.optional(),
+  SANITY_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(300),
+  RATE_LIMIT_QUOTA: z.coerce.number().int().min(0).default(600),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86400).default(60),
+  TRUST_PROXY: trustProxySchema.optional(),
+  DEPRECATION_DATE: httpDate.optional(),
+  SUNSET_DATE: httpDate.optional(),
+  SUCCESSOR_URL: absoluteUrl.optional(),
+  REUSE_PORT: z.enum(['true', 'false']).default('false'),
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).default(10),
+  REDIS_URL: z.url({protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL'}).optional(),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[\w.:-]{1,64}$/, 'must be up to 64 letters, digits, dots, colons, dashes or underscores')
+    .default('catalog:'),
+  MASS_DELETION_CONFIRM_SECONDS: z.coerce.number().int().min(0).default(60),
+  PAGE_CACHE_MEGABYTES: z.coerce.number().min(0.1).max(65536).default(32),
+  VARIANT_CACHE_MEGABYTES: z.coerce.number().min(0.1).max(65536).default(64),
+  SNAPSHOT_DIR: z.string().min(1).optional(),
+  CDN_PURGE: z.enum(['varnish', 'fastly', 'cloudflare']).optional(),
+  CDN_PURGE_URLS: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((url) => url.trim())
+        .filter((url) => url !== ''),
+    )
+    .pipe(z.array(absoluteUrl).min(1, 'must list at least one URL'))
+    .optional(),
+  CDN_PURGE_TOKEN: z
+    .string()
+    .regex(/^[A-Za-z0-9._~+/=-]{16,256}$/, 'must be 16 to 256 letters, digits or ._~+/=-')
+    .optional(),
+  FASTLY_API_TOKEN: z.string().min(1).optional(),
+  FASTLY_SERVICE_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9]+$/, 'must be a Fastly service id')
+    .optional(),
+  FASTLY_SOFT_PURGE: z.enum(['true', 'false']).default('false'),
+  FASTLY_API_URL: absoluteUrl.default('https://api.fastly.com'),
+  CLOUDFLARE_API_TOKEN: z.string().min(1).optional(),
+  CLOUDFLARE_ZONE_ID: z
+    .string()
+    .regex(/^[a-f0-9]{32}$/, 'must be a 32-character Cloudflare zone id')
+    .optional(),
+  CLOUDFLARE_API_URL: absoluteUrl.default('https://api.cloudflare.com/client/v4'),
+  CDN_EDGE_MAX_AGE_SECONDS: z.coerce.number().int().min(1).max(31_536_000).default(86_400),
+  PURGE_QUEUE_MAX_KEYS: z.coerce.number().int().min(16).max(1_000_000).default(10_000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+})
 
 /** Every environment variable the server reads (the README's configuration table lists exactly these). */
 export const ENVIRONMENT_VARIABLES = Object.keys(environmentObject.shape)
@@ -92,7 +116,7 @@ const environmentSchema = environmentObject
       context.addIssue({code: 'custom', path: ['DEPRECATION_DATE'], message: 'DEPRECATION_DATE, SUNSET_DATE and SUCCESSOR_URL are set together or not at all'})
     }
     if (env.DEPRECATION_DATE && env.SUNSET_DATE && env.SUNSET_DATE < addMonths(env.DEPRECATION_DATE, 6)) {
-      context.addIssue({code: 'custom', path: ['SUNSET_DATE'], message: 'must be at least 6 months after DEPRECATION_DATE (the spec\'s minimum notice)'})
+      context.addIssue({code: 'custom', path: ['SUNSET_DATE'], message: "must be at least 6 months after DEPRECATION_DATE (the spec's minimum notice)"})
     }
   })
   .superRefine((env, context) => {
@@ -135,10 +159,7 @@ const environmentSchema = environmentObject
       rateLimit: {quota: env.RATE_LIMIT_QUOTA, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS},
       /** Which proxies may name the client in X-Forwarded-For; unset trusts none, so the socket address counts. */
       trustProxy: env.TRUST_PROXY,
-      lifecycle:
-        env.DEPRECATION_DATE && env.SUNSET_DATE && env.SUCCESSOR_URL
-          ? {deprecation: env.DEPRECATION_DATE, sunset: env.SUNSET_DATE, successorUrl: env.SUCCESSOR_URL}
-          : undefined,
+      lifecycle: env.DEPRECATION_DATE && env.SUNSET_DATE && env.SUCCESSOR_URL ? {deprecation: env.DEPRECATION_DATE, sunset: env.SUNSET_DATE, successorUrl: env.SUCCESSOR_URL} : undefined,
       /** Lets a new process listen on the port before the old one stops: restarts without refused connections (Linux SO_REUSEPORT). */
       reusePort: env.REUSE_PORT === 'true',
       shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT_SECONDS,

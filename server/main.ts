@@ -61,7 +61,14 @@ const metrics = createMetrics({
 })
 // What the served bytes depend on besides the content: a saved snapshot made under other settings is not reused.
 const snapshotFile = config.snapshotDirectory
-  ? openSnapshotFile(config.snapshotDirectory, {version: SERVER_VERSION, publicBaseUrl: config.publicBaseUrl, siteUrl: config.siteUrl, feedUrl: config.feedUrl, images: config.images, content: config.content})
+  ? openSnapshotFile(config.snapshotDirectory, {
+      version: SERVER_VERSION,
+      publicBaseUrl: config.publicBaseUrl,
+      siteUrl: config.siteUrl,
+      feedUrl: config.feedUrl,
+      images: config.images,
+      content: config.content,
+    })
   : undefined
 const saved = snapshotFile && {
   file: snapshotFile,
@@ -82,8 +89,7 @@ const edge =
       const replicas = await servedVersionsReady.promise
       if (replicas && version !== null) await replicas.allServe(version)
     },
-    onFailure: (error, retryInMs) =>
-      logger.warn(retryInMs === undefined ? `CDN purge given up (dead-lettered): ${error.message}` : `CDN purge failed, retrying in ${retryInMs} ms: ${error.message}`),
+    onFailure: (error, retryInMs) => logger.warn(retryInMs === undefined ? `CDN purge given up (dead-lettered): ${error.message}` : `CDN purge failed, retrying in ${retryInMs} ms: ${error.message}`),
   })
 const firstBuildStartedAt = clock()
 const guard = guardMassDeletion(catalogSnapshotBuilder({source, config, clock, caches, saved, keying: edge?.keying}), {clock, confirmAfterMs: config.massDeletionConfirmMs})
@@ -180,8 +186,7 @@ const applyFileChanges = (file: string) => () => {
   )
 }
 const stopWatching = config.content.kind === 'embedded' ? watchFile(config.content.datasetFile, applyFileChanges(config.content.datasetFile)) : () => undefined
-const reconcileTimer =
-  config.reconcileIntervalSeconds > 0 ? setInterval(refreshAll('reconcile timer'), config.reconcileIntervalSeconds * 1000).unref() : undefined
+const reconcileTimer = config.reconcileIntervalSeconds > 0 ? setInterval(refreshAll('reconcile timer'), config.reconcileIntervalSeconds * 1000).unref() : undefined
 
 const {server, shutDown} = createCatalogServer({
   store: snapshots,

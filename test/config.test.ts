@@ -20,7 +20,9 @@ describe('loadConfig', () => {
 
 describe('operations settings', () => {
   it('refuses a sunset less than 6 months after the deprecation', () => {
-    expect(() => loadConfig({DEPRECATION_DATE: '2027-01-01', SUNSET_DATE: '2027-06-30', SUCCESSOR_URL: 'https://api.example/api/v2/'})).toThrow(/SUNSET_DATE: must be at least 6 months after DEPRECATION_DATE/)
+    expect(() => loadConfig({DEPRECATION_DATE: '2027-01-01', SUNSET_DATE: '2027-06-30', SUCCESSOR_URL: 'https://api.example/api/v2/'})).toThrow(
+      /SUNSET_DATE: must be at least 6 months after DEPRECATION_DATE/,
+    )
     expect(loadConfig({DEPRECATION_DATE: '2027-01-01', SUNSET_DATE: '2027-07-01', SUCCESSOR_URL: 'https://api.example/api/v2/'}).lifecycle).toEqual({
       deprecation: new Date('2027-01-01T00:00:00Z'),
       sunset: new Date('2027-07-01T00:00:00Z'),

@@ -7,7 +7,12 @@ import {describe, expect, it} from 'vitest'
 import {ENVIRONMENT_VARIABLES} from '../server/config.ts'
 
 const read = (file: string) => readFileSync(file, 'utf8')
-const markdownFiles = ['README.md', ...readdirSync('docs').filter((name) => name.endsWith('.md')).map((name) => join('docs', name))]
+const markdownFiles = [
+  'README.md',
+  ...readdirSync('docs')
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => join('docs', name)),
+]
 
 /** Text outside fenced code blocks. */
 function prose(markdown: string): string {
@@ -16,7 +21,12 @@ function prose(markdown: string): string {
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
 function anchorOf(heading: string): string {
-  return heading.trim().toLowerCase().replaceAll('`', '').replaceAll(/[^\p{L}\p{N}\- _]/gu, '').replaceAll(' ', '-')
+  return heading
+    .trim()
+    .toLowerCase()
+    .replaceAll('`', '')
+    .replaceAll(/[^\p{L}\p{N}\- _]/gu, '')
+    .replaceAll(' ', '-')
 }
 const anchorsIn = (file: string) => new Set([...prose(read(file)).matchAll(/^#{1,6} (.+)$/gm)].map(([, heading = '']) => anchorOf(heading)))
 

@@ -2,17 +2,7 @@ import {z} from 'zod'
 import {createDocument} from 'zod-openapi'
 import {DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT} from './v1/contract.ts'
 import {API_V1_PREFIX} from './v1/links.ts'
-import {
-  bulkSchema,
-  episodeSchema,
-  itemEnvelope,
-  listEnvelope,
-  meetupSchema,
-  problemSchema,
-  serviceIndexSchema,
-  SLUG_MAX_LENGTH,
-  voiceSchema,
-} from './v1/contract.ts'
+import {bulkSchema, episodeSchema, itemEnvelope, listEnvelope, meetupSchema, problemSchema, serviceIndexSchema, SLUG_MAX_LENGTH, voiceSchema} from './v1/contract.ts'
 
 export interface OpenApiSettings {
   publicBaseUrl: string
@@ -123,14 +113,68 @@ export function buildOpenApiDocument(settings: OpenApiSettings) {
       ],
       externalDocs: {description: 'Developer portal', url: `${settings.publicBaseUrl}/docs`},
       paths: {
-        '/index.json': operation({operationId: 'getServiceIndex', summary: 'Service index', description: 'What the API is and where its endpoints are.', tag: 'Service', schema: itemEnvelope(serviceIndexSchema)}),
-        '/episodes.json': operation({operationId: 'listEpisodes', summary: 'List episodes', description: 'Every published episode, newest first.', tag: 'Episodes', schema: listEnvelope(episodeSchema), page: true}),
-        '/episodes/{slug}.json': operation({operationId: 'getEpisode', summary: 'Get an episode', description: 'One episode by slug.', tag: 'Episodes', schema: itemEnvelope(episodeSchema), path: true}),
-        '/meetups.json': operation({operationId: 'listMeetups', summary: 'List meetup talks', description: 'Every meetup talk, newest first.', tag: 'Meetups', schema: listEnvelope(meetupSchema), page: true}),
-        '/meetups/{slug}.json': operation({operationId: 'getMeetup', summary: 'Get a meetup talk', description: 'One meetup talk by slug.', tag: 'Meetups', schema: itemEnvelope(meetupSchema), path: true}),
-        '/voices.json': operation({operationId: 'listVoices', summary: 'List speakers', description: 'Every speaker, sorted by Hebrew name.', tag: 'Voices', schema: listEnvelope(voiceSchema), page: true}),
-        '/voices/{slug}.json': operation({operationId: 'getVoice', summary: 'Get a speaker', description: 'One speaker by slug; resolve PersonRefs here for role and biography.', tag: 'Voices', schema: itemEnvelope(voiceSchema), path: true}),
-        '/all.json': operation({operationId: 'getEverything', summary: 'The whole catalog', description: 'Episodes, meetups and voices in one document; use it instead of looping the three lists.', tag: 'Service', schema: bulkSchema}),
+        '/index.json': operation({
+          operationId: 'getServiceIndex',
+          summary: 'Service index',
+          description: 'What the API is and where its endpoints are.',
+          tag: 'Service',
+          schema: itemEnvelope(serviceIndexSchema),
+        }),
+        '/episodes.json': operation({
+          operationId: 'listEpisodes',
+          summary: 'List episodes',
+          description: 'Every published episode, newest first.',
+          tag: 'Episodes',
+          schema: listEnvelope(episodeSchema),
+          page: true,
+        }),
+        '/episodes/{slug}.json': operation({
+          operationId: 'getEpisode',
+          summary: 'Get an episode',
+          description: 'One episode by slug.',
+          tag: 'Episodes',
+          schema: itemEnvelope(episodeSchema),
+          path: true,
+        }),
+        '/meetups.json': operation({
+          operationId: 'listMeetups',
+          summary: 'List meetup talks',
+          description: 'Every meetup talk, newest first.',
+          tag: 'Meetups',
+          schema: listEnvelope(meetupSchema),
+          page: true,
+        }),
+        '/meetups/{slug}.json': operation({
+          operationId: 'getMeetup',
+          summary: 'Get a meetup talk',
+          description: 'One meetup talk by slug.',
+          tag: 'Meetups',
+          schema: itemEnvelope(meetupSchema),
+          path: true,
+        }),
+        '/voices.json': operation({
+          operationId: 'listVoices',
+          summary: 'List speakers',
+          description: 'Every speaker, sorted by Hebrew name.',
+          tag: 'Voices',
+          schema: listEnvelope(voiceSchema),
+          page: true,
+        }),
+        '/voices/{slug}.json': operation({
+          operationId: 'getVoice',
+          summary: 'Get a speaker',
+          description: 'One speaker by slug; resolve PersonRefs here for role and biography.',
+          tag: 'Voices',
+          schema: itemEnvelope(voiceSchema),
+          path: true,
+        }),
+        '/all.json': operation({
+          operationId: 'getEverything',
+          summary: 'The whole catalog',
+          description: 'Episodes, meetups and voices in one document; use it instead of looping the three lists.',
+          tag: 'Service',
+          schema: bulkSchema,
+        }),
       },
     },
     {

@@ -86,7 +86,7 @@ export function openDatasetFile(path: string): DatasetFile {
    */
   const parseLines = (bytes: Buffer, from: number, to: number, firstLineNumber: number, base = 0, parsed?: SanityDocument[]): Line[] => {
     const lines: Line[] = []
-    for (let start = from; start < to; ) {
+    for (let start = from; start < to;) {
       const newline = bytes.indexOf(NEWLINE, start)
       const end = newline === -1 || newline > to ? to : newline
       const document = parseDocumentLine(bytes.toString('utf8', start, end), `${path}:${firstLineNumber + lines.length}`)
@@ -100,7 +100,7 @@ export function openDatasetFile(path: string): DatasetFile {
   // loop turning in between, so a server that is already answering (a warm restart) keeps answering.
   const parseAllLines = async (bytes: Buffer, parsed: SanityDocument[] | undefined): Promise<Line[]> => {
     const lines: Line[] = []
-    for (let from = 0; from < bytes.length; ) {
+    for (let from = 0; from < bytes.length;) {
       const newline = bytes.indexOf(NEWLINE, Math.min(from + PARSE_SLICE_BYTES, bytes.length - 1))
       const to = newline === -1 ? bytes.length : newline + 1
       lines.push(...parseLines(bytes, from, to, lines.length + 1, 0, parsed))

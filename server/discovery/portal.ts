@@ -190,9 +190,7 @@ export function buildDeveloperPortal(input: {
   const operations = Object.entries(document.paths).map(([path, item]) => operationSection(path, item.get, snapshot, base))
   const schemas = Object.entries(document.components.schemas).map(([name, schema]) => schemaTable(name, schema))
   const sample = snapshot.catalog.episodes[0]?.value
-  const errors = PROBLEM_STATUSES.map(
-    (status) => `<section id="${problemAnchor(status)}"><h3>${status} ${escape(problemTitle(status))}</h3><p>${ERROR_ADVICE[status] ?? ''}</p></section>`,
-  ).join('\n')
+  const errors = PROBLEM_STATUSES.map((status) => `<section id="${problemAnchor(status)}"><h3>${status} ${escape(problemTitle(status))}</h3><p>${ERROR_ADVICE[status] ?? ''}</p></section>`).join('\n')
 
   return `<!doctype html>
 <html lang="en">

@@ -203,7 +203,14 @@ Send a descriptive \`User-Agent\` naming your agent and a contact URL${settings.
     defaultOutputModes: ['application/json'],
     securitySchemes: {},
     security: [],
-    skills: catalogTools.map((tool) => ({id: tool.name, name: tool.title, description: tool.description, tags: ['podcast', 'catalog', 'read-only'], inputModes: ['application/json'], outputModes: ['application/json']})),
+    skills: catalogTools.map((tool) => ({
+      id: tool.name,
+      name: tool.title,
+      description: tool.description,
+      tags: ['podcast', 'catalog', 'read-only'],
+      inputModes: ['application/json'],
+      outputModes: ['application/json'],
+    })),
   })
 
   return [

@@ -62,9 +62,7 @@ export function buildSitemaps(snapshot: Snapshot, publicBaseUrl: string): SiteDo
     contentType: XML,
     body: `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.map((entry) => entry.line).join('\n')}\n</urlset>\n`,
   }))
-  const index = groups
-    .map(([name, entries]) => `<sitemap><loc>${escape(`${publicBaseUrl}/sitemaps/${name}.xml`)}</loc><lastmod>${w3c(dateOf(entries))}</lastmod></sitemap>`)
-    .join('\n')
+  const index = groups.map(([name, entries]) => `<sitemap><loc>${escape(`${publicBaseUrl}/sitemaps/${name}.xml`)}</loc><lastmod>${w3c(dateOf(entries))}</lastmod></sitemap>`).join('\n')
   return [
     {path: '/sitemap-index.xml', contentType: XML, body: `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${index}\n</sitemapindex>\n`},
     ...sitemaps,

@@ -1,7 +1,6 @@
 import {Counter, Gauge, Histogram, type Registry} from 'prom-client'
 import type {EdgeMetrics, EdgeStatus} from './edge-purging.ts'
 
-
 /** The CDN purge figures in Prometheus: sent and failed purges, keys per purge, the queue, and how long an edit takes to be purged. */
 export function registerEdgeMetrics(registry: Registry, status: () => EdgeStatus | undefined): EdgeMetrics {
   const registers = [registry]

@@ -169,7 +169,7 @@ export class PurgeQueue {
   async #work(): Promise<void> {
     this.#running = true
     // Until the version waited for is still the newest queued: keys queued meanwhile go with it.
-    for (let awaited: string | null | undefined; awaited !== this.#state.pendingVersion; ) {
+    for (let awaited: string | null | undefined; awaited !== this.#state.pendingVersion;) {
       awaited = this.#state.pendingVersion
       await this.#options.beforeSend?.(awaited)
     }

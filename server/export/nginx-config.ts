@@ -37,11 +37,7 @@ function quoted(text: string): string {
 const jsonText = (text: string) => JSON.stringify(text).slice(1, -1)
 
 function withVariables(text: string): string {
-  return text
-    .replaceAll(DETAIL, '$catalog_detail')
-    .replaceAll(INSTANCE, '$catalog_instance')
-    .replaceAll(SLUG, '$catalog_slug')
-    .replaceAll(METHOD, '$request_method')
+  return text.replaceAll(DETAIL, '$catalog_detail').replaceAll(INSTANCE, '$catalog_instance').replaceAll(SLUG, '$catalog_slug').replaceAll(METHOD, '$request_method')
 }
 
 function problemBody(publicBaseUrl: string, status: ProblemStatus, detail: string): string {
@@ -197,16 +193,20 @@ ${headerLines([['Cache-Control', 'no-store'], ['Allow', 'GET, HEAD'], ...api], '
       }
       return 405 ${problemBody(publicBaseUrl, 405, readOnlyDetail(METHOD))};
     }
-${refusals.map(([name, status, instance, detail]) => `    location = ${REFUSALS}/${name} {
+${refusals
+  .map(
+    ([name, status, instance, detail]) => `    location = ${REFUSALS}/${name} {
       internal;
       default_type ${quoted(PROBLEM_TYPE)};
 ${headerLines([['Cache-Control', 'no-store'], ...api], '      ')}
       return ${status} ${withVariables(quoted(JSON.stringify(buildProblem(publicBaseUrl, status, detail, instance))))};
-    }`).join('\n')}
+    }`,
+  )
+  .join('\n')}
     location @catalog_bad_page {
       default_type ${quoted(PROBLEM_TYPE)};
 ${headerLines([['Cache-Control', 'no-store'], ...api], '      ')}
-      return 400 ${problemBody(publicBaseUrl, 400, 'This static copy of the API serves pages of 100 items, reached by the cursor in each page\'s next link. Other limits and cursors need the origin.')};
+      return 400 ${problemBody(publicBaseUrl, 400, "This static copy of the API serves pages of 100 items, reached by the cursor in each page's next link. Other limits and cursors need the origin.")};
     }
   }
 }

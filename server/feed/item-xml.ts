@@ -5,7 +5,8 @@ import type {ContentLink, FeedItem} from './feed-item.ts'
 
 // Apple Podcasts documents itunes:explicit as "true"/"false"; feedsmith writes "yes"/"no" (the
 // older spelling). Only that element is rewritten: podcast:locked is "yes"/"no" by its own spec.
-export const appleExplicit = (xml: string) => xml.replace(/<itunes:explicit>(yes|no)<\/itunes:explicit>/g, (_, value: string) => `<itunes:explicit>${value === 'yes' ? 'true' : 'false'}</itunes:explicit>`)
+export const appleExplicit = (xml: string) =>
+  xml.replace(/<itunes:explicit>(yes|no)<\/itunes:explicit>/g, (_, value: string) => `<itunes:explicit>${value === 'yes' ? 'true' : 'false'}</itunes:explicit>`)
 
 // The channel fields that make a feedsmith document valid; a single item is generated inside one
 // and cut out, so every item's bytes come from the library's own writer.

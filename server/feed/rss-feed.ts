@@ -133,10 +133,7 @@ function channelXml(channel: PodcastChannel, hosts: readonly CatalogEntry<Voice>
       copyright: channel.copyright,
       lastBuildDate,
       atom: {
-        links: [
-          {href: settings.selfUrl, rel: 'self', type: 'application/rss+xml'},
-          ...(settings.websubHub ? [{href: settings.websubHub, rel: 'hub'}] : []),
-        ],
+        links: [{href: settings.selfUrl, rel: 'self', type: 'application/rss+xml'}, ...(settings.websubHub ? [{href: settings.websubHub, rel: 'hub'}] : [])],
       },
       itunes: {
         image: channel.artworkUrl,

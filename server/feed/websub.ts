@@ -31,8 +31,7 @@ export function createFeedPinger(settings: FeedPingSettings): FeedPinger {
   if (hubUrl) {
     pings.push({
       target: hubUrl,
-      request: () =>
-        fetch(hubUrl, {method: 'POST', body: new URLSearchParams({'hub.mode': 'publish', 'hub.url': feedUrl}), signal: AbortSignal.timeout(PING_TIMEOUT_MS)}),
+      request: () => fetch(hubUrl, {method: 'POST', body: new URLSearchParams({'hub.mode': 'publish', 'hub.url': feedUrl}), signal: AbortSignal.timeout(PING_TIMEOUT_MS)}),
     })
   }
   if (pubnotifyUrl) {

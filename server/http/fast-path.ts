@@ -6,7 +6,6 @@ import type {Snapshot} from '../snapshot/snapshot.ts'
 import type {SnapshotStore} from '../snapshot/store.ts'
 import {sendRepresentation} from './representation-response.ts'
 
-
 /** Which snapshot answered: items outlive snapshots, so the version cannot be one of their own headers. */
 export const catalogVersionHeader = (snapshot: Snapshot): readonly string[] => ['Catalog-Version', snapshot.version]
 

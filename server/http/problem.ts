@@ -19,7 +19,9 @@ export function problemTitle(status: number): string {
 }
 
 export function problemAnchor(status: number): string {
-  return `errors-${problemTitle(status).toLowerCase().replace(/[^a-z0-9]+/g, '-')}`
+  return `errors-${problemTitle(status)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')}`
 }
 
 export function buildProblem(publicBaseUrl: string, status: ProblemStatus, detail: string, instance: string): Problem {
@@ -34,11 +36,7 @@ export function isReadMethod(method: string | undefined): boolean {
 }
 
 /** A 405 problem with the `Allow` header RFC 9110 requires, for a path that exists. */
-export function sendMethodNotAllowed(
-  request: {method?: string | undefined},
-  response: ServerResponse,
-  options: {publicBaseUrl: string; allow: string; instance: string; detail: string},
-): void {
+export function sendMethodNotAllowed(request: {method?: string | undefined}, response: ServerResponse, options: {publicBaseUrl: string; allow: string; instance: string; detail: string}): void {
   sendProblem(request, response, buildProblem(options.publicBaseUrl, 405, options.detail, options.instance), {Allow: options.allow})
 }
 
@@ -46,23 +44,8 @@ export function sendMethodNotAllowed(
  * Writes a problem response. Errors are not cached: the next request may well succeed.
  * `extraHeaders` is a flat name, value list (the request's rate-limit and CORS headers).
  */
-export function sendProblem(
-  request: {method?: string | undefined},
-  response: ServerResponse,
-  problem: Problem,
-  headers: Record<string, string> = {},
-  extraHeaders: readonly string[] = [],
-): void {
+export function sendProblem(request: {method?: string | undefined}, response: ServerResponse, problem: Problem, headers: Record<string, string> = {}, extraHeaders: readonly string[] = []): void {
   const body = Buffer.from(JSON.stringify(problem), 'utf8')
-  response.writeHead(problem.status, [
-    ...Object.entries(headers).flat(),
-    'Content-Type',
-    PROBLEM_CONTENT_TYPE,
-    'Content-Length',
-    String(body.length),
-    'Cache-Control',
-    'no-store',
-    ...extraHeaders,
-  ])
+  response.writeHead(problem.status, [...Object.entries(headers).flat(), 'Content-Type', PROBLEM_CONTENT_TYPE, 'Content-Length', String(body.length), 'Cache-Control', 'no-store', ...extraHeaders])
   response.end(request.method === 'HEAD' ? undefined : body)
 }

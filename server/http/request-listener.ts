@@ -74,7 +74,8 @@ export function createRequestListener(parts: RequestListenerParts): RequestListe
       answered = fastPath(request, response, headers)
     } catch (error) {
       onError(error)
-      if (!response.headersSent) sendProblem(request, response, buildProblem(publicBaseUrl, 500, 'The server failed to answer. The payload is static, so a retry with backoff is safe.', request.url ?? '/'), {}, headers)
+      if (!response.headersSent)
+        sendProblem(request, response, buildProblem(publicBaseUrl, 500, 'The server failed to answer. The payload is static, so a retry with backoff is safe.', request.url ?? '/'), {}, headers)
       return
     }
     if (answered) return

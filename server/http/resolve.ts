@@ -14,9 +14,7 @@ const SINGULAR: Record<CollectionName, string> = {episodes: 'episode', meetups: 
  * What a path under `/api/v1` names in a snapshot. `names` says whether the path names a resource
  * at all: such a path answers other methods with 405, any other path is a 404 whatever the method.
  */
-export type Resolution =
-  | {found: true; representation: Representation}
-  | {found: false; names: boolean; status: 400 | 404; detail: string}
+export type Resolution = {found: true; representation: Representation} | {found: false; names: boolean; status: 400 | 404; detail: string}
 
 /**
  * The one reading of `/api/v1` (and `/api/v1/sandbox`) URLs, used by the fast path and the Express

@@ -111,13 +111,7 @@ const searchHitSchema = z.object({
   snippet: z.string().describe('Where it matches.'),
 })
 
-function page<Item, Summary>(
-  entries: readonly CatalogEntry<Item>[],
-  order: ListOrder<Item>,
-  input: z.infer<typeof voiceListInput>,
-  keep: (item: Item) => boolean,
-  summarise: (item: Item) => Summary,
-) {
+function page<Item, Summary>(entries: readonly CatalogEntry<Item>[], order: ListOrder<Item>, input: z.infer<typeof voiceListInput>, keep: (item: Item) => boolean, summarise: (item: Item) => Summary) {
   const matching = entries.map((entry) => entry.value).filter(keep)
   let start = 0
   if (input.cursor) {
@@ -134,7 +128,11 @@ function page<Item, Summary>(
 }
 
 /** Tags are lowercase with dashes: "Machine Learning" and "machine_learning" mean "machine-learning". */
-const normalTag = (tag: string) => tag.trim().toLowerCase().replace(/[\s_]+/g, '-')
+const normalTag = (tag: string) =>
+  tag
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-')
 const hasTag = (tag: string | undefined, tags: readonly string[]) => tag === undefined || tags.includes(normalTag(tag))
 const slugsOf = (people: readonly PersonRef[]) => people.map((person) => person.slug)
 const summariseEpisode = (episode: Episode): z.infer<typeof episodeSummary> => ({
@@ -176,23 +174,24 @@ function find<Item extends {slug: string}>(collection: CollectionName, entries: 
 export const catalogTools: readonly ToolDefinition[] = [
   defineTool(
     'list_episodes',
-    {title: 'List episodes', description: 'Episodes, newest first, as summaries (guests are voice slugs); get_episode has the whole record.', inputSchema: listInput, outputSchema: pageOf(episodeSummary)},
+    {
+      title: 'List episodes',
+      description: 'Episodes, newest first, as summaries (guests are voice slugs); get_episode has the whole record.',
+      inputSchema: listInput,
+      outputSchema: pageOf(episodeSummary),
+    },
     (input, snapshot) => page(snapshot.catalog.episodes, episodeOrder, input, (episode: Episode) => hasTag(input.tag, episode.tags) && hasPerson(input.speaker, episode.guests), summariseEpisode),
   ),
-  defineTool(
-    'get_episode',
-    {title: 'Get an episode', description: 'One episode by slug, as the API serves it (Episode in /api/openapi.json).', inputSchema: slugInput},
-    (input, snapshot) => find('episodes', snapshot.catalog.episodes, input.slug),
+  defineTool('get_episode', {title: 'Get an episode', description: 'One episode by slug, as the API serves it (Episode in /api/openapi.json).', inputSchema: slugInput}, (input, snapshot) =>
+    find('episodes', snapshot.catalog.episodes, input.slug),
   ),
   defineTool(
     'list_meetups',
     {title: 'List meetup talks', description: 'Internal meetup talks, newest first, as summaries; get_meetup has the whole record.', inputSchema: listInput, outputSchema: pageOf(meetupSummary)},
     (input, snapshot) => page(snapshot.catalog.meetups, meetupOrder, input, (meetup: Meetup) => hasTag(input.tag, meetup.tags) && hasPerson(input.speaker, meetup.speakers), summariseMeetup),
   ),
-  defineTool(
-    'get_meetup',
-    {title: 'Get a meetup talk', description: 'One talk by slug, as the API serves it (Meetup in /api/openapi.json).', inputSchema: slugInput},
-    (input, snapshot) => find('meetups', snapshot.catalog.meetups, input.slug),
+  defineTool('get_meetup', {title: 'Get a meetup talk', description: 'One talk by slug, as the API serves it (Meetup in /api/openapi.json).', inputSchema: slugInput}, (input, snapshot) =>
+    find('meetups', snapshot.catalog.meetups, input.slug),
   ),
   defineTool(
     'list_voices',
@@ -243,7 +242,7 @@ export const catalogTools: readonly ToolDefinition[] = [
     'list_tags',
     {
       title: 'List tags',
-      description: 'The values `tag` filters take: topic tags and speakers\' technologies, with counts, most used first.',
+      description: "The values `tag` filters take: topic tags and speakers' technologies, with counts, most used first.",
       inputSchema: z.object({}),
       outputSchema: z.object({tags: z.array(z.object({tag: z.string(), episodes: z.number(), meetups: z.number(), voices: z.number()}))}),
     },
@@ -268,7 +267,6 @@ export const catalogTools: readonly ToolDefinition[] = [
 function pick(item: {slug: string; title: string; published_date: string; url: string}) {
   return {slug: item.slug, title: item.title, published_date: item.published_date, url: item.url}
 }
-
 
 /** Resources are the API's own documents, addressed by their API URLs, with the served bytes. */
 export function catalogResources(publicBaseUrl: string): ResourceDefinition[] {
@@ -327,7 +325,15 @@ export function createCatalogMcpServer(options: CatalogMcpOptions): McpServer {
     }
     const slugs = () => options.snapshot().catalog[collection].map((entry) => entry.value.slug)
     // Items are listed by the paged resources/list handler below, not by the template.
-    const template = new ResourceTemplate(resource.uri, {list: undefined, complete: {slug: (prefix) => slugs().filter((slug) => slug.startsWith(prefix)).slice(0, 100)}})
+    const template = new ResourceTemplate(resource.uri, {
+      list: undefined,
+      complete: {
+        slug: (prefix) =>
+          slugs()
+            .filter((slug) => slug.startsWith(prefix))
+            .slice(0, 100),
+      },
+    })
     server.registerResource(resource.name, template, metadata, read)
   }
   // The SDK's resources/list answers every resource at once; at 100k items that is one 20 MB

@@ -16,7 +16,9 @@ const MIN_HEBREW_STEM = 3
 /** Words that say nothing about what is sought, in the questions people ask about a podcast. */
 const STOP_WORDS = new Set(
   [
-    ...'על בלי עם של את מה מי איך למה מתי איפה כמה האם זה זו זאת הוא היא הם הן אני אנחנו אתם לי לנו לך גם רק כל או אם כי אבל לא כן עוד יותר מאוד אפשר צריך רוצה רציתי מישהו משהו דבר יש אין איזה איזו אילו שמדבר שמדברים מדבר מדברים מדברת דיברו דיבר פרק פרקים הרצאה הרצאות בפודקאסט פודקאסט'.split(' '),
+    ...'על בלי עם של את מה מי איך למה מתי איפה כמה האם זה זו זאת הוא היא הם הן אני אנחנו אתם לי לנו לך גם רק כל או אם כי אבל לא כן עוד יותר מאוד אפשר צריך רוצה רציתי מישהו משהו דבר יש אין איזה איזו אילו שמדבר שמדברים מדבר מדברים מדברת דיברו דיבר פרק פרקים הרצאה הרצאות בפודקאסט פודקאסט'.split(
+      ' ',
+    ),
     ...'the a an of to in on for and or is are was with about how what which who why when episode episodes talk talks podcast any there'.split(' '),
   ].map(normalize),
 )
@@ -53,7 +55,23 @@ export function termsOf(word: string): string[] {
 // Consonant skeletons, so a Hebrew loanword meets its English original: ריאקט and react are both
 // "rkt", קוברנטיס and kubernetes "kbrnts", וובהוק and webhook "bhk".
 const HEBREW_CONSONANTS: Record<string, string> = {
-  ב: 'b', ג: 'g', ד: 'd', ז: 'z', ח: 'h', ט: 't', כ: 'k', ל: 'l', מ: 'm', נ: 'n', ס: 's', פ: 'p', צ: 's', ק: 'k', ר: 'r', ש: 's', ת: 't',
+  ב: 'b',
+  ג: 'g',
+  ד: 'd',
+  ז: 'z',
+  ח: 'h',
+  ט: 't',
+  כ: 'k',
+  ל: 'l',
+  מ: 'm',
+  נ: 'n',
+  ס: 's',
+  פ: 'p',
+  צ: 's',
+  ק: 'k',
+  ר: 'r',
+  ש: 's',
+  ת: 't',
 }
 const ENGLISH_RULES: [RegExp, string][] = [
   [/wr/g, 'r'],

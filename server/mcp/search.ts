@@ -52,13 +52,43 @@ export function searchDocuments(snapshot: Snapshot): SearchDocument[] {
   const add = (document: Omit<SearchDocument, 'id'>) => documents.push({id: documents.length, ...document})
   for (const {value} of episodes) {
     const faq = value.faq.map((pair) => `${pair.question} ${pair.answer}`).join(' ')
-    add({collection: 'episodes', slug: value.slug, title: value.title, url: value.url, api_url: value.api_url, tags: value.tags.join(' '), people: namesOf(value.guests), takeaways: value.takeaways.join(' '), body: `${value.description} ${faq}`})
+    add({
+      collection: 'episodes',
+      slug: value.slug,
+      title: value.title,
+      url: value.url,
+      api_url: value.api_url,
+      tags: value.tags.join(' '),
+      people: namesOf(value.guests),
+      takeaways: value.takeaways.join(' '),
+      body: `${value.description} ${faq}`,
+    })
   }
   for (const {value} of meetups) {
-    add({collection: 'meetups', slug: value.slug, title: value.title, url: value.url, api_url: value.api_url, tags: value.tags.join(' '), people: namesOf(value.speakers), takeaways: '', body: value.abstract ?? ''})
+    add({
+      collection: 'meetups',
+      slug: value.slug,
+      title: value.title,
+      url: value.url,
+      api_url: value.api_url,
+      tags: value.tags.join(' '),
+      people: namesOf(value.speakers),
+      takeaways: '',
+      body: value.abstract ?? '',
+    })
   }
   for (const {value} of voices) {
-    add({collection: 'voices', slug: value.slug, title: value.name, url: value.url, api_url: value.api_url, tags: value.tech_stack.join(' '), people: value.name, takeaways: '', body: `${value.role} ${value.bio}`})
+    add({
+      collection: 'voices',
+      slug: value.slug,
+      title: value.name,
+      url: value.url,
+      api_url: value.api_url,
+      tags: value.tech_stack.join(' '),
+      people: value.name,
+      takeaways: '',
+      body: `${value.role} ${value.bio}`,
+    })
   }
   return documents
 }
@@ -135,12 +165,10 @@ export function searchCatalog(snapshot: Snapshot, query: string, collections: re
   const allowed = new Set(collections)
   const isAllowed = (document: SearchDocument | undefined) => document !== undefined && allowed.has(document.collection)
   const documentOf = (result: SearchResult) => (typeof result.id === 'number' ? documents[result.id] : undefined)
-  return index.search
-    .search(query, {filter: (result) => isAllowed(documentOf(result))})
-    .flatMap((result) => {
-      const document = documentOf(result)
-      if (!document) return []
-      const {collection, slug, title, url, api_url} = document
-      return [{collection, slug, title, url, api_url, score: Math.round(result.score * 100) / 100, snippet: snippetOf(document, result)}]
-    })
+  return index.search.search(query, {filter: (result) => isAllowed(documentOf(result))}).flatMap((result) => {
+    const document = documentOf(result)
+    if (!document) return []
+    const {collection, slug, title, url, api_url} = document
+    return [{collection, slug, title, url, api_url, score: Math.round(result.score * 100) / 100, snippet: snippetOf(document, result)}]
+  })
 }

@@ -51,7 +51,10 @@ export async function connectRedis(options: RedisOptions): Promise<RedisScaling>
     socket: {connectTimeout: 5_000, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 5_000)},
   })
   const subscriber = commands.duplicate()
-  for (const [name, client] of [['commands', commands], ['subscriber', subscriber]] as const) {
+  for (const [name, client] of [
+    ['commands', commands],
+    ['subscriber', subscriber],
+  ] as const) {
     let connected = false
     let readyBefore = false
     client.on('error', (error: unknown) => {

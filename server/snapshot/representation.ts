@@ -2,7 +2,6 @@ import {createHash} from 'node:crypto'
 import {ChunkedBody, type Body} from './chunked-body.ts'
 import {compress, CONTENT_CODINGS, type ContentCoding} from './compression.ts'
 
-
 /** One encoding of a representation's bytes, with the ETag that names exactly those bytes. */
 export interface Variant<B extends Body = Body> {
   readonly coding: ContentCoding | 'identity'

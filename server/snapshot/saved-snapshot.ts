@@ -8,7 +8,6 @@ import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
 import type {KnownItem, KnownItems, Snapshot} from './snapshot.ts'
 import {mappedSettingsSchema} from '../api/v1/podcast-settings.ts'
 
-
 export interface SavedCatalog {
   catalog: Catalog
   items: KnownItems
@@ -67,7 +66,13 @@ export function openSnapshotFile(directory: string, settings: unknown): Snapshot
           items.set(entry, {body, etag, lastModified: new Date(lastModified)})
           return entry
         })
-      const catalog: Catalog = {episodes: entries<Episode>('episodes'), meetups: entries<Meetup>('meetups'), voices: entries<Voice>('voices'), problems: header.data.problems, podcast: header.data.podcast}
+      const catalog: Catalog = {
+        episodes: entries<Episode>('episodes'),
+        meetups: entries<Meetup>('meetups'),
+        voices: entries<Voice>('voices'),
+        problems: header.data.problems,
+        podcast: header.data.podcast,
+      }
       if (offset !== bytes.length) throw new Error(`${path} holds more lines than its header lists`)
       return {catalog, items, savedAt: new Date(header.data.savedAt)}
     },
@@ -92,7 +97,11 @@ export function openSnapshotFile(directory: string, settings: unknown): Snapshot
       // Written beside and renamed over: a reader sees the old file or the new one, never half of one.
       const temporary = `${path}.${process.pid}.${Date.now()}.tmp`
       try {
-        await writeLines(temporary, Buffer.from(`${JSON.stringify(header)}\n`), COLLECTION_NAMES.flatMap((collection) => (records[collection] ?? []).map((item) => item.body)))
+        await writeLines(
+          temporary,
+          Buffer.from(`${JSON.stringify(header)}\n`),
+          COLLECTION_NAMES.flatMap((collection) => (records[collection] ?? []).map((item) => item.body)),
+        )
         await rename(temporary, path)
       } finally {
         await rm(temporary, {force: true})
@@ -131,7 +140,7 @@ async function writeLines(path: string, header: Buffer, bodies: readonly Buffer[
 }
 
 async function writeAll(handle: FileHandle, bytes: Buffer): Promise<void> {
-  for (let written = 0; written < bytes.length; ) written += (await handle.write(bytes, written, bytes.length - written)).bytesWritten
+  for (let written = 0; written < bytes.length;) written += (await handle.write(bytes, written, bytes.length - written)).bytesWritten
 }
 
 /**

@@ -12,7 +12,6 @@ import {represent, type Representation} from './representation.ts'
 import {ChunkedBody} from './chunked-body.ts'
 import {BULK_KEY, INDEX_KEY, itemKey, listKey, siteKey, type SurrogateKeying} from './surrogate-keys.ts'
 
-
 export interface PageRequest {
   limit: number
   cursor: string | null
@@ -136,8 +135,7 @@ export function buildSnapshot(catalog: Catalog, settings: SnapshotSettings, prev
   // An empty catalog has no date of its own; the epoch keeps restarts in agreement.
   const catalogUpdatedAt = () => latest([catalog.episodes, catalog.meetups, catalog.voices].flat()) ?? new Date(0)
   const fresh = (entries: () => readonly CatalogEntry<unknown>[]) => () => latest(entries()) ?? catalogUpdatedAt()
-  const datedBy = (earlier: Representation | undefined, contentUpdatedAt: () => Date) => (etag: string) =>
-    earlier?.etag === etag ? earlier.lastModified : previous ? now : contentUpdatedAt()
+  const datedBy = (earlier: Representation | undefined, contentUpdatedAt: () => Date) => (etag: string) => (earlier?.etag === etag ? earlier.lastModified : previous ? now : contentUpdatedAt())
 
   const edgeHeaders = (key: string, coarser: string) => settings.keying?.headersFor(key, coarser)
   const collectionState = <Item>(name: CollectionName, entries: readonly CatalogEntry<Item>[], order: ListOrder<Item>): CollectionState => {
@@ -150,7 +148,13 @@ export function buildSnapshot(catalog: Catalog, settings: SnapshotSettings, prev
       const body = bytes(`${ITEM_OPEN}${JSON.stringify(entry.value)}${ITEM_CLOSE}`)
       // A full re-read makes new entries; unchanged bytes keep the earlier representation.
       const earlier = previous?.item(name, key[1])
-      return earlier?.body.equals(body) ? earlier : represent(body, datedBy(earlier, () => new Date(entry.updatedAt)), {variants: settings.caches.variants, headers})
+      return earlier?.body.equals(body)
+        ? earlier
+        : represent(
+            body,
+            datedBy(earlier, () => new Date(entry.updatedAt)),
+            {variants: settings.caches.variants, headers},
+          )
     }
     const parts = entries.map((entry) => {
       let made = entryParts.get(entry)
@@ -165,9 +169,18 @@ export function buildSnapshot(catalog: Catalog, settings: SnapshotSettings, prev
     const bySlug = new Map<string, Representation<Buffer>>()
     for (const part of parts) bySlug.set(part.key[1], part.representation)
     // One update of the joined ETags hashes the same bytes as one update per item, in one call.
-    const digest = createHash('sha256').update(`${name}${parts.map((part) => part.representation.etag).join('')}`).digest('base64url')
+    const digest = createHash('sha256')
+      .update(`${name}${parts.map((part) => part.representation.etag).join('')}`)
+      .digest('base64url')
     const state = {name, entries, items: parts.map((part) => part.json), keys, compare: order.compare, bySlug, digest}
-    const defaultPage = represent(pageBody(state, links, DEFAULT_PAGE_LIMIT, 0), datedBy(reusable?.defaultPage, fresh(() => entries)), {headers: edgeHeaders(listKey(name), listKey(name))})
+    const defaultPage = represent(
+      pageBody(state, links, DEFAULT_PAGE_LIMIT, 0),
+      datedBy(
+        reusable?.defaultPage,
+        fresh(() => entries),
+      ),
+      {headers: edgeHeaders(listKey(name), listKey(name))},
+    )
     return {...state, defaultPage}
   }
 
@@ -264,12 +277,7 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
   }
   const siteDocuments = () => {
     if (site) return site
-    site = new Map(
-      (settings.site?.(snapshot) ?? []).map((document) => [
-        document.path,
-        representSite(document, dated(earlierSite?.get(document.path)), keying),
-      ]),
-    )
+    site = new Map((settings.site?.(snapshot) ?? []).map((document) => [document.path, representSite(document, dated(earlierSite?.get(document.path)), keying)]))
     earlierSite = undefined
     return site
   }

@@ -114,7 +114,7 @@ async function publishToVisible(change: (document: SanityDocument | undefined) =
  * editor who sees nothing happen tries again.
  */
 async function untilItShows(act: () => Promise<unknown>, shows: () => Promise<boolean> | boolean, what: string) {
-  for (const deadline = performance.now() + 30_000; performance.now() < deadline; ) {
+  for (const deadline = performance.now() + 30_000; performance.now() < deadline;) {
     await act().catch(() => undefined)
     for (const retryAt = performance.now() + 3_000; performance.now() < retryAt; await new Promise((resolve) => setTimeout(resolve, 50))) if (await shows()) return
   }
@@ -122,7 +122,7 @@ async function untilItShows(act: () => Promise<unknown>, shows: () => Promise<bo
 }
 
 describe('the Studio in Chromium', () => {
-  it('opens on the catalog, with the plugin\'s lists titled in Hebrew', async () => {
+  it("opens on the catalog, with the plugin's lists titled in Hebrew", async () => {
     await page.goto(`https://${STUDIO_HOST}/structure`)
     const catalog = page.locator('[data-testid="structure-tool-list-pane"]').first()
     await catalog.getByText('קטלוג', {exact: true}).waitFor({timeout: 30_000})
@@ -157,7 +157,7 @@ describe('the Studio in Chromium', () => {
     await page.screenshot({path: 'test/artifacts/studio-episodes.png'})
   }, 60_000)
 
-  it('lists the voices in the API\'s order (a Hebrew collator), not by code point', async () => {
+  it("lists the voices in the API's order (a Hebrew collator), not by code point", async () => {
     await page.goto(`https://${STUDIO_HOST}/structure/voices`)
     // What an editor sees (a voice's draft where it has one), in the order the API lists voices.
     const visible = new Map<string, {name: string; slug: string}>()
@@ -191,7 +191,7 @@ describe('the Studio in Chromium', () => {
   }, 60_000)
 })
 
-describe('an editor, the operator\'s server and the API\'s readers', () => {
+describe("an editor, the operator's server and the API's readers", () => {
   const title = 'פרק 33: שלום עולם'
   const guest = publishedWithoutDraft('voice')[0]
 
@@ -247,10 +247,19 @@ describe('an editor, the operator\'s server and the API\'s readers', () => {
     const draft = () => lake.dataset.all().find((document) => document.title === title && document._id.startsWith('drafts.'))
     await expect.poll(() => Array.isArray(draft()?.guests) && Array.isArray(draft()?.tags) && draft()?.publishedAt === '2026-11-20', {timeout: 10_000}).toBe(true)
     const published = () => lake.dataset.all().find((document) => document.title === title && !document._id.startsWith('drafts.'))
-    await untilItShows(() => page.locator('[data-testid="action-publish"]').click({timeout: 5_000}), () => published() !== undefined, 'publishing the episode')
+    await untilItShows(
+      () => page.locator('[data-testid="action-publish"]').click({timeout: 5_000}),
+      () => published() !== undefined,
+      'publishing the episode',
+    )
     const id = published()?._id ?? ''
     const path = `/api/v1/episodes/${slug}.json`
-    const elapsed = await publishToVisible((document) => document !== undefined, id, path, async (response) => response.status === 200)
+    const elapsed = await publishToVisible(
+      (document) => document !== undefined,
+      id,
+      path,
+      async (response) => response.status === 200,
+    )
     expect(elapsed).toBeLessThan(PUBLISH_TO_VISIBLE_MS)
 
     const {data} = await readContract(await get(path), itemEnvelope(episodeSchema))
@@ -306,10 +315,13 @@ describe('an editor, the operator\'s server and the API\'s readers', () => {
     await page.locator('select#audioType').selectOption({label: `MP3 (${audio.type})`})
     await page.locator('#season').fill('3')
     await expect
-      .poll(() => {
-        const draft = lake.dataset.get(`drafts.${episode._id}`)
-        return draft?.audioUrl === audio.url && draft.audioLength === Number(audio.length) && draft.audioType === audio.type && draft.season === 3
-      }, {timeout: 10_000})
+      .poll(
+        () => {
+          const draft = lake.dataset.get(`drafts.${episode._id}`)
+          return draft?.audioUrl === audio.url && draft.audioLength === Number(audio.length) && draft.audioType === audio.type && draft.season === 3
+        },
+        {timeout: 10_000},
+      )
       .toBe(true)
 
     // The Feed view now shows the item the feed will serve: the enclosure with its exact length, the
@@ -318,13 +330,29 @@ describe('an editor, the operator\'s server and the API\'s readers', () => {
     const code = page.locator('pre code').first()
     await expect.poll(async () => ((await code.isVisible()) ? await code.innerText() : ''), {timeout: 30_000}).toContain(audio.length)
     const item = await code.innerText()
-    for (const part of [`url="${audio.url}"`, `length="${audio.length}"`, `type="${audio.type}"`, '<itunes:season>3</itunes:season>', `<guid isPermaLink="false">${episode._id}</guid>`, '<itunes:explicit>false</itunes:explicit>']) {
+    for (const part of [
+      `url="${audio.url}"`,
+      `length="${audio.length}"`,
+      `type="${audio.type}"`,
+      '<itunes:season>3</itunes:season>',
+      `<guid isPermaLink="false">${episode._id}</guid>`,
+      '<itunes:explicit>false</itunes:explicit>',
+    ]) {
       expect(item).toContain(part)
     }
     await page.screenshot({path: 'test/artifacts/studio-feed-view.png'})
 
-    await untilItShows(() => page.locator('[data-testid="action-publish"]').click({timeout: 5_000}), () => lake.dataset.get(episode._id)?.audioUrl === audio.url, 'publishing the episode\'s audio')
-    const elapsed = await publishToVisible((document) => document?.audioUrl === audio.url, episode._id, '/feed.xml', async (response) => (await response.text()).includes(item))
+    await untilItShows(
+      () => page.locator('[data-testid="action-publish"]').click({timeout: 5_000}),
+      () => lake.dataset.get(episode._id)?.audioUrl === audio.url,
+      "publishing the episode's audio",
+    )
+    const elapsed = await publishToVisible(
+      (document) => document?.audioUrl === audio.url,
+      episode._id,
+      '/feed.xml',
+      async (response) => (await response.text()).includes(item),
+    )
     expect(elapsed).toBeLessThan(PUBLISH_TO_VISIBLE_MS)
     expect(lake.refused).toEqual([])
   }, 120_000)
@@ -336,9 +364,18 @@ describe('an editor, the operator\'s server and the API\'s readers', () => {
     await expect.poll(() => page.locator('#name').inputValue(), {timeout: 30_000}).toBe(guest.name)
     await page.locator('#role').fill(role)
     await expect.poll(() => lake.dataset.get(`drafts.${guest._id}`)?.role, {timeout: 10_000}).toBe(role)
-    await untilItShows(() => page.locator('[data-testid="action-publish"]').click({timeout: 5_000}), () => lake.dataset.get(guest._id)?.role === role, 'publishing the voice')
+    await untilItShows(
+      () => page.locator('[data-testid="action-publish"]').click({timeout: 5_000}),
+      () => lake.dataset.get(guest._id)?.role === role,
+      'publishing the voice',
+    )
     const path = `/api/v1/voices/${slugOf(guest)}.json`
-    const elapsed = await publishToVisible((document) => document?.role === role, guest._id, path, async (response) => (await readContract(response, itemEnvelope(voiceSchema))).data.role === role)
+    const elapsed = await publishToVisible(
+      (document) => document?.role === role,
+      guest._id,
+      path,
+      async (response) => (await readContract(response, itemEnvelope(voiceSchema))).data.role === role,
+    )
     expect(elapsed).toBeLessThan(PUBLISH_TO_VISIBLE_MS)
     expect(lake.refused).toEqual([])
   }, 120_000)
@@ -359,12 +396,21 @@ describe('an editor, the operator\'s server and the API\'s readers', () => {
       () => confirm.isVisible(),
       'the delete dialog',
     )
-    await untilItShows(() => confirm.click({timeout: 5_000}), () => lake.dataset.get(meetup._id) === undefined, 'deleting the meetup')
+    await untilItShows(
+      () => confirm.click({timeout: 5_000}),
+      () => lake.dataset.get(meetup._id) === undefined,
+      'deleting the meetup',
+    )
     const path = `/api/v1/meetups/${slugOf(meetup)}.json`
-    const elapsed = await publishToVisible((document) => document === undefined, meetup._id, path, async (response) => {
-      await response.arrayBuffer()
-      return response.status === 404
-    })
+    const elapsed = await publishToVisible(
+      (document) => document === undefined,
+      meetup._id,
+      path,
+      async (response) => {
+        await response.arrayBuffer()
+        return response.status === 404
+      },
+    )
     expect(elapsed).toBeLessThan(PUBLISH_TO_VISIBLE_MS)
     expect((await readContract(await get('/api/v1/meetups.json'), listEnvelope(meetupSchema))).pagination.total).toBe(countBefore - 1)
     expect(lake.refused).toEqual([])

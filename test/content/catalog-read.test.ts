@@ -45,7 +45,9 @@ describe('reading the catalog in pages', () => {
       expect(pagedIds.length, collection).toBeGreaterThan(0)
       expect(pagedIds, collection).toEqual(wholeIds)
     }
-    const all = Object.values(Object(paged)).flat().map((row) => Object(row)._id)
+    const all = Object.values(Object(paged))
+      .flat()
+      .map((row) => Object(row)._id)
     expect(all.filter((id) => id <= (pagesAfter[1] ?? ''))).toHaveLength(CATALOG_PAGE_SIZE)
     expect(new Set(all).size).toBe(all.length)
   })

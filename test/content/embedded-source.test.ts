@@ -81,7 +81,7 @@ describe('parseNdjson', () => {
   })
 })
 
-describe('a query whose every * needs a parameter\'s value in the document', () => {
+describe("a query whose every * needs a parameter's value in the document", () => {
   it('is recognised, and nothing else is', () => {
     expect(textLookupParameter(parse(REFERENCING_QUERY))).toBe('id')
     expect(textLookupParameter(parse('*[references($voice)]{_id}'))).toBe('voice')

@@ -54,7 +54,13 @@ describe('dataset file', () => {
       const next = `${lines.join('\n')}\n`
       await writeFile(file, next)
       expect((await dataset.read()).all(), `edit ${round}`).toEqual(parseNdjson(next, 'x'))
-      expect(dataset.takeChanges().map((document) => document.id).sort(), `edit ${round}`).toEqual(changedIds(text, next))
+      expect(
+        dataset
+          .takeChanges()
+          .map((document) => document.id)
+          .sort(),
+        `edit ${round}`,
+      ).toEqual(changedIds(text, next))
       expect(await dataset.fingerprint(), `edit ${round}`).toBe(sha256(next))
       text = next
     }
@@ -92,7 +98,8 @@ describe('dataset file', () => {
       else if (edit === 2) lines = retitled(lines, [at], `עריכה ${round}`)
       else if (edit === 3) lines.push(line(`appended-${round}`, 'בסוף'))
       else if (edit === 4) lines.splice(at, 0, '')
-      else if (edit === 5) lines.splice(random(lines.length + 1), 0, ...lines.splice(at, 1)) // a line moved
+      else if (edit === 5)
+        lines.splice(random(lines.length + 1), 0, ...lines.splice(at, 1)) // a line moved
       else lines = retitled(lines, [at, lines.length - 1 - at], `שני קצוות ${round}`)
       const trailingNewline = random(4) !== 0
       const next = `${lines.join('\n')}${trailingNewline ? '\n' : ''}`
@@ -105,9 +112,18 @@ describe('dataset file', () => {
         const {_id: id} = JSON.parse(sample)
         const lazily = await dataset.read()
         expect(lazily.get(id), `round ${round}`).toEqual(JSON.parse(sample))
-        expect(lazily.containing(JSON.stringify(id)).map((document) => document._id), `round ${round}`).toEqual([id])
+        expect(
+          lazily.containing(JSON.stringify(id)).map((document) => document._id),
+          `round ${round}`,
+        ).toEqual([id])
       }
-      expect(dataset.takeChanges().map((document) => document.id).sort(), `round ${round}`).toEqual(changedIds(text, next))
+      expect(
+        dataset
+          .takeChanges()
+          .map((document) => document.id)
+          .sort(),
+        `round ${round}`,
+      ).toEqual(changedIds(text, next))
       // What the next edit is compared with is the file, byte for byte.
       expect(await dataset.fingerprint(), `round ${round}`).toBe(sha256(next))
       text = next
@@ -121,7 +137,10 @@ describe('dataset file', () => {
     await dataset.read()
     await writeFile(file, `${line('a', 'א')}\n${line('b', 'בית')}\n${draft}\n${JSON.stringify({_id: 'c', _type: 'episode', guests: [{_ref: 'dana'}]})}\n`)
     const after = await dataset.read()
-    expect(dataset.takeChanges()).toEqual([{id: 'b', type: 'episode'}, {id: 'c', type: 'episode'}])
+    expect(dataset.takeChanges()).toEqual([
+      {id: 'b', type: 'episode'},
+      {id: 'c', type: 'episode'},
+    ])
     expect(after.get('b')?.title).toBe('בית')
     expect(after.get('a')).toEqual({_id: 'a', _type: 'episode', title: 'א'})
     expect(after.get('drafts.b')).toBeUndefined()

@@ -12,7 +12,7 @@ function lake() {
   return {dataset, seen}
 }
 
-describe('the Content Lake stand-in\'s dataset', () => {
+describe("the Content Lake stand-in's dataset", () => {
   it('starts a draft from the published document on the first edit, and gives it the transaction as its revision', () => {
     const {dataset, seen} = lake()
     dataset.actions('t1', [{actionType: 'sanity.action.document.edit', draftId: 'drafts.voice-1', publishedId: 'voice-1', patch: {set: {name: 'נועה כהן'}}}])

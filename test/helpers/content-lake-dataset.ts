@@ -16,7 +16,9 @@ const patchOperations = z.object({
   unset: z.array(z.string()).optional(),
   inc: z.record(z.string(), z.number()).optional(),
   dec: z.record(z.string(), z.number()).optional(),
-  insert: z.union([z.object({before: z.string(), items: z.array(z.unknown())}), z.object({after: z.string(), items: z.array(z.unknown())}), z.object({replace: z.string(), items: z.array(z.unknown())})]).optional(),
+  insert: z
+    .union([z.object({before: z.string(), items: z.array(z.unknown())}), z.object({after: z.string(), items: z.array(z.unknown())}), z.object({replace: z.string(), items: z.array(z.unknown())})])
+    .optional(),
   ifRevisionID: z.string().optional(),
 })
 const attributes = z.looseObject({_id: z.string().optional(), _type: z.string()})
@@ -25,7 +27,13 @@ const documentBody = z.looseObject({_id: z.string(), _type: z.string()})
 export const actionSchema = z.discriminatedUnion('actionType', [
   z.object({actionType: z.literal('sanity.action.document.create'), publishedId: z.string(), attributes, ifExists: z.enum(['fail', 'ignore']).default('fail')}),
   z.object({actionType: z.literal('sanity.action.document.edit'), draftId: z.string(), publishedId: z.string(), patch: patchOperations}),
-  z.object({actionType: z.literal('sanity.action.document.publish'), draftId: z.string(), publishedId: z.string(), ifDraftRevisionId: z.string().optional(), ifPublishedRevisionId: z.string().optional()}),
+  z.object({
+    actionType: z.literal('sanity.action.document.publish'),
+    draftId: z.string(),
+    publishedId: z.string(),
+    ifDraftRevisionId: z.string().optional(),
+    ifPublishedRevisionId: z.string().optional(),
+  }),
   z.object({actionType: z.literal('sanity.action.document.delete'), publishedId: z.string(), includeDrafts: z.array(z.string()).default([])}),
   z.object({actionType: z.literal('sanity.action.document.discard'), draftId: z.string()}),
   z.object({actionType: z.literal('sanity.action.document.unpublish'), draftId: z.string(), publishedId: z.string()}),

@@ -33,7 +33,11 @@ const CONTENT_TYPES: Record<string, string> = {'.html': 'text/html', '.js': 'tex
  */
 export async function startContentLakeStandIn(options: {studioDirectory: string; projectId: string; documents: readonly SanityDocument[]}) {
   const certificates = mkdtempSync(join(tmpdir(), 'lake-certificate-'))
-  execFileSync(ensureDebianProgram('/usr/bin/openssl', ['openssl']), ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=stand-in', '-keyout', join(certificates, 'key.pem'), '-out', join(certificates, 'cert.pem')], {stdio: 'ignore'})
+  execFileSync(
+    ensureDebianProgram('/usr/bin/openssl', ['openssl']),
+    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=stand-in', '-keyout', join(certificates, 'key.pem'), '-out', join(certificates, 'cert.pem')],
+    {stdio: 'ignore'},
+  )
   const key = readFileSync(join(certificates, 'key.pem'))
   const cert = readFileSync(join(certificates, 'cert.pem'))
   rmSync(certificates, {recursive: true, force: true})
@@ -70,9 +74,12 @@ export async function startContentLakeStandIn(options: {studioDirectory: string;
   const answer = async (request: Http2ServerRequest, url: URL, cors: Record<string, string>, response: Http2ServerResponse) => {
     const path = url.pathname.replace(/^\/v[^/]+/, '')
     const send = (body: unknown) => sendJson(response, cors, 200, body)
-    if (path === '/users/me') return send({id: 'editor', name: 'עורכת', email: 'editor@example.com', role: 'administrator', roles: [{name: 'administrator', title: 'Administrator'}], provider: 'sanity'})
-    if (/^\/projects\/[^/]+\/grants$/.test(path)) return send({'sanity.document.filter.mode': [{grants: [{name: 'mode', params: {mode: 'publish', history: true}}], config: {filter: '_id in path("**")'}}]})
-    if (/^\/projects\/[^/]+$/.test(path)) return send({id: options.projectId, displayName: 'Code Talks', studioHost: null, isBlocked: false, isDisabled: false, metadata: {}, members: [], features: []})
+    if (path === '/users/me')
+      return send({id: 'editor', name: 'עורכת', email: 'editor@example.com', role: 'administrator', roles: [{name: 'administrator', title: 'Administrator'}], provider: 'sanity'})
+    if (/^\/projects\/[^/]+\/grants$/.test(path))
+      return send({'sanity.document.filter.mode': [{grants: [{name: 'mode', params: {mode: 'publish', history: true}}], config: {filter: '_id in path("**")'}}]})
+    if (/^\/projects\/[^/]+$/.test(path))
+      return send({id: options.projectId, displayName: 'Code Talks', studioHost: null, isBlocked: false, isDisabled: false, metadata: {}, members: [], features: []})
     if (/^\/projects\/[^/]+\/datasets$/.test(path)) return send([{name: 'production', aclMode: 'public'}])
     // The dataset grants of an administrator: the Studio allows what they permit.
     if (/^\/projects\/[^/]+\/datasets\/[^/]+\/acl$/.test(path)) return send([{filter: '_id in path("**")', permissions: ['read', 'create', 'history', 'update']}])

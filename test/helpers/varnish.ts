@@ -20,7 +20,14 @@ export interface RunningVarnish {
  * `npm run edge:vcl` generates for `backends`. `-j none`: the tests may run as root, and the
  * VCL (which holds the purge token) is readable by its owner only.
  */
-export async function startVarnish(options: {backends: readonly string[]; token: string; port?: number; parameters?: 'recommended' | 'default'; cpu?: number; storageMiB?: number}): Promise<RunningVarnish> {
+export async function startVarnish(options: {
+  backends: readonly string[]
+  token: string
+  port?: number
+  parameters?: 'recommended' | 'default'
+  cpu?: number
+  storageMiB?: number
+}): Promise<RunningVarnish> {
   const program = ensureDebianProgram('/usr/sbin/varnishd', ['varnish', 'varnish-modules'])
   ensureDebianProgram('/usr/lib/x86_64-linux-gnu/varnish/vmods/libvmod_xkey.so', ['varnish-modules'])
   const directory = await mkdtemp(join(tmpdir(), 'catalog-varnish-'))
@@ -38,9 +45,13 @@ export async function startVarnish(options: {backends: readonly string[]; token:
   const port = options.port ?? (await freePort())
   // Pinned to one CPU for benchmarks: taskset execs varnishd, so the child is varnishd itself.
   const [command, ...prefix] = options.cpu === undefined ? [program] : ['taskset', '-c', String(options.cpu), program]
-  const child: ChildProcess = spawn(command ?? program, [...prefix, '-F', '-j', 'none', '-n', join(directory, 'work'), '-a', `127.0.0.1:${port}`, '-f', vclFile, '-s', `malloc,${options.storageMiB ?? 64}m`, ...parameters], {
-    stdio: 'ignore',
-  })
+  const child: ChildProcess = spawn(
+    command ?? program,
+    [...prefix, '-F', '-j', 'none', '-n', join(directory, 'work'), '-a', `127.0.0.1:${port}`, '-f', vclFile, '-s', `malloc,${options.storageMiB ?? 64}m`, ...parameters],
+    {
+      stdio: 'ignore',
+    },
+  )
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const url = `http://127.0.0.1:${port}`
   await eventually(async () => {

@@ -2,15 +2,7 @@
 // (groq-js evaluating data/catalog.ndjson) and talks to it with fetch.
 import {readFile} from 'node:fs/promises'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {
-  bulkSchema,
-  episodeSchema,
-  itemEnvelope,
-  listEnvelope,
-  meetupSchema,
-  serviceIndexSchema,
-  voiceSchema,
-} from '../../server/api/v1/contract.ts'
+import {bulkSchema, episodeSchema, itemEnvelope, listEnvelope, meetupSchema, serviceIndexSchema, voiceSchema} from '../../server/api/v1/contract.ts'
 import {readContract, readProblem} from '../helpers/contract.ts'
 import {sampleCounts} from '../helpers/sample.ts'
 import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
@@ -38,9 +30,7 @@ describe('endpoints', () => {
     expect(data.authentication).toBe('none')
     expect(data.version).toBe('v1')
     expect(data.endpoints.getEpisode).toBe('http://api.test/api/v1/episodes/{slug}.json')
-    expect(Object.keys(data.endpoints).sort()).toEqual(
-      ['getEpisode', 'getEverything', 'getMeetup', 'getServiceIndex', 'getVoice', 'listEpisodes', 'listMeetups', 'listVoices'].sort(),
-    )
+    expect(Object.keys(data.endpoints).sort()).toEqual(['getEpisode', 'getEverything', 'getMeetup', 'getServiceIndex', 'getVoice', 'listEpisodes', 'listMeetups', 'listVoices'].sort())
   })
 
   it.each(lists)('lists every %s on one page and serves each one by slug', async (name, schema) => {
@@ -69,9 +59,7 @@ describe('endpoints', () => {
     for (const name of ['episodes', 'meetups'] as const) {
       const {data} = await readContract(await get(`/api/v1/${name}.json`), listEnvelope(name === 'episodes' ? episodeSchema : meetupSchema))
       const keys = data.map((item) => `${item.published_date} ${item.slug}`)
-      const expected = [...data]
-        .sort((a, b) => b.published_date.localeCompare(a.published_date) || (a.slug < b.slug ? -1 : 1))
-        .map((item) => `${item.published_date} ${item.slug}`)
+      const expected = [...data].sort((a, b) => b.published_date.localeCompare(a.published_date) || (a.slug < b.slug ? -1 : 1)).map((item) => `${item.published_date} ${item.slug}`)
       expect(keys).toEqual(expected)
     }
   })

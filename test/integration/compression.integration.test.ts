@@ -37,7 +37,7 @@ describe.each(paths)('%s', (path) => {
 describe('conditional requests per variant', () => {
   const path = '/api/v1/episodes/ep-3-schema-migrations.json'
 
-  it('answers 304 to the ETag of the variant it would send, and 200 to another variant\'s ETag', async () => {
+  it("answers 304 to the ETag of the variant it would send, and 200 to another variant's ETag", async () => {
     const brotli = await get(path, {'Accept-Encoding': 'br'})
     const identity = await get(path)
     const notModified = await get(path, {'Accept-Encoding': 'br', 'If-None-Match': String(brotli.headers.etag)})

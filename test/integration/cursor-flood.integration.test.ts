@@ -35,7 +35,11 @@ async function pipelined(port: number, first: number, count: number): Promise<nu
   socket.on('data', (chunk: Buffer) => {
     text += chunk.toString('latin1')
     // Every answer is a head and a Content-Length body; only the status lines are kept.
-    for (let match = /HTTP\/1\.1 (\d{3}) [^]*?\r\ncontent-length: (\d+)\r\n[^]*?\r\n\r\n/i.exec(text); match; match = /HTTP\/1\.1 (\d{3}) [^]*?\r\ncontent-length: (\d+)\r\n[^]*?\r\n\r\n/i.exec(text)) {
+    for (
+      let match = /HTTP\/1\.1 (\d{3}) [^]*?\r\ncontent-length: (\d+)\r\n[^]*?\r\n\r\n/i.exec(text);
+      match;
+      match = /HTTP\/1\.1 (\d{3}) [^]*?\r\ncontent-length: (\d+)\r\n[^]*?\r\n\r\n/i.exec(text)
+    ) {
       const end = match.index + match[0].length + Number(match[2])
       if (text.length < end) break
       statuses.push(Number(match[1]))

@@ -156,7 +156,12 @@ describe('MCP and agent documents', () => {
   it('serves an agent card that claims no interface it does not answer', async () => {
     const card = await getJson('/.well-known/agent-card.json')
     expect(card.supportedInterfaces).toEqual([])
-    expect(z.array(z.object({id: z.string()}).loose()).parse(card.skills).map((skill) => skill.id)).toEqual(catalogTools.map((tool) => tool.name))
+    expect(
+      z
+        .array(z.object({id: z.string()}).loose())
+        .parse(card.skills)
+        .map((skill) => skill.id),
+    ).toEqual(catalogTools.map((tool) => tool.name))
     await expectAllResolve(JSON.stringify(card))
   })
 })

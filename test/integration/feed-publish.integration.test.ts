@@ -47,7 +47,7 @@ async function publish(id: string, set: Record<string, unknown>): Promise<number
 }
 
 describe('a publish in the Studio', () => {
-  it('reaches the feed within a second of its webhook, keeping the episode\'s guid', async () => {
+  it("reaches the feed within a second of its webhook, keeping the episode's guid", async () => {
     const before = await feed()
     const item = before?.items.at(-1)
     if (!item) throw new Error('the feed has no items')

@@ -62,7 +62,10 @@ describe('GET /feed.xml', () => {
     expect(head.headers['content-length']).toBe(String(identity.length))
     expect(head.body.length).toBe(0)
 
-    for (const [coding, decode] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
+    for (const [coding, decode] of [
+      ['br', brotliDecompressSync],
+      ['gzip', gunzipSync],
+    ] as const) {
       const encoded = await rawRequest(`${server.baseUrl}/feed.xml`, {headers: {'accept-encoding': coding}})
       expect(encoded.headers['content-encoding']).toBe(coding)
       expect(encoded.headers.etag).toBe(`${etag.slice(0, -1)}-${coding}"`)
@@ -99,7 +102,7 @@ describe('GET /feed.xml', () => {
     )
   })
 
-  it('meets Apple Podcasts\' channel rules and the Podcasting 2.0 namespace', async () => {
+  it("meets Apple Podcasts' channel rules and the Podcasting 2.0 namespace", async () => {
     const xml = await feedText()
     const feed = parseWithPartytime(xml)
     const settings = settingsDocument()
@@ -149,7 +152,8 @@ describe('GET /feed.xml', () => {
       else expect(item.podcastTranscripts ?? []).toEqual([])
     }
     expect(xml.match(/<guid isPermaLink="false">/g)?.length).toBe(episodes.length)
-    for (const [, date] of xml.matchAll(/<pubDate>([^<]+)<\/pubDate>/g)) expect(date).toMatch(/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/)
+    for (const [, date] of xml.matchAll(/<pubDate>([^<]+)<\/pubDate>/g))
+      expect(date).toMatch(/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/)
     const descriptions = [...xml.matchAll(/<item>[\s\S]*?<description>\s*<!\[CDATA\[([\s\S]*?)\]\]>\s*<\/description>/g)].map((match) => match[1] ?? '')
     expect(descriptions.length).toBe(episodes.length)
     for (const html of descriptions) {
@@ -161,7 +165,10 @@ describe('GET /feed.xml', () => {
 
   it('links every episode that has a video to it with podcast:contentLink, which the namespace allows in an item', async () => {
     const xml = await feedText()
-    const items = xml.split('<item>').slice(1).map((block) => block.slice(0, block.indexOf('</item>')))
+    const items = xml
+      .split('<item>')
+      .slice(1)
+      .map((block) => block.slice(0, block.indexOf('</item>')))
     const episodes = await episodesWithAudio()
     expect(items.length).toBe(episodes.length)
     for (const [index, block] of items.entries()) {
@@ -194,7 +201,7 @@ describe('GET /feed.xml', () => {
     expect(after.headers['last-modified']).toBe(before.headers['last-modified'])
   })
 
-  it('keeps an episode\'s guid when its slug, title and date are edited, and shows the edit', async () => {
+  it("keeps an episode's guid when its slug, title and date are edited, and shows the edit", async () => {
     const target = publishedEpisodeDocuments().find((document) => document['audioUrl'])
     if (!target) throw new Error('the sample has no episode with audio')
     const before = parseWithPartytime(await feedText())?.items.find((item) => item.guid === target._id)

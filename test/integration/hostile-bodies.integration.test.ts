@@ -163,7 +163,11 @@ describe('descriptors and connections under a flood', () => {
     for (const socket of trickling) socket.destroy()
     await new Promise((resolve) => setTimeout(resolve, 100))
     const body = JSON.stringify({jsonrpc: '2.0', id: 1, method: 'tools/list', params: {}})
-    const accepted = await exchange(server.baseUrl, (socket) => socket.write(`${HEADERS('/mcp', `Content-Length: ${body.length}\r\nMCP-Protocol-Version: 2025-06-18\r\nConnection: close\r\n`)}${body}`), 3000)
+    const accepted = await exchange(
+      server.baseUrl,
+      (socket) => socket.write(`${HEADERS('/mcp', `Content-Length: ${body.length}\r\nMCP-Protocol-Version: 2025-06-18\r\nConnection: close\r\n`)}${body}`),
+      3000,
+    )
     expect(statusOf(accepted.text)).toBe(200)
   })
 })

@@ -74,13 +74,21 @@ describe('npm start', () => {
 
   it('drops log lines instead of growing when stdout stalls, counts them, keeps answering, and exits on SIGTERM within the shutdown timeout', async () => {
     const shutdownTimeoutMs = 3000
-    const stalled = await startMainProcess({PORT: '0', DATASET_FILE: SAMPLE_DATASET, RECONCILE_INTERVAL_SECONDS: '0', RATE_LIMIT_QUOTA: '0', SHUTDOWN_TIMEOUT_SECONDS: String(shutdownTimeoutMs / 1000)})
+    const stalled = await startMainProcess({
+      PORT: '0',
+      DATASET_FILE: SAMPLE_DATASET,
+      RECONCILE_INTERVAL_SECONDS: '0',
+      RATE_LIMIT_QUOTA: '0',
+      SHUTDOWN_TIMEOUT_SECONDS: String(shutdownTimeoutMs / 1000),
+    })
     try {
       stalled.stallOutput()
       const userAgent = `stalled-log-test ${'x'.repeat(200)}`
       // About 8 MB of log lines, twice what the logger may hold, from requests that each log a line.
       for (let batch = 0; batch < 300; batch++) {
-        const statuses = await Promise.all(Array.from({length: 50}, (_, index) => fetch(`${stalled.baseUrl}/api/v1/episodes/missing-${batch}-${index}.json`, {headers: {'User-Agent': userAgent}}).then((response) => response.status)))
+        const statuses = await Promise.all(
+          Array.from({length: 50}, (_, index) => fetch(`${stalled.baseUrl}/api/v1/episodes/missing-${batch}-${index}.json`, {headers: {'User-Agent': userAgent}}).then((response) => response.status)),
+        )
         expect(new Set(statuses)).toEqual(new Set([404]))
       }
       const metrics = await (await fetch(`${stalled.baseUrl}/metrics`)).text()
@@ -137,7 +145,9 @@ describe('npm start', () => {
   }, 30_000)
 
   it('writes only JSON lines, and no warning on a normal start', () => {
-    const lines = output().split('\n').filter((line) => line.trim() !== '')
+    const lines = output()
+      .split('\n')
+      .filter((line) => line.trim() !== '')
     expect(lines.length).toBeGreaterThan(2)
     for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow()
     // Up to listening, nothing above info: the MCP SDK's warning about JSON responses is answered
@@ -165,4 +175,3 @@ describe('npm start', () => {
     expect(fatal.map((line) => JSON.parse(line).msg)).toEqual([`cannot listen: 127.0.0.1:${new URL(baseUrl).port} is already in use: stop whatever listens there or set PORT to another port`])
   })
 })
-

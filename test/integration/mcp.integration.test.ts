@@ -6,7 +6,9 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {z} from 'zod'
 import {episodeSchema, voiceSchema} from '../../server/api/v1/contract.ts'
 
-const episodeSummary = z.object({slug: z.string(), title: z.string(), published_date: z.string(), episode_number: z.number().nullable(), tags: z.array(z.string()), guests: z.array(z.string()), url: z.string()}).strict()
+const episodeSummary = z
+  .object({slug: z.string(), title: z.string(), published_date: z.string(), episode_number: z.number().nullable(), tags: z.array(z.string()), guests: z.array(z.string()), url: z.string()})
+  .strict()
 import {growDataset} from '../../bench/grow-dataset.ts'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import {catalogResources, catalogTools} from '../../server/mcp/catalog-tools.ts'
@@ -218,7 +220,7 @@ describe('the /mcp endpoint over plain HTTP', () => {
     const headers = {'content-type': 'application/json', accept: 'application/json, text/event-stream'}
     const foreignOrigin = await fetch(`${server.baseUrl}/mcp`, {method: 'POST', body, headers: {...headers, origin: 'https://evil.example'}})
     await readProblem(foreignOrigin, 400)
-    const { request } = await import('node:http')
+    const {request} = await import('node:http')
     const status = await new Promise<number>((resolve, reject) => {
       const call = request(`${server.baseUrl}/mcp`, {method: 'POST', headers: {...headers, host: 'evil.example'}}, (response) => {
         response.resume()
@@ -336,7 +338,10 @@ describe('MCP resources/list over a catalog of about 1,000 items', () => {
     expect(uris.length).toBe(fixed.length + Object.values(counts).reduce((sum, count) => sum + count, 0))
     expect(uris).toContain('http://api.test/api/v1/voices/noa-levi-3.json')
 
-    const card = z.object({_meta: z.record(z.string(), z.object({resources: z.number()}).loose())}).loose().parse(await (await fetch(`${grown.baseUrl}/.well-known/mcp/server-card.json`)).json())
+    const card = z
+      .object({_meta: z.record(z.string(), z.object({resources: z.number()}).loose())})
+      .loose()
+      .parse(await (await fetch(`${grown.baseUrl}/.well-known/mcp/server-card.json`)).json())
     expect(Object.values(card._meta)[0]?.resources).toBe(uris.length)
     expect(await (await fetch(`${grown.baseUrl}/llms.txt`)).text()).toContain(`${uris.length} resources`)
     const aiCatalog = JSON.stringify(await (await fetch(`${grown.baseUrl}/.well-known/ai-catalog.json`)).json())

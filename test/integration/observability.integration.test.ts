@@ -20,7 +20,11 @@ const logLineSchema = z.object({
   msg: z.string(),
 })
 
-const requestLogs = () => server.logLines.map((line) => JSON.parse(line)).filter((entry) => 'req' in entry).map((entry) => logLineSchema.parse(entry))
+const requestLogs = () =>
+  server.logLines
+    .map((line) => JSON.parse(line))
+    .filter((entry) => 'req' in entry)
+    .map((entry) => logLineSchema.parse(entry))
 
 /** A sample's value from Prometheus's text format, or undefined when the series is absent. */
 function sample(metrics: string, series: string): number | undefined {
@@ -50,7 +54,7 @@ describe('request logs', () => {
     expect(second).toMatchObject({req: {id: madeUp}, res: {statusCode: 404}, level: 30})
   })
 
-  it('log a client\'s first 429 in a minute and summarise the rest in one line after it', async () => {
+  it("log a client's first 429 in a minute and summarise the rest in one line after it", async () => {
     let now = new Date('2026-06-01T00:00:00Z')
     server = await startTestServer({observed: true, clock: () => now, environment: {RATE_LIMIT_QUOTA: '5'}})
     const statuses = []
@@ -125,7 +129,7 @@ describe('GET /metrics', () => {
     const bound = 0.25 * 1024 * 1024
     const nextCursor = z.object({pagination: z.object({next_cursor: z.string().nullable()})})
     const cursors: string[] = []
-    for (let cursor: string | null = ''; cursor !== null; ) {
+    for (let cursor: string | null = ''; cursor !== null;) {
       const page = nextCursor.parse(await (await fetch(`${server.baseUrl}/api/v1/episodes.json?limit=1&cursor=${cursor}`)).json())
       cursor = page.pagination.next_cursor
       if (cursor) cursors.push(cursor)

@@ -59,10 +59,7 @@ describe('pagination', () => {
   })
 
   it('accepts the default limit explicitly and serves the pre-built page for it', async () => {
-    const [implicit, explicit] = await Promise.all([
-      fetch(`${server.baseUrl}/api/v1/episodes.json`),
-      fetch(`${server.baseUrl}/api/v1/episodes.json?limit=100&utm_source=test`),
-    ])
+    const [implicit, explicit] = await Promise.all([fetch(`${server.baseUrl}/api/v1/episodes.json`), fetch(`${server.baseUrl}/api/v1/episodes.json?limit=100&utm_source=test`)])
     expect(explicit.headers.get('etag')).toBe(implicit.headers.get('etag'))
   })
 

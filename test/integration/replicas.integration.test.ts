@@ -43,8 +43,7 @@ afterAll(async () => {
   await Promise.all([redis.stop(), standIn.close()])
 })
 
-const get = (replica: MainProcess | undefined, path: string, client = '198.51.100.1') =>
-  fetch(`${replica?.baseUrl}${path}`, {headers: {'X-Forwarded-For': client}})
+const get = (replica: MainProcess | undefined, path: string, client = '198.51.100.1') => fetch(`${replica?.baseUrl}${path}`, {headers: {'X-Forwarded-For': client}})
 
 async function deliver(replica: MainProcess | undefined, payload: {_id: string; _type: string}) {
   const body = JSON.stringify(payload)

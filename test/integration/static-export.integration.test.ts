@@ -203,10 +203,10 @@ describe('what nginx itself refuses', () => {
     {name: 'a transfer coding nginx does not know', raw: 'POST /api/v1/index.json HTTP/1.1\r\nHost: api.test\r\nTransfer-Encoding: compress\r\n\r\n', status: 400},
     {name: 'an HTTP version nginx does not speak', raw: 'GET /api/v1/index.json HTTP/2.5\r\nHost: api.test\r\n\r\n', status: 400},
     {name: 'a body over the limit', raw: 'POST /api/v1/index.json HTTP/1.1\r\nHost: api.test\r\nContent-Length: 100000000\r\n\r\n', status: 413},
-    {name: 'a request line over nginx\'s buffers', raw: `GET /api/v1/${'a'.repeat(9000)}.json HTTP/1.1\r\nHost: api.test\r\n\r\n`, status: 414},
-    {name: 'a header over nginx\'s buffers', raw: `GET /api/v1/index.json HTTP/1.1\r\nHost: api.test\r\nX-Large: ${'a'.repeat(9000)}\r\n\r\n`, status: 431},
+    {name: "a request line over nginx's buffers", raw: `GET /api/v1/${'a'.repeat(9000)}.json HTTP/1.1\r\nHost: api.test\r\n\r\n`, status: 414},
+    {name: "a header over nginx's buffers", raw: `GET /api/v1/index.json HTTP/1.1\r\nHost: api.test\r\nX-Large: ${'a'.repeat(9000)}\r\n\r\n`, status: 431},
     {name: 'a file nginx cannot open', raw: 'GET /api/v1/damaged.json HTTP/1.1\r\nHost: api.test\r\n\r\n', status: 500},
-  ])('$name: a $status problem+json, not nginx\'s HTML page', async ({raw, status}) => {
+  ])("$name: a $status problem+json, not nginx's HTML page", async ({raw, status}) => {
     const response = await exchange(raw)
     expect(response.status).toBe(status)
     expect(response.headers.get('content-type')).toBe('application/problem+json; charset=utf-8')

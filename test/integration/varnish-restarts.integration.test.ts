@@ -63,7 +63,9 @@ const throughVarnish = async (path: string) => {
 }
 /** Rewrites the dataset file as an editor's export would (a new file renamed over the old one): the origin's watcher rebuilds. */
 async function retitle(slug: string, title: string) {
-  const lines = (await readFile(datasetFile, 'utf8')).split('\n').map((line) => (line.includes(`"current":"${slug}"`) && line.includes('"_type":"episode"') ? JSON.stringify({...JSON.parse(line), title}) : line))
+  const lines = (await readFile(datasetFile, 'utf8'))
+    .split('\n')
+    .map((line) => (line.includes(`"current":"${slug}"`) && line.includes('"_type":"episode"') ? JSON.stringify({...JSON.parse(line), title}) : line))
   await writeFile(`${datasetFile}.new`, lines.join('\n'))
   await rename(`${datasetFile}.new`, datasetFile)
 }

@@ -39,10 +39,11 @@ async function run<T>(extra: Record<string, string>, work: (process: MainProcess
   }
 }
 
-describe('a restart with SNAPSHOT_DIR', () => {
+// Each test starts the server two or three times; under a full parallel run a start can take several seconds.
+describe('a restart with SNAPSHOT_DIR', {timeout: 60_000}, () => {
   it('reuses the saved snapshot while the dataset file is unchanged, byte for byte with the same validators', async () => {
     const first = await run({}, async (process) => {
-      await eventually(async () => expect(process.output()).toContain('saved the snapshot'), 5000)
+      await eventually(async () => expect(process.output()).toContain('saved the snapshot'), 15_000)
       expect(process.output()).not.toContain('reusing the snapshot')
       return served(process)
     })
@@ -60,16 +61,16 @@ describe('a restart with SNAPSHOT_DIR', () => {
     await run({}, async (process) => {
       expect(process.output()).not.toContain('reusing the snapshot')
       expect(await (await fetch(`${process.baseUrl}/api/v1/episodes/ep-1-why-we-started.json`)).text()).toContain('נערך בזמן שהשרת כבה')
-      await eventually(async () => expect(process.output()).toContain('saved the snapshot'), 5000)
+      await eventually(async () => expect(process.output()).toContain('saved the snapshot'), 15_000)
     })
     await run({}, async (process) => {
       expect(process.output()).toContain('reusing the snapshot')
       // Edits after a reuse are still noticed: the file is compared with the bytes that were fingerprinted.
       await writeFile(file, text.replace('"title":"פרק 1: למה התחלנו פודקאסט על קוד"', '"title":"פרק 1: אחרי ההפעלה"'))
-      await eventually(async () => expect(await (await fetch(`${process.baseUrl}/api/v1/episodes/ep-1-why-we-started.json`)).text()).toContain('אחרי ההפעלה'), 5000)
+      await eventually(async () => expect(await (await fetch(`${process.baseUrl}/api/v1/episodes/ep-1-why-we-started.json`)).text()).toContain('אחרי ההפעלה'), 15_000)
       // ...and applied per document: the file parsed once serving is what the edit is compared with.
       // The log line may reach the pipe after the GET that shows the edit.
-      await eventually(async () => expect(process.output()).toMatch(/rebuild of [^\n]+ done/), 5000)
+      await eventually(async () => expect(process.output()).toMatch(/rebuild of [^\n]+ done/), 15_000)
       expect(process.output()).not.toContain('re-reading the catalog')
     })
   })
@@ -77,7 +78,7 @@ describe('a restart with SNAPSHOT_DIR', () => {
   it('reads the source in full when the saved snapshot is damaged, says so, and saves a good one', async () => {
     // A save made over the file as it is now, so the fingerprint matches and the file is read.
     await run({}, async (process) => {
-      await eventually(async () => expect(process.output()).toMatch(/saved the snapshot|reusing the snapshot/), 5000)
+      await eventually(async () => expect(process.output()).toMatch(/saved the snapshot|reusing the snapshot/), 15_000)
     })
     const saved = join(environment.SNAPSHOT_DIR ?? '', 'snapshot.ndjson')
     const bytes = await readFile(saved)
@@ -86,7 +87,7 @@ describe('a restart with SNAPSHOT_DIR', () => {
       expect(process.output()).toContain('could not be read; reading the source in full')
       expect(process.output()).not.toContain('reusing the snapshot')
       expect((await fetch(`${process.baseUrl}/api/v1/all.json`)).status).toBe(200)
-      await eventually(async () => expect(process.output()).toContain('saved the snapshot'), 5000)
+      await eventually(async () => expect(process.output()).toContain('saved the snapshot'), 15_000)
     })
     await run({}, async (process) => expect(process.output()).toContain('reusing the snapshot'))
   })

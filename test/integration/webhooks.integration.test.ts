@@ -66,7 +66,6 @@ async function settleBuilds(): Promise<BuildOutcome[]> {
   return builds.filter((outcome) => !(outcome.kind === 'documents' && outcome.documents?.length === 1 && outcome.documents[0] === sentinel))
 }
 
-
 const get = (path: string, init?: RequestInit) => fetch(`${server.baseUrl}${path}`, init)
 
 const statusSchema = z.object({

@@ -81,9 +81,9 @@ describe('WebSub', () => {
     failNext = 1
     const episode = (await sample()).find((document) => document._type === 'episode' && document['audioUrl'] && !document._id.startsWith('drafts.'))
     await editDocument(episode?._id ?? '', (document) => ({...document, title: 'כותרת חדשה לפיד', _updatedAt: '2030-01-01T00:00:00Z'}))
-    await expect.poll(() => received.filter((request) => request.status === 204).map(({method, path, body}) => ({method, path, body})), {timeout: 10_000, interval: 50}).toEqual(
-      expect.arrayContaining([publishPing, pubnotify]),
-    )
+    await expect
+      .poll(() => received.filter((request) => request.status === 204).map(({method, path, body}) => ({method, path, body})), {timeout: 10_000, interval: 50})
+      .toEqual(expect.arrayContaining([publishPing, pubnotify]))
     expect(received.filter((request) => request.status === 503)).toHaveLength(1)
     expect(await (await fetch(`${server.baseUrl}/feed.xml`)).text()).toContain('כותרת חדשה לפיד')
   })

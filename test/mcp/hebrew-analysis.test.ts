@@ -11,7 +11,13 @@ describe('Hebrew analysis', () => {
   })
 
   it('brings plural and construct forms to one term', () => {
-    const pairs: [string, string][] = [['נגישות', 'נגישים'], ['מודלים', 'מודל'], ['מכונה', 'מכונת'], ['פריסות', 'פריסה'], ['webhooks', 'webhook']]
+    const pairs: [string, string][] = [
+      ['נגישות', 'נגישים'],
+      ['מודלים', 'מודל'],
+      ['מכונה', 'מכונת'],
+      ['פריסות', 'פריסה'],
+      ['webhooks', 'webhook'],
+    ]
     for (const [a, b] of pairs) {
       expect(lemma(words(a)[0] ?? ''), `${a} ~ ${b}`).toBe(lemma(words(b)[0] ?? ''))
     }
@@ -25,7 +31,15 @@ describe('Hebrew analysis', () => {
   })
 
   it('gives a Hebrew loanword and its English original the same consonant skeleton', () => {
-    const pairs: [string, string][] = [['ריאקט', 'react'], ['קוברנטיס', 'kubernetes'], ['וובהוק', 'webhook'], ['פליירייט', 'playwright'], ['דיפלוי', 'deploy'], ['רולבק', 'rollback'], ['קפקא', 'kafka']]
+    const pairs: [string, string][] = [
+      ['ריאקט', 'react'],
+      ['קוברנטיס', 'kubernetes'],
+      ['וובהוק', 'webhook'],
+      ['פליירייט', 'playwright'],
+      ['דיפלוי', 'deploy'],
+      ['רולבק', 'rollback'],
+      ['קפקא', 'kafka'],
+    ]
     for (const [hebrew, english] of pairs) {
       expect(skeleton(words(hebrew)[0] ?? ''), `${hebrew} ~ ${english}`).toBe(skeleton(english))
     }

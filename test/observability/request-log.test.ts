@@ -48,7 +48,7 @@ const entries = () => lines.map((line) => JSON.parse(line))
 const entryFor = (id: string) => entries().find((entry) => entry.req?.id === id)
 
 describe('request log lines', () => {
-  it('log a response written in full as completed, with its status, body bytes and pino\'s fields', async () => {
+  it("log a response written in full as completed, with its status, body bytes and pino's fields", async () => {
     const userAgent = 'agent "quoted" \\ back\tslash ñ {"level":50}'
     const response = await rawRequest(`${baseUrl}/small?q="x"`, {headers: {'X-Request-Id': 'full-1', 'User-Agent': userAgent}})
     expect(response.status).toBe(200)

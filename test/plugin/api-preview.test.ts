@@ -24,8 +24,7 @@ beforeAll(async () => {
 afterAll(() => server.close())
 
 // What the Studio's plugin is configured with, matching the test server's configuration.
-const settings = () =>
-  previewSettings({publicBaseUrl: server.config.publicBaseUrl, siteUrl: server.config.siteUrl, feedUrl: server.config.feedUrl}, server.config.images)
+const settings = () => previewSettings({publicBaseUrl: server.config.publicBaseUrl, siteUrl: server.config.siteUrl, feedUrl: server.config.feedUrl}, server.config.images)
 
 async function previewRow(collection: CollectionName, id: string, dataset: SanityDocument[] = documents): Promise<unknown> {
   const byId = new Map(dataset.map((document) => [document._id, document]))
@@ -67,7 +66,7 @@ describe('the API view', () => {
     return schemaType && 'fields' in schemaType && Array.isArray(schemaType.fields) ? schemaType.fields.find((field) => field.name === name)?.type.title : undefined
   }
 
-  it('words the objections in Hebrew under the form\'s field titles for the editors', async () => {
+  it("words the objections in Hebrew under the form's field titles for the editors", async () => {
     const episode = published('episode')[0]
     if (!episode) throw new Error('no episode')
     const broken = {...episode, title: undefined, publishedAt: 'soon', faq: [{_key: 'a', _type: 'faqEntry', question: 'למה?', answer: 42}]}

@@ -36,7 +36,7 @@ async function preview(id: string, dataset: SanityDocument[] = documents) {
 const publishedEpisodes = documents.filter((document) => document._type === 'episode' && !document._id.startsWith('drafts.'))
 
 describe('the Feed view', () => {
-  it('shows each episode\'s <item> exactly as /feed.xml serves it', async () => {
+  it("shows each episode's <item> exactly as /feed.xml serves it", async () => {
     const items = [...servedFeed.matchAll(/<item>[\s\S]*?<\/item>/g)].map((match) => match[0])
     let shown = 0
     for (const document of publishedEpisodes) {
@@ -55,7 +55,7 @@ describe('the Feed view', () => {
     expect(result).toEqual({status: 'not-served', reasons: [expect.stringContaining('אין לפרק אודיו')]})
   })
 
-  it('says so when the podcast settings are missing or break Apple\'s rules', async () => {
+  it("says so when the podcast settings are missing or break Apple's rules", async () => {
     const episodeId = publishedEpisodes.find((document) => document['audioUrl'])?._id ?? ''
     const withoutSettings = documents.filter((document) => document._id !== 'podcastSettings')
     expect(await preview(episodeId, withoutSettings)).toEqual({status: 'not-served', reasons: [expect.stringContaining('הגדרות הפודקאסט')]})

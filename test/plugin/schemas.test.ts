@@ -94,18 +94,21 @@ describe('validation rules', () => {
     ['an audio URL over http', {audioUrl: 'http://media.codetalks.example/ep.mp3'}, 'audioUrl: קישור לאודיו חייב להתחיל ב-https://.'],
     ['an audio URL with Hebrew letters', {audioUrl: 'https://media.codetalks.example/פרק.mp3'}, 'audioUrl: קישור לאודיו רק באותיות ASCII'],
     ['an external audio URL without its byte length', {audioLength: undefined}, 'audioLength: הגודל המדויק בבתים'],
-  ])('keeps Apple\'s rules: refuses %s', async (_case, change, expected) => {
+  ])("keeps Apple's rules: refuses %s", async (_case, change, expected) => {
     const errors = await errorsOf({...sample('episode'), ...change})
-    expect(errors.some((error) => error.startsWith(expected)), errors.join('\n')).toBe(true)
+    expect(
+      errors.some((error) => error.startsWith(expected)),
+      errors.join('\n'),
+    ).toBe(true)
   })
 
-  it('shows the editor the bytes left of Apple\'s 4000, a Hebrew letter counting two', async () => {
+  it("shows the editor the bytes left of Apple's 4000, a Hebrew letter counting two", async () => {
     expect(await errorsOf({...sample('episode'), description: 'שלום world'}, 'info')).toContain('description: נותרו 3986 בתים מתוך 4000 בפיד (אות עברית היא 2 בתים).')
     expect(await errorsOf({...sample('podcastSettings'), description: 'א'.repeat(2000)}, 'info')).toContain('description: נותרו 0 בתים מתוך 4000 בפיד (אות עברית היא 2 בתים).')
     expect(await errorsOf({...sample('podcastSettings'), description: 'א'.repeat(2000)})).toEqual([])
   })
 
-  it('wants the show\'s artwork square and at least 1400 px, from the asset\'s dimensions', async () => {
+  it("wants the show's artwork square and at least 1400 px, from the asset's dimensions", async () => {
     const artwork = (ref: string) => ({artwork: {_type: 'image', asset: {_type: 'reference', _ref: ref}}})
     expect(await errorsOf({...sample('podcastSettings'), ...artwork('image-0123456789abcdef0123456789abcdef01234567-3000x2000-jpg')})).toContain('artwork: התמונה צריכה להיות ריבועית (זו 3000×2000).')
     expect(await errorsOf({...sample('podcastSettings'), ...artwork('image-0123456789abcdef0123456789abcdef01234567-1200x1200-jpg')})).toContain('artwork: לפחות 1400×1400 פיקסלים (זו 1200×1200).')

@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {voicesInApiOrder} from '../../plugin/voice-order.ts'
 
-describe('the Studio\'s voice list', () => {
+describe("the Studio's voice list", () => {
   it('orders voices as the API does (Hebrew collator), not by code point', () => {
     // By code point ג׳ (U+05F3) sorts after גל, and Latin before Hebrew.
     const rows = [
@@ -16,7 +16,7 @@ describe('the Studio\'s voice list', () => {
     expect(voicesInApiOrder(rows)).not.toEqual(byCodePoint)
   })
 
-  it('lists a voice once, placed by its draft\'s name, and a new voice without a name first', () => {
+  it("lists a voice once, placed by its draft's name, and a new voice without a name first", () => {
     const rows = [
       {_id: 'drafts.zvi', name: 'אבי', slug: 'zvi'},
       {_id: 'zvi', name: 'צבי', slug: 'zvi'},

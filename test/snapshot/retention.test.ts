@@ -19,10 +19,7 @@ describe('retired snapshots', () => {
       current.listPage('episodes', {limit: 7, cursor: null})
       retired.push(new WeakRef(current))
       const episode = current.catalog.episodes[round]
-      current =
-        round % 2 === 0 || !episode
-          ? await build(current, {kind: 'all'})
-          : await build(current, {kind: 'documents', documents: new Map([[episode.documentId, 'episodes']])})
+      current = round % 2 === 0 || !episode ? await build(current, {kind: 'all'}) : await build(current, {kind: 'documents', documents: new Map([[episode.documentId, 'episodes']])})
     }
     await current.warm()
     await collectGarbage()

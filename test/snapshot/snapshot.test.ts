@@ -45,8 +45,14 @@ describe('snapshot dates and validators', () => {
 
   it('dates a fresh snapshot from the content, so restarts and replicas agree', async () => {
     const documents = [voice('dana', {_updatedAt: '2025-05-05T05:05:05.678Z'}), episode('ep-1', {_updatedAt: '2025-04-04T04:04:04Z'})]
-    const first = await builderOver(() => documents, () => new Date('2026-01-01T00:00:00Z'))(undefined, ALL)
-    const second = await builderOver(() => documents, () => new Date('2027-01-01T00:00:00Z'))(undefined, ALL)
+    const first = await builderOver(
+      () => documents,
+      () => new Date('2026-01-01T00:00:00Z'),
+    )(undefined, ALL)
+    const second = await builderOver(
+      () => documents,
+      () => new Date('2027-01-01T00:00:00Z'),
+    )(undefined, ALL)
     expect(first.representation('episodes/ep-1.json')?.lastModifiedHeader).toBe('Fri, 04 Apr 2025 04:04:04 GMT')
     expect(first.representation('all.json')?.lastModifiedHeader).toBe('Mon, 05 May 2025 05:05:05 GMT')
     for (const path of first.paths) expect(second.representation(path)).toEqual(first.representation(path))
@@ -55,7 +61,10 @@ describe('snapshot dates and validators', () => {
   it('moves ETag and Last-Modified only for representations whose bytes changed', async () => {
     let documents = [voice('dana'), episode('ep-1'), episode('ep-2', {publishedAt: '2025-01-01'})]
     let now = new Date('2026-01-01T00:00:00Z')
-    const build = builderOver(() => documents, () => now)
+    const build = builderOver(
+      () => documents,
+      () => now,
+    )
     const before: Snapshot = await build(undefined, ALL)
     documents = [voice('dana'), episode('ep-1', {title: 'כותרת חדשה'}), episode('ep-2', {publishedAt: '2025-01-01'})]
     now = new Date('2026-02-02T00:00:00Z')
@@ -73,7 +82,10 @@ describe('snapshot dates and validators', () => {
 
   it('drops representations of deleted documents', async () => {
     let documents = [voice('dana'), episode('ep-1')]
-    const build = builderOver(() => documents, () => new Date())
+    const build = builderOver(
+      () => documents,
+      () => new Date(),
+    )
     const before = await build(undefined, ALL)
     documents = [voice('dana')]
     const after = await build(before, ALL)
@@ -84,7 +96,10 @@ describe('snapshot dates and validators', () => {
 
   it('compresses the index and first pages before it is served, items on first request, and an edit only what changed', async () => {
     let documents = [voice('dana'), episode('ep-1'), episode('ep-2')]
-    const build = builderOver(() => documents, () => new Date())
+    const build = builderOver(
+      () => documents,
+      () => new Date(),
+    )
     const before = await build(undefined, ALL)
     for (const path of ['index.json', 'episodes.json', 'voices.json']) {
       expect(before.representation(path)?.encoded('br'), path).toBeDefined()
@@ -118,7 +133,10 @@ describe('snapshot dates and validators', () => {
   })
 
   it('is immutable', async () => {
-    const snapshot = await builderOver(() => [voice('dana')], () => new Date())(undefined, ALL)
+    const snapshot = await builderOver(
+      () => [voice('dana')],
+      () => new Date(),
+    )(undefined, ALL)
     expect(Object.isFrozen(snapshot)).toBe(true)
     expect(Object.isFrozen(snapshot.representation('voices.json'))).toBe(true)
   })

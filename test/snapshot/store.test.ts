@@ -41,11 +41,7 @@ describe('snapshot store', () => {
     const builder = controllableBuilder()
     const store = await createSnapshotStore<Snapshot>(builder.build)
     const first = store.refresh([{documentId: 'a', collection: 'episodes'}])
-    const burst = [
-      store.refresh([{documentId: 'b', collection: 'episodes'}]),
-      store.refresh([{documentId: 'c', collection: 'meetups'}]),
-      store.refresh([{documentId: 'b', collection: 'episodes'}]),
-    ]
+    const burst = [store.refresh([{documentId: 'b', collection: 'episodes'}]), store.refresh([{documentId: 'c', collection: 'meetups'}]), store.refresh([{documentId: 'b', collection: 'episodes'}])]
     expect(builder.changes.length).toBe(2)
     builder.next().resolve(fakeSnapshot('after a'))
     await first

@@ -14,7 +14,14 @@ async function resolved(pluginOptions: CatalogPluginOptions) {
   const prepared = prepareConfig({projectId: 'test', dataset: 'production', auth, plugins: [catalogPlugin(pluginOptions)]}).workspaces[0]?.__internal.sources[0]
   if (!prepared) throw new Error('no workspace')
   const source = await new Promise<Source>((resolve, reject) => prepared.source.subscribe({next: resolve, error: reject}))
-  return {types: source.schema.getTypeNames().filter((name) => ['episode', 'meetup', 'voice'].includes(name)).sort(), tools: source.tools, i18n: source.i18n}
+  return {
+    types: source.schema
+      .getTypeNames()
+      .filter((name) => ['episode', 'meetup', 'voice'].includes(name))
+      .sort(),
+    tools: source.tools,
+    i18n: source.i18n,
+  }
 }
 
 describe('catalogPlugin', () => {
@@ -26,7 +33,7 @@ describe('catalogPlugin', () => {
     expect(structure[0]?.options).toMatchObject({structure: catalogStructure, defaultDocumentNode: expect.any(Function)})
   })
 
-  it('speaks Hebrew in the Studio\'s own locale (the Studio has no Hebrew one)', async () => {
+  it("speaks Hebrew in the Studio's own locale (the Studio has no Hebrew one)", async () => {
     const {i18n} = await resolved(options)
     expect(i18n.currentLocale.id).toBe('en-US')
     await i18n.loadNamespaces([CATALOG_NAMESPACE])

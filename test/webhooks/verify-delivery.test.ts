@@ -75,7 +75,10 @@ describe('headers', () => {
     const verdict = (headers: Delivery['headers']) => verifyDelivery({body: delivery.body, headers}, SECRET, NOW, new RememberedDeliveries())
     expect(await verdict({})).toEqual({accepted: false, status: 400, detail: 'The sanity-webhook-signature header is missing or repeated.'})
     expect(await verdict({'sanity-webhook-signature': [signature, signature]})).toMatchObject({status: 400, detail: expect.stringMatching(/missing or repeated/)})
-    expect(await verdict({'sanity-webhook-signature': signature, 'idempotency-key': ['a', 'b']})).toMatchObject({status: 400, detail: expect.stringMatching(/idempotency-key header must be one value/)})
+    expect(await verdict({'sanity-webhook-signature': signature, 'idempotency-key': ['a', 'b']})).toMatchObject({
+      status: 400,
+      detail: expect.stringMatching(/idempotency-key header must be one value/),
+    })
   })
 
   it('takes an idempotency-key of 256 characters and refuses one of 257', async () => {
@@ -90,7 +93,10 @@ describe('headers', () => {
 
   it('refuses another secret, a changed body and an empty body, and remembers none of them', async () => {
     const seen = new RememberedDeliveries()
-    expect(await verifyDelivery(await signed(EPISODE, {secret: 'another-secret-of-some-length'}), SECRET, NOW, seen)).toMatchObject({status: 400, detail: expect.stringMatching(/does not sign this body/)})
+    expect(await verifyDelivery(await signed(EPISODE, {secret: 'another-secret-of-some-length'}), SECRET, NOW, seen)).toMatchObject({
+      status: 400,
+      detail: expect.stringMatching(/does not sign this body/),
+    })
     const delivery = await signed(EPISODE)
     expect(await verifyDelivery({...delivery, body: Buffer.from(JSON.stringify({...EPISODE, _id: 'episode-2'}))}, SECRET, NOW, seen)).toMatchObject({status: 400})
     expect(await verifyDelivery({...delivery, body: Buffer.alloc(0)}, SECRET, NOW, seen)).toEqual({accepted: false, status: 400, detail: 'The delivery has no body.'})
@@ -101,7 +107,10 @@ describe('headers', () => {
 describe('what an accepted delivery asks for', () => {
   it.each([
     [EPISODE, accepted.change],
-    [{_id: 'voice-1', _type: 'voice'}, {documentId: 'voice-1', collection: 'voices'}],
+    [
+      {_id: 'voice-1', _type: 'voice'},
+      {documentId: 'voice-1', collection: 'voices'},
+    ],
     [{_id: 'drafts.episode-1', _type: 'episode'}, 'ignored'],
     [{_id: 'x', _type: '__proto__'}, 'ignored'],
     [{hello: 'world'}, 'all'],

@@ -24,65 +24,71 @@ export const personRefSchema = z
   })
   .meta({id: 'PersonRef', description: 'A speaker appearing in an episode or giving a talk.'})
 
-export const episodeSchema = z.strictObject({
-  slug: slugSchema,
-  url: uri,
-  api_url: uri,
-  episode_number: z.number().int().positive().nullable(),
-  title: text,
-  description: text,
-  language: languageTag,
-  published_date: isoDate,
-  tags: z.array(englishTag),
-  guests: z.array(personRefSchema),
-  audio_url: uri.nullable(),
-  video_id: z.string().nullable(),
-  video_url: uri.nullable(),
-  podcast_directory_url: uri.nullable(),
-  image_url: uri.nullable(),
-  takeaways: z.array(text),
-  faq: z.array(z.strictObject({question: text, answer: text})),
-  feed_url: uri,
-  duration_seconds: z.number().int().positive().nullable().meta({description: 'Length of the audio in seconds.'}),
-  season: z.number().int().positive().nullable(),
-  episode_type: z.enum(['full', 'trailer', 'bonus']),
-  explicit: z.boolean(),
-  audio: z
-    .strictObject({url: uri, length_bytes: z.number().int().positive(), mime_type: z.string().regex(/^audio\/[\w.+-]+$/)})
-    .nullable()
-    .meta({description: 'The audio file as the podcast feed encloses it; null while it has no exact size and type.'}),
-  transcript: z.strictObject({url: uri, mime_type: z.enum(['text/vtt', 'application/x-subrip'])}).nullable(),
-  artwork_url: uri.nullable().meta({description: 'Square JPEG artwork of 1400-3000 px for podcast apps; null when the cover image is smaller.'}),
-}).meta({id: 'Episode', description: 'A podcast episode. Content text is Hebrew; tags are English.'})
+export const episodeSchema = z
+  .strictObject({
+    slug: slugSchema,
+    url: uri,
+    api_url: uri,
+    episode_number: z.number().int().positive().nullable(),
+    title: text,
+    description: text,
+    language: languageTag,
+    published_date: isoDate,
+    tags: z.array(englishTag),
+    guests: z.array(personRefSchema),
+    audio_url: uri.nullable(),
+    video_id: z.string().nullable(),
+    video_url: uri.nullable(),
+    podcast_directory_url: uri.nullable(),
+    image_url: uri.nullable(),
+    takeaways: z.array(text),
+    faq: z.array(z.strictObject({question: text, answer: text})),
+    feed_url: uri,
+    duration_seconds: z.number().int().positive().nullable().meta({description: 'Length of the audio in seconds.'}),
+    season: z.number().int().positive().nullable(),
+    episode_type: z.enum(['full', 'trailer', 'bonus']),
+    explicit: z.boolean(),
+    audio: z
+      .strictObject({url: uri, length_bytes: z.number().int().positive(), mime_type: z.string().regex(/^audio\/[\w.+-]+$/)})
+      .nullable()
+      .meta({description: 'The audio file as the podcast feed encloses it; null while it has no exact size and type.'}),
+    transcript: z.strictObject({url: uri, mime_type: z.enum(['text/vtt', 'application/x-subrip'])}).nullable(),
+    artwork_url: uri.nullable().meta({description: 'Square JPEG artwork of 1400-3000 px for podcast apps; null when the cover image is smaller.'}),
+  })
+  .meta({id: 'Episode', description: 'A podcast episode. Content text is Hebrew; tags are English.'})
 
-export const meetupSchema = z.strictObject({
-  slug: slugSchema,
-  url: uri,
-  api_url: uri,
-  title: text,
-  abstract: text.nullable(),
-  language: languageTag,
-  published_date: isoDate,
-  tags: z.array(englishTag),
-  audience: z.array(text),
-  speakers: z.array(personRefSchema),
-  video_id: z.string().min(1),
-  video_url: uri,
-  image_url: uri.nullable(),
-}).meta({id: 'Meetup', description: 'An internal meetup talk.'})
+export const meetupSchema = z
+  .strictObject({
+    slug: slugSchema,
+    url: uri,
+    api_url: uri,
+    title: text,
+    abstract: text.nullable(),
+    language: languageTag,
+    published_date: isoDate,
+    tags: z.array(englishTag),
+    audience: z.array(text),
+    speakers: z.array(personRefSchema),
+    video_id: z.string().min(1),
+    video_url: uri,
+    image_url: uri.nullable(),
+  })
+  .meta({id: 'Meetup', description: 'An internal meetup talk.'})
 
-export const voiceSchema = z.strictObject({
-  slug: slugSchema,
-  url: uri,
-  api_url: uri,
-  name: text,
-  role: text,
-  bio: text,
-  language: languageTag,
-  tech_stack: z.array(text),
-  social_profile_url: uri.nullable(),
-  image_url: uri.nullable(),
-}).meta({id: 'Voice', description: 'A speaker profile.'})
+export const voiceSchema = z
+  .strictObject({
+    slug: slugSchema,
+    url: uri,
+    api_url: uri,
+    name: text,
+    role: text,
+    bio: text,
+    language: languageTag,
+    tech_stack: z.array(text),
+    social_profile_url: uri.nullable(),
+    image_url: uri.nullable(),
+  })
+  .meta({id: 'Voice', description: 'A speaker profile.'})
 
 export const paginationSchema = z
   .strictObject({
@@ -95,46 +101,51 @@ export const paginationSchema = z
   })
   .meta({id: 'Pagination'})
 
-export const serviceIndexSchema = z.strictObject({
-  name: text,
-  description: z.string().optional(),
-  version: z.literal('v1'),
-  language: languageTag.optional(),
-  authentication: z.literal('none'),
-  auth_documentation: uri.optional(),
-  documentation: uri.optional(),
-  openapi: uri.optional(),
-  terms_of_service: uri.optional(),
-  contact: z.email().optional(),
-  feed_url: uri.optional(),
-  endpoints: z.record(z.string(), z.string()).meta({description: 'operationId -> absolute URL template ({slug} where a slug goes).'}),
-}).meta({id: 'ServiceIndex'})
+export const serviceIndexSchema = z
+  .strictObject({
+    name: text,
+    description: z.string().optional(),
+    version: z.literal('v1'),
+    language: languageTag.optional(),
+    authentication: z.literal('none'),
+    auth_documentation: uri.optional(),
+    documentation: uri.optional(),
+    openapi: uri.optional(),
+    terms_of_service: uri.optional(),
+    contact: z.email().optional(),
+    feed_url: uri.optional(),
+    endpoints: z.record(z.string(), z.string()).meta({description: 'operationId -> absolute URL template ({slug} where a slug goes).'}),
+  })
+  .meta({id: 'ServiceIndex'})
 
-export const listEnvelope = <Item extends z.ZodType>(item: Item) =>
-  z.strictObject({data: z.array(item), pagination: paginationSchema})
+export const listEnvelope = <Item extends z.ZodType>(item: Item) => z.strictObject({data: z.array(item), pagination: paginationSchema})
 
 export const itemEnvelope = <Item extends z.ZodType>(item: Item) => z.strictObject({data: item})
 
-export const bulkSchema = z.strictObject({
-  data: z.strictObject({
-    episodes: z.array(episodeSchema),
-    meetups: z.array(meetupSchema),
-    voices: z.array(voiceSchema),
-  }),
-  counts: z.strictObject({
-    episodes: z.number().int().nonnegative(),
-    meetups: z.number().int().nonnegative(),
-    voices: z.number().int().nonnegative(),
-  }),
-}).meta({id: 'Everything', description: 'The three lists (episodes and meetups newest first, voices by Hebrew name) and their counts.'})
+export const bulkSchema = z
+  .strictObject({
+    data: z.strictObject({
+      episodes: z.array(episodeSchema),
+      meetups: z.array(meetupSchema),
+      voices: z.array(voiceSchema),
+    }),
+    counts: z.strictObject({
+      episodes: z.number().int().nonnegative(),
+      meetups: z.number().int().nonnegative(),
+      voices: z.number().int().nonnegative(),
+    }),
+  })
+  .meta({id: 'Everything', description: 'The three lists (episodes and meetups newest first, voices by Hebrew name) and their counts.'})
 
-export const problemSchema = z.strictObject({
-  type: uri,
-  title: text,
-  status: z.number().int().min(400).max(599),
-  detail: z.string().optional(),
-  instance: z.string().optional(),
-}).meta({id: 'Problem', description: 'RFC 9457 problem details.'})
+export const problemSchema = z
+  .strictObject({
+    type: uri,
+    title: text,
+    status: z.number().int().min(400).max(599),
+    detail: z.string().optional(),
+    instance: z.string().optional(),
+  })
+  .meta({id: 'Problem', description: 'RFC 9457 problem details.'})
 
 export type PersonRef = z.infer<typeof personRefSchema>
 export type Episode = z.infer<typeof episodeSchema>

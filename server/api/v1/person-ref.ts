@@ -27,9 +27,7 @@ export function toPersonRefs(field: string, rows: z.infer<typeof personRowSchema
     url: context.links.page('voices', row.slug),
     api_url: context.links.api('voices', row.slug),
   }))
-  const warnings = rows
-    .filter((row) => !context.servedVoices.has(row.slug))
-    .map((row) => `${field}: left out voice "${row.slug}", which the catalog does not serve`)
+  const warnings = rows.filter((row) => !context.servedVoices.has(row.slug)).map((row) => `${field}: left out voice "${row.slug}", which the catalog does not serve`)
   return {refs, warnings, updatedAt: latestTimestamp([ownUpdatedAt, ...served.map((row) => row._updatedAt)])}
 }
 

@@ -22,9 +22,7 @@ export const podcastSettingsRowSchema = z.object({
   owner_name: text,
   owner_email: z.email(),
   artwork: imageSourceSchema,
-  categories: z
-    .array(z.string().transform(parseCategoryChoice).refine(isAppleCategory, 'is not in Apple Podcasts\' category list'))
-    .min(1),
+  categories: z.array(z.string().transform(parseCategoryChoice).refine(isAppleCategory, "is not in Apple Podcasts' category list")).min(1),
   explicit: optional(z.boolean()),
   show_type: optional(z.enum(['episodic', 'serial'])),
   copyright: text,

@@ -104,9 +104,7 @@ describe('mapCatalog', () => {
   it('serves one document per slug and reports the others', async () => {
     const catalog = await catalogOf([episode('same', {_id: 'first'}), episode('same', {_id: 'second', publishedAt: '2024-01-01'})])
     expect(catalog.episodes.map((entry) => entry.documentId)).toEqual(['first'])
-    expect(catalog.problems).toEqual([
-      {documentId: 'second', collection: 'episodes', severity: 'rejected', messages: ['slug: "same" is already used by another document in episodes']},
-    ])
+    expect(catalog.problems).toEqual([{documentId: 'second', collection: 'episodes', severity: 'rejected', messages: ['slug: "same" is already used by another document in episodes']}])
   })
 
   it('dates an item by the latest edit among the documents it shows', async () => {

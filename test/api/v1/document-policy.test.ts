@@ -70,7 +70,10 @@ describe('the document policy, alike in full and per-document builds', () => {
       const newer = episode('same', {_id: 'newer', publishedAt: '2025-01-01', title: 'חדש'})
       const twinB = episode('twin', {_id: 'twin-b', publishedAt: '2025-01-01', title: 'ב'})
       const twinA = episode('twin', {_id: 'twin-a', publishedAt: '2025-01-01', title: 'א'})
-      for (const documents of [[older, newer, twinB, twinA], [twinA, twinB, newer, older]]) {
+      for (const documents of [
+        [older, newer, twinB, twinA],
+        [twinA, twinB, newer, older],
+      ]) {
         const catalog = mapCatalog(await fetchFrom(documents, CATALOG_QUERY), settings)
         expect(served(catalog)).toEqual(['newer:same:חדש', 'twin-a:twin:א'])
         expect(problems(catalog)).toEqual([

@@ -15,18 +15,49 @@ describe('voices: a Hebrew collator on the name, then the slug', () => {
       ['גבי אורן', 'gabi-oren'],
     ]
     expect(sorted(voiceOrder, keys).map(([name]) => name)).toEqual(['ג׳ורג׳ לוי', 'גבי אורן', 'גל כהן'])
-    expect([...keys].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name]) => name), 'what GROQ order() gives').toEqual(['גבי אורן', 'גל כהן', 'ג׳ורג׳ לוי'])
+    expect(
+      [...keys].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name]) => name),
+      'what GROQ order() gives',
+    ).toEqual(['גבי אורן', 'גל כהן', 'ג׳ורג׳ לוי'])
   })
 
   it('orders geresh names among themselves, and Hebrew letters as the alphabet does', () => {
-    expect(sorted(voiceOrder, [['ג׳ורג׳', 'b'], ['ג׳ון', 'a']]).map(([name]) => name)).toEqual(['ג׳ון', 'ג׳ורג׳'])
-    expect(sorted(voiceOrder, [['צביקה', 'b'], ['צ׳רלי', 'a']]).map(([name]) => name)).toEqual(['צ׳רלי', 'צביקה'])
-    expect(sorted(voiceOrder, [['תמר', 'c'], ['אבי', 'a'], ['מיכל', 'b']]).map(([name]) => name)).toEqual(['אבי', 'מיכל', 'תמר'])
-    expect(sorted(voiceOrder, [['גלית', 'b'], ['גל', 'a']]).map(([name]) => name), 'a prefix first').toEqual(['גל', 'גלית'])
+    expect(
+      sorted(voiceOrder, [
+        ['ג׳ורג׳', 'b'],
+        ['ג׳ון', 'a'],
+      ]).map(([name]) => name),
+    ).toEqual(['ג׳ון', 'ג׳ורג׳'])
+    expect(
+      sorted(voiceOrder, [
+        ['צביקה', 'b'],
+        ['צ׳רלי', 'a'],
+      ]).map(([name]) => name),
+    ).toEqual(['צ׳רלי', 'צביקה'])
+    expect(
+      sorted(voiceOrder, [
+        ['תמר', 'c'],
+        ['אבי', 'a'],
+        ['מיכל', 'b'],
+      ]).map(([name]) => name),
+    ).toEqual(['אבי', 'מיכל', 'תמר'])
+    expect(
+      sorted(voiceOrder, [
+        ['גלית', 'b'],
+        ['גל', 'a'],
+      ]).map(([name]) => name),
+      'a prefix first',
+    ).toEqual(['גל', 'גלית'])
   })
 
   it('breaks a tie of names by slug, in code point order, and a key equals itself', () => {
-    expect(sorted(voiceOrder, [['נועה לוי', 'noa-levi-b'], ['נועה לוי', 'noa-levi-a'], ['נועה לוי', 'noa-levi-10']])).toEqual([
+    expect(
+      sorted(voiceOrder, [
+        ['נועה לוי', 'noa-levi-b'],
+        ['נועה לוי', 'noa-levi-a'],
+        ['נועה לוי', 'noa-levi-10'],
+      ]),
+    ).toEqual([
       ['נועה לוי', 'noa-levi-10'],
       ['נועה לוי', 'noa-levi-a'],
       ['נועה לוי', 'noa-levi-b'],
@@ -35,7 +66,12 @@ describe('voices: a Hebrew collator on the name, then the slug', () => {
   })
 
   it('puts Hebrew names before Latin ones, as the Hebrew locale does', () => {
-    expect(sorted(voiceOrder, [['Dana Cohen', 'dana-cohen'], ['דנה כהן', 'dana-cohen-he']]).map(([name]) => name)).toEqual(['דנה כהן', 'Dana Cohen'])
+    expect(
+      sorted(voiceOrder, [
+        ['Dana Cohen', 'dana-cohen'],
+        ['דנה כהן', 'dana-cohen-he'],
+      ]).map(([name]) => name),
+    ).toEqual(['דנה כהן', 'Dana Cohen'])
   })
 })
 
@@ -69,7 +105,10 @@ describe('the sample catalog', () => {
     const {catalog} = await catalogSnapshotBuilder({source: createEmbeddedFileSource(SAMPLE_DATASET), config, clock: () => new Date()})(undefined, {kind: 'all'})
     const voices = catalog.voices.map(({value}) => voiceOrder.key(value))
     expect(voices).toEqual(sorted(voiceOrder, voices))
-    expect(voices.some(([name]) => name.includes('׳')), 'the sample has a geresh name').toBe(true)
+    expect(
+      voices.some(([name]) => name.includes('׳')),
+      'the sample has a geresh name',
+    ).toBe(true)
     const episodes = catalog.episodes.map(({value}) => episodeOrder.key(value))
     expect(episodes).toEqual(sorted(episodeOrder, episodes))
     const meetups = catalog.meetups.map(({value}) => meetupOrder.key(value))
