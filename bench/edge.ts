@@ -47,7 +47,7 @@ async function edgeOver(initial: SanityDocument[]): Promise<EdgeUnderTest> {
   let documents = initial
   const varnishPort = await freePort()
   const origin = await startTestServer({
-    source: createEmbeddedSource('in-memory catalog', async () => documents),
+    source: createEmbeddedSource('in-memory catalog', () => Promise.resolve(documents)),
     environment: {SANITY_WEBHOOK_SECRET: SECRET, CDN_PURGE: 'varnish', CDN_PURGE_URLS: `http://127.0.0.1:${varnishPort}/`, CDN_PURGE_TOKEN: TOKEN, RECONCILE_INTERVAL_SECONDS: '0'},
     edge: {retry: {initialDelayMs: 50, maxDelayMs: 500}},
   })

@@ -164,7 +164,7 @@ interface Case {
 }
 
 const EPISODE = '/api/v1/episodes/ep-3-schema-migrations.json'
-const identity = async () => ({'Accept-Encoding': 'identity'})
+const identity = () => Promise.resolve({'Accept-Encoding': 'identity'})
 const mcpScript = join(work, 'mcp-search.lua')
 const MCP_CALL = {jsonrpc: '2.0', id: 1, method: 'tools/call', params: {name: 'search_catalog', arguments: {query: 'react', limit: 5}}}
 await writeFile(
@@ -185,9 +185,9 @@ const allCases: Case[] = [
       return {'Accept-Encoding': 'identity', 'If-None-Match': response.headers.get('etag') ?? ''}
     },
   },
-  {name: 'one episode, brotli', path: EPISODE, headers: async () => ({'Accept-Encoding': 'br'}), servers: [...NODE_SERVERS, 'export nginx']},
-  {name: 'MCP tools/call search_catalog', path: '/mcp', headers: async () => ({}), script: mcpScript, servers: ['origin, logs off', 'origin, logs on', 'raw node:http']},
-  {name: 'the same search, no MCP SDK (raw node:http only)', path: '/mcp-bare', headers: async () => ({}), script: mcpScript, servers: ['raw node:http'], informational: true},
+  {name: 'one episode, brotli', path: EPISODE, headers: () => Promise.resolve({'Accept-Encoding': 'br'}), servers: [...NODE_SERVERS, 'export nginx']},
+  {name: 'MCP tools/call search_catalog', path: '/mcp', headers: () => Promise.resolve({}), script: mcpScript, servers: ['origin, logs off', 'origin, logs on', 'raw node:http']},
+  {name: 'the same search, no MCP SDK (raw node:http only)', path: '/mcp-bare', headers: () => Promise.resolve({}), script: mcpScript, servers: ['raw node:http'], informational: true},
 ]
 const cases = allCases.filter((benchCase) => !(QUICK && benchCase.informational))
 // Other trees of the origin get the origin's cases.
@@ -456,6 +456,7 @@ async function summariseProfile(directory: string, count: number): Promise<{shar
   const {readdir} = await import('node:fs/promises')
   const file = (await readdir(directory)).find((name) => name.endsWith('.cpuprofile'))
   if (!file) return []
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- V8's own .cpuprofile format, read for a summary only
   const profile: {nodes: ProfileNode[]; samples: number[]} = JSON.parse(await readFile(join(directory, file), 'utf8'))
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]))
   const selfSamples = new Map<string, number>()

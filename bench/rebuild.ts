@@ -31,7 +31,7 @@ const ms = (value: number) => value.toFixed(value < 10 ? 1 : 0)
 const rows: string[] = []
 for (const size of SIZES) {
   let documents: SanityDocument[] = growDataset(sample, size)
-  const source = createEmbeddedSource('bench', async () => documents)
+  const source = createEmbeddedSource('bench', () => Promise.resolve(documents))
   const build = catalogSnapshotBuilder({source, config, clock: () => new Date()})
 
   gc()

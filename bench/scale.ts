@@ -40,8 +40,8 @@ async function startServer(environment: Record<string, string>): Promise<{server
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
-  child.stdout?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-200_000)))
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stdout.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-200_000)))
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
   for (;;) {
     const port = /listening on [\d.]+:(\d+)/.exec(output)?.[1]
     if (child.exitCode !== null) throw new Error(`server exited: ${output}`)
@@ -215,7 +215,7 @@ try {
         const referencesOf = (document: SanityDocument) => [...JSON.stringify(document).matchAll(/"_ref":"([^"]+)"/g)].map((match) => match[1])
         const linking = documents.find((document) => document._type === 'episode' && referencesOf(document).length > 0)
         const guest = linking && documents.find((document) => document._type === 'voice' && referencesOf(linking).includes(document._id))
-        if (!guest || !linking) throw new Error('no linked voice')
+        if (!guest) throw new Error('no linked voice')
 
         for (let round = 1; round <= PUBLISH_ROUNDS; round++) {
           const title = `עריכה ${size} ${round}`

@@ -38,7 +38,7 @@ const retained = async () => {
 // Part 1: rebuilds. Every round edits one episode's title, so every build makes a new snapshot.
 let documents: SanityDocument[] = sample
 const episodeIds = sample.filter((document) => document._type === 'episode' && !document._id.startsWith('drafts.')).map((document) => document._id)
-const source = createEmbeddedSource('soak', async () => documents)
+const source = createEmbeddedSource('soak', () => Promise.resolve(documents))
 const store = await createSnapshotStore(catalogSnapshotBuilder({source, config, clock: () => new Date()}))
 const edit = async (round: number) => {
   const id = episodeIds[round % episodeIds.length] ?? ''
@@ -68,7 +68,7 @@ store.close()
 const grown = growDataset(sample, 3000)
 const caches = createDemandCaches(config.caches)
 const pageCache = caches.pages
-const bigStore = await createSnapshotStore(catalogSnapshotBuilder({source: createEmbeddedSource('soak 3k', async () => grown), config, clock: () => new Date(), caches}))
+const bigStore = await createSnapshotStore(catalogSnapshotBuilder({source: createEmbeddedSource('soak 3k', () => Promise.resolve(grown)), config, clock: () => new Date(), caches}))
 const snapshot = bigStore.current()
 const keys = snapshot.catalog.episodes.map((entry) => episodeOrder.key(entry.value))
 const limits = [1, 10, 50, 100, 250, 500]

@@ -68,7 +68,7 @@ function lettersOf(word: string): Letter[] {
     const base = word[index] ?? ''
     let marks = ''
     index += 1
-    while (index < word.length && MARK.test(word[index] ?? '')) marks += word[index++]
+    while (index < word.length && MARK.test(word[index] ?? '')) marks += word[index++] ?? ''
     const geresh = GERESH.test(word.slice(index))
     if (geresh) index += 1
     letters.push({base, marks, geresh})
@@ -142,6 +142,7 @@ function transliterateWord(word: string): string {
  * title. Returns an empty string when nothing usable is left, so the Studio's required rule says so.
  */
 export function slugify(title: string): string {
+  // eslint-disable-next-line no-misleading-character-class -- Hebrew points listed on purpose, matched one code point at a time
   const words = title.normalize('NFC').match(/[\u05D0-\u05EA][\u05D0-\u05EA\u0591-\u05C7'\u05F3\u2019]*|[^\u05D0-\u05EA]+/g) ?? []
   const latin = words
     .map((word) => (/^[\u05D0-\u05EA]/.test(word) ? transliterateWord(word) : word.normalize('NFKD').replace(/[\u0300-\u036f]/g, '')))

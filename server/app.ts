@@ -61,14 +61,18 @@ export function createApp(dependencies: AppDependencies): express.Express {
     try {
       decodeURIComponent(request.originalUrl)
     } catch {
-      return sendProblem(request, response, problem(400, 'The request URL has malformed percent-encoding.', request.path))
+      sendProblem(request, response, problem(400, 'The request URL has malformed percent-encoding.', request.path))
+      return
     }
     next()
   }
 
   /** Paths that exist answer other methods with 405; unknown paths are 404 whatever the method. */
   const readOnly: RequestHandler = (request, response, next) => {
-    if (isReadMethod(request.method)) return next()
+    if (isReadMethod(request.method)) {
+      next()
+      return
+    }
     sendReadOnlyRefusal(request, response, publicBaseUrl, request.originalUrl)
   }
 
@@ -81,12 +85,16 @@ export function createApp(dependencies: AppDependencies): express.Express {
 
   const notFound: RequestHandler = (request, response) => sendProblem(request, response, problem(404, unknownPathDetail(publicBaseUrl), request.originalUrl))
 
-  const errorResponse: ErrorRequestHandler = (error, request, response, next) => {
-    if (response.headersSent) return next(error)
+  const errorResponse: ErrorRequestHandler = (error: unknown, request, response, next) => {
+    if (response.headersSent) {
+      next(error)
+      return
+    }
     // Body parsers and the like mark client errors with a 4xx `status`.
     const status: unknown = typeof error === 'object' && error !== null && 'status' in error ? error.status : undefined
     if (isProblemStatus(status) && status < 500) {
-      return sendProblem(request, response, problem(status, error instanceof Error ? error.message : 'The request was refused.', request.originalUrl))
+      sendProblem(request, response, problem(status, error instanceof Error ? error.message : 'The request was refused.', request.originalUrl))
+      return
     }
     logError(error)
     sendProblem(request, response, problem(500, 'The server failed to answer. The payload is static, so a retry with backoff is safe.', request.originalUrl))
@@ -125,7 +133,10 @@ export function createApp(dependencies: AppDependencies): express.Express {
   app.use((request, response, next) => {
     const snapshot = store.current()
     const document = snapshot.site(request.path)
-    if (!document) return next()
+    if (!document) {
+      next()
+      return
+    }
     readOnly(request, response, () => sendRepresentation(request, response, document, catalogVersionHeader(snapshot)))
   })
   app.use(notFound)

@@ -109,7 +109,7 @@ export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies)
     const snapshot = await build(previous, change)
     await snapshot.precompress()
     clearTimeout(warmTimer)
-    if (previous) warmTimer = setTimeout(() => snapshot.warm().catch(() => undefined), WARM_AFTER_MS).unref()
+    if (previous) warmTimer = setTimeout(() => void snapshot.warm().catch(() => undefined), WARM_AFTER_MS).unref()
     return snapshot
   }
 }

@@ -76,6 +76,7 @@ const saved = snapshotFile && {
   onUnusable: (error: unknown) => logger.warn({err: error}, `the snapshot saved in ${config.snapshotDirectory} could not be read; reading the source in full`),
 }
 // Replicas sharing Redis say which version each serves (Redis connects once the store exists).
+// eslint-disable-next-line prefer-const -- set once Redis is up, after the store whose callback reads it
 let servedVersions: ServedVersions | undefined
 const servedVersionsReady = Promise.withResolvers<ServedVersions | undefined>()
 // Purges the CDN of exactly what each new snapshot changed, once it is served (by every replica).
@@ -209,7 +210,7 @@ server.once('error', (error: NodeJS.ErrnoException) => {
     EADDRNOTAVAIL: `${config.host} is not an address of this machine: set HOST to one (127.0.0.1, or 0.0.0.0 for all)`,
   }
   logger.fatal({code: error.code}, `cannot listen: ${reasons[error.code ?? ''] ?? error.message}`)
-  log.close(EXIT_LOG_FLUSH_MS).then(() => process.exit(1))
+  void log.close(EXIT_LOG_FLUSH_MS).then(() => process.exit(1))
 })
 server.listen({port: config.port, host: config.host, reusePort: config.reusePort}, () => {
   const {episodes, meetups, voices} = snapshots.current().counts
@@ -241,7 +242,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     edge?.close()
     const started = Date.now()
     const deadline = started + config.shutdownTimeoutSeconds * 1000
-    shutDown(config.shutdownTimeoutSeconds * 1000)
+    void shutDown(config.shutdownTimeoutSeconds * 1000)
       .then(() => redis?.close())
       .then(() => {
         logger.info(`stopped after ${signal}: in-flight requests finished in ${Date.now() - started} ms`)

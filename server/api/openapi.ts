@@ -15,7 +15,7 @@ const slugParameter = z.object({
     .string()
     .regex(/^[a-z0-9-]+$/)
     .max(SLUG_MAX_LENGTH)
-    .meta({description: 'The `slug` value returned by the matching list endpoint.', example: 'ep-22-cache-invalidation'}),
+    .meta({description: 'The `slug` value returned by the matching list endpoint.', examples: ['ep-22-cache-invalidation']}),
 })
 
 const pageParameters = z.object({

@@ -21,6 +21,8 @@ export function createSanitySource(options: SanitySourceOptions): ContentSource 
     perspective: 'published',
     timeout: 30_000,
     ...(options.token ? {token: options.token} : {}),
+    // Deprecated as a setting for apps; it is still how a client reaches a host other than Sanity's (a stand-in).
+    // eslint-disable-next-line @typescript-eslint/no-deprecated
     ...(options.apiHost ? {apiHost: options.apiHost, useProjectHostname: false} : {}),
   })
   return {

@@ -94,7 +94,8 @@ export function createEdgePurging(options: EdgePurgingOptions): EdgePurging {
       if (previous === snapshot) return
       if (!previous) {
         const known = queue.knownPurgedVersion()
-        return queue.enqueue(known === snapshot.version ? [] : [GLOBAL_KEY], snapshot.version, buildStartedAt.getTime())
+        queue.enqueue(known === snapshot.version ? [] : [GLOBAL_KEY], snapshot.version, buildStartedAt.getTime())
+        return
       }
       queue.enqueue(planPurge(previous, snapshot, keying), snapshot.version, buildStartedAt.getTime())
     },

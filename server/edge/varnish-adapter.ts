@@ -42,7 +42,7 @@ export function varnishAdapter(options: {urls: readonly string[]; token: string;
     async purge(keys) {
       for (const header of keyHeaders(keys)) {
         const outcomes = await Promise.allSettled(urls.map((url) => purgeOne(url, header)))
-        const failed = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason] : []))
+        const failed = outcomes.filter((outcome) => outcome.status === 'rejected').map((outcome): unknown => outcome.reason)
         if (failed.length > 0) throw failed[0] instanceof PurgeFailure ? failed[0] : new PurgeFailure(String(failed[0]))
       }
     },

@@ -66,10 +66,13 @@ export function createRequestListener(parts: RequestListenerParts): RequestListe
 
   const route = (request: IncomingMessage, response: ServerResponse, path: string, headers: string[]) => {
     if (path === API_V1_PREFIX || path.startsWith(`${API_V1_PREFIX}/`)) {
-      if (lifecycle && clock() >= lifecycle.sunset) return sendRetired(request, response, lifecycle, publicBaseUrl, headers)
+      if (lifecycle && clock() >= lifecycle.sunset) {
+        sendRetired(request, response, lifecycle, publicBaseUrl, headers)
+        return
+      }
       headers.push(...versionHeaders)
     }
-    let answered = false
+    let answered: boolean
     try {
       answered = fastPath(request, response, headers)
     } catch (error) {
@@ -89,16 +92,23 @@ export function createRequestListener(parts: RequestListenerParts): RequestListe
     const browserReadable = path !== '/mcp'
     const headers = (browserReadable ? BROWSER_READABLE : NOSNIFF).concat('X-Request-Id', id)
     if (url.length > MAX_URL_LENGTH) {
-      return sendProblem(request, response, buildProblem(publicBaseUrl, 414, `The URL is longer than ${MAX_URL_LENGTH} bytes.`, url.slice(0, 200)), {}, headers)
+      sendProblem(request, response, buildProblem(publicBaseUrl, 414, `The URL is longer than ${MAX_URL_LENGTH} bytes.`, url.slice(0, 200)), {}, headers)
+      return
     }
     if (browserReadable && isPreflight(request)) {
       response.writeHead(204, [...headers, ...PREFLIGHT_HEADERS.flat()])
       response.end()
       return
     }
-    if (!rateLimiter || unlimitedPaths.has(path)) return route(request, response, path, headers)
+    if (!rateLimiter || unlimitedPaths.has(path)) {
+      route(request, response, path, headers)
+      return
+    }
     const allowed = rateLimiter(request, response, headers)
-    if (allowed === true) return route(request, response, path, headers)
+    if (allowed === true) {
+      route(request, response, path, headers)
+      return
+    }
     if (allowed === false) return
     allowed.then(
       (answer) => {

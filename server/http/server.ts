@@ -39,7 +39,7 @@ export interface HttpServerOptions {
 export interface CatalogHttpServer {
   server: Server
   /** Stops accepting, lets in-flight requests finish, ends keep-alive connections; forces them closed after `timeoutMs`. */
-  shutDown(timeoutMs: number): Promise<void>
+  shutDown: (timeoutMs: number) => Promise<void>
 }
 
 /** An HTTP server with bounded timeouts and sizes whose every refusal is application/problem+json. */

@@ -51,7 +51,7 @@ function defineTool<Input extends z.ZodObject, Output extends z.ZodObject>(
       const outputSchema: z.ZodObject | undefined = config.outputSchema
       const annotations = {title: config.title, ...READ_ONLY}
       const described = {title: config.title, description: config.description, inputSchema, annotations, ...(outputSchema ? {outputSchema} : {})}
-      server.registerTool(name, described, async (input): Promise<CallToolResult> => {
+      server.registerTool(name, described, (input): CallToolResult => {
         const result = run(config.inputSchema.parse(input), snapshot())
         if (result instanceof ToolFailure) return {isError: true, content: [{type: 'text', text: result.message}]}
         return {content: [{type: 'text', text: JSON.stringify(result)}], structuredContent: result}

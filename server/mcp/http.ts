@@ -40,11 +40,20 @@ export function mcpRoutes(options: McpRoutesOptions): express.Router {
   const hosts = [...localhostAllowedHostnames(), publicHost]
   const origins = [...localhostAllowedOrigins(), publicHost]
   const localOnly: RequestHandler = (request, response, next) => {
-    if (!options.loopbackOnly) return next()
+    if (!options.loopbackOnly) {
+      next()
+      return
+    }
     const host = validateHostHeader(request.headers.host, hosts)
-    if (!host.ok) return sendProblem(request, response, problem(421, `This MCP server only answers requests addressed to ${hosts.join(', ')} (${host.message}).`, request.originalUrl))
+    if (!host.ok) {
+      sendProblem(request, response, problem(421, `This MCP server only answers requests addressed to ${hosts.join(', ')} (${host.message}).`, request.originalUrl))
+      return
+    }
     const origin = validateOriginHeader(request.headers.origin, origins)
-    if (!origin.ok) return sendProblem(request, response, problem(400, `Requests from the origin ${request.headers.origin} are not served (${origin.message}).`, request.originalUrl))
+    if (!origin.ok) {
+      sendProblem(request, response, problem(400, `Requests from the origin ${request.headers.origin} are not served (${origin.message}).`, request.originalUrl))
+      return
+    }
     next()
   }
 

@@ -27,32 +27,44 @@ export function mcpRequestBody(): [RequestHandler, RequestHandler, RequestHandle
   // body-parser would read an announced oversized body to its end before answering; this answers
   // at once and closes the connection, so the rest is never read.
   const refuseAnnounced: RequestHandler = (request, response, next) => {
-    if (Number(request.headers['content-length'] ?? 0) <= MAX_MCP_BODY_BYTES) return next()
+    if (Number(request.headers['content-length'] ?? 0) <= MAX_MCP_BODY_BYTES) {
+      next()
+      return
+    }
     response.set('Connection', 'close')
     sendJsonRpcError(response, 413, BODY_TOO_LARGE, TOO_LARGE_MESSAGE)
   }
   const read = express.raw({type: () => true, limit: MAX_MCP_BODY_BYTES})
   const parse: RequestHandler = (request, response, next) => {
     const body: unknown = request.body
-    if (!Buffer.isBuffer(body) || body.length === 0) return sendJsonRpcError(response, 400, INVALID_REQUEST, 'Invalid Request: the body is empty; send one JSON-RPC message')
+    if (!Buffer.isBuffer(body) || body.length === 0) {
+      sendJsonRpcError(response, 400, INVALID_REQUEST, 'Invalid Request: the body is empty; send one JSON-RPC message')
+      return
+    }
     if (nestsDeeperThan(body, MAX_MCP_NESTING)) {
-      return sendJsonRpcError(response, 400, INVALID_REQUEST, `Invalid Request: the message is nested deeper than ${MAX_MCP_NESTING} levels`)
+      sendJsonRpcError(response, 400, INVALID_REQUEST, `Invalid Request: the message is nested deeper than ${MAX_MCP_NESTING} levels`)
+      return
     }
     let message: unknown
     try {
       message = JSON.parse(body.toString('utf8'))
     } catch {
-      return sendJsonRpcError(response, 400, PARSE_ERROR, 'Parse error: the body is not JSON')
+      sendJsonRpcError(response, 400, PARSE_ERROR, 'Parse error: the body is not JSON')
+      return
     }
     if (Array.isArray(message)) {
-      return sendJsonRpcError(response, 400, INVALID_REQUEST, 'Invalid Request: JSON-RPC batches are not accepted (MCP 2025-06-18 removed them); send one message per request')
+      sendJsonRpcError(response, 400, INVALID_REQUEST, 'Invalid Request: JSON-RPC batches are not accepted (MCP 2025-06-18 removed them); send one message per request')
+      return
     }
     request.body = message
     next()
   }
   const tooLarge: ErrorRequestHandler = (error: unknown, _request, response, next) => {
     const status = typeof error === 'object' && error !== null && 'status' in error ? error.status : undefined
-    if (status !== 413) return next(error)
+    if (status !== 413) {
+      next(error)
+      return
+    }
     sendJsonRpcError(response, 413, BODY_TOO_LARGE, TOO_LARGE_MESSAGE)
   }
   return [refuseAnnounced, read, parse, tooLarge]

@@ -18,7 +18,7 @@ export const SERVICE = 'catalog-api'
 export interface ServerLog {
   logger: Logger
   /** Lines dropped because stdout was not taking them. */
-  droppedLines(): number
+  droppedLines: () => number
   /**
    * Writes out what is buffered, waiting at most `timeoutMs`. What stdout has not taken by then is
    * dropped and reported on stderr, and nothing is written after: a stalled log reader cannot keep
@@ -113,7 +113,7 @@ export function createStdoutLog(level: LogLevel, options: {fd?: number; stderr?:
 export interface LineDestination {
   write(line: string): void
   /** The `,"time":"…"` field as the logger writes it. */
-  timeField(): string
+  timeField: () => string
 }
 
 const lineDestinations = new WeakMap<Logger, LineDestination>()

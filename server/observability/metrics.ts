@@ -121,7 +121,7 @@ export function createMetrics(options: {
       const status = response.statusCode
       const route = labels.of(pathOf(answered.url))
       let byStatus = responses.get(route)
-      if (!byStatus) responses.set(route, (byStatus = new Map()))
+      if (!byStatus) responses.set(route, (byStatus = new Map<number, number>()))
       byStatus.set(status, (byStatus.get(status) ?? 0) + 1)
       const {headers, method} = request
       if ((headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined) && (method === 'GET' || method === 'HEAD') && status < 400) {

@@ -147,7 +147,9 @@ async function writeAll(handle: FileHandle, bytes: Buffer): Promise<void> {
  * The item a saved body holds. Not validated again: the file is keyed by the server version and
  * settings that wrote it, and every item in it passed the contract's schema when it was built.
  */
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the caller names the type the file was written with
 function savedItem<Item>(body: Buffer): Item {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- trusted as above, not parsed again
   const {data}: {data: Item} = JSON.parse(body.toString('utf8'))
   return data
 }

@@ -360,7 +360,7 @@ function pageBody(state: Pick<CollectionState, 'name' | 'items' | 'keys'>, links
     total,
     has_more: nextCursor !== null,
     next_cursor: nextCursor,
-    next: nextCursor === null ? null : `${links.apiPath(`${state.name}.json`)}?${query}`,
+    next: nextCursor === null ? null : `${links.apiPath(`${state.name}.json`)}?${query.toString()}`,
   }
   return Buffer.concat([bytes('{"data":'), ...jsonArray(state.items.slice(start, end)), bytes(`,"pagination":${JSON.stringify(pagination)}}`)])
 }

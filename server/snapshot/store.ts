@@ -1,3 +1,4 @@
+import {inspect} from 'node:util'
 import {collectionOfDocumentType, type CollectionName} from '../api/v1/links.ts'
 import {isPublished} from '../content/document-set.ts'
 import type {Snapshot} from './snapshot.ts'
@@ -120,7 +121,7 @@ export async function createSnapshotStore<S = Snapshot>(build: SnapshotBuilder<S
         startedAt,
         durationMs: clock().getTime() - startedAt.getTime(),
         ...(documents ? {documents} : {}),
-        ...(error === undefined ? {} : {error: error instanceof Error ? error.message : String(error)}),
+        ...(error === undefined ? {} : {error: error instanceof Error ? error.message : inspect(error)}),
       }
       onBuild?.(lastBuild)
     }

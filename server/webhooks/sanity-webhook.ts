@@ -29,7 +29,8 @@ export function createSanityWebhookHandlers(options: WebhookOptions): RequestHan
     const body: unknown = request.body
     const verdict = Buffer.isBuffer(body) ? await verifyDelivery({body, headers: request.headers}, options.secret, options.clock().getTime(), seen) : NO_BODY
     if (!verdict.accepted) {
-      return sendProblem(request, response, buildProblem(options.publicBaseUrl, verdict.status, verdict.detail, request.originalUrl))
+      sendProblem(request, response, buildProblem(options.publicBaseUrl, verdict.status, verdict.detail, request.originalUrl))
+      return
     }
     const rebuild = verdict.change === 'ignored' ? 'none' : verdict.change === 'all' ? 'full' : 'document'
     response.status(202).set('Cache-Control', 'no-store').json({status: 'accepted', rebuild})

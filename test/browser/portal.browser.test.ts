@@ -66,7 +66,9 @@ describe('the developer portal in Chromium', () => {
     const requests: string[] = []
     page.on('request', (request) => requests.push(request.url()))
     const errors: string[] = []
-    page.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())))
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text())
+    })
     page.on('pageerror', (error) => errors.push(String(error)))
     await page.goto(`${server.baseUrl}/docs`, {waitUntil: 'load'})
 

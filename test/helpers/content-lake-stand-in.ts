@@ -74,20 +74,44 @@ export async function startContentLakeStandIn(options: {studioDirectory: string;
   const answer = async (request: Http2ServerRequest, url: URL, cors: Record<string, string>, response: Http2ServerResponse) => {
     const path = url.pathname.replace(/^\/v[^/]+/, '')
     const send = (body: unknown) => sendJson(response, cors, 200, body)
-    if (path === '/users/me')
-      return send({id: 'editor', name: 'עורכת', email: 'editor@example.com', role: 'administrator', roles: [{name: 'administrator', title: 'Administrator'}], provider: 'sanity'})
-    if (/^\/projects\/[^/]+\/grants$/.test(path))
-      return send({'sanity.document.filter.mode': [{grants: [{name: 'mode', params: {mode: 'publish', history: true}}], config: {filter: '_id in path("**")'}}]})
-    if (/^\/projects\/[^/]+$/.test(path))
-      return send({id: options.projectId, displayName: 'Code Talks', studioHost: null, isBlocked: false, isDisabled: false, metadata: {}, members: [], features: []})
-    if (/^\/projects\/[^/]+\/datasets$/.test(path)) return send([{name: 'production', aclMode: 'public'}])
+    if (path === '/users/me') {
+      send({id: 'editor', name: 'עורכת', email: 'editor@example.com', role: 'administrator', roles: [{name: 'administrator', title: 'Administrator'}], provider: 'sanity'})
+      return
+    }
+    if (/^\/projects\/[^/]+\/grants$/.test(path)) {
+      send({'sanity.document.filter.mode': [{grants: [{name: 'mode', params: {mode: 'publish', history: true}}], config: {filter: '_id in path("**")'}}]})
+      return
+    }
+    if (/^\/projects\/[^/]+$/.test(path)) {
+      send({id: options.projectId, displayName: 'Code Talks', studioHost: null, isBlocked: false, isDisabled: false, metadata: {}, members: [], features: []})
+      return
+    }
+    if (/^\/projects\/[^/]+\/datasets$/.test(path)) {
+      send([{name: 'production', aclMode: 'public'}])
+      return
+    }
     // The dataset grants of an administrator: the Studio allows what they permit.
-    if (/^\/projects\/[^/]+\/datasets\/[^/]+\/acl$/.test(path)) return send([{filter: '_id in path("**")', permissions: ['read', 'create', 'history', 'update']}])
-    if (/^\/projects\/[^/]+\/user-applications$/.test(path) || path === '/features' || path === '/journey/announcements') return send([])
-    if (path === '/ping') return send('PONG')
-    if (path.startsWith('/schedules/')) return send({schedules: []})
+    if (/^\/projects\/[^/]+\/datasets\/[^/]+\/acl$/.test(path)) {
+      send([{filter: '_id in path("**")', permissions: ['read', 'create', 'history', 'update']}])
+      return
+    }
+    if (/^\/projects\/[^/]+\/user-applications$/.test(path) || path === '/features' || path === '/journey/announcements') {
+      send([])
+      return
+    }
+    if (path === '/ping') {
+      send('PONG')
+      return
+    }
+    if (path.startsWith('/schedules/')) {
+      send({schedules: []})
+      return
+    }
     const keys = /^\/users\/me\/keyvalue\/(.+)$/.exec(path)?.[1]
-    if (keys) return send(keys.split(',').map((key) => ({key, value: null})))
+    if (keys) {
+      send(keys.split(',').map((key) => ({key, value: null})))
+      return
+    }
     if (path.startsWith('/data/listen/')) return listen(request, url, cors, response)
     if (path.startsWith('/data/query/')) {
       const {query: asked, params} = await queryRequestOf(request, url)
@@ -97,16 +121,21 @@ export async function startContentLakeStandIn(options: {studioDirectory: string;
       const visible = perspectiveOf(dataset.all(), url.searchParams.get('perspective') ?? 'raw')
       const byId = new Map(visible.map((document) => [document._id, document]))
       const result: unknown = await evaluateSync(parse(query, {params}), {dataset: visible, params, dereference: ({_ref}) => byId.get(_ref)}).get()
-      return send({ms: 1, query, result, syncTags: []})
+      send({ms: 1, query, result, syncTags: []})
+      return
     }
     const ids = /^\/data\/doc\/[^/]+\/(.+)$/.exec(path)?.[1]?.split(',').map(decodeURIComponent)
-    if (ids) return send({documents: ids.flatMap((id) => dataset.get(id) ?? []), omitted: ids.filter((id) => !dataset.get(id)).map((id) => ({id, reason: 'existence'}))})
+    if (ids) {
+      send({documents: ids.flatMap((id) => dataset.get(id) ?? []), omitted: ids.filter((id) => !dataset.get(id)).map((id) => ({id, reason: 'existence'}))})
+      return
+    }
     if (request.method === 'POST' && (path.startsWith('/data/actions/') || path.startsWith('/data/mutate/'))) {
       try {
         const body: unknown = JSON.parse(await bodyText(request))
         if (path.startsWith('/data/actions/')) {
           const {actions, transactionId = crypto.randomUUID()} = actionsRequest.parse(body)
-          return send({transactionId: dataset.actions(transactionId, actions).transactionId})
+          send({transactionId: dataset.actions(transactionId, actions).transactionId})
+          return
         }
         const {mutations, transactionId = crypto.randomUUID()} = mutateRequest.parse(body)
         const {committed, ids: touched} = dataset.mutate(transactionId, mutations)
@@ -114,11 +143,13 @@ export async function startContentLakeStandIn(options: {studioDirectory: string;
           const change = committed.changes.find((candidate) => candidate.id === id)
           return change?.after === null ? 'delete' : change?.before === null ? 'create' : 'update'
         }
-        return send({transactionId, results: touched.map((id) => ({id, operation: operationOf(id)}))})
+        send({transactionId, results: touched.map((id) => ({id, operation: operationOf(id)}))})
+        return
       } catch (error) {
         const status = error instanceof TransactionError ? error.status : 400
         refused.push(`${path} ${status}: ${error instanceof Error ? error.message : String(error)}`)
-        return sendJson(response, cors, status, {error: {description: error instanceof Error ? error.message : String(error), type: 'stand-in'}, statusCode: status})
+        sendJson(response, cors, status, {error: {description: error instanceof Error ? error.message : String(error), type: 'stand-in'}, statusCode: status})
+        return
       }
     }
     // Usage limits, onboarding, help, the presence socket: the Studio works without them.

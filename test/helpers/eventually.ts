@@ -3,7 +3,8 @@ export async function eventually(check: () => Promise<void>, timeoutMs = 3000): 
   const deadline = Date.now() + timeoutMs
   for (;;) {
     try {
-      return await check()
+      await check()
+      return
     } catch (error) {
       if (Date.now() > deadline) throw error
       await new Promise((resolve) => setTimeout(resolve, 20))

@@ -62,5 +62,10 @@ export function runMainToExit(environment: Record<string, string>): Promise<Main
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   const timer = setTimeout(() => child.kill('SIGKILL'), 20_000)
-  return new Promise((resolve) => child.once('close', (code) => (clearTimeout(timer), resolve({code, stdout, stderr}))))
+  return new Promise((resolve) =>
+    child.once('close', (code) => {
+      clearTimeout(timer)
+      resolve({code, stdout, stderr})
+    }),
+  )
 }

@@ -41,7 +41,10 @@ async function exchange(baseUrl: string, drive: (socket: Socket) => void, waitMs
   drive(socket)
   const closed = await new Promise<boolean>((resolve) => {
     const timer = setTimeout(() => resolve(false), waitMs)
-    socket.once('close', () => (clearTimeout(timer), resolve(true)))
+    socket.once('close', () => {
+      clearTimeout(timer)
+      resolve(true)
+    })
     socket.once('error', () => undefined)
   })
   const closedAfterMs = performance.now() - startedAt
@@ -106,7 +109,14 @@ describe('descriptors and connections under a flood', () => {
             socket.on('error', () => undefined)
             sockets.push(socket)
             const upload = `${HEADERS(BODY_PATHS[index % 2] ?? '/mcp', 'Content-Length: 100\r\n')}{"jsonrpc":`
-            return new Promise<void>((resolve) => socket.once('connect', () => (socket.end(upload), resolve())).once('error', () => resolve()))
+            return new Promise<void>((resolve) =>
+              socket
+                .once('connect', () => {
+                  socket.end(upload)
+                  resolve()
+                })
+                .once('error', () => resolve()),
+            )
           }),
         )
       }

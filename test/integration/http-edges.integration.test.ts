@@ -18,9 +18,16 @@ async function exchange(baseUrl: string, raw: string): Promise<string> {
   const chunks: Buffer[] = []
   socket.on('data', (chunk: Buffer) => chunks.push(chunk))
   await new Promise<void>((resolve) => {
-    const timer = setTimeout(() => (socket.destroy(), resolve()), 2000)
-    socket.once('close', () => (clearTimeout(timer), resolve()))
-    socket.once('error', () => (clearTimeout(timer), resolve()))
+    const timer = setTimeout(() => {
+      socket.destroy()
+      resolve()
+    }, 2000)
+    const done = () => {
+      clearTimeout(timer)
+      resolve()
+    }
+    socket.once('close', done)
+    socket.once('error', done)
   })
   return Buffer.concat(chunks).toString('utf8')
 }

@@ -163,9 +163,15 @@ async function exchange(raw: string): Promise<{status: number; headers: Map<stri
       socket.on('data', (chunk: Buffer) => {
         received = Buffer.concat([received, chunk])
         const response = split()
-        if (response) (clearTimeout(timer), resolve(response))
+        if (response) {
+          clearTimeout(timer)
+          resolve(response)
+        }
       })
-      socket.once('error', (error) => (clearTimeout(timer), reject(error)))
+      socket.once('error', (error) => {
+        clearTimeout(timer)
+        reject(error)
+      })
     })
   } finally {
     socket.destroy()

@@ -114,7 +114,7 @@ describe('Varnish in front of the origin', () => {
       edited,
       '/api/v1/episodes.json',
       '/api/v1/all.json',
-      '/api/v1/episodes.json?limit=2&cursor=' + json((await rawRequest(`${origin.baseUrl}/api/v1/episodes.json?limit=2`)).body).pagination.next_cursor,
+      '/api/v1/episodes.json?limit=2&cursor=' + String(json((await rawRequest(`${origin.baseUrl}/api/v1/episodes.json?limit=2`)).body).pagination.next_cursor),
     ]
     for (const path of [...untouched, ...changed]) expect((await edge(path)).status, path).toBe(200)
     for (const path of [...untouched, ...changed]) expect((await edge(path)).headers['x-cache'], path).toBe('HIT')

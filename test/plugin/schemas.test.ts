@@ -18,6 +18,7 @@ let client: ReturnType<typeof createClient>
 
 beforeAll(async () => {
   standIn = await startSanityStandIn(() => documents, {dataset: 'production'})
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- still how a client reaches a stand-in host
   client = createClient({projectId: 'embedded', dataset: 'production', apiHost: standIn.apiHost, useProjectHostname: false, useCdn: false, apiVersion: '2025-02-19'})
 })
 afterAll(() => standIn.close())
@@ -28,6 +29,7 @@ async function errorsOf(document: SanityDocument, level: 'error' | 'info' = 'err
   // As the Studio validates (environment "studio"): headless, @sanity/validation 6.16 appends a
   // warning-level unknown-fields check to every rule of an object field, turning the slug's errors
   // into warnings, and only the workspace form of the call takes an environment.
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- runs the rules with the workspace's client, as the Studio does
   const markers = await validateDocumentWithWorkspace({
     document: toStudioDocument(document),
     workspace: {schema, getClient: () => client, i18n: getFallbackLocaleSource()},

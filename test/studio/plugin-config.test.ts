@@ -11,6 +11,7 @@ async function resolved(pluginOptions: CatalogPluginOptions) {
   // Logged in as an administrator without asking anyone: the configuration is resolved offline.
   const client = createClient({projectId: 'test', dataset: 'production', apiVersion: '2025-02-19', useCdn: false})
   const auth = createMockAuthStore({client, currentUser: {id: 'editor', name: 'עורכת', email: 'editor@example.com', role: 'administrator', roles: [{name: 'administrator', title: 'Administrator'}]}})
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- the only way to read the schema a prepared workspace holds
   const prepared = prepareConfig({projectId: 'test', dataset: 'production', auth, plugins: [catalogPlugin(pluginOptions)]}).workspaces[0]?.__internal.sources[0]
   if (!prepared) throw new Error('no workspace')
   const source = await new Promise<Source>((resolve, reject) => prepared.source.subscribe({next: resolve, error: reject}))

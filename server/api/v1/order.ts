@@ -4,8 +4,8 @@ import type {Episode, Meetup, Voice} from './contract.ts'
 export type SortKey = readonly [string, string]
 
 export interface ListOrder<Item> {
-  key(item: Item): SortKey
-  compare(a: SortKey, b: SortKey): number
+  key: (item: Item) => SortKey
+  compare: (a: SortKey, b: SortKey) => number
 }
 
 const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
