@@ -8,7 +8,7 @@ import type {LayoutProps} from 'sanity'
 // markup is not a public API: test/browser/studio.browser.test.ts checks the rule still reaches both.
 const PREVIEW_TEXT = '[data-testid="default-preview__header"] [data-ui="Text"] > span > span'
 const FIELD_HEADER_TEXT = '[data-ui="fieldHeaderContentBox"] [data-ui="Text"] > span'
-export const DIRECTIONAL_TITLES_CSS = `${PREVIEW_TEXT}, ${FIELD_HEADER_TEXT} { unicode-bidi: plaintext; text-align: left; }`
+const DIRECTIONAL_TITLES_CSS = `${PREVIEW_TEXT}, ${FIELD_HEADER_TEXT} { unicode-bidi: plaintext; text-align: left; }`
 
 /** The Studio's layout, with preview titles and field headers laid out in their own direction. */
 export function DirectionalTitles(props: LayoutProps) {

@@ -72,7 +72,7 @@ export function slugQueryParameters(documentId: string, type: string, slug: stri
 }
 
 /** Apple Podcasts refuses a show or episode description longer than this many bytes (UTF-8). */
-export const FEED_TEXT_MAX_BYTES = 4000
+const FEED_TEXT_MAX_BYTES = 4000
 
 const utf8Bytes = (text: string) => new TextEncoder().encode(text).length
 

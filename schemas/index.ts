@@ -3,5 +3,4 @@ import {meetupType} from './meetup.ts'
 import {podcastSettingsType} from './podcast-settings.ts'
 import {voiceType} from './voice.ts'
 
-export {episodeType, meetupType, podcastSettingsType, voiceType}
 export const schemaTypes = [episodeType, meetupType, voiceType, podcastSettingsType]

@@ -19,7 +19,7 @@ export function createEmbeddedSource(description: string, loadDocuments: () => P
 }
 
 /** The same over a set that may parse its documents only when a query needs them (the dataset file). */
-export function createDocumentSetSource(description: string, loadDocuments: () => Promise<DocumentSet>): ContentSource {
+function createDocumentSetSource(description: string, loadDocuments: () => Promise<DocumentSet>): ContentSource {
   const parsedQueries = new Map<string, {tree: ExprNode; lookup: DatasetLookup | undefined}>()
   const parseOnce = (query: string) => {
     let parsed = parsedQueries.get(query)

@@ -10,7 +10,7 @@ const published = `!(_id in path("drafts.**")) && !(_id in path("versions.**"))`
 
 const personRefs = `{"slug": slug.current, _updatedAt}`
 
-export const episodeProjection = `{
+const episodeProjection = `{
   _id,
   _updatedAt,
   "slug": slug.current,
@@ -40,7 +40,7 @@ export const episodeProjection = `{
   "faq": coalesce(faq[]{question, answer}, [])
 }`
 
-export const meetupProjection = `{
+const meetupProjection = `{
   _id,
   _updatedAt,
   "slug": slug.current,
@@ -55,7 +55,7 @@ export const meetupProjection = `{
   "image": thumbnail
 }`
 
-export const voiceProjection = `{
+const voiceProjection = `{
   _id,
   _updatedAt,
   "slug": slug.current,
@@ -69,7 +69,7 @@ export const voiceProjection = `{
 }`
 
 /** The podcast's settings singleton, with its hosts resolved: what the feed's `<channel>` says. */
-export const podcastSettingsProjection = `{
+const podcastSettingsProjection = `{
   _id,
   _updatedAt,
   title,

@@ -231,7 +231,7 @@ Send a descriptive \`User-Agent\` naming your agent and a contact URL${settings.
   ]
 }
 
-export const feedSettingsOf = (settings: SiteSettings): FeedSettings => ({selfUrl: settings.feedUrl, siteUrl: settings.siteUrl, websubHub: settings.websubHub})
+const feedSettingsOf = (settings: SiteSettings): FeedSettings => ({selfUrl: settings.feedUrl, siteUrl: settings.siteUrl, websubHub: settings.websubHub})
 
 /** The podcast feed as a site document the snapshot builds on its own (see SnapshotSettings.feed). */
 export function feedSiteDocument(snapshot: Snapshot, settings: SiteSettings): SiteDocument | undefined {

@@ -2,7 +2,7 @@ import {z} from 'zod'
 import {failureOf, inBatches, PurgeFailure, type PurgeAdapter} from './purge-adapter.ts'
 
 /** Cloudflare takes at most 100 tags per purge call. */
-export const CLOUDFLARE_TAGS_PER_CALL = 100
+const CLOUDFLARE_TAGS_PER_CALL = 100
 
 const answerSchema = z.looseObject({success: z.boolean(), errors: z.array(z.looseObject({code: z.number().optional(), message: z.string().optional()})).default([])})
 

@@ -31,7 +31,7 @@ export interface EdgePurging {
   close(): void
 }
 
-export function adapterFor(config: EdgeConfig): PurgeAdapter {
+function adapterFor(config: EdgeConfig): PurgeAdapter {
   switch (config.provider) {
     case 'varnish':
       return varnishAdapter({urls: config.urls, token: config.token})

@@ -1,7 +1,7 @@
 import {failureOf, inBatches, PurgeFailure, type PurgeAdapter} from './purge-adapter.ts'
 
 /** Fastly purges at most 256 surrogate keys per call. */
-export const FASTLY_KEYS_PER_CALL = 256
+const FASTLY_KEYS_PER_CALL = 256
 
 /** Fastly's purge by surrogate key (`POST /service/{id}/purge`), hard or soft (objects marked stale, served while revalidating). */
 export function fastlyAdapter(options: {apiUrl: string; token: string; serviceId: string; softPurge: boolean; timeoutMs?: number}): PurgeAdapter {

@@ -19,7 +19,7 @@ export class PurgeFailure extends Error {
 }
 
 /** RFC 9110 Retry-After: delay-seconds or an HTTP date. */
-export function retryAfterMs(header: string | null, now: number = Date.now()): number | undefined {
+function retryAfterMs(header: string | null, now: number = Date.now()): number | undefined {
   if (header === null) return undefined
   if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000
   const date = Date.parse(header)

@@ -8,7 +8,7 @@ const MAX_DEAD_LETTERS = 20
 const MAX_KEYS_KEPT_PER_DEAD_LETTER = 50
 
 const deadLetterSchema = z.object({at: z.number(), error: z.string(), keys: z.array(z.string()), keyCount: z.number()})
-export type DeadLetter = z.infer<typeof deadLetterSchema>
+type DeadLetter = z.infer<typeof deadLetterSchema>
 
 const queueFileSchema = z.object({
   keys: z.array(z.string()),

@@ -6,7 +6,7 @@ export const PURGE_TOKEN_HEADER = 'purge-token'
 const MAX_PURGE_HEADER_BYTES = 6 * 1024
 
 /** `keys` joined by spaces in headers of at most `maxBytes`. */
-export function keyHeaders(keys: readonly string[], maxBytes = MAX_PURGE_HEADER_BYTES): string[] {
+function keyHeaders(keys: readonly string[], maxBytes = MAX_PURGE_HEADER_BYTES): string[] {
   const headers: string[] = []
   let current = ''
   for (const key of keys) {

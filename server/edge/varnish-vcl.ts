@@ -18,7 +18,7 @@ export interface VarnishVclOptions {
  * storage chunks, and no gzip handling of Varnish's own (it would also send the origin
  * `Accept-Encoding: gzip` only, so brotli would never be cached).
  */
-export const RECOMMENDED_PARAMETERS: Readonly<Record<string, string>> = {fetch_chunksize: '256k', http_gzip_support: 'off'}
+const RECOMMENDED_PARAMETERS: Readonly<Record<string, string>> = {fetch_chunksize: '256k', http_gzip_support: 'off'}
 
 export function varnishParameters(parameters: Readonly<Record<string, string>> = RECOMMENDED_PARAMETERS): string {
   return Object.entries(parameters)

@@ -14,7 +14,7 @@ export interface StaticFile {
   representation: Representation
 }
 
-export const API_PREFIXES = [`${API_V1_PREFIX}/`, `${API_V1_PREFIX}/sandbox/`] as const
+const API_PREFIXES = [`${API_V1_PREFIX}/`, `${API_V1_PREFIX}/sandbox/`] as const
 /** Later pages of a list live beside the list: `/api/v1/episodes.json?cursor=C` is `/api/v1/episodes/_cursor/C.json`. */
 export const CURSOR_DIRECTORY = '_cursor'
 

@@ -6,7 +6,7 @@ import escapeHtml from 'escape-html'
 // start of every paragraph for the many that strip tags, so a line that starts with a Latin word
 // (React, Kubernetes) still reads right to left.
 
-export const DESCRIPTION_MAX_BYTES = 4000
+const DESCRIPTION_MAX_BYTES = 4000
 const RLM = '\u200f'
 const ELLIPSIS = '…'
 

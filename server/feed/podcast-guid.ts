@@ -1,7 +1,7 @@
 import {v5 as uuidV5} from 'uuid'
 
 /** The Podcasting 2.0 namespace for podcast:guid (the UUIDv5 of "https://podcastindex.org/namespace/1.0"). */
-export const PODCAST_GUID_NAMESPACE = 'ead4c236-bf58-58c6-a2c6-a6b28d128cb6'
+const PODCAST_GUID_NAMESPACE = 'ead4c236-bf58-58c6-a2c6-a6b28d128cb6'
 
 /**
  * podcast:guid as the Podcasting 2.0 spec derives it: the UUIDv5 of the feed URL without its

@@ -7,7 +7,7 @@ import type {RateLimiter} from './rate-limit.ts'
 import {requestIdSource} from './request-id.ts'
 
 /** What the listener knows of a request it has answered. */
-export interface AnsweredRequest {
+interface AnsweredRequest {
   id: string
   /** The request target as received (Express rewrites `request.url` for mounted routes). */
   url: string

@@ -9,7 +9,7 @@ const INVALID_REQUEST = -32600
 const BODY_TOO_LARGE = -32000
 
 /** Far deeper than any tool call (about 6 levels); a deeper value would overflow the SDK's recursive validation. */
-export const MAX_MCP_NESTING = 64
+const MAX_MCP_NESTING = 64
 
 const TOO_LARGE_MESSAGE = `Payload Too Large: Request body must not exceed ${MAX_MCP_BODY_BYTES} bytes`
 

@@ -2,7 +2,7 @@ import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
 
 /** One entry of `resources/list`. */
-export interface ListedResource {
+interface ListedResource {
   uri: string
   name: string
   title: string

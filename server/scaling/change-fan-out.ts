@@ -3,7 +3,7 @@ import {COLLECTION_NAMES} from '../api/v1/links.ts'
 import type {ContentChange} from '../snapshot/store.ts'
 
 /** The two pub/sub calls the fan-out makes; a Redis client fits. */
-export interface PubSub {
+interface PubSub {
   publish(channel: string, message: string): Promise<unknown>
   subscribe(channel: string, listener: (message: string) => void): Promise<unknown>
 }

@@ -4,7 +4,7 @@
  * catalog of some thousands of items; 100 MB at 100k) the bytes stay in their chunks, so the
  * snapshot never holds the whole document twice.
  */
-export const ONE_BUFFER_LIMIT = 4 * 1024 * 1024
+const ONE_BUFFER_LIMIT = 4 * 1024 * 1024
 
 /**
  * Bytes kept as the list of buffers they are made of and written in order: the bulk document is

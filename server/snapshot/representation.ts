@@ -15,7 +15,7 @@ export type EncodedVariant = Variant<Buffer>
 // Recorded for a coding whose output is not smaller than the identity bytes: never sent.
 const NOT_WORTH_SENDING: EncodedVariant = Object.freeze({coding: 'identity', body: Buffer.alloc(0), etag: ''})
 
-export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 
 /** Where a representation keeps its compressed variants, by `ETag coding`. */
 export interface VariantStore {
@@ -100,7 +100,7 @@ export class Representation<B extends Body = Body> {
   }
 }
 
-export function strongEtag(body: Body): string {
+function strongEtag(body: Body): string {
   const hash = createHash('sha256')
   if (Buffer.isBuffer(body)) hash.update(body)
   else for (const chunk of body.chunks) hash.update(chunk)

@@ -8,7 +8,7 @@ import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
 import type {KnownItem, KnownItems, Snapshot} from './snapshot.ts'
 import {mappedSettingsSchema} from '../api/v1/podcast-settings.ts'
 
-export interface SavedCatalog {
+interface SavedCatalog {
   catalog: Catalog
   items: KnownItems
   savedAt: Date

@@ -20,7 +20,7 @@ export function documentChangeOf(documentId: string, type: string): DocumentChan
 }
 
 /** The podcast settings singleton's document type: not a collection, but the feed's channel. */
-export const PODCAST_SETTINGS_TYPE = 'podcastSettings'
+const PODCAST_SETTINGS_TYPE = 'podcastSettings'
 
 /**
  * A published change to the podcast settings. The feed's channel is read with the whole catalog,

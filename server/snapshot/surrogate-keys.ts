@@ -44,7 +44,7 @@ const PROVIDER_LIMITS: Record<EdgeProvider, ProviderLimits> = {
 }
 
 /** RFC 9213 for any CDN, Surrogate-Control for Fastly; browsers keep Cache-Control's max-age=60. */
-export const edgeCacheControl = (maxAgeSeconds: number) => `max-age=${maxAgeSeconds}, stale-if-error=86400`
+const edgeCacheControl = (maxAgeSeconds: number) => `max-age=${maxAgeSeconds}, stale-if-error=86400`
 
 /** The edge headers a representation is built with, and the key a purge must name to reach it. */
 export interface SurrogateKeying {

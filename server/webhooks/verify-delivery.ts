@@ -6,8 +6,8 @@ import {documentChangeOf, isPodcastSettingsChange} from '../snapshot/store.ts'
 export const MAX_AGE_MS = 5 * 60 * 1000
 // Only verified deliveries are remembered, so only a holder of the secret can fill this; at the
 // bound the oldest is forgotten. Keys are cut to a length, so memory stays under a few MB.
-export const MAX_REMEMBERED_DELIVERIES = 10_000
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 256
+const MAX_REMEMBERED_DELIVERIES = 10_000
+const MAX_IDEMPOTENCY_KEY_LENGTH = 256
 
 /** The projection docs/content-and-webhooks.md asks for: `{_id, _type}`; anything else is still a valid hint to rebuild everything. */
 const payloadSchema = z.looseObject({_id: z.string().min(1), _type: z.string().min(1)})

@@ -22,7 +22,7 @@ const templates = Object.keys(openApiDocument.paths ?? {}).map((template) => ({
 }))
 
 /** The OpenAPI path template a request URL answers to, or undefined outside /api/v1. */
-export function operationPath(url: string): string | undefined {
+function operationPath(url: string): string | undefined {
   const path = new URL(url).pathname.replace(/^\/api\/v1(\/sandbox)?/, '')
   if (!new URL(url).pathname.startsWith('/api/v1')) return undefined
   return templates.find(({pattern}) => pattern.test(path))?.template

@@ -4,7 +4,7 @@ import {z} from 'zod'
 import {documentSetOf} from '../../server/content/document-set.ts'
 import type {SanityDocument} from '../../server/content/ndjson.ts'
 
-export interface RecordedQuery {
+interface RecordedQuery {
   method: string
   path: string
   perspective: string | null

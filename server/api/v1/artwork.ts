@@ -5,7 +5,7 @@ import type {imageSourceSchema} from './rows.ts'
 // image CDN crops and converts; the asset id tells the original's size without fetching it.
 
 export const ARTWORK_MIN_PIXELS = 1400
-export const ARTWORK_MAX_PIXELS = 3000
+const ARTWORK_MAX_PIXELS = 3000
 
 /** Width, height and format of a Sanity image asset, which its id spells: `image-<hash>-<w>x<h>-<format>`. */
 export function imageAssetDimensions(assetId: string): {width: number; height: number; format: string} | undefined {

@@ -16,7 +16,7 @@ export interface CatalogEntry<Item> {
 }
 
 /** A document the API does not serve as it is, and why. */
-export interface DocumentProblem {
+interface DocumentProblem {
   documentId: string
   collection: CollectionName
   /** `rejected`: not served; `kept`: its last valid version is still served; `warning`: served, with something left out. */
@@ -90,7 +90,7 @@ export function mapCatalog(result: unknown, settings: CatalogSettings, previous?
 }
 
 /** The settings singleton's row (null when there is none) as the catalog holds it. */
-export function podcastSettingsOf(row: unknown, settings: CatalogSettings): MappedSettings | null {
+function podcastSettingsOf(row: unknown, settings: CatalogSettings): MappedSettings | null {
   return row === null || row === undefined ? null : mapPodcastSettings(row, settings.links)
 }
 
@@ -251,7 +251,7 @@ function compareIds(a: string, b: string): number {
 }
 
 /** The first index whose entry does not satisfy `before`; `before` must hold for a prefix of the sorted list. */
-export function insertionIndex<Entry>(sorted: readonly Entry[], before: (entry: Entry) => boolean): number {
+function insertionIndex<Entry>(sorted: readonly Entry[], before: (entry: Entry) => boolean): number {
   let low = 0
   let high = sorted.length
   while (low < high) {

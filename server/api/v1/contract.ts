@@ -16,7 +16,7 @@ const languageTag = z.string().regex(LANGUAGE_TAG_PATTERN, 'must be a BCP 47 lan
 const text = z.string().trim().min(1)
 const englishTag = z.string().regex(ENGLISH_TAG_PATTERN, 'must be an English lowercase tag')
 
-export const personRefSchema = z
+const personRefSchema = z
   .strictObject({
     slug: slugSchema,
     url: uri.meta({description: 'Canonical profile page; cite this.'}),
@@ -153,7 +153,6 @@ export type Meetup = z.infer<typeof meetupSchema>
 export type Voice = z.infer<typeof voiceSchema>
 export type Pagination = z.infer<typeof paginationSchema>
 export type ServiceIndex = z.infer<typeof serviceIndexSchema>
-export type Bulk = z.infer<typeof bulkSchema>
 export type Problem = z.infer<typeof problemSchema>
 
 /** A list page's `limit` when none is asked for, and the most a client may ask for. */

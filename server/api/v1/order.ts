@@ -25,7 +25,3 @@ export const voiceOrder: ListOrder<Voice> = {
   key: (voice) => [voice.name, voice.slug],
   compare: (a, b) => hebrew.compare(a[0], b[0]) || byCodePoint(a[1], b[1]),
 }
-
-export function sortBy<Item>(items: readonly Item[], order: ListOrder<Item>): Item[] {
-  return [...items].sort((a, b) => order.compare(order.key(a), order.key(b)))
-}

@@ -31,6 +31,6 @@ export function toPersonRefs(field: string, rows: z.infer<typeof personRowSchema
   return {refs, warnings, updatedAt: latestTimestamp([ownUpdatedAt, ...served.map((row) => row._updatedAt)])}
 }
 
-export function latestTimestamp(timestamps: string[]): string {
+function latestTimestamp(timestamps: string[]): string {
   return timestamps.reduce((latest, next) => (Date.parse(next) > Date.parse(latest) ? next : latest))
 }

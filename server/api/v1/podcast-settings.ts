@@ -13,7 +13,7 @@ const utf8 = new TextEncoder()
 const utf8Length = (text: string) => utf8.encode(text).length
 const text = z.string().trim().min(1)
 
-export const podcastSettingsRowSchema = z.object({
+const podcastSettingsRowSchema = z.object({
   _id: z.string(),
   _updatedAt: z.iso.datetime({offset: true}),
   title: text,
@@ -34,7 +34,7 @@ export const podcastSettingsRowSchema = z.object({
 })
 
 /** The show as `<channel>` describes it; hosts are voice slugs, resolved against the served voices when the feed is made. */
-export const podcastChannelSchema = z.object({
+const podcastChannelSchema = z.object({
   title: z.string(),
   description: z.string(),
   author: z.string(),
