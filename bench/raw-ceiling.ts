@@ -10,7 +10,7 @@
 import {createServer} from 'node:http'
 import {toNodeHandler} from '@modelcontextprotocol/node'
 import {createMcpHandler} from '@modelcontextprotocol/server'
-import {createCatalogMcpServer, MCP_INSTRUCTIONS, MCP_SERVER_NAME} from '../server/mcp/catalog-tools.ts'
+import {createCatalogMcpServer, MCP_INSTRUCTIONS, MCP_SERVER_NAME} from '../server/mcp/mcp-server.ts'
 import {SERVER_VERSION} from '../server/version.ts'
 import {prebuiltCatalog, searchToolResponse, variantFor} from './prebuilt.ts'
 

@@ -2,6 +2,7 @@ import {open, type FileHandle} from 'node:fs/promises'
 import {setImmediate} from 'node:timers/promises'
 import {documentSetOf, isPublished, type DocumentSet} from './document-set.ts'
 import {parseDocumentLine, type SanityDocument} from './ndjson.ts'
+import {commonPrefixLength, commonSuffixLength, keptLines, touchedDocuments} from './line-diff.ts'
 import {PiecedBytes} from './pieced-bytes.ts'
 import type {TouchedDocument} from './source.ts'
 
@@ -142,10 +143,7 @@ export function openDatasetFile(path: string): DatasetFile {
     const suffix = await commonSuffix(old, file, Math.min(old.length, file.size) - prefix)
     const shift = file.size - old.length
     // Lines whose bytes and newline lie in the common prefix or suffix are the same lines, moved by `shift`.
-    let kept = 0
-    while (kept < previous.lines.length && (previous.lines[kept]?.end ?? Infinity) < prefix) kept++
-    let keptFromEnd = previous.lines.length
-    while (keptFromEnd > kept && (previous.lines[keptFromEnd - 1]?.start ?? 0) > old.length - suffix) keptFromEnd--
+    const {kept, keptFromEnd} = keptLines(previous.lines, old.length, prefix, suffix)
     const middleStart = kept > 0 ? (previous.lines[kept - 1]?.end ?? 0) + 1 : 0
     const middleEnd = keptFromEnd < previous.lines.length ? (previous.lines[keptFromEnd]?.start ?? 0) + shift - 1 : file.size
     // Only the changed region is read into a buffer of its own; the rest stays views into `old`.
@@ -159,13 +157,10 @@ export function openDatasetFile(path: string): DatasetFile {
     const {prefix, suffix, kept, keptFromEnd, shift, middle, middleStart, newMiddle} = comparison
     const old = previous.bytes
     const oldMiddle = previous.lines.slice(kept, keptFromEnd)
-    // A line that only moved within the changed region touches nothing.
-    const oldText = (line: Line) => old.copy(line.start, line.end).toString('latin1')
-    const newText = (line: Line) => middle.toString('latin1', line.start - middleStart, line.end - middleStart)
-    const oldTexts = new Set(oldMiddle.map(oldText))
-    const newTexts = new Set(newMiddle.map(newText))
-    for (const {identity} of newMiddle.filter((line) => !oldTexts.has(newText(line)))) if (identity) touched.set(identity.id, identity)
-    for (const {identity} of oldMiddle.filter((line) => !newTexts.has(oldText(line)))) if (identity && !touched.has(identity.id)) touched.set(identity.id, identity)
+    // Compared as latin1 text: one char a byte, so equal text is equal bytes.
+    const replaced = oldMiddle.map((line) => ({text: old.copy(line.start, line.end).toString('latin1'), identity: line.identity}))
+    const replacement = newMiddle.map((line) => ({text: middle.toString('latin1', line.start - middleStart, line.end - middleStart), identity: line.identity}))
+    for (const identity of touchedDocuments(replaced, replacement)) touched.set(identity.id, identity)
     // The previous state is dropped once this one exists, so its lines after the change are moved in place.
     const after = previous.lines.slice(keptFromEnd)
     for (const line of after) {
@@ -320,23 +315,4 @@ function documentSetOfFile(path: string, state: FileState, parsed?: readonly San
 function lineBytes(bytes: PiecedBytes, line: Line): Buffer {
   const views = bytes.slice(line.start, line.end)
   return views.length === 1 && views[0] ? views[0] : Buffer.concat(views)
-}
-
-// Compared in blocks with Buffer#compare (memcmp), then byte by byte inside the first differing block.
-const BLOCK = 64 * 1024
-
-function commonPrefixLength(a: Buffer, b: Buffer): number {
-  const limit = Math.min(a.length, b.length)
-  let offset = 0
-  while (offset + BLOCK <= limit && a.compare(b, offset, offset + BLOCK, offset, offset + BLOCK) === 0) offset += BLOCK
-  while (offset < limit && a[offset] === b[offset]) offset++
-  return offset
-}
-
-function commonSuffixLength(a: Buffer, b: Buffer): number {
-  const limit = Math.min(a.length, b.length)
-  let length = 0
-  while (length + BLOCK <= limit && a.compare(b, b.length - length - BLOCK, b.length - length, a.length - length - BLOCK, a.length - length) === 0) length += BLOCK
-  while (length < limit && a[a.length - length - 1] === b[b.length - length - 1]) length++
-  return length
 }

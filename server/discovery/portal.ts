@@ -2,7 +2,7 @@ import {createHash} from 'node:crypto'
 import {z} from 'zod'
 import {API_V1_PREFIX, COLLECTION_PATTERN, isCollectionName, type CollectionName} from '../api/v1/links.ts'
 import {PROBLEM_STATUSES, problemAnchor, problemTitle} from '../http/problem.ts'
-import type {ToolDefinition} from '../mcp/catalog-tools.ts'
+import type {ToolDefinition} from '../mcp/tools.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
 
 // The developer portal: one self-contained HTML page (inline CSS and one inline script allowed by

@@ -1,4 +1,4 @@
-import type {ToolDefinition} from '../mcp/catalog-tools.ts'
+import type {ToolDefinition} from '../mcp/tools.ts'
 
 export interface Skill {
   name: string

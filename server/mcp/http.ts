@@ -3,7 +3,7 @@ import {createMcpHandler, localhostAllowedHostnames, localhostAllowedOrigins, va
 import express, {type RequestHandler} from 'express'
 import {buildProblem, sendMethodNotAllowed, sendProblem} from '../http/problem.ts'
 import type {SnapshotStore} from '../snapshot/store.ts'
-import {createCatalogMcpServer, type CatalogMcpOptions} from './catalog-tools.ts'
+import {createCatalogMcpServer, type CatalogMcpOptions} from './mcp-server.ts'
 import {MAX_MCP_BODY_BYTES, mcpRequestBody} from './request-body.ts'
 
 export const MCP_PATH = '/mcp'

@@ -11,7 +11,8 @@ const episodeSummary = z
   .strict()
 import {growDataset} from '../../bench/grow-dataset.ts'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
-import {catalogResources, catalogTools} from '../../server/mcp/catalog-tools.ts'
+import {catalogResources} from '../../server/mcp/resources.ts'
+import {catalogTools} from '../../server/mcp/tools.ts'
 import {RESOURCES_PER_PAGE} from '../../server/mcp/resource-list.ts'
 import {sampleDocuments} from '../helpers/sample.ts'
 import {readProblem} from '../helpers/contract.ts'

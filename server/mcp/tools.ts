@@ -1,4 +1,4 @@
-import {McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, type CallToolResult} from '@modelcontextprotocol/server'
+import {type McpServer, type CallToolResult} from '@modelcontextprotocol/server'
 import {distance} from 'fastest-levenshtein'
 import {z} from 'zod'
 import {slugSchema, type Episode, type Meetup, type PersonRef, type Voice} from '../api/v1/contract.ts'
@@ -7,21 +7,11 @@ import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
 import type {CatalogEntry} from '../api/v1/catalog.ts'
 import {episodeOrder, meetupOrder, voiceOrder, type ListOrder} from '../api/v1/order.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
-import {resourcePage, type ResourceDefinition} from './resource-list.ts'
 import {searchCatalog} from './search.ts'
 
-// The MCP surface over the catalog: read-only tools with zod input and output schemas, and the
-// API documents as resources. Every call reads the current snapshot once, so tools, resources and
-// the HTTP API always answer from the same content. The definitions are data, so the discovery
-// documents list exactly what is registered.
-
-export const MCP_SERVER_NAME = 'podcast-catalog'
-export const MCP_INSTRUCTIONS = [
-  'A read-only catalog of a Hebrew tech podcast: episodes, internal meetup talks and speaker profiles ("voices").',
-  'Find items with search_catalog (Hebrew or English), browse with list_episodes, list_meetups and list_voices, and read one with get_episode, get_meetup or get_voice.',
-  'Content text is Hebrew; tags and roles are English. Cite items by their `url` (the canonical page), not their `api_url`.',
-  'Audio, video, artwork and written content belong to the publisher; catalog metadata may be reused with attribution.',
-].join(' ')
+// The MCP tools: read-only, with zod input and output schemas. Every call reads the current
+// snapshot once, so tools and the HTTP API always answer from the same content. The definitions
+// are data, so the discovery documents list exactly what is registered.
 
 const READ_ONLY = {readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false} as const
 const MAX_LIST_LIMIT = 100
@@ -266,83 +256,4 @@ export const catalogTools: readonly ToolDefinition[] = [
 
 function pick(item: {slug: string; title: string; published_date: string; url: string}) {
   return {slug: item.slug, title: item.title, published_date: item.published_date, url: item.url}
-}
-
-/** Resources are the API's own documents, addressed by their API URLs, with the served bytes. */
-export function catalogResources(publicBaseUrl: string): ResourceDefinition[] {
-  const api = (path: string) => `${publicBaseUrl}/api/v1/${path}`
-  return [
-    {name: 'service-index', title: 'Service index', description: 'What the API is and where its endpoints are.', uri: api('index.json'), template: false},
-    {name: 'everything', title: 'The whole catalog', description: 'Episodes, meetups and voices in one document.', uri: api('all.json'), template: false},
-    ...COLLECTION_NAMES.map((name): ResourceDefinition => ({name, title: `All ${name}`, description: `The ${name} list (first page).`, uri: api(`${name}.json`), template: false})),
-    ...COLLECTION_NAMES.map((name): ResourceDefinition => ({
-      name: `${name}-item`,
-      title: `One of ${name}`,
-      description: `One item of ${name} by slug; the slug completes.`,
-      uri: api(`${name}/{slug}.json`),
-      template: name,
-    })),
-    {
-      name: 'api-document',
-      title: 'Any API document',
-      description: 'Any document under /api/v1/ by its path, whatever host you reach this server by (127.0.0.1, localhost or its public name).',
-      uri: '{+origin}/api/v1/{+document}',
-      template: 'any',
-    },
-  ]
-}
-
-export interface CatalogMcpOptions {
-  snapshot: () => Snapshot
-  publicBaseUrl: string
-  name: string
-  version: string
-  instructions: string
-}
-
-/** A fresh, fully registered server for one request (stateless: nothing outlives the exchange). */
-export function createCatalogMcpServer(options: CatalogMcpOptions): McpServer {
-  const server = new McpServer({name: options.name, version: options.version}, {instructions: options.instructions})
-  for (const tool of catalogTools) tool.register(server, options.snapshot)
-  const read = (uri: URL) => {
-    // By path, whatever host the client named (127.0.0.1, localhost or the public name).
-    const path = uri.pathname.startsWith('/api/v1/') ? uri.pathname.slice('/api/v1/'.length) : ''
-    const representation = options.snapshot().representation(path)
-    if (!representation) throw new ResourceNotFoundError(uri.href, `No catalog document at ${uri.href}; list the resources or use search_catalog.`)
-    return {contents: [{uri: uri.href, mimeType: 'application/json', text: representation.body.toString('utf8')}]}
-  }
-  for (const resource of catalogResources(options.publicBaseUrl)) {
-    const metadata = {title: resource.title, description: resource.description, mimeType: 'application/json'}
-    const collection = resource.template
-    if (!collection) {
-      server.registerResource(resource.name, resource.uri, metadata, read)
-      continue
-    }
-    if (collection === 'any') {
-      // Registered after the collections' templates, so it only takes URIs naming another host.
-      server.registerResource(resource.name, new ResourceTemplate(resource.uri, {list: undefined}), metadata, read)
-      continue
-    }
-    const slugs = () => options.snapshot().catalog[collection].map((entry) => entry.value.slug)
-    // Items are listed by the paged resources/list handler below, not by the template.
-    const template = new ResourceTemplate(resource.uri, {
-      list: undefined,
-      complete: {
-        slug: (prefix) =>
-          slugs()
-            .filter((slug) => slug.startsWith(prefix))
-            .slice(0, 100),
-      },
-    })
-    server.registerResource(resource.name, template, metadata, read)
-  }
-  // The SDK's resources/list answers every resource at once; at 100k items that is one 20 MB
-  // message, so this handler replaces it with the protocol's cursor pagination.
-  const fixed = catalogResources(options.publicBaseUrl).filter((resource) => !resource.template)
-  server.server.setRequestHandler('resources/list', (request) => {
-    const page = resourcePage(options.snapshot(), fixed, request.params?.cursor)
-    if (!page.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, page.reason)
-    return {resources: page.resources, ...(page.nextCursor === undefined ? {} : {nextCursor: page.nextCursor})}
-  })
-  return server
 }
