@@ -6,7 +6,7 @@ import {catalogTools} from '../mcp/tools.ts'
 import {resourceCount} from '../mcp/resource-list.ts'
 import type {SiteDocument, Snapshot} from '../snapshot/snapshot.ts'
 import {SERVER_VERSION} from '../version.ts'
-import {buildFeed, FEED_CONTENT_TYPE, FEED_PATH, type FeedSettings} from '../feed/rss-feed.ts'
+import {buildFeed, feedItemCount, FEED_CONTENT_TYPE, FEED_PATH, type FeedSettings} from '../feed/rss-feed.ts'
 import {buildDeveloperPortal} from './portal.ts'
 import {catalogSkills} from './skills.ts'
 import {buildSitemaps} from './sitemaps.ts'
@@ -47,8 +47,9 @@ export function buildSiteDocuments(snapshot: Snapshot, settings: SiteSettings): 
     skillsIndex: `${base}/.well-known/agent-skills/index.json`,
     sitemap: `${base}/sitemap-index.xml`,
   }
-  // Built again here only to be linked: its items' bytes are memoised, and the snapshot serves its own (feedSiteDocument).
-  const feed = buildFeed(snapshot.catalog, feedSettingsOf(settings))
+  // Counted, not built: the feed is linked here, and made only when a client asks for it (at 100k
+  // documents its items are 100 MB of bytes).
+  const feedItems = feedItemCount(snapshot.catalog)
   const resources = catalogResources(base)
   const fixedResources = resources.filter((resource) => !resource.template)
   // What resources/list returns, over all its pages: the fixed documents and one per item.
@@ -94,7 +95,7 @@ Content text (titles, descriptions, abstracts, biographies, takeaways, FAQ) is H
 - [Meetup talks](${base}/api/v1/meetups.json): newest first; one talk at ${base}/api/v1/meetups/{slug}.json
 - [Speakers](${base}/api/v1/voices.json): Hebrew name order; one speaker at ${base}/api/v1/voices/{slug}.json
 - [OpenAPI 3.1](${url.openapi}): the machine-readable contract
-${feed ? `- [Podcast RSS feed](${settings.feedUrl}): the ${feed.itemCount} episodes with audio, newest first, for podcast apps (RSS 2.0 with the iTunes and Podcasting 2.0 namespaces)\n` : ''}
+${feedItems === undefined ? '' : `- [Podcast RSS feed](${settings.feedUrl}): the ${feedItems} episodes with audio, newest first, for podcast apps (RSS 2.0 with the iTunes and Podcasting 2.0 namespaces)\n`}
 ## MCP
 
 - [MCP endpoint](${url.mcp}): Streamable HTTP, stateless, no authentication; ${catalogTools.length} read-only tools (${catalogTools.map((tool) => tool.name).join(', ')}), ${listedResources} resources (${fixedResources.length} API documents and one per item; resources/list pages them with a cursor) and ${templates.length} resource templates
@@ -176,7 +177,7 @@ Send a descriptive \`User-Agent\` naming your agent and a contact URL${settings.
     {type: 'agent-skills', url: url.skillsIndex, skills: skills.length},
     {type: 'llms-txt', url: url.llms},
     {type: 'api-catalog', url: url.apiCatalog},
-    ...(feed ? [{type: 'rss-feed', name: 'podcast feed', url: settings.feedUrl, items: feed.itemCount}] : []),
+    ...(feedItems === undefined ? [] : [{type: 'rss-feed', name: 'podcast feed', url: settings.feedUrl, items: feedItems}]),
   ]
   const aiCatalog = json({
     version: '1.0',
@@ -217,7 +218,11 @@ Send a descriptive \`User-Agent\` naming your agent and a contact URL${settings.
 
   return [
     {path: '/api/openapi.json', contentType: JSON_TYPE, body: json(openapi)},
-    {path: '/docs', contentType: 'text/html; charset=utf-8', body: buildDeveloperPortal({openapi, settings, snapshot, tools: catalogTools, feedUrl: feed && settings.feedUrl})},
+    {
+      path: '/docs',
+      contentType: 'text/html; charset=utf-8',
+      body: buildDeveloperPortal({openapi, settings, snapshot, tools: catalogTools, feedUrl: feedItems === undefined ? undefined : settings.feedUrl}),
+    },
     {path: '/llms.txt', contentType: 'text/plain; charset=utf-8', body: llms},
     {path: '/auth.md', contentType: MARKDOWN, body: auth},
     {path: '/.well-known/oauth-protected-resource', contentType: JSON_TYPE, body: protectedResource},

@@ -34,13 +34,13 @@ export interface FeedItem {
 /** The video's link text, in the show's language. */
 export const VIDEO_LINK_TEXT = 'צפו בפרק ביוטיוב'
 
-/**
- * One episode as an RSS `<item>`, or undefined when it has no audio to enclose: podcast apps cannot
- * play an item without an enclosure, so it is left out of the feed.
- */
+/** Whether the episode is in the feed: podcast apps cannot play an item without audio to enclose, so one without is left out. */
+export const hasFeedItem = (episode: Episode): boolean => Boolean(episode.audio)
+
+/** One episode as an RSS `<item>`, or undefined when it has none (see hasFeedItem). */
 export function feedItemOf(entry: CatalogEntry<Episode>, context: ItemContext): FeedItem | undefined {
   const {audio, video_url: videoUrl} = entry.value
-  if (!audio) return undefined
+  if (!audio || !hasFeedItem(entry.value)) return undefined
   return {item: rssItemOf(entry, audio, context), contentLinks: videoUrl ? [{href: videoUrl, display: VIDEO_LINK_TEXT}] : []}
 }
 

@@ -3,7 +3,7 @@ import {generateRssFeed} from 'feedsmith'
 import type {Catalog, CatalogEntry} from '../api/v1/catalog.ts'
 import type {Episode, Voice} from '../api/v1/contract.ts'
 import {ChunkedBody} from '../snapshot/chunked-body.ts'
-import {feedItemOf, personOf, type ItemContext} from './feed-item.ts'
+import {feedItemOf, hasFeedItem, personOf, type ItemContext} from './feed-item.ts'
 import {appleExplicit, itemXml} from './item-xml.ts'
 import {podcastGuidOf} from './podcast-guid.ts'
 import type {PodcastChannel} from '../api/v1/podcast-settings.ts'
@@ -120,6 +120,14 @@ export function buildFeed(catalog: Catalog, settings: FeedSettings): FeedDocumen
   chunks.push(tail)
   const digest = createHash('sha256').update(head).update(digests.join(' ')).update(tail)
   return {body: new ChunkedBody(chunks), etag: `"${digest.digest('base64url').slice(0, 32)}"`, lastBuildDate, itemCount: digests.length}
+}
+
+/** How many items `buildFeed` would hold, without making them; undefined when there would be no feed. */
+export function feedItemCount(catalog: Catalog): number | undefined {
+  if (!catalog.podcast?.ok) return undefined
+  let count = 0
+  for (const entry of catalog.episodes) if (hasFeedItem(entry.value)) count++
+  return count
 }
 
 /** The document around the items: everything before them and everything after. */
