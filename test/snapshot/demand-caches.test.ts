@@ -35,3 +35,27 @@ describe('bytes of their own', () => {
     }
   })
 })
+
+describe('what the caches count', () => {
+  it('count a page at three times its bytes, its key and 2 KB besides, and drop the least recently used past their bound', () => {
+    const page = represent(Buffer.alloc(1000), () => new Date(0))
+    const caches = createDemandCaches({pageCacheBytes: 2 * (3000 + 5 + 2048), variantCacheBytes: 1024})
+    caches.pages.set('key-1', page)
+    expect(caches.pages.calculatedSize).toBe(3000 + 5 + 2048)
+    caches.pages.set('key-2', page)
+    caches.pages.get('key-1')
+    caches.pages.set('key-3', page)
+    expect([...caches.pages.keys()].sort()).toEqual(['key-1', 'key-3'])
+  })
+
+  it('count a variant at its bytes, its key and 256 bytes besides, within their own bound', () => {
+    const variant = {coding: 'gzip' as const, body: Buffer.alloc(100), etag: '"x-gzip"'}
+    const caches = createDemandCaches({pageCacheBytes: 1024, variantCacheBytes: 2 * (100 + 5 + 256)})
+    caches.variants.set('v-1', variant)
+    expect(caches.variants.calculatedSize).toBe(100 + 3 + 256)
+    caches.variants.set('v-22', variant)
+    caches.variants.set('v-333', variant)
+    expect([...caches.variants.keys()].sort()).toEqual(['v-22', 'v-333'])
+    expect(caches.pages.calculatedSize).toBe(0)
+  })
+})

@@ -7,7 +7,7 @@ import type {SanityDocument} from '../../server/content/ndjson.ts'
 import {catalogSnapshotBuilder} from '../../server/catalog-builder.ts'
 import {guardMassDeletion} from '../../server/snapshot/mass-deletion-guard.ts'
 import type {Snapshot} from '../../server/snapshot/snapshot.ts'
-import {voice} from '../fixtures/documents.ts'
+import {episode, meetup, voice} from '../fixtures/documents.ts'
 
 const ALL = {kind: 'all'} as const
 const CONFIRM_MS = 60_000
@@ -100,5 +100,22 @@ describe('thresholds at their boundaries', () => {
     const next = guard.build(first, ALL)
     if (held) await expect(next).rejects.toThrow(/^held:/)
     else expect(served(await next)).toBe(after)
+  })
+})
+
+describe('the held build', () => {
+  it('says what it holds, counting every collection, and when the new content would be served', async () => {
+    const {state, guard, later} = guarded([...voices(8), episode('ep-1'), episode('ep-2'), meetup('m-1')])
+    const first = await guard.build(undefined, ALL)
+    state.documents = voices(5)
+    later(1500)
+    await expect(guard.build(first, ALL)).rejects.toThrow(
+      new Error(
+        'held: the source now has 5 documents where 11 are served, which looks like an emptied or truncated dataset. ' +
+          "Still serving the 11; the new content is served if a read at 2026-01-01T00:01:01.500Z or later agrees, or at once after an operator's SIGHUP.",
+      ),
+    )
+    later(30_000)
+    await expect(guard.build(first, ALL), 'the same content again: the same time to wait for').rejects.toThrow(/a read at 2026-01-01T00:01:01\.500Z or later agrees/)
   })
 })

@@ -140,3 +140,17 @@ describe('the remembered set', () => {
     expect(await verifyDelivery(first, SECRET, NOW, seen), 'the oldest, forgotten at the bound').toEqual(accepted)
   })
 })
+
+describe('payloads that name no single document', () => {
+  it('asks for everything when the body is not JSON', async () => {
+    const body = 'not json {'
+    const delivery = {body: Buffer.from(body), headers: {'sanity-webhook-signature': await encodeSignatureHeader(body, NOW, SECRET)}}
+    expect(await verifyDelivery(delivery, SECRET, NOW, new RememberedDeliveries())).toEqual({accepted: true, change: 'all'})
+  })
+
+  it('asks for everything on a change to the published podcast settings, and nothing on their draft', async () => {
+    const verdict = async (payload: unknown) => verifyDelivery(await signed(payload), SECRET, NOW, new RememberedDeliveries())
+    expect(await verdict({_id: 'podcastSettings', _type: 'podcastSettings'})).toEqual({accepted: true, change: 'all'})
+    expect(await verdict({_id: 'drafts.podcastSettings', _type: 'podcastSettings'})).toEqual({accepted: true, change: 'ignored'})
+  })
+})

@@ -1,0 +1,62 @@
+import {EventEmitter} from 'node:events'
+import type {IncomingMessage, ServerResponse} from 'node:http'
+
+/** What a handler wrote to a response that never touches a socket. */
+export interface Written {
+  status: number | undefined
+  /** Header names lowercased; a name given twice keeps both values, joined with ', '. */
+  headers: Record<string, string>
+  /** The flat name, value list as passed to writeHead, in order. */
+  headerList: string[]
+  body: Buffer | undefined
+  ended: boolean
+}
+
+/** A ServerResponse stand-in recording writeHead, setHeader and end (and emitting 'finish' and 'close' on end). */
+export function fakeResponse(): {response: ServerResponse; written: Written} {
+  const written: Written = {status: undefined, headers: {}, headerList: [], body: undefined, ended: false}
+  const set = (name: string, value: string) => {
+    const key = name.toLowerCase()
+    written.headers[key] = written.headers[key] === undefined ? value : `${written.headers[key]}, ${value}`
+  }
+  const emitter = new EventEmitter()
+  const response = Object.assign(emitter, {
+    headersSent: false,
+    writableFinished: false,
+    setHeader(name: string, value: string | number) {
+      set(name, String(value))
+      return response
+    },
+    getHeader(name: string) {
+      return written.headers[name.toLowerCase()]
+    },
+    writeHead(status: number, headers: readonly string[] = []) {
+      written.status = status
+      written.headerList = [...headers]
+      for (let index = 0; index + 1 < headers.length; index += 2) set(String(headers[index]), String(headers[index + 1]))
+      response.headersSent = true
+      return response
+    },
+    end(body?: Buffer | string) {
+      written.body = body === undefined ? undefined : Buffer.from(body)
+      written.ended = true
+      response.writableFinished = true
+      emitter.emit('finish')
+      emitter.emit('close')
+      return response
+    },
+  })
+  return {response: response as unknown as ServerResponse, written}
+}
+
+/** A request stand-in: a method, a URL and headers (lowercase names). */
+export function fakeRequest(method: string, url: string, headers: Record<string, string> = {}): IncomingMessage {
+  return Object.assign(new EventEmitter(), {
+    method,
+    url,
+    headers,
+    httpVersion: '1.1',
+    rawHeaders: Object.entries(headers).flat(),
+    socket: {remoteAddress: '127.0.0.1', bytesWritten: 0},
+  }) as unknown as IncomingMessage
+}

@@ -1,0 +1,327 @@
+// The HTTP server's own refusals, over raw loopback sockets so that malformed requests reach it as
+// sent: Host rules, absolute-form targets, the body gate, expectations, oversized and slow
+// requests, the per-client connection cap and shutdown.
+import {connect, type Socket} from 'node:net'
+import type {AddressInfo} from 'node:net'
+import {setTimeout as sleep} from 'node:timers/promises'
+import type {RequestListener} from 'node:http'
+import {afterEach, describe, expect, it} from 'vitest'
+import {answerOnSocket, bodyGate} from '../../server/http/connection-guard.ts'
+import {createHttpServer, DEFAULT_LIMITS, type CatalogHttpServer, type ServerLimits} from '../../server/http/server.ts'
+import {fakeRequest} from './fake-response.ts'
+
+const BASE = 'http://api.test'
+const running: CatalogHttpServer[] = []
+const sockets: Socket[] = []
+
+afterEach(async () => {
+  for (const socket of sockets.splice(0)) socket.destroy()
+  for (const server of running.splice(0)) {
+    server.server.closeAllConnections()
+    await new Promise((resolve) => server.server.close(resolve))
+  }
+})
+
+/** Answers every request 200 with its URL, after reading its body. */
+const echo: RequestListener = (request, response) => {
+  request.resume()
+  request.on('end', () => {
+    const body = `url=${request.url}`
+    response.writeHead(200, {'Content-Type': 'text/plain', 'Content-Length': String(Buffer.byteLength(body))}).end(body)
+  })
+}
+
+async function start(limits: Partial<ServerLimits> = {}, listener: RequestListener = echo, options = {}): Promise<{port: number; http: CatalogHttpServer}> {
+  const http = createHttpServer(listener, BASE, {...DEFAULT_LIMITS, ...limits}, options)
+  running.push(http)
+  await new Promise<void>((resolve) => http.server.listen(0, '127.0.0.1', resolve))
+  return {port: (http.server.address() as AddressInfo).port, http}
+}
+
+function open(port: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => resolve(socket))
+    socket.on('error', reject)
+    sockets.push(socket)
+  })
+}
+
+/** Everything the server writes on a connection until it closes it (or `ms` pass). */
+function readAll(socket: Socket, ms = 3000): Promise<string> {
+  return new Promise((resolve) => {
+    let text = ''
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')))
+    const done = () => resolve(text)
+    socket.on('close', done)
+    socket.on('error', () => undefined)
+    setTimeout(done, ms).unref()
+  })
+}
+
+async function exchange(port: number, bytes: string): Promise<string> {
+  const socket = await open(port)
+  const reply = readAll(socket)
+  socket.write(bytes)
+  return reply
+}
+
+interface Parsed {
+  status: number
+  headers: Record<string, string>
+  body: string
+}
+
+/** The first response in `raw`. */
+function parse(raw: string): Parsed {
+  const [head = '', ...rest] = raw.split('\r\n\r\n')
+  const [statusLine = '', ...lines] = head.split('\r\n')
+  const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]))
+  const length = Number(headers['content-length'] ?? 0)
+  return {status: Number(statusLine.split(' ')[1]), headers, body: Buffer.from(rest.join('\r\n\r\n'), 'latin1').subarray(0, length).toString('utf8')}
+}
+
+const problem = (raw: string) => {
+  const parsed = parse(raw)
+  expect(parsed.headers['content-type']).toBe('application/problem+json; charset=utf-8')
+  expect(parsed.headers['x-content-type-options']).toBe('nosniff')
+  expect(parsed.headers['cache-control']).toBe('no-store')
+  expect(parsed.headers.connection).toBe('close')
+  return {status: parsed.status, ...JSON.parse(parsed.body)}
+}
+
+describe('request targets and Host', () => {
+  it('passes a valid request on, and takes an HTTP/1.0 request without Host', async () => {
+    const {port} = await start()
+    expect(parse(await exchange(port, 'GET /a?b=1 HTTP/1.1\r\nHost: api.test:8080\r\nConnection: close\r\n\r\n'))).toMatchObject({status: 200, body: 'url=/a?b=1'})
+    expect(parse(await exchange(port, 'GET /a HTTP/1.1\r\nHost: [::1]:80\r\nConnection: close\r\n\r\n'))).toMatchObject({status: 200})
+    expect(parse(await exchange(port, 'GET /a HTTP/1.0\r\n\r\n'))).toMatchObject({status: 200, body: 'url=/a'})
+  })
+
+  it('refuses HTTP/1.1 without Host, a Host that is not one, and two Host lines', async () => {
+    const {port} = await start()
+    expect(problem(await exchange(port, 'GET /a HTTP/1.1\r\n\r\n'))).toMatchObject({
+      status: 400,
+      title: 'Bad Request',
+      instance: '/',
+      type: 'http://api.test/docs#errors-bad-request',
+      detail: 'HTTP/1.1 requests must carry a Host header (RFC 9112, section 3.2).',
+    })
+    expect(problem(await exchange(port, 'GET /a HTTP/1.1\r\nHost: a/b\r\n\r\n'))).toMatchObject({status: 400, detail: 'The Host header is not a host name or address with an optional port.'})
+    expect(problem(await exchange(port, 'GET /a HTTP/1.1\r\nHost: a:123456\r\n\r\n'))).toMatchObject({status: 400})
+    expect(problem(await exchange(port, 'GET /a HTTP/1.1\r\nHost: api.test\r\nhost: api.test\r\n\r\n'))).toMatchObject({status: 400, detail: 'The request has more than one Host header.'})
+  })
+
+  it('checks a new Host even after a valid one was seen', async () => {
+    const {port} = await start()
+    expect(parse(await exchange(port, 'GET /a HTTP/1.1\r\nHost: one.test\r\nConnection: close\r\n\r\n')).status).toBe(200)
+    expect(parse(await exchange(port, 'GET /a HTTP/1.1\r\nHost: bad host\r\n\r\n')).status).toBe(400)
+    expect(parse(await exchange(port, 'GET /a HTTP/1.1\r\nHost: one.test\r\nConnection: close\r\n\r\n')).status).toBe(200)
+  })
+
+  it('serves an absolute-form target as its path and query, in any scheme, and refuses one that does not parse', async () => {
+    const {port} = await start()
+    expect(parse(await exchange(port, 'GET http://elsewhere.test/api/v1/x.json?y=1 HTTP/1.1\r\nHost: api.test\r\nConnection: close\r\n\r\n')).body).toBe('url=/api/v1/x.json?y=1')
+    expect(parse(await exchange(port, 'GET WS://elsewhere.test/p HTTP/1.1\r\nHost: api.test\r\nConnection: close\r\n\r\n')).body).toBe('url=/p')
+    expect(parse(await exchange(port, 'GET /http://x/p HTTP/1.1\r\nHost: api.test\r\nConnection: close\r\n\r\n')).body).toBe('url=/http://x/p')
+    expect(problem(await exchange(port, 'GET http://[x/p HTTP/1.1\r\nHost: api.test\r\n\r\n'))).toMatchObject({status: 400, detail: 'The request target is not a valid absolute URL.'})
+  })
+})
+
+describe('what Node refuses, answered as problems', () => {
+  it('answers a malformed request 400', async () => {
+    const {port} = await start()
+    expect(problem(await exchange(port, 'NOT HTTP AT ALL\r\n\r\n'))).toMatchObject({status: 400, detail: 'The request is not valid HTTP/1.1.'})
+  })
+
+  it('answers headers over the limit 431, naming the limit', async () => {
+    const {port} = await start({maxHeaderBytes: 1024})
+    expect(problem(await exchange(port, `GET / HTTP/1.1\r\nHost: a\r\nX-Big: ${'x'.repeat(2000)}\r\n\r\n`))).toMatchObject({
+      status: 431,
+      detail: 'The request line and headers are larger than the server reads (1024 bytes).',
+    })
+  })
+
+  it('answers a body still arriving at the request timeout 408', async () => {
+    const {port} = await start({requestTimeoutMs: 300, headersTimeoutMs: 300, timeoutCheckIntervalMs: 50})
+    const socket = await open(port)
+    const reply = readAll(socket)
+    socket.write('POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\n12')
+    expect(problem(await reply)).toMatchObject({status: 408, title: 'Request Timeout', detail: 'The request was not received in time.'})
+  })
+
+  it('answers an expectation other than 100-continue 417', async () => {
+    const {port} = await start()
+    expect(problem(await exchange(port, 'POST / HTTP/1.1\r\nHost: a\r\nExpect: teapot\r\nContent-Length: 1\r\n\r\nx'))).toMatchObject({
+      status: 417,
+      detail: 'The server meets no expectation but 100-continue; got "teapot".',
+    })
+  })
+
+  it('answers a malformed request pipelined after a valid one only after the valid one', async () => {
+    let finish: (() => void) | undefined
+    const {port} = await start({}, (request, response) => {
+      request.resume()
+      finish = () => response.writeHead(200, {'Content-Length': '2'}).end('ok')
+    })
+    const socket = await open(port)
+    const reply = readAll(socket)
+    socket.write('GET /slow HTTP/1.1\r\nHost: a\r\n\r\nBROKEN\r\n\r\n')
+    await sleep(100)
+    finish?.()
+    const raw = await reply
+    expect(parse(raw)).toMatchObject({status: 200, body: 'ok'})
+    expect(raw.slice(raw.indexOf('ok') + 2)).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/)
+  })
+})
+
+describe('the body gate', () => {
+  it('answers 503 with Retry-After to a body past the limit, and takes bodies again once one is read', async () => {
+    const {port} = await start({maxBodiesInFlight: 1})
+    const first = await open(port)
+    const firstReply = readAll(first)
+    first.write('POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\nConnection: close\r\n\r\n12')
+    await sleep(50)
+    const refused = problem(await exchange(port, 'POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\n\r\nx'))
+    expect(refused).toMatchObject({status: 503, detail: 'The server is receiving 1 request bodies already; retry in a second.'})
+    expect(parse(await exchange(port, 'GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n')).status, 'no body: not counted').toBe(200)
+    first.write('34')
+    expect(parse(await firstReply).status).toBe(200)
+    expect(parse(await exchange(port, 'POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nConnection: close\r\n\r\nx')).status).toBe(200)
+  })
+
+  it('counts chunked bodies and bodies of some length, not an empty one, and lets a body go when its connection closes', () => {
+    const admit = bodyGate(1)
+    expect(admit(fakeRequest('POST', '/', {'content-length': '0'}))).toBe(true)
+    expect(admit(fakeRequest('GET', '/'))).toBe(true)
+    const chunked = fakeRequest('POST', '/', {'transfer-encoding': 'chunked'})
+    expect(admit(chunked)).toBe(true)
+    expect(admit(fakeRequest('POST', '/', {'content-length': '5'}))).toBe(false)
+    chunked.emit('close')
+    chunked.emit('end') // released once only
+    const next = fakeRequest('POST', '/', {'content-length': '5'})
+    expect(admit(next)).toBe(true)
+    expect(admit(fakeRequest('POST', '/', {'content-length': '5'}))).toBe(false)
+    next.emit('end')
+    expect(admit(fakeRequest('POST', '/', {'content-length': '5'}))).toBe(true)
+  })
+
+  it('takes none with a limit of 0', () => {
+    expect(bodyGate(0)(fakeRequest('POST', '/', {'content-length': '1'}))).toBe(false)
+  })
+})
+
+describe('connections per client', () => {
+  it('answers the connection over the cap 429 and closes it; a closed connection makes room', async () => {
+    const {port} = await start({maxConnectionsPerClient: 2})
+    const held = [await open(port), await open(port)]
+    await sleep(50)
+    const raw = await readAll(await open(port))
+    expect(problem(raw)).toMatchObject({status: 429, detail: 'This address already holds 2 connections to the server; reuse them (keep-alive) or close some.'})
+    expect(parse(raw).headers['retry-after']).toBe('1')
+    held[0]?.destroy()
+    await sleep(50)
+    expect(parse(await exchange(port, 'GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n')).status).toBe(200)
+    held[1]?.destroy()
+    await sleep(50)
+    const again = [await open(port), await open(port)]
+    await sleep(50)
+    for (const socket of again) expect(socket.destroyed).toBe(false)
+    expect(parse(await exchange(port, 'GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n')).status, 'two new connections fill the cap again').toBe(429)
+  })
+
+  it('counts the connections still held after one of them closes', async () => {
+    const {port} = await start({maxConnectionsPerClient: 2})
+    const first = await open(port)
+    await open(port)
+    await sleep(30)
+    first.destroy()
+    await sleep(30)
+    const third = await open(port)
+    await sleep(30)
+    expect(third.destroyed).toBe(false)
+    expect(problem(await readAll(await open(port))), 'the second and third still hold both places').toMatchObject({status: 429})
+  })
+
+  it('does not cap an exempt peer, nor anyone with a cap of 0', async () => {
+    for (const [limits, options] of [
+      [{maxConnectionsPerClient: 1}, {isTrustedProxy: (address: string) => address === '127.0.0.1'}],
+      [{maxConnectionsPerClient: 0}, {}],
+    ] as const) {
+      const {port} = await start(limits, echo, options)
+      await open(port)
+      await sleep(30)
+      expect(parse(await exchange(port, 'GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n')).status).toBe(200)
+    }
+  })
+})
+
+describe('answerOnSocket', () => {
+  it('destroys a socket it can no longer write to', () => {
+    let destroyed = false
+    answerOnSocket({writable: false, destroy: () => (destroyed = true)} as never, BASE, 400, 'x')
+    expect(destroyed).toBe(true)
+  })
+
+  it('writes the whole response with extra headers, reads what the client still sends, then closes', async () => {
+    const {port} = await start({maxConnectionsPerClient: 1})
+    await open(port)
+    await sleep(30)
+    const socket = await open(port)
+    const reply = readAll(socket)
+    socket.write('GET / HTTP/1.1\r\nHost: a\r\n\r\n'.repeat(100))
+    const raw = await reply
+    expect(raw).toMatch(
+      /^HTTP\/1\.1 429 Too Many Requests\r\nContent-Type: application\/problem\+json; charset=utf-8\r\nContent-Length: \d+\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nRetry-After: 1\r\nConnection: close\r\n\r\n\{/,
+    )
+  })
+})
+
+describe('shutdown', () => {
+  it('lets an answer in flight finish, and resolves once its connection has ended (at the keep-alive timeout)', async () => {
+    let answer: (() => void) | undefined
+    const {port, http} = await start({keepAliveTimeoutMs: 200}, (request, response) => {
+      request.resume()
+      answer = () => response.writeHead(200, {'Content-Length': '2'}).end('ok')
+    })
+    const socket = await open(port)
+    const reply = readAll(socket)
+    socket.write('GET / HTTP/1.1\r\nHost: a\r\n\r\n')
+    await sleep(50)
+    let closed = false
+    const down = http.shutDown(5000).then(() => (closed = true))
+    await sleep(50)
+    expect(closed).toBe(false)
+    answer?.()
+    const parsed = parse(await reply)
+    expect(parsed.status).toBe(200)
+    await down
+    expect(closed).toBe(true)
+  })
+
+  it('marks responses started while closing Connection: close', async () => {
+    const {port, http} = await start({}, (request, response) => {
+      request.resume()
+      setTimeout(() => response.writeHead(200, {'Content-Length': '2'}).end('ok'), 100)
+    })
+    const socket = await open(port)
+    const reply = readAll(socket)
+    const down = http.shutDown(5000)
+    socket.write('GET / HTTP/1.1\r\nHost: a\r\n\r\n')
+    expect(parse(await reply).headers.connection).toBe('close')
+    await down
+  })
+
+  it('forces connections closed after the timeout', async () => {
+    const {port, http} = await start({}, (request) => request.resume())
+    const socket = await open(port)
+    const reply = readAll(socket, 5000)
+    socket.write('GET / HTTP/1.1\r\nHost: a\r\n\r\n')
+    await sleep(50)
+    const started = Date.now()
+    await http.shutDown(200)
+    await reply
+    expect(Date.now() - started).toBeGreaterThanOrEqual(150)
+    expect(Date.now() - started).toBeLessThan(2000)
+    expect(socket.destroyed || socket.readableEnded).toBe(true)
+  })
+})

@@ -1,0 +1,109 @@
+// GET /status as an operator reads it, from a store and an edge status the test makes up.
+import type {Request, Response} from 'express'
+import {describe, expect, it} from 'vitest'
+import type {EdgeStatus} from '../../server/edge/edge-purging.ts'
+import {statusHandler} from '../../server/http/status.ts'
+import type {Snapshot} from '../../server/snapshot/snapshot.ts'
+import type {SnapshotStore, StoreStatus} from '../../server/snapshot/store.ts'
+
+const builtAt = new Date('2026-01-01T00:00:00Z')
+const snapshot = {
+  version: 'v1',
+  builtAt,
+  counts: {episodes: 2, meetups: 1, voices: 3},
+  catalog: {problems: [{documentId: 'episode-9', collection: 'episodes', severity: 'rejected', messages: ['title is missing']}]},
+} as unknown as Snapshot
+
+function statusOf(status: StoreStatus, now: Date, edge?: () => EdgeStatus) {
+  const store = {current: () => snapshot, status: () => status} as unknown as SnapshotStore
+  const sent: {headers: Record<string, string>; body: unknown} = {headers: {}, body: undefined}
+  const response = {
+    set(name: string, value: string) {
+      sent.headers[name] = value
+      return response
+    },
+    json(body: unknown) {
+      sent.body = body
+      return response
+    },
+  }
+  statusHandler(store, 'file data/catalog.ndjson', () => now, edge)({} as unknown as Request, response as unknown as Response, () => undefined)
+  return sent
+}
+
+describe('the status document', () => {
+  it('reports a healthy store: ok, the snapshot, the last build, no edge', () => {
+    const sent = statusOf(
+      {
+        lastBuild: {kind: 'documents', ok: true, startedAt: new Date('2026-01-01T00:00:00Z'), durationMs: 12, documents: ['episode-1']},
+        lastSuccessAt: builtAt,
+        consecutiveFailures: 0,
+        nextRetryAt: undefined,
+      },
+      new Date('2026-01-01T00:00:41.600Z'),
+    )
+    expect(sent.headers).toEqual({'Cache-Control': 'no-store'})
+    expect(sent.body).toEqual({
+      status: 'ok',
+      source: 'file data/catalog.ndjson',
+      snapshot: {version: 'v1', built_at: '2026-01-01T00:00:00.000Z', age_seconds: 42, counts: {episodes: 2, meetups: 1, voices: 3}},
+      last_build: {kind: 'documents', ok: true, started_at: '2026-01-01T00:00:00.000Z', duration_ms: 12, documents: ['episode-1'], error: null},
+      last_success_at: '2026-01-01T00:00:00.000Z',
+      consecutive_failures: 0,
+      next_retry_at: null,
+      edge: null,
+      problems: [{document_id: 'episode-9', collection: 'episodes', severity: 'rejected', messages: ['title is missing']}],
+    })
+  })
+
+  it('reports a failing store as degraded, with the error and the next retry; never a negative age', () => {
+    const sent = statusOf(
+      {
+        lastBuild: {kind: 'full', ok: false, startedAt: new Date('2026-01-01T00:01:00Z'), durationMs: 5, error: 'source down'},
+        lastSuccessAt: builtAt,
+        consecutiveFailures: 2,
+        nextRetryAt: new Date('2026-01-01T00:02:00Z'),
+      },
+      new Date('2025-12-31T23:59:00Z'),
+    )
+    expect(sent.body).toMatchObject({
+      status: 'degraded',
+      snapshot: {age_seconds: 0},
+      last_build: {kind: 'full', ok: false, documents: null, error: 'source down'},
+      consecutive_failures: 2,
+      next_retry_at: '2026-01-01T00:02:00.000Z',
+    })
+  })
+
+  it('reports no build before the first refresh', () => {
+    expect(statusOf({lastBuild: undefined, lastSuccessAt: builtAt, consecutiveFailures: 0, nextRetryAt: undefined}, builtAt).body).toMatchObject({last_build: null})
+  })
+
+  it("reports the CDN purge queue in the operator's words", () => {
+    const edge: EdgeStatus = {
+      provider: 'fastly',
+      depth: 3,
+      oldestUnpurgedAgeSeconds: 7,
+      lastPurgedVersion: 'v0',
+      purgesSent: 10,
+      purgesFailed: 1,
+      keysPurged: 25,
+      keyFallbacks: 2,
+      lastWebhookToPurgeMs: 120,
+      deadLetters: [{at: Date.parse('2026-01-01T00:00:05Z'), error: 'HTTP 500', keyCount: 2, keys: ['episodes/a', 'episodes']}],
+    }
+    const sent = statusOf({lastBuild: undefined, lastSuccessAt: builtAt, consecutiveFailures: 0, nextRetryAt: undefined}, builtAt, () => edge)
+    expect((sent.body as {edge: unknown}).edge).toEqual({
+      provider: 'fastly',
+      queue_depth: 3,
+      oldest_unpurged_age_seconds: 7,
+      last_purged_version: 'v0',
+      purges_sent: 10,
+      purges_failed: 1,
+      keys_purged: 25,
+      key_fallbacks: 2,
+      last_webhook_to_purge_ms: 120,
+      dead_letters: [{at: '2026-01-01T00:00:05.000Z', error: 'HTTP 500', key_count: 2, keys: ['episodes/a', 'episodes']}],
+    })
+  })
+})

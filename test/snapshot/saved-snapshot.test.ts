@@ -1,0 +1,152 @@
+// The saved snapshot file on its own: what a restart gets back, and when it must read the source
+// instead. Snapshots are stand-ins holding only what saving reads, so bodies can be of any size.
+import {mkdtemp, readFile, rm, writeFile, readdir} from 'node:fs/promises'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import type {Catalog, CatalogEntry} from '../../server/api/v1/catalog.ts'
+import type {CollectionName} from '../../server/api/v1/links.ts'
+import {openSnapshotFile} from '../../server/snapshot/saved-snapshot.ts'
+import type {Snapshot} from '../../server/snapshot/snapshot.ts'
+
+const SETTINGS = {version: '1.0.0', publicBaseUrl: 'http://api.test'}
+let directory: string
+
+beforeEach(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'saved-snapshot-'))
+})
+afterEach(() => rm(directory, {recursive: true, force: true}))
+
+interface Item {
+  slug: string
+  body: Buffer
+}
+
+const item = (slug: string, filler = ''): Item => ({slug, body: Buffer.from(JSON.stringify({data: {slug, filler}}))})
+
+function snapshotOf(collections: Partial<Record<CollectionName, Item[]>>, options: {missing?: string} = {}): Snapshot {
+  const entries = (name: CollectionName) =>
+    (collections[name] ?? []).map((entry, index) => ({value: {slug: entry.slug}, documentId: `${name}-${entry.slug}`, updatedAt: `2026-01-0${index + 1}T00:00:00Z`}))
+  const catalog = {
+    episodes: entries('episodes'),
+    meetups: entries('meetups'),
+    voices: entries('voices'),
+    problems: [{documentId: 'episodes-bad', collection: 'episodes', severity: 'rejected', messages: ['no title']}],
+    podcast: null,
+  } as unknown as Catalog
+  return {
+    catalog,
+    builtAt: new Date('2026-02-02T00:00:00Z'),
+    item: (name: CollectionName, slug: string) => {
+      const found = collections[name]?.find((entry) => entry.slug === slug)
+      return found && slug !== options.missing ? {body: found.body, etag: `"etag-${slug}"`, lastModified: new Date(`2025-0${(collections[name]?.indexOf(found) ?? 0) + 1}-01T00:00:00Z`)} : undefined
+    },
+  } as unknown as Snapshot
+}
+
+describe('a saved snapshot', () => {
+  it('gives back the catalog, each item as served, its ETag and date, and when it was saved', async () => {
+    const file = openSnapshotFile(directory, SETTINGS)
+    const episodes = [item('ep-1'), item('ep-2', 'עברית')]
+    await file.save(snapshotOf({episodes, voices: [item('dana')]}), 'fingerprint-1')
+    const saved = await file.load('fingerprint-1')
+    expect(saved?.savedAt).toEqual(new Date('2026-02-02T00:00:00Z'))
+    expect(saved?.catalog.episodes).toEqual([
+      {value: {slug: 'ep-1', filler: ''}, documentId: 'episodes-ep-1', updatedAt: '2026-01-01T00:00:00Z'},
+      {value: {slug: 'ep-2', filler: 'עברית'}, documentId: 'episodes-ep-2', updatedAt: '2026-01-02T00:00:00Z'},
+    ])
+    expect(saved?.catalog.meetups).toEqual([])
+    expect(saved?.catalog.voices.map((entry) => entry.documentId)).toEqual(['voices-dana'])
+    expect(saved?.catalog.problems).toEqual([{documentId: 'episodes-bad', collection: 'episodes', severity: 'rejected', messages: ['no title']}])
+    expect(saved?.catalog.podcast).toBeNull()
+    expect(Object.isFrozen(saved?.catalog.episodes[0])).toBe(true)
+    const known = [...(saved?.items ?? [])].map(([entry, value]) => [(entry as CatalogEntry<{slug: string}>).value.slug, value.body.toString(), value.etag, value.lastModified.toISOString()])
+    expect(known).toEqual([
+      ['ep-1', episodes[0]?.body.toString(), '"etag-ep-1"', '2025-01-01T00:00:00.000Z'],
+      ['ep-2', episodes[1]?.body.toString(), '"etag-ep-2"', '2025-02-01T00:00:00.000Z'],
+      ['dana', item('dana').body.toString(), '"etag-dana"', '2025-01-01T00:00:00.000Z'],
+    ])
+    expect(await readdir(directory), 'no temporary file left').toEqual(['snapshot.ndjson'])
+  })
+
+  it('is one header line, then each body on a line', async () => {
+    await openSnapshotFile(directory, SETTINGS).save(snapshotOf({meetups: [item('m-1')], voices: [item('v-1')]}), 'f')
+    const lines = (await readFile(join(directory, 'snapshot.ndjson'), 'utf8')).split('\n')
+    expect(lines).toHaveLength(4)
+    expect(JSON.parse(lines[0] ?? '')).toMatchObject({
+      format: 2,
+      fingerprint: 'f',
+      savedAt: Date.parse('2026-02-02T00:00:00Z'),
+      items: {episodes: [], meetups: [['meetups-m-1', '2026-01-01T00:00:00Z', '"etag-m-1"', Date.parse('2025-01-01T00:00:00Z')]]},
+    })
+    expect(lines.slice(1)).toEqual([item('m-1').body.toString(), item('v-1').body.toString(), ''])
+  })
+
+  it('keeps bodies whole across the megabyte write blocks, a body larger than a block included', async () => {
+    const episodes = [item('a', 'x'.repeat(700_000)), item('b', 'y'.repeat(400_000)), item('c', 'z'.repeat(1_100_000)), item('d', 'w'.repeat(1_048_550)), item('e', 'v')]
+    const file = openSnapshotFile(directory, SETTINGS)
+    await file.save(snapshotOf({episodes}), 'big')
+    const saved = await file.load('big')
+    expect([...(saved?.items.values() ?? [])].map((known) => known.body.equals(episodes.find((entry) => known.etag === `"etag-${entry.slug}"`)?.body ?? Buffer.alloc(0)))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ])
+    const expected = Buffer.concat(episodes.flatMap((entry) => [entry.body, Buffer.from('\n')]))
+    const bytes = await readFile(join(directory, 'snapshot.ndjson'))
+    expect(bytes.subarray(bytes.indexOf(0x0a) + 1).equals(expected)).toBe(true)
+  })
+
+  it('replaces the previous file whole', async () => {
+    const file = openSnapshotFile(directory, SETTINGS)
+    await file.save(snapshotOf({episodes: [item('old')]}), 'one')
+    await file.save(snapshotOf({episodes: [item('new')]}), 'two')
+    expect(await file.load('one')).toBeUndefined()
+    expect((await file.load('two'))?.catalog.episodes.map((entry) => entry.documentId)).toEqual(['episodes-new'])
+  })
+
+  it('creates its directory', async () => {
+    const nested = join(directory, 'a', 'b')
+    await openSnapshotFile(nested, SETTINGS).save(snapshotOf({episodes: [item('x')]}), 'f')
+    expect(await readdir(nested)).toEqual(['snapshot.ndjson'])
+  })
+
+  it('refuses to save an item the catalog lists but the snapshot does not serve, and leaves nothing behind', async () => {
+    await expect(openSnapshotFile(directory, SETTINGS).save(snapshotOf({voices: [item('dana')]}, {missing: 'dana'}), 'f')).rejects.toThrow('voices/dana is in the catalog but not served')
+    expect(await readdir(directory)).toEqual([])
+  })
+})
+
+describe('when the saved snapshot is not used', () => {
+  it('is not there', async () => {
+    expect(await openSnapshotFile(directory, SETTINGS).load('f')).toBeUndefined()
+  })
+
+  it('was saved with another fingerprint or other settings', async () => {
+    await openSnapshotFile(directory, SETTINGS).save(snapshotOf({episodes: [item('x')]}), 'f')
+    expect(await openSnapshotFile(directory, SETTINGS).load('g')).toBeUndefined()
+    expect(await openSnapshotFile(directory, {...SETTINGS, version: '1.0.1'}).load('f')).toBeUndefined()
+    expect(await openSnapshotFile(directory, {...SETTINGS}).load('f')).toBeDefined()
+  })
+
+  it('has a header of another shape', async () => {
+    const path = join(directory, 'snapshot.ndjson')
+    await openSnapshotFile(directory, SETTINGS).save(snapshotOf({episodes: [item('x')]}), 'f')
+    const [header = '', ...rest] = (await readFile(path, 'utf8')).split('\n')
+    await writeFile(path, [JSON.stringify({...JSON.parse(header), format: 1}), ...rest].join('\n'))
+    expect(await openSnapshotFile(directory, SETTINGS).load('f')).toBeUndefined()
+  })
+
+  it('rejects a file cut short or with lines its header does not list', async () => {
+    const path = join(directory, 'snapshot.ndjson')
+    const file = openSnapshotFile(directory, SETTINGS)
+    await file.save(snapshotOf({episodes: [item('x'), item('y')]}), 'f')
+    const whole = await readFile(path)
+    await writeFile(path, whole.subarray(0, whole.length - 1))
+    await expect(file.load('f')).rejects.toThrow(`${path} ends before its last item: it was cut short`)
+    await writeFile(path, Buffer.concat([whole, Buffer.from('{"data":{}}\n')]))
+    await expect(file.load('f')).rejects.toThrow(`${path} holds more lines than its header lists`)
+  })
+})
