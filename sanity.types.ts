@@ -12,399 +12,399 @@
  * ---------------------------------------------------------------------------------
  */
 
-export declare const internalGroqTypeReferenceTo: unique symbol;
+export declare const internalGroqTypeReferenceTo: unique symbol
 
 // Source: studio/schema.json
 export type SanityImageAssetReference = {
-  _ref: string;
-  _type: "reference";
-  _weak?: boolean;
-  [internalGroqTypeReferenceTo]?: "sanity.imageAsset";
-};
+  _ref: string
+  _type: 'reference'
+  _weak?: boolean
+  [internalGroqTypeReferenceTo]?: 'sanity.imageAsset'
+}
 
 export type VoiceReference = {
-  _ref: string;
-  _type: "reference";
-  _weak?: boolean;
-  [internalGroqTypeReferenceTo]?: "voice";
-};
+  _ref: string
+  _type: 'reference'
+  _weak?: boolean
+  [internalGroqTypeReferenceTo]?: 'voice'
+}
 
 export type PodcastSettings = {
-  _id: string;
-  _type: "podcastSettings";
-  _createdAt: string;
-  _updatedAt: string;
-  _rev: string;
-  title: string;
-  description: string;
-  author: string;
+  _id: string
+  _type: 'podcastSettings'
+  _createdAt: string
+  _updatedAt: string
+  _rev: string
+  title: string
+  description: string
+  author: string
   owner: {
-    name: string;
-    email: string;
-  };
+    name: string
+    email: string
+  }
   artwork: {
-    asset?: SanityImageAssetReference;
-    media?: unknown;
-    hotspot?: SanityImageHotspot;
-    crop?: SanityImageCrop;
-    _type: "image";
-  };
+    asset?: SanityImageAssetReference
+    media?: unknown
+    hotspot?: SanityImageHotspot
+    crop?: SanityImageCrop
+    _type: 'image'
+  }
   categories: Array<
-    | "Arts"
-    | "Arts|Books"
-    | "Arts|Design"
-    | "Arts|Fashion & Beauty"
-    | "Arts|Food"
-    | "Arts|Performing Arts"
-    | "Arts|Visual Arts"
-    | "Business"
-    | "Business|Careers"
-    | "Business|Entrepreneurship"
-    | "Business|Investing"
-    | "Business|Management"
-    | "Business|Marketing"
-    | "Business|Non-Profit"
-    | "Comedy"
-    | "Comedy|Comedy Interviews"
-    | "Comedy|Improv"
-    | "Comedy|Stand-Up"
-    | "Education"
-    | "Education|Courses"
-    | "Education|How To"
-    | "Education|Language Learning"
-    | "Education|Self-Improvement"
-    | "Fiction"
-    | "Fiction|Comedy Fiction"
-    | "Fiction|Drama"
-    | "Fiction|Science Fiction"
-    | "Government"
-    | "History"
-    | "Health & Fitness"
-    | "Health & Fitness|Alternative Health"
-    | "Health & Fitness|Fitness"
-    | "Health & Fitness|Medicine"
-    | "Health & Fitness|Mental Health"
-    | "Health & Fitness|Nutrition"
-    | "Health & Fitness|Sexuality"
-    | "Kids & Family"
-    | "Kids & Family|Education for Kids"
-    | "Kids & Family|Parenting"
-    | "Kids & Family|Pets & Animals"
-    | "Kids & Family|Stories for Kids"
-    | "Leisure"
-    | "Leisure|Animation & Manga"
-    | "Leisure|Automotive"
-    | "Leisure|Aviation"
-    | "Leisure|Crafts"
-    | "Leisure|Games"
-    | "Leisure|Hobbies"
-    | "Leisure|Home & Garden"
-    | "Leisure|Video Games"
-    | "Music"
-    | "Music|Music Commentary"
-    | "Music|Music History"
-    | "Music|Music Interviews"
-    | "News"
-    | "News|Business News"
-    | "News|Daily News"
-    | "News|Entertainment News"
-    | "News|News Commentary"
-    | "News|Politics"
-    | "News|Sports News"
-    | "News|Tech News"
-    | "Religion & Spirituality"
-    | "Religion & Spirituality|Buddhism"
-    | "Religion & Spirituality|Christianity"
-    | "Religion & Spirituality|Hinduism"
-    | "Religion & Spirituality|Islam"
-    | "Religion & Spirituality|Judaism"
-    | "Religion & Spirituality|Religion"
-    | "Religion & Spirituality|Spirituality"
-    | "Science"
-    | "Science|Astronomy"
-    | "Science|Chemistry"
-    | "Science|Earth Sciences"
-    | "Science|Life Sciences"
-    | "Science|Mathematics"
-    | "Science|Natural Sciences"
-    | "Science|Nature"
-    | "Science|Physics"
-    | "Science|Social Sciences"
-    | "Society & Culture"
-    | "Society & Culture|Documentary"
-    | "Society & Culture|Personal Journals"
-    | "Society & Culture|Philosophy"
-    | "Society & Culture|Places & Travel"
-    | "Society & Culture|Relationships"
-    | "Sports"
-    | "Sports|Baseball"
-    | "Sports|Basketball"
-    | "Sports|Cricket"
-    | "Sports|Fantasy Sports"
-    | "Sports|Football"
-    | "Sports|Golf"
-    | "Sports|Hockey"
-    | "Sports|Rugby"
-    | "Sports|Running"
-    | "Sports|Soccer"
-    | "Sports|Swimming"
-    | "Sports|Tennis"
-    | "Sports|Volleyball"
-    | "Sports|Wilderness"
-    | "Sports|Wrestling"
-    | "Technology"
-    | "True Crime"
-    | "TV & Film"
-    | "TV & Film|After Shows"
-    | "TV & Film|Film History"
-    | "TV & Film|Film Interviews"
-    | "TV & Film|Film Reviews"
-    | "TV & Film|TV Reviews"
-  >;
-  explicit: boolean;
-  showType: "episodic" | "serial";
-  copyright: string;
+    | 'Arts'
+    | 'Arts|Books'
+    | 'Arts|Design'
+    | 'Arts|Fashion & Beauty'
+    | 'Arts|Food'
+    | 'Arts|Performing Arts'
+    | 'Arts|Visual Arts'
+    | 'Business'
+    | 'Business|Careers'
+    | 'Business|Entrepreneurship'
+    | 'Business|Investing'
+    | 'Business|Management'
+    | 'Business|Marketing'
+    | 'Business|Non-Profit'
+    | 'Comedy'
+    | 'Comedy|Comedy Interviews'
+    | 'Comedy|Improv'
+    | 'Comedy|Stand-Up'
+    | 'Education'
+    | 'Education|Courses'
+    | 'Education|How To'
+    | 'Education|Language Learning'
+    | 'Education|Self-Improvement'
+    | 'Fiction'
+    | 'Fiction|Comedy Fiction'
+    | 'Fiction|Drama'
+    | 'Fiction|Science Fiction'
+    | 'Government'
+    | 'History'
+    | 'Health & Fitness'
+    | 'Health & Fitness|Alternative Health'
+    | 'Health & Fitness|Fitness'
+    | 'Health & Fitness|Medicine'
+    | 'Health & Fitness|Mental Health'
+    | 'Health & Fitness|Nutrition'
+    | 'Health & Fitness|Sexuality'
+    | 'Kids & Family'
+    | 'Kids & Family|Education for Kids'
+    | 'Kids & Family|Parenting'
+    | 'Kids & Family|Pets & Animals'
+    | 'Kids & Family|Stories for Kids'
+    | 'Leisure'
+    | 'Leisure|Animation & Manga'
+    | 'Leisure|Automotive'
+    | 'Leisure|Aviation'
+    | 'Leisure|Crafts'
+    | 'Leisure|Games'
+    | 'Leisure|Hobbies'
+    | 'Leisure|Home & Garden'
+    | 'Leisure|Video Games'
+    | 'Music'
+    | 'Music|Music Commentary'
+    | 'Music|Music History'
+    | 'Music|Music Interviews'
+    | 'News'
+    | 'News|Business News'
+    | 'News|Daily News'
+    | 'News|Entertainment News'
+    | 'News|News Commentary'
+    | 'News|Politics'
+    | 'News|Sports News'
+    | 'News|Tech News'
+    | 'Religion & Spirituality'
+    | 'Religion & Spirituality|Buddhism'
+    | 'Religion & Spirituality|Christianity'
+    | 'Religion & Spirituality|Hinduism'
+    | 'Religion & Spirituality|Islam'
+    | 'Religion & Spirituality|Judaism'
+    | 'Religion & Spirituality|Religion'
+    | 'Religion & Spirituality|Spirituality'
+    | 'Science'
+    | 'Science|Astronomy'
+    | 'Science|Chemistry'
+    | 'Science|Earth Sciences'
+    | 'Science|Life Sciences'
+    | 'Science|Mathematics'
+    | 'Science|Natural Sciences'
+    | 'Science|Nature'
+    | 'Science|Physics'
+    | 'Science|Social Sciences'
+    | 'Society & Culture'
+    | 'Society & Culture|Documentary'
+    | 'Society & Culture|Personal Journals'
+    | 'Society & Culture|Philosophy'
+    | 'Society & Culture|Places & Travel'
+    | 'Society & Culture|Relationships'
+    | 'Sports'
+    | 'Sports|Baseball'
+    | 'Sports|Basketball'
+    | 'Sports|Cricket'
+    | 'Sports|Fantasy Sports'
+    | 'Sports|Football'
+    | 'Sports|Golf'
+    | 'Sports|Hockey'
+    | 'Sports|Rugby'
+    | 'Sports|Running'
+    | 'Sports|Soccer'
+    | 'Sports|Swimming'
+    | 'Sports|Tennis'
+    | 'Sports|Volleyball'
+    | 'Sports|Wilderness'
+    | 'Sports|Wrestling'
+    | 'Technology'
+    | 'True Crime'
+    | 'TV & Film'
+    | 'TV & Film|After Shows'
+    | 'TV & Film|Film History'
+    | 'TV & Film|Film Interviews'
+    | 'TV & Film|Film Reviews'
+    | 'TV & Film|TV Reviews'
+  >
+  explicit: boolean
+  showType: 'episodic' | 'serial'
+  copyright: string
   hosts?: Array<
     {
-      _key: string;
+      _key: string
     } & VoiceReference
-  >;
+  >
   funding?: {
-    url?: string;
-    text?: string;
-  };
-  locked?: boolean;
-  guid?: string;
-};
+    url?: string
+    text?: string
+  }
+  locked?: boolean
+  guid?: string
+}
 
 export type SanityImageCrop = {
-  _type: "sanity.imageCrop";
-  top: number;
-  bottom: number;
-  left: number;
-  right: number;
-};
+  _type: 'sanity.imageCrop'
+  top: number
+  bottom: number
+  left: number
+  right: number
+}
 
 export type SanityImageHotspot = {
-  _type: "sanity.imageHotspot";
-  x: number;
-  y: number;
-  height: number;
-  width: number;
-};
+  _type: 'sanity.imageHotspot'
+  x: number
+  y: number
+  height: number
+  width: number
+}
 
 export type Voice = {
-  _id: string;
-  _type: "voice";
-  _createdAt: string;
-  _updatedAt: string;
-  _rev: string;
-  name: string;
-  slug: Slug;
-  role: string;
-  bio: string;
-  language: "he" | "en";
-  techStack?: Array<string>;
-  socialProfileUrl?: string;
+  _id: string
+  _type: 'voice'
+  _createdAt: string
+  _updatedAt: string
+  _rev: string
+  name: string
+  slug: Slug
+  role: string
+  bio: string
+  language: 'he' | 'en'
+  techStack?: Array<string>
+  socialProfileUrl?: string
   headshot?: {
-    asset?: SanityImageAssetReference;
-    media?: unknown;
-    hotspot?: SanityImageHotspot;
-    crop?: SanityImageCrop;
-    _type: "image";
-  };
-};
+    asset?: SanityImageAssetReference
+    media?: unknown
+    hotspot?: SanityImageHotspot
+    crop?: SanityImageCrop
+    _type: 'image'
+  }
+}
 
 export type Slug = {
-  _type: "slug";
-  current: string;
-  source?: string;
-};
+  _type: 'slug'
+  current: string
+  source?: string
+}
 
 export type Meetup = {
-  _id: string;
-  _type: "meetup";
-  _createdAt: string;
-  _updatedAt: string;
-  _rev: string;
-  title: string;
-  slug: Slug;
-  abstract?: string;
-  language: "he" | "en";
-  talkDate: string;
-  tags?: Array<string>;
-  audience?: Array<string>;
+  _id: string
+  _type: 'meetup'
+  _createdAt: string
+  _updatedAt: string
+  _rev: string
+  title: string
+  slug: Slug
+  abstract?: string
+  language: 'he' | 'en'
+  talkDate: string
+  tags?: Array<string>
+  audience?: Array<string>
   speakers?: Array<
     {
-      _key: string;
+      _key: string
     } & VoiceReference
-  >;
-  videoId: string;
+  >
+  videoId: string
   thumbnail?: {
-    asset?: SanityImageAssetReference;
-    media?: unknown;
-    hotspot?: SanityImageHotspot;
-    crop?: SanityImageCrop;
-    _type: "image";
-  };
-};
+    asset?: SanityImageAssetReference
+    media?: unknown
+    hotspot?: SanityImageHotspot
+    crop?: SanityImageCrop
+    _type: 'image'
+  }
+}
 
 export type SanityFileAssetReference = {
-  _ref: string;
-  _type: "reference";
-  _weak?: boolean;
-  [internalGroqTypeReferenceTo]?: "sanity.fileAsset";
-};
+  _ref: string
+  _type: 'reference'
+  _weak?: boolean
+  [internalGroqTypeReferenceTo]?: 'sanity.fileAsset'
+}
 
 export type Episode = {
-  _id: string;
-  _type: "episode";
-  _createdAt: string;
-  _updatedAt: string;
-  _rev: string;
-  title: string;
-  slug: Slug;
-  description: string;
-  language: "he" | "en";
-  publishedAt: string;
-  tags?: Array<string>;
+  _id: string
+  _type: 'episode'
+  _createdAt: string
+  _updatedAt: string
+  _rev: string
+  title: string
+  slug: Slug
+  description: string
+  language: 'he' | 'en'
+  publishedAt: string
+  tags?: Array<string>
   guests?: Array<
     {
-      _key: string;
+      _key: string
     } & VoiceReference
-  >;
+  >
   audioFile?: {
-    asset?: SanityFileAssetReference;
-    media?: unknown;
-    _type: "file";
-  };
-  audioUrl?: string;
-  audioLength?: number;
-  audioType?: "audio/mpeg" | "audio/x-m4a" | "audio/mp4" | "audio/aac";
-  duration?: number;
-  season?: number;
-  episodeType?: "full" | "trailer" | "bonus";
-  explicit?: boolean;
+    asset?: SanityFileAssetReference
+    media?: unknown
+    _type: 'file'
+  }
+  audioUrl?: string
+  audioLength?: number
+  audioType?: 'audio/mpeg' | 'audio/x-m4a' | 'audio/mp4' | 'audio/aac'
+  duration?: number
+  season?: number
+  episodeType?: 'full' | 'trailer' | 'bonus'
+  explicit?: boolean
   transcriptFile?: {
-    asset?: SanityFileAssetReference;
-    media?: unknown;
-    _type: "file";
-  };
-  transcriptUrl?: string;
-  videoId?: string;
-  podcastDirectoryUrl?: string;
+    asset?: SanityFileAssetReference
+    media?: unknown
+    _type: 'file'
+  }
+  transcriptUrl?: string
+  videoId?: string
+  podcastDirectoryUrl?: string
   coverImage?: {
-    asset?: SanityImageAssetReference;
-    media?: unknown;
-    hotspot?: SanityImageHotspot;
-    crop?: SanityImageCrop;
-    _type: "image";
-  };
-  takeaways?: Array<string>;
+    asset?: SanityImageAssetReference
+    media?: unknown
+    hotspot?: SanityImageHotspot
+    crop?: SanityImageCrop
+    _type: 'image'
+  }
+  takeaways?: Array<string>
   faq?: Array<{
-    question: string;
-    answer: string;
-    _type: "faqEntry";
-    _key: string;
-  }>;
-};
+    question: string
+    answer: string
+    _type: 'faqEntry'
+    _key: string
+  }>
+}
 
 export type SanityImagePaletteSwatch = {
-  _type: "sanity.imagePaletteSwatch";
-  background?: string;
-  foreground?: string;
-  population?: number;
-  title?: string;
-};
+  _type: 'sanity.imagePaletteSwatch'
+  background?: string
+  foreground?: string
+  population?: number
+  title?: string
+}
 
 export type SanityImagePalette = {
-  _type: "sanity.imagePalette";
-  darkMuted?: SanityImagePaletteSwatch;
-  lightVibrant?: SanityImagePaletteSwatch;
-  darkVibrant?: SanityImagePaletteSwatch;
-  vibrant?: SanityImagePaletteSwatch;
-  dominant?: SanityImagePaletteSwatch;
-  lightMuted?: SanityImagePaletteSwatch;
-  muted?: SanityImagePaletteSwatch;
-};
+  _type: 'sanity.imagePalette'
+  darkMuted?: SanityImagePaletteSwatch
+  lightVibrant?: SanityImagePaletteSwatch
+  darkVibrant?: SanityImagePaletteSwatch
+  vibrant?: SanityImagePaletteSwatch
+  dominant?: SanityImagePaletteSwatch
+  lightMuted?: SanityImagePaletteSwatch
+  muted?: SanityImagePaletteSwatch
+}
 
 export type SanityImageDimensions = {
-  _type: "sanity.imageDimensions";
-  height: number;
-  width: number;
-  aspectRatio: number;
-};
+  _type: 'sanity.imageDimensions'
+  height: number
+  width: number
+  aspectRatio: number
+}
 
 export type SanityImageMetadata = {
-  _type: "sanity.imageMetadata";
-  location?: Geopoint;
-  dimensions?: SanityImageDimensions;
-  palette?: SanityImagePalette;
-  lqip?: string;
-  blurHash?: string;
-  thumbHash?: string;
-  hasAlpha?: boolean;
-  isOpaque?: boolean;
-};
+  _type: 'sanity.imageMetadata'
+  location?: Geopoint
+  dimensions?: SanityImageDimensions
+  palette?: SanityImagePalette
+  lqip?: string
+  blurHash?: string
+  thumbHash?: string
+  hasAlpha?: boolean
+  isOpaque?: boolean
+}
 
 export type SanityFileAsset = {
-  _id: string;
-  _type: "sanity.fileAsset";
-  _createdAt: string;
-  _updatedAt: string;
-  _rev: string;
-  originalFilename?: string;
-  label?: string;
-  title?: string;
-  description?: string;
-  altText?: string;
-  sha1hash: string;
-  extension: string;
-  mimeType: string;
-  size: number;
-  assetId: string;
-  uploadId?: string;
-  path: string;
-  url: string;
-  source?: SanityAssetSourceData;
-};
+  _id: string
+  _type: 'sanity.fileAsset'
+  _createdAt: string
+  _updatedAt: string
+  _rev: string
+  originalFilename?: string
+  label?: string
+  title?: string
+  description?: string
+  altText?: string
+  sha1hash: string
+  extension: string
+  mimeType: string
+  size: number
+  assetId: string
+  uploadId?: string
+  path: string
+  url: string
+  source?: SanityAssetSourceData
+}
 
 export type SanityAssetSourceData = {
-  _type: "sanity.assetSourceData";
-  name?: string;
-  id?: string;
-  url?: string;
-};
+  _type: 'sanity.assetSourceData'
+  name?: string
+  id?: string
+  url?: string
+}
 
 export type SanityImageAsset = {
-  _id: string;
-  _type: "sanity.imageAsset";
-  _createdAt: string;
-  _updatedAt: string;
-  _rev: string;
-  originalFilename?: string;
-  label?: string;
-  title?: string;
-  description?: string;
-  altText?: string;
-  sha1hash: string;
-  extension: string;
-  mimeType: string;
-  size: number;
-  assetId: string;
-  uploadId?: string;
-  path: string;
-  url: string;
-  metadata?: SanityImageMetadata;
-  source?: SanityAssetSourceData;
-};
+  _id: string
+  _type: 'sanity.imageAsset'
+  _createdAt: string
+  _updatedAt: string
+  _rev: string
+  originalFilename?: string
+  label?: string
+  title?: string
+  description?: string
+  altText?: string
+  sha1hash: string
+  extension: string
+  mimeType: string
+  size: number
+  assetId: string
+  uploadId?: string
+  path: string
+  url: string
+  metadata?: SanityImageMetadata
+  source?: SanityAssetSourceData
+}
 
 export type Geopoint = {
-  _type: "geopoint";
-  lat?: number;
-  lng?: number;
-  alt?: number;
-};
+  _type: 'geopoint'
+  lat?: number
+  lng?: number
+  alt?: number
+}
 
 export type AllSanitySchemaTypes =
   | SanityImageAssetReference
@@ -424,1027 +424,1025 @@ export type AllSanitySchemaTypes =
   | SanityFileAsset
   | SanityAssetSourceData
   | SanityImageAsset
-  | Geopoint;
+  | Geopoint
 
 // Source: server/content/queries.ts
 // Variable: CATALOG_QUERY
 // Query: {  "episodes": *[_type == "episode"][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(publishedAt desc, slug.current asc) {  _id,  _updatedAt,  "slug": slug.current,  title,  description,  language,  "published_date": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, [])},  "meetups": *[_type == "meetup"][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(talkDate desc, slug.current asc) {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail},  "voices": *[_type == "voice"][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] {  _id,  _updatedAt,  "slug": slug.current,  name,  role,  bio,  language,  "tech_stack": coalesce(techStack, []),  "social_profile_url": socialProfileUrl,  "image": headshot},  "podcast": *[_id == "podcastSettings"][_type == "podcastSettings"][0] {  _id,  _updatedAt,  title,  description,  author,  "owner_name": owner.name,  "owner_email": owner.email,  "artwork": artwork,  "categories": coalesce(categories, []),  explicit,  "show_type": showType,  copyright,  "hosts": coalesce(hosts[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "funding_url": funding.url,  "funding_text": funding.text,  locked,  guid}}
 export type CATALOG_QUERY_RESULT = {
   episodes: Array<{
-    _id: string;
-    _updatedAt: string;
-    slug: string;
-    title: string;
-    description: string;
-    language: "en" | "he";
-    published_date: string;
-    tags: Array<string> | Array<never>;
+    _id: string
+    _updatedAt: string
+    slug: string
+    title: string
+    description: string
+    language: 'en' | 'he'
+    published_date: string
+    tags: Array<string> | Array<never>
     guests:
       | Array<{
-          slug: string;
-          _updatedAt: string;
+          slug: string
+          _updatedAt: string
         }>
-      | Array<never>;
-    audio_url: string | null;
+      | Array<never>
+    audio_url: string | null
     audio:
       | {
-          url: string;
-          length: number;
-          type: string;
+          url: string
+          length: number
+          type: string
         }
       | {
-          url: string;
-          length: number | null;
-          type: "audio/aac" | "audio/mp4" | "audio/mpeg" | "audio/x-m4a" | null;
-        };
-    duration_seconds: number | null;
-    season: number | null;
-    episode_type: "bonus" | "full" | "trailer" | null;
-    explicit: boolean | null;
+          url: string
+          length: number | null
+          type: 'audio/aac' | 'audio/mp4' | 'audio/mpeg' | 'audio/x-m4a' | null
+        }
+    duration_seconds: number | null
+    season: number | null
+    episode_type: 'bonus' | 'full' | 'trailer' | null
+    explicit: boolean | null
     transcript:
       | {
-          url: string;
-          name: string;
+          url: string
+          name: string
         }
       | {
-          url: string;
-          name: string | null;
-        };
-    video_id: string | null;
-    podcast_directory_url: string | null;
+          url: string
+          name: string | null
+        }
+    video_id: string | null
+    podcast_directory_url: string | null
     image: {
-      asset?: SanityImageAssetReference;
-      media?: unknown;
-      hotspot?: SanityImageHotspot;
-      crop?: SanityImageCrop;
-      _type: "image";
-    } | null;
-    takeaways: Array<string> | Array<never>;
+      asset?: SanityImageAssetReference
+      media?: unknown
+      hotspot?: SanityImageHotspot
+      crop?: SanityImageCrop
+      _type: 'image'
+    } | null
+    takeaways: Array<string> | Array<never>
     faq:
       | Array<{
-          question: string;
-          answer: string;
+          question: string
+          answer: string
         }>
-      | Array<never>;
-  }>;
+      | Array<never>
+  }>
   meetups: Array<{
-    _id: string;
-    _updatedAt: string;
-    slug: string;
-    title: string;
-    abstract: string | null;
-    language: "en" | "he";
-    published_date: string;
-    tags: Array<string> | Array<never>;
-    audience: Array<string> | Array<never>;
+    _id: string
+    _updatedAt: string
+    slug: string
+    title: string
+    abstract: string | null
+    language: 'en' | 'he'
+    published_date: string
+    tags: Array<string> | Array<never>
+    audience: Array<string> | Array<never>
     speakers:
       | Array<{
-          slug: string;
-          _updatedAt: string;
+          slug: string
+          _updatedAt: string
         }>
-      | Array<never>;
-    video_id: string;
+      | Array<never>
+    video_id: string
     image: {
-      asset?: SanityImageAssetReference;
-      media?: unknown;
-      hotspot?: SanityImageHotspot;
-      crop?: SanityImageCrop;
-      _type: "image";
-    } | null;
-  }>;
+      asset?: SanityImageAssetReference
+      media?: unknown
+      hotspot?: SanityImageHotspot
+      crop?: SanityImageCrop
+      _type: 'image'
+    } | null
+  }>
   voices: Array<{
-    _id: string;
-    _updatedAt: string;
-    slug: string;
-    name: string;
-    role: string;
-    bio: string;
-    language: "en" | "he";
-    tech_stack: Array<string> | Array<never>;
-    social_profile_url: string | null;
+    _id: string
+    _updatedAt: string
+    slug: string
+    name: string
+    role: string
+    bio: string
+    language: 'en' | 'he'
+    tech_stack: Array<string> | Array<never>
+    social_profile_url: string | null
     image: {
-      asset?: SanityImageAssetReference;
-      media?: unknown;
-      hotspot?: SanityImageHotspot;
-      crop?: SanityImageCrop;
-      _type: "image";
-    } | null;
-  }>;
+      asset?: SanityImageAssetReference
+      media?: unknown
+      hotspot?: SanityImageHotspot
+      crop?: SanityImageCrop
+      _type: 'image'
+    } | null
+  }>
   podcast: {
-    _id: "podcastSettings";
-    _updatedAt: string;
-    title: string;
-    description: string;
-    author: string;
-    owner_name: string;
-    owner_email: string;
+    _id: 'podcastSettings'
+    _updatedAt: string
+    title: string
+    description: string
+    author: string
+    owner_name: string
+    owner_email: string
     artwork: {
-      asset?: SanityImageAssetReference;
-      media?: unknown;
-      hotspot?: SanityImageHotspot;
-      crop?: SanityImageCrop;
-      _type: "image";
-    };
+      asset?: SanityImageAssetReference
+      media?: unknown
+      hotspot?: SanityImageHotspot
+      crop?: SanityImageCrop
+      _type: 'image'
+    }
     categories: Array<
-      | "Arts"
-      | "Arts|Books"
-      | "Arts|Design"
-      | "Arts|Fashion & Beauty"
-      | "Arts|Food"
-      | "Arts|Performing Arts"
-      | "Arts|Visual Arts"
-      | "Business"
-      | "Business|Careers"
-      | "Business|Entrepreneurship"
-      | "Business|Investing"
-      | "Business|Management"
-      | "Business|Marketing"
-      | "Business|Non-Profit"
-      | "Comedy"
-      | "Comedy|Comedy Interviews"
-      | "Comedy|Improv"
-      | "Comedy|Stand-Up"
-      | "Education"
-      | "Education|Courses"
-      | "Education|How To"
-      | "Education|Language Learning"
-      | "Education|Self-Improvement"
-      | "Fiction"
-      | "Fiction|Comedy Fiction"
-      | "Fiction|Drama"
-      | "Fiction|Science Fiction"
-      | "Government"
-      | "Health & Fitness"
-      | "Health & Fitness|Alternative Health"
-      | "Health & Fitness|Fitness"
-      | "Health & Fitness|Medicine"
-      | "Health & Fitness|Mental Health"
-      | "Health & Fitness|Nutrition"
-      | "Health & Fitness|Sexuality"
-      | "History"
-      | "Kids & Family"
-      | "Kids & Family|Education for Kids"
-      | "Kids & Family|Parenting"
-      | "Kids & Family|Pets & Animals"
-      | "Kids & Family|Stories for Kids"
-      | "Leisure"
-      | "Leisure|Animation & Manga"
-      | "Leisure|Automotive"
-      | "Leisure|Aviation"
-      | "Leisure|Crafts"
-      | "Leisure|Games"
-      | "Leisure|Hobbies"
-      | "Leisure|Home & Garden"
-      | "Leisure|Video Games"
-      | "Music"
-      | "Music|Music Commentary"
-      | "Music|Music History"
-      | "Music|Music Interviews"
-      | "News"
-      | "News|Business News"
-      | "News|Daily News"
-      | "News|Entertainment News"
-      | "News|News Commentary"
-      | "News|Politics"
-      | "News|Sports News"
-      | "News|Tech News"
-      | "Religion & Spirituality"
-      | "Religion & Spirituality|Buddhism"
-      | "Religion & Spirituality|Christianity"
-      | "Religion & Spirituality|Hinduism"
-      | "Religion & Spirituality|Islam"
-      | "Religion & Spirituality|Judaism"
-      | "Religion & Spirituality|Religion"
-      | "Religion & Spirituality|Spirituality"
-      | "Science"
-      | "Science|Astronomy"
-      | "Science|Chemistry"
-      | "Science|Earth Sciences"
-      | "Science|Life Sciences"
-      | "Science|Mathematics"
-      | "Science|Natural Sciences"
-      | "Science|Nature"
-      | "Science|Physics"
-      | "Science|Social Sciences"
-      | "Society & Culture"
-      | "Society & Culture|Documentary"
-      | "Society & Culture|Personal Journals"
-      | "Society & Culture|Philosophy"
-      | "Society & Culture|Places & Travel"
-      | "Society & Culture|Relationships"
-      | "Sports"
-      | "Sports|Baseball"
-      | "Sports|Basketball"
-      | "Sports|Cricket"
-      | "Sports|Fantasy Sports"
-      | "Sports|Football"
-      | "Sports|Golf"
-      | "Sports|Hockey"
-      | "Sports|Rugby"
-      | "Sports|Running"
-      | "Sports|Soccer"
-      | "Sports|Swimming"
-      | "Sports|Tennis"
-      | "Sports|Volleyball"
-      | "Sports|Wilderness"
-      | "Sports|Wrestling"
-      | "Technology"
-      | "True Crime"
-      | "TV & Film"
-      | "TV & Film|After Shows"
-      | "TV & Film|Film History"
-      | "TV & Film|Film Interviews"
-      | "TV & Film|Film Reviews"
-      | "TV & Film|TV Reviews"
-    >;
-    explicit: boolean;
-    show_type: "episodic" | "serial";
-    copyright: string;
+      | 'Arts'
+      | 'Arts|Books'
+      | 'Arts|Design'
+      | 'Arts|Fashion & Beauty'
+      | 'Arts|Food'
+      | 'Arts|Performing Arts'
+      | 'Arts|Visual Arts'
+      | 'Business'
+      | 'Business|Careers'
+      | 'Business|Entrepreneurship'
+      | 'Business|Investing'
+      | 'Business|Management'
+      | 'Business|Marketing'
+      | 'Business|Non-Profit'
+      | 'Comedy'
+      | 'Comedy|Comedy Interviews'
+      | 'Comedy|Improv'
+      | 'Comedy|Stand-Up'
+      | 'Education'
+      | 'Education|Courses'
+      | 'Education|How To'
+      | 'Education|Language Learning'
+      | 'Education|Self-Improvement'
+      | 'Fiction'
+      | 'Fiction|Comedy Fiction'
+      | 'Fiction|Drama'
+      | 'Fiction|Science Fiction'
+      | 'Government'
+      | 'Health & Fitness'
+      | 'Health & Fitness|Alternative Health'
+      | 'Health & Fitness|Fitness'
+      | 'Health & Fitness|Medicine'
+      | 'Health & Fitness|Mental Health'
+      | 'Health & Fitness|Nutrition'
+      | 'Health & Fitness|Sexuality'
+      | 'History'
+      | 'Kids & Family'
+      | 'Kids & Family|Education for Kids'
+      | 'Kids & Family|Parenting'
+      | 'Kids & Family|Pets & Animals'
+      | 'Kids & Family|Stories for Kids'
+      | 'Leisure'
+      | 'Leisure|Animation & Manga'
+      | 'Leisure|Automotive'
+      | 'Leisure|Aviation'
+      | 'Leisure|Crafts'
+      | 'Leisure|Games'
+      | 'Leisure|Hobbies'
+      | 'Leisure|Home & Garden'
+      | 'Leisure|Video Games'
+      | 'Music'
+      | 'Music|Music Commentary'
+      | 'Music|Music History'
+      | 'Music|Music Interviews'
+      | 'News'
+      | 'News|Business News'
+      | 'News|Daily News'
+      | 'News|Entertainment News'
+      | 'News|News Commentary'
+      | 'News|Politics'
+      | 'News|Sports News'
+      | 'News|Tech News'
+      | 'Religion & Spirituality'
+      | 'Religion & Spirituality|Buddhism'
+      | 'Religion & Spirituality|Christianity'
+      | 'Religion & Spirituality|Hinduism'
+      | 'Religion & Spirituality|Islam'
+      | 'Religion & Spirituality|Judaism'
+      | 'Religion & Spirituality|Religion'
+      | 'Religion & Spirituality|Spirituality'
+      | 'Science'
+      | 'Science|Astronomy'
+      | 'Science|Chemistry'
+      | 'Science|Earth Sciences'
+      | 'Science|Life Sciences'
+      | 'Science|Mathematics'
+      | 'Science|Natural Sciences'
+      | 'Science|Nature'
+      | 'Science|Physics'
+      | 'Science|Social Sciences'
+      | 'Society & Culture'
+      | 'Society & Culture|Documentary'
+      | 'Society & Culture|Personal Journals'
+      | 'Society & Culture|Philosophy'
+      | 'Society & Culture|Places & Travel'
+      | 'Society & Culture|Relationships'
+      | 'Sports'
+      | 'Sports|Baseball'
+      | 'Sports|Basketball'
+      | 'Sports|Cricket'
+      | 'Sports|Fantasy Sports'
+      | 'Sports|Football'
+      | 'Sports|Golf'
+      | 'Sports|Hockey'
+      | 'Sports|Rugby'
+      | 'Sports|Running'
+      | 'Sports|Soccer'
+      | 'Sports|Swimming'
+      | 'Sports|Tennis'
+      | 'Sports|Volleyball'
+      | 'Sports|Wilderness'
+      | 'Sports|Wrestling'
+      | 'Technology'
+      | 'True Crime'
+      | 'TV & Film'
+      | 'TV & Film|After Shows'
+      | 'TV & Film|Film History'
+      | 'TV & Film|Film Interviews'
+      | 'TV & Film|Film Reviews'
+      | 'TV & Film|TV Reviews'
+    >
+    explicit: boolean
+    show_type: 'episodic' | 'serial'
+    copyright: string
     hosts:
       | Array<{
-          slug: string;
-          _updatedAt: string;
+          slug: string
+          _updatedAt: string
         }>
-      | Array<never>;
-    funding_url: string | null;
-    funding_text: string | null;
-    locked: boolean | null;
-    guid: string | null;
-  } | null;
-};
+      | Array<never>
+    funding_url: string | null
+    funding_text: string | null
+    locked: boolean | null
+    guid: string | null
+  } | null
+}
 
 // Source: server/content/queries.ts
 // Variable: PODCAST_SETTINGS_QUERY
 // Query: *[_id == "podcastSettings"][_type == "podcastSettings"][0] {  _id,  _updatedAt,  title,  description,  author,  "owner_name": owner.name,  "owner_email": owner.email,  "artwork": artwork,  "categories": coalesce(categories, []),  explicit,  "show_type": showType,  copyright,  "hosts": coalesce(hosts[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "funding_url": funding.url,  "funding_text": funding.text,  locked,  guid}
 export type PODCAST_SETTINGS_QUERY_RESULT = {
-  _id: "podcastSettings";
-  _updatedAt: string;
-  title: string;
-  description: string;
-  author: string;
-  owner_name: string;
-  owner_email: string;
+  _id: 'podcastSettings'
+  _updatedAt: string
+  title: string
+  description: string
+  author: string
+  owner_name: string
+  owner_email: string
   artwork: {
-    asset?: SanityImageAssetReference;
-    media?: unknown;
-    hotspot?: SanityImageHotspot;
-    crop?: SanityImageCrop;
-    _type: "image";
-  };
+    asset?: SanityImageAssetReference
+    media?: unknown
+    hotspot?: SanityImageHotspot
+    crop?: SanityImageCrop
+    _type: 'image'
+  }
   categories: Array<
-    | "Arts"
-    | "Arts|Books"
-    | "Arts|Design"
-    | "Arts|Fashion & Beauty"
-    | "Arts|Food"
-    | "Arts|Performing Arts"
-    | "Arts|Visual Arts"
-    | "Business"
-    | "Business|Careers"
-    | "Business|Entrepreneurship"
-    | "Business|Investing"
-    | "Business|Management"
-    | "Business|Marketing"
-    | "Business|Non-Profit"
-    | "Comedy"
-    | "Comedy|Comedy Interviews"
-    | "Comedy|Improv"
-    | "Comedy|Stand-Up"
-    | "Education"
-    | "Education|Courses"
-    | "Education|How To"
-    | "Education|Language Learning"
-    | "Education|Self-Improvement"
-    | "Fiction"
-    | "Fiction|Comedy Fiction"
-    | "Fiction|Drama"
-    | "Fiction|Science Fiction"
-    | "Government"
-    | "Health & Fitness"
-    | "Health & Fitness|Alternative Health"
-    | "Health & Fitness|Fitness"
-    | "Health & Fitness|Medicine"
-    | "Health & Fitness|Mental Health"
-    | "Health & Fitness|Nutrition"
-    | "Health & Fitness|Sexuality"
-    | "History"
-    | "Kids & Family"
-    | "Kids & Family|Education for Kids"
-    | "Kids & Family|Parenting"
-    | "Kids & Family|Pets & Animals"
-    | "Kids & Family|Stories for Kids"
-    | "Leisure"
-    | "Leisure|Animation & Manga"
-    | "Leisure|Automotive"
-    | "Leisure|Aviation"
-    | "Leisure|Crafts"
-    | "Leisure|Games"
-    | "Leisure|Hobbies"
-    | "Leisure|Home & Garden"
-    | "Leisure|Video Games"
-    | "Music"
-    | "Music|Music Commentary"
-    | "Music|Music History"
-    | "Music|Music Interviews"
-    | "News"
-    | "News|Business News"
-    | "News|Daily News"
-    | "News|Entertainment News"
-    | "News|News Commentary"
-    | "News|Politics"
-    | "News|Sports News"
-    | "News|Tech News"
-    | "Religion & Spirituality"
-    | "Religion & Spirituality|Buddhism"
-    | "Religion & Spirituality|Christianity"
-    | "Religion & Spirituality|Hinduism"
-    | "Religion & Spirituality|Islam"
-    | "Religion & Spirituality|Judaism"
-    | "Religion & Spirituality|Religion"
-    | "Religion & Spirituality|Spirituality"
-    | "Science"
-    | "Science|Astronomy"
-    | "Science|Chemistry"
-    | "Science|Earth Sciences"
-    | "Science|Life Sciences"
-    | "Science|Mathematics"
-    | "Science|Natural Sciences"
-    | "Science|Nature"
-    | "Science|Physics"
-    | "Science|Social Sciences"
-    | "Society & Culture"
-    | "Society & Culture|Documentary"
-    | "Society & Culture|Personal Journals"
-    | "Society & Culture|Philosophy"
-    | "Society & Culture|Places & Travel"
-    | "Society & Culture|Relationships"
-    | "Sports"
-    | "Sports|Baseball"
-    | "Sports|Basketball"
-    | "Sports|Cricket"
-    | "Sports|Fantasy Sports"
-    | "Sports|Football"
-    | "Sports|Golf"
-    | "Sports|Hockey"
-    | "Sports|Rugby"
-    | "Sports|Running"
-    | "Sports|Soccer"
-    | "Sports|Swimming"
-    | "Sports|Tennis"
-    | "Sports|Volleyball"
-    | "Sports|Wilderness"
-    | "Sports|Wrestling"
-    | "Technology"
-    | "True Crime"
-    | "TV & Film"
-    | "TV & Film|After Shows"
-    | "TV & Film|Film History"
-    | "TV & Film|Film Interviews"
-    | "TV & Film|Film Reviews"
-    | "TV & Film|TV Reviews"
-  >;
-  explicit: boolean;
-  show_type: "episodic" | "serial";
-  copyright: string;
+    | 'Arts'
+    | 'Arts|Books'
+    | 'Arts|Design'
+    | 'Arts|Fashion & Beauty'
+    | 'Arts|Food'
+    | 'Arts|Performing Arts'
+    | 'Arts|Visual Arts'
+    | 'Business'
+    | 'Business|Careers'
+    | 'Business|Entrepreneurship'
+    | 'Business|Investing'
+    | 'Business|Management'
+    | 'Business|Marketing'
+    | 'Business|Non-Profit'
+    | 'Comedy'
+    | 'Comedy|Comedy Interviews'
+    | 'Comedy|Improv'
+    | 'Comedy|Stand-Up'
+    | 'Education'
+    | 'Education|Courses'
+    | 'Education|How To'
+    | 'Education|Language Learning'
+    | 'Education|Self-Improvement'
+    | 'Fiction'
+    | 'Fiction|Comedy Fiction'
+    | 'Fiction|Drama'
+    | 'Fiction|Science Fiction'
+    | 'Government'
+    | 'Health & Fitness'
+    | 'Health & Fitness|Alternative Health'
+    | 'Health & Fitness|Fitness'
+    | 'Health & Fitness|Medicine'
+    | 'Health & Fitness|Mental Health'
+    | 'Health & Fitness|Nutrition'
+    | 'Health & Fitness|Sexuality'
+    | 'History'
+    | 'Kids & Family'
+    | 'Kids & Family|Education for Kids'
+    | 'Kids & Family|Parenting'
+    | 'Kids & Family|Pets & Animals'
+    | 'Kids & Family|Stories for Kids'
+    | 'Leisure'
+    | 'Leisure|Animation & Manga'
+    | 'Leisure|Automotive'
+    | 'Leisure|Aviation'
+    | 'Leisure|Crafts'
+    | 'Leisure|Games'
+    | 'Leisure|Hobbies'
+    | 'Leisure|Home & Garden'
+    | 'Leisure|Video Games'
+    | 'Music'
+    | 'Music|Music Commentary'
+    | 'Music|Music History'
+    | 'Music|Music Interviews'
+    | 'News'
+    | 'News|Business News'
+    | 'News|Daily News'
+    | 'News|Entertainment News'
+    | 'News|News Commentary'
+    | 'News|Politics'
+    | 'News|Sports News'
+    | 'News|Tech News'
+    | 'Religion & Spirituality'
+    | 'Religion & Spirituality|Buddhism'
+    | 'Religion & Spirituality|Christianity'
+    | 'Religion & Spirituality|Hinduism'
+    | 'Religion & Spirituality|Islam'
+    | 'Religion & Spirituality|Judaism'
+    | 'Religion & Spirituality|Religion'
+    | 'Religion & Spirituality|Spirituality'
+    | 'Science'
+    | 'Science|Astronomy'
+    | 'Science|Chemistry'
+    | 'Science|Earth Sciences'
+    | 'Science|Life Sciences'
+    | 'Science|Mathematics'
+    | 'Science|Natural Sciences'
+    | 'Science|Nature'
+    | 'Science|Physics'
+    | 'Science|Social Sciences'
+    | 'Society & Culture'
+    | 'Society & Culture|Documentary'
+    | 'Society & Culture|Personal Journals'
+    | 'Society & Culture|Philosophy'
+    | 'Society & Culture|Places & Travel'
+    | 'Society & Culture|Relationships'
+    | 'Sports'
+    | 'Sports|Baseball'
+    | 'Sports|Basketball'
+    | 'Sports|Cricket'
+    | 'Sports|Fantasy Sports'
+    | 'Sports|Football'
+    | 'Sports|Golf'
+    | 'Sports|Hockey'
+    | 'Sports|Rugby'
+    | 'Sports|Running'
+    | 'Sports|Soccer'
+    | 'Sports|Swimming'
+    | 'Sports|Tennis'
+    | 'Sports|Volleyball'
+    | 'Sports|Wilderness'
+    | 'Sports|Wrestling'
+    | 'Technology'
+    | 'True Crime'
+    | 'TV & Film'
+    | 'TV & Film|After Shows'
+    | 'TV & Film|Film History'
+    | 'TV & Film|Film Interviews'
+    | 'TV & Film|Film Reviews'
+    | 'TV & Film|TV Reviews'
+  >
+  explicit: boolean
+  show_type: 'episodic' | 'serial'
+  copyright: string
   hosts:
     | Array<{
-        slug: string;
-        _updatedAt: string;
+        slug: string
+        _updatedAt: string
       }>
-    | Array<never>;
-  funding_url: string | null;
-  funding_text: string | null;
-  locked: boolean | null;
-  guid: string | null;
-} | null;
+    | Array<never>
+  funding_url: string | null
+  funding_text: string | null
+  locked: boolean | null
+  guid: string | null
+} | null
 
 // Source: server/content/queries.ts
 // Variable: CATALOG_PAGE_QUERY
 // Query: *[_id > $after][_type in ["episode", "meetup", "voice"] && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(_id asc) [0...10000] {  _type,  _type == "episode" => {  _id,  _updatedAt,  "slug": slug.current,  title,  description,  language,  "published_date": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, [])},  _type == "meetup" => {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail},  _type == "voice" => {  _id,  _updatedAt,  "slug": slug.current,  name,  role,  bio,  language,  "tech_stack": coalesce(techStack, []),  "social_profile_url": socialProfileUrl,  "image": headshot}}
 export type CATALOG_PAGE_QUERY_RESULT = Array<
   | {
-      _type: "episode";
-      _id: string;
-      _updatedAt: string;
-      slug: string;
-      title: string;
-      description: string;
-      language: "en" | "he";
-      published_date: string;
-      tags: Array<string> | Array<never>;
+      _type: 'episode'
+      _id: string
+      _updatedAt: string
+      slug: string
+      title: string
+      description: string
+      language: 'en' | 'he'
+      published_date: string
+      tags: Array<string> | Array<never>
       guests:
         | Array<{
-            slug: string;
-            _updatedAt: string;
+            slug: string
+            _updatedAt: string
           }>
-        | Array<never>;
-      audio_url: string | null;
+        | Array<never>
+      audio_url: string | null
       audio:
         | {
-            url: string;
-            length: number;
-            type: string;
+            url: string
+            length: number
+            type: string
           }
         | {
-            url: string;
-            length: number | null;
-            type:
-              "audio/aac" | "audio/mp4" | "audio/mpeg" | "audio/x-m4a" | null;
-          };
-      duration_seconds: number | null;
-      season: number | null;
-      episode_type: "bonus" | "full" | "trailer" | null;
-      explicit: boolean | null;
+            url: string
+            length: number | null
+            type: 'audio/aac' | 'audio/mp4' | 'audio/mpeg' | 'audio/x-m4a' | null
+          }
+      duration_seconds: number | null
+      season: number | null
+      episode_type: 'bonus' | 'full' | 'trailer' | null
+      explicit: boolean | null
       transcript:
         | {
-            url: string;
-            name: string;
+            url: string
+            name: string
           }
         | {
-            url: string;
-            name: string | null;
-          };
-      video_id: string | null;
-      podcast_directory_url: string | null;
+            url: string
+            name: string | null
+          }
+      video_id: string | null
+      podcast_directory_url: string | null
       image: {
-        asset?: SanityImageAssetReference;
-        media?: unknown;
-        hotspot?: SanityImageHotspot;
-        crop?: SanityImageCrop;
-        _type: "image";
-      } | null;
-      takeaways: Array<string> | Array<never>;
+        asset?: SanityImageAssetReference
+        media?: unknown
+        hotspot?: SanityImageHotspot
+        crop?: SanityImageCrop
+        _type: 'image'
+      } | null
+      takeaways: Array<string> | Array<never>
       faq:
         | Array<{
-            question: string;
-            answer: string;
+            question: string
+            answer: string
           }>
-        | Array<never>;
+        | Array<never>
     }
   | {
-      _type: "meetup";
-      _id: string;
-      _updatedAt: string;
-      slug: string;
-      title: string;
-      abstract: string | null;
-      language: "en" | "he";
-      published_date: string;
-      tags: Array<string> | Array<never>;
-      audience: Array<string> | Array<never>;
+      _type: 'meetup'
+      _id: string
+      _updatedAt: string
+      slug: string
+      title: string
+      abstract: string | null
+      language: 'en' | 'he'
+      published_date: string
+      tags: Array<string> | Array<never>
+      audience: Array<string> | Array<never>
       speakers:
         | Array<{
-            slug: string;
-            _updatedAt: string;
+            slug: string
+            _updatedAt: string
           }>
-        | Array<never>;
-      video_id: string;
+        | Array<never>
+      video_id: string
       image: {
-        asset?: SanityImageAssetReference;
-        media?: unknown;
-        hotspot?: SanityImageHotspot;
-        crop?: SanityImageCrop;
-        _type: "image";
-      } | null;
+        asset?: SanityImageAssetReference
+        media?: unknown
+        hotspot?: SanityImageHotspot
+        crop?: SanityImageCrop
+        _type: 'image'
+      } | null
     }
   | {
-      _type: "voice";
-      _id: string;
-      _updatedAt: string;
-      slug: string;
-      name: string;
-      role: string;
-      bio: string;
-      language: "en" | "he";
-      tech_stack: Array<string> | Array<never>;
-      social_profile_url: string | null;
+      _type: 'voice'
+      _id: string
+      _updatedAt: string
+      slug: string
+      name: string
+      role: string
+      bio: string
+      language: 'en' | 'he'
+      tech_stack: Array<string> | Array<never>
+      social_profile_url: string | null
       image: {
-        asset?: SanityImageAssetReference;
-        media?: unknown;
-        hotspot?: SanityImageHotspot;
-        crop?: SanityImageCrop;
-        _type: "image";
-      } | null;
+        asset?: SanityImageAssetReference
+        media?: unknown
+        hotspot?: SanityImageHotspot
+        crop?: SanityImageCrop
+        _type: 'image'
+      } | null
     }
->;
+>
 
 // Source: server/content/queries.ts
 // Variable: EPISODE_BY_ID_QUERY
 // Query: *[_id == $id][_type == "episode" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))][0] {  _id,  _updatedAt,  "slug": slug.current,  title,  description,  language,  "published_date": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, [])}
 export type EPISODE_BY_ID_QUERY_RESULT = {
-  _id: string;
-  _updatedAt: string;
-  slug: string;
-  title: string;
-  description: string;
-  language: "en" | "he";
-  published_date: string;
-  tags: Array<string> | Array<never>;
+  _id: string
+  _updatedAt: string
+  slug: string
+  title: string
+  description: string
+  language: 'en' | 'he'
+  published_date: string
+  tags: Array<string> | Array<never>
   guests:
     | Array<{
-        slug: string;
-        _updatedAt: string;
+        slug: string
+        _updatedAt: string
       }>
-    | Array<never>;
-  audio_url: string | null;
+    | Array<never>
+  audio_url: string | null
   audio:
     | {
-        url: string;
-        length: number;
-        type: string;
+        url: string
+        length: number
+        type: string
       }
     | {
-        url: string;
-        length: number | null;
-        type: "audio/aac" | "audio/mp4" | "audio/mpeg" | "audio/x-m4a" | null;
-      };
-  duration_seconds: number | null;
-  season: number | null;
-  episode_type: "bonus" | "full" | "trailer" | null;
-  explicit: boolean | null;
+        url: string
+        length: number | null
+        type: 'audio/aac' | 'audio/mp4' | 'audio/mpeg' | 'audio/x-m4a' | null
+      }
+  duration_seconds: number | null
+  season: number | null
+  episode_type: 'bonus' | 'full' | 'trailer' | null
+  explicit: boolean | null
   transcript:
     | {
-        url: string;
-        name: string;
+        url: string
+        name: string
       }
     | {
-        url: string;
-        name: string | null;
-      };
-  video_id: string | null;
-  podcast_directory_url: string | null;
+        url: string
+        name: string | null
+      }
+  video_id: string | null
+  podcast_directory_url: string | null
   image: {
-    asset?: SanityImageAssetReference;
-    media?: unknown;
-    hotspot?: SanityImageHotspot;
-    crop?: SanityImageCrop;
-    _type: "image";
-  } | null;
-  takeaways: Array<string> | Array<never>;
+    asset?: SanityImageAssetReference
+    media?: unknown
+    hotspot?: SanityImageHotspot
+    crop?: SanityImageCrop
+    _type: 'image'
+  } | null
+  takeaways: Array<string> | Array<never>
   faq:
     | Array<{
-        question: string;
-        answer: string;
+        question: string
+        answer: string
       }>
-    | Array<never>;
-} | null;
+    | Array<never>
+} | null
 
 // Source: server/content/queries.ts
 // Variable: MEETUP_BY_ID_QUERY
 // Query: *[_id == $id][_type == "meetup" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))][0] {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail}
 export type MEETUP_BY_ID_QUERY_RESULT = {
-  _id: string;
-  _updatedAt: string;
-  slug: string;
-  title: string;
-  abstract: string | null;
-  language: "en" | "he";
-  published_date: string;
-  tags: Array<string> | Array<never>;
-  audience: Array<string> | Array<never>;
+  _id: string
+  _updatedAt: string
+  slug: string
+  title: string
+  abstract: string | null
+  language: 'en' | 'he'
+  published_date: string
+  tags: Array<string> | Array<never>
+  audience: Array<string> | Array<never>
   speakers:
     | Array<{
-        slug: string;
-        _updatedAt: string;
+        slug: string
+        _updatedAt: string
       }>
-    | Array<never>;
-  video_id: string;
+    | Array<never>
+  video_id: string
   image: {
-    asset?: SanityImageAssetReference;
-    media?: unknown;
-    hotspot?: SanityImageHotspot;
-    crop?: SanityImageCrop;
-    _type: "image";
-  } | null;
-} | null;
+    asset?: SanityImageAssetReference
+    media?: unknown
+    hotspot?: SanityImageHotspot
+    crop?: SanityImageCrop
+    _type: 'image'
+  } | null
+} | null
 
 // Source: server/content/queries.ts
 // Variable: VOICE_BY_ID_QUERY
 // Query: *[_id == $id][_type == "voice" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))][0] {  _id,  _updatedAt,  "slug": slug.current,  name,  role,  bio,  language,  "tech_stack": coalesce(techStack, []),  "social_profile_url": socialProfileUrl,  "image": headshot}
 export type VOICE_BY_ID_QUERY_RESULT = {
-  _id: string;
-  _updatedAt: string;
-  slug: string;
-  name: string;
-  role: string;
-  bio: string;
-  language: "en" | "he";
-  tech_stack: Array<string> | Array<never>;
-  social_profile_url: string | null;
+  _id: string
+  _updatedAt: string
+  slug: string
+  name: string
+  role: string
+  bio: string
+  language: 'en' | 'he'
+  tech_stack: Array<string> | Array<never>
+  social_profile_url: string | null
   image: {
-    asset?: SanityImageAssetReference;
-    media?: unknown;
-    hotspot?: SanityImageHotspot;
-    crop?: SanityImageCrop;
-    _type: "image";
-  } | null;
-} | null;
+    asset?: SanityImageAssetReference
+    media?: unknown
+    hotspot?: SanityImageHotspot
+    crop?: SanityImageCrop
+    _type: 'image'
+  } | null
+} | null
 
 // Source: server/content/queries.ts
 // Variable: REFERENCING_QUERY
 // Query: {  "episodes": *[_type == "episode" && $id in guests[]._ref][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] {  _id,  _updatedAt,  "slug": slug.current,  title,  description,  language,  "published_date": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, [])},  "meetups": *[_type == "meetup" && $id in speakers[]._ref][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail}}
 export type REFERENCING_QUERY_RESULT = {
   episodes: Array<{
-    _id: string;
-    _updatedAt: string;
-    slug: string;
-    title: string;
-    description: string;
-    language: "en" | "he";
-    published_date: string;
-    tags: Array<string> | Array<never>;
+    _id: string
+    _updatedAt: string
+    slug: string
+    title: string
+    description: string
+    language: 'en' | 'he'
+    published_date: string
+    tags: Array<string> | Array<never>
     guests:
       | Array<{
-          slug: string;
-          _updatedAt: string;
+          slug: string
+          _updatedAt: string
         }>
-      | Array<never>;
-    audio_url: string | null;
+      | Array<never>
+    audio_url: string | null
     audio:
       | {
-          url: string;
-          length: number;
-          type: string;
+          url: string
+          length: number
+          type: string
         }
       | {
-          url: string;
-          length: number | null;
-          type: "audio/aac" | "audio/mp4" | "audio/mpeg" | "audio/x-m4a" | null;
-        };
-    duration_seconds: number | null;
-    season: number | null;
-    episode_type: "bonus" | "full" | "trailer" | null;
-    explicit: boolean | null;
+          url: string
+          length: number | null
+          type: 'audio/aac' | 'audio/mp4' | 'audio/mpeg' | 'audio/x-m4a' | null
+        }
+    duration_seconds: number | null
+    season: number | null
+    episode_type: 'bonus' | 'full' | 'trailer' | null
+    explicit: boolean | null
     transcript:
       | {
-          url: string;
-          name: string;
+          url: string
+          name: string
         }
       | {
-          url: string;
-          name: string | null;
-        };
-    video_id: string | null;
-    podcast_directory_url: string | null;
+          url: string
+          name: string | null
+        }
+    video_id: string | null
+    podcast_directory_url: string | null
     image: {
-      asset?: SanityImageAssetReference;
-      media?: unknown;
-      hotspot?: SanityImageHotspot;
-      crop?: SanityImageCrop;
-      _type: "image";
-    } | null;
-    takeaways: Array<string> | Array<never>;
+      asset?: SanityImageAssetReference
+      media?: unknown
+      hotspot?: SanityImageHotspot
+      crop?: SanityImageCrop
+      _type: 'image'
+    } | null
+    takeaways: Array<string> | Array<never>
     faq:
       | Array<{
-          question: string;
-          answer: string;
+          question: string
+          answer: string
         }>
-      | Array<never>;
-  }>;
+      | Array<never>
+  }>
   meetups: Array<{
-    _id: string;
-    _updatedAt: string;
-    slug: string;
-    title: string;
-    abstract: string | null;
-    language: "en" | "he";
-    published_date: string;
-    tags: Array<string> | Array<never>;
-    audience: Array<string> | Array<never>;
+    _id: string
+    _updatedAt: string
+    slug: string
+    title: string
+    abstract: string | null
+    language: 'en' | 'he'
+    published_date: string
+    tags: Array<string> | Array<never>
+    audience: Array<string> | Array<never>
     speakers:
       | Array<{
-          slug: string;
-          _updatedAt: string;
+          slug: string
+          _updatedAt: string
         }>
-      | Array<never>;
-    video_id: string;
+      | Array<never>
+    video_id: string
     image: {
-      asset?: SanityImageAssetReference;
-      media?: unknown;
-      hotspot?: SanityImageHotspot;
-      crop?: SanityImageCrop;
-      _type: "image";
-    } | null;
-  }>;
-};
+      asset?: SanityImageAssetReference
+      media?: unknown
+      hotspot?: SanityImageHotspot
+      crop?: SanityImageCrop
+      _type: 'image'
+    } | null
+  }>
+}
 
 // Source: server/content/queries.ts
 // Variable: FINGERPRINT_QUERY
 // Query: {  "documents": count(*[_type in ["episode", "meetup", "voice", "podcastSettings"]][!(_id in path("drafts.**")) && !(_id in path("versions.**"))]),  "updated": *[_type in ["episode", "meetup", "voice", "podcastSettings"]][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(_updatedAt desc) [0]._updatedAt}
 export type FINGERPRINT_QUERY_RESULT = {
-  documents: number;
-  updated: string | null;
-};
+  documents: number
+  updated: string | null
+}
 
 // Source: server/content/queries.ts
 // Variable: EPISODE_PREVIEW_QUERY
 // Query: *[_id == $id][0] {  _id,  _updatedAt,  "slug": slug.current,  title,  description,  language,  "published_date": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, [])}
 export type EPISODE_PREVIEW_QUERY_RESULT =
   | {
-      _id: string;
-      _updatedAt: string;
-      slug: string;
-      title: string;
-      description: null;
-      language: "en" | "he";
-      published_date: null;
-      tags: Array<string> | Array<never>;
-      guests: Array<never>;
-      audio_url: null;
-      audio: null;
-      duration_seconds: null;
-      season: null;
-      episode_type: null;
-      explicit: null;
-      transcript: null;
-      video_id: string;
-      podcast_directory_url: null;
-      image: null;
-      takeaways: Array<never>;
-      faq: Array<never>;
+      _id: string
+      _updatedAt: string
+      slug: string
+      title: string
+      description: null
+      language: 'en' | 'he'
+      published_date: null
+      tags: Array<string> | Array<never>
+      guests: Array<never>
+      audio_url: null
+      audio: null
+      duration_seconds: null
+      season: null
+      episode_type: null
+      explicit: null
+      transcript: null
+      video_id: string
+      podcast_directory_url: null
+      image: null
+      takeaways: Array<never>
+      faq: Array<never>
     }
   | {
-      _id: string;
-      _updatedAt: string;
-      slug: string;
-      title: null;
-      description: null;
-      language: "en" | "he";
-      published_date: null;
-      tags: Array<never>;
-      guests: Array<never>;
-      audio_url: null;
-      audio: null;
-      duration_seconds: null;
-      season: null;
-      episode_type: null;
-      explicit: null;
-      transcript: null;
-      video_id: null;
-      podcast_directory_url: null;
-      image: null;
-      takeaways: Array<never>;
-      faq: Array<never>;
+      _id: string
+      _updatedAt: string
+      slug: string
+      title: null
+      description: null
+      language: 'en' | 'he'
+      published_date: null
+      tags: Array<never>
+      guests: Array<never>
+      audio_url: null
+      audio: null
+      duration_seconds: null
+      season: null
+      episode_type: null
+      explicit: null
+      transcript: null
+      video_id: null
+      podcast_directory_url: null
+      image: null
+      takeaways: Array<never>
+      faq: Array<never>
     }
   | {
-      _id: string;
-      _updatedAt: string;
-      slug: null;
-      title: string;
-      description: string;
-      language: null;
-      published_date: null;
-      tags: Array<never>;
-      guests: Array<never>;
-      audio_url: null;
-      audio: null;
-      duration_seconds: null;
-      season: null;
-      episode_type: null;
-      explicit: boolean;
-      transcript: null;
-      video_id: null;
-      podcast_directory_url: null;
-      image: null;
-      takeaways: Array<never>;
-      faq: Array<never>;
+      _id: string
+      _updatedAt: string
+      slug: null
+      title: string
+      description: string
+      language: null
+      published_date: null
+      tags: Array<never>
+      guests: Array<never>
+      audio_url: null
+      audio: null
+      duration_seconds: null
+      season: null
+      episode_type: null
+      explicit: boolean
+      transcript: null
+      video_id: null
+      podcast_directory_url: null
+      image: null
+      takeaways: Array<never>
+      faq: Array<never>
     }
   | {
-      _id: string;
-      _updatedAt: string;
-      slug: null;
-      title: string | null;
-      description: string | null;
-      language: null;
-      published_date: null;
-      tags: Array<never>;
-      guests: Array<never>;
-      audio_url: null;
-      audio: null;
-      duration_seconds: null;
-      season: null;
-      episode_type: null;
-      explicit: null;
-      transcript: null;
-      video_id: null;
-      podcast_directory_url: null;
-      image: null;
-      takeaways: Array<never>;
-      faq: Array<never>;
+      _id: string
+      _updatedAt: string
+      slug: null
+      title: string | null
+      description: string | null
+      language: null
+      published_date: null
+      tags: Array<never>
+      guests: Array<never>
+      audio_url: null
+      audio: null
+      duration_seconds: null
+      season: null
+      episode_type: null
+      explicit: null
+      transcript: null
+      video_id: null
+      podcast_directory_url: null
+      image: null
+      takeaways: Array<never>
+      faq: Array<never>
     }
   | {
-      _id: string;
-      _updatedAt: string;
-      slug: string;
-      title: string;
-      description: string;
-      language: "en" | "he";
-      published_date: string;
-      tags: Array<string> | Array<never>;
+      _id: string
+      _updatedAt: string
+      slug: string
+      title: string
+      description: string
+      language: 'en' | 'he'
+      published_date: string
+      tags: Array<string> | Array<never>
       guests:
         | Array<{
-            slug: string;
-            _updatedAt: string;
+            slug: string
+            _updatedAt: string
           }>
-        | Array<never>;
-      audio_url: string | null;
+        | Array<never>
+      audio_url: string | null
       audio:
         | {
-            url: string;
-            length: number;
-            type: string;
+            url: string
+            length: number
+            type: string
           }
         | {
-            url: string;
-            length: number | null;
-            type:
-              "audio/aac" | "audio/mp4" | "audio/mpeg" | "audio/x-m4a" | null;
-          };
-      duration_seconds: number | null;
-      season: number | null;
-      episode_type: "bonus" | "full" | "trailer" | null;
-      explicit: boolean | null;
+            url: string
+            length: number | null
+            type: 'audio/aac' | 'audio/mp4' | 'audio/mpeg' | 'audio/x-m4a' | null
+          }
+      duration_seconds: number | null
+      season: number | null
+      episode_type: 'bonus' | 'full' | 'trailer' | null
+      explicit: boolean | null
       transcript:
         | {
-            url: string;
-            name: string;
+            url: string
+            name: string
           }
         | {
-            url: string;
-            name: string | null;
-          };
-      video_id: string | null;
-      podcast_directory_url: string | null;
+            url: string
+            name: string | null
+          }
+      video_id: string | null
+      podcast_directory_url: string | null
       image: {
-        asset?: SanityImageAssetReference;
-        media?: unknown;
-        hotspot?: SanityImageHotspot;
-        crop?: SanityImageCrop;
-        _type: "image";
-      } | null;
-      takeaways: Array<string> | Array<never>;
+        asset?: SanityImageAssetReference
+        media?: unknown
+        hotspot?: SanityImageHotspot
+        crop?: SanityImageCrop
+        _type: 'image'
+      } | null
+      takeaways: Array<string> | Array<never>
       faq:
         | Array<{
-            question: string;
-            answer: string;
+            question: string
+            answer: string
           }>
-        | Array<never>;
+        | Array<never>
     }
-  | null;
+  | null
 
 // Source: server/content/queries.ts
 // Variable: MEETUP_PREVIEW_QUERY
 // Query: *[_id == $id][0] {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail}
 export type MEETUP_PREVIEW_QUERY_RESULT =
   | {
-      _id: string;
-      _updatedAt: string;
-      slug: null;
-      title: string;
-      abstract: null;
-      language: null;
-      published_date: null;
-      tags: Array<never>;
-      audience: Array<never>;
-      speakers: Array<never>;
-      video_id: null;
-      image: null;
+      _id: string
+      _updatedAt: string
+      slug: null
+      title: string
+      abstract: null
+      language: null
+      published_date: null
+      tags: Array<never>
+      audience: Array<never>
+      speakers: Array<never>
+      video_id: null
+      image: null
     }
   | {
-      _id: string;
-      _updatedAt: string;
-      slug: null;
-      title: string | null;
-      abstract: null;
-      language: null;
-      published_date: null;
-      tags: Array<never>;
-      audience: Array<never>;
-      speakers: Array<never>;
-      video_id: null;
-      image: null;
+      _id: string
+      _updatedAt: string
+      slug: null
+      title: string | null
+      abstract: null
+      language: null
+      published_date: null
+      tags: Array<never>
+      audience: Array<never>
+      speakers: Array<never>
+      video_id: null
+      image: null
     }
   | {
-      _id: string;
-      _updatedAt: string;
-      slug: string;
-      title: string;
-      abstract: null;
-      language: "en" | "he";
-      published_date: null;
-      tags: Array<string> | Array<never>;
-      audience: Array<never>;
-      speakers: Array<never>;
-      video_id: string | null;
-      image: null;
+      _id: string
+      _updatedAt: string
+      slug: string
+      title: string
+      abstract: null
+      language: 'en' | 'he'
+      published_date: null
+      tags: Array<string> | Array<never>
+      audience: Array<never>
+      speakers: Array<never>
+      video_id: string | null
+      image: null
     }
   | {
-      _id: string;
-      _updatedAt: string;
-      slug: string;
-      title: null;
-      abstract: null;
-      language: "en" | "he";
-      published_date: null;
-      tags: Array<never>;
-      audience: Array<never>;
-      speakers: Array<never>;
-      video_id: null;
-      image: null;
+      _id: string
+      _updatedAt: string
+      slug: string
+      title: null
+      abstract: null
+      language: 'en' | 'he'
+      published_date: null
+      tags: Array<never>
+      audience: Array<never>
+      speakers: Array<never>
+      video_id: null
+      image: null
     }
   | {
-      _id: string;
-      _updatedAt: string;
-      slug: string;
-      title: string;
-      abstract: string | null;
-      language: "en" | "he";
-      published_date: string;
-      tags: Array<string> | Array<never>;
-      audience: Array<string> | Array<never>;
+      _id: string
+      _updatedAt: string
+      slug: string
+      title: string
+      abstract: string | null
+      language: 'en' | 'he'
+      published_date: string
+      tags: Array<string> | Array<never>
+      audience: Array<string> | Array<never>
       speakers:
         | Array<{
-            slug: string;
-            _updatedAt: string;
+            slug: string
+            _updatedAt: string
           }>
-        | Array<never>;
-      video_id: string;
+        | Array<never>
+      video_id: string
       image: {
-        asset?: SanityImageAssetReference;
-        media?: unknown;
-        hotspot?: SanityImageHotspot;
-        crop?: SanityImageCrop;
-        _type: "image";
-      } | null;
+        asset?: SanityImageAssetReference
+        media?: unknown
+        hotspot?: SanityImageHotspot
+        crop?: SanityImageCrop
+        _type: 'image'
+      } | null
     }
-  | null;
+  | null
 
 // Source: server/content/queries.ts
 // Variable: VOICE_PREVIEW_QUERY
 // Query: *[_id == $id][0] {  _id,  _updatedAt,  "slug": slug.current,  name,  role,  bio,  language,  "tech_stack": coalesce(techStack, []),  "social_profile_url": socialProfileUrl,  "image": headshot}
 export type VOICE_PREVIEW_QUERY_RESULT =
   | {
-      _id: string;
-      _updatedAt: string;
-      slug: null;
-      name: null;
-      role: null;
-      bio: null;
-      language: null;
-      tech_stack: Array<never>;
-      social_profile_url: null;
-      image: null;
+      _id: string
+      _updatedAt: string
+      slug: null
+      name: null
+      role: null
+      bio: null
+      language: null
+      tech_stack: Array<never>
+      social_profile_url: null
+      image: null
     }
   | {
-      _id: string;
-      _updatedAt: string;
-      slug: string;
-      name: null;
-      role: null;
-      bio: null;
-      language: "en" | "he";
-      tech_stack: Array<never>;
-      social_profile_url: null;
-      image: null;
+      _id: string
+      _updatedAt: string
+      slug: string
+      name: null
+      role: null
+      bio: null
+      language: 'en' | 'he'
+      tech_stack: Array<never>
+      social_profile_url: null
+      image: null
     }
   | {
-      _id: string;
-      _updatedAt: string;
-      slug: string;
-      name: string;
-      role: string;
-      bio: string;
-      language: "en" | "he";
-      tech_stack: Array<string> | Array<never>;
-      social_profile_url: string | null;
+      _id: string
+      _updatedAt: string
+      slug: string
+      name: string
+      role: string
+      bio: string
+      language: 'en' | 'he'
+      tech_stack: Array<string> | Array<never>
+      social_profile_url: string | null
       image: {
-        asset?: SanityImageAssetReference;
-        media?: unknown;
-        hotspot?: SanityImageHotspot;
-        crop?: SanityImageCrop;
-        _type: "image";
-      } | null;
+        asset?: SanityImageAssetReference
+        media?: unknown
+        hotspot?: SanityImageHotspot
+        crop?: SanityImageCrop
+        _type: 'image'
+      } | null
     }
-  | null;
+  | null
 
 // Source: server/content/queries.ts
 // Variable: VOICES_BY_SLUG_QUERY
 // Query: *[_type == "voice" && slug.current in $slugs] {  _id,  _updatedAt,  "slug": slug.current,  name,  role,  bio,  language,  "tech_stack": coalesce(techStack, []),  "social_profile_url": socialProfileUrl,  "image": headshot}
 export type VOICES_BY_SLUG_QUERY_RESULT = Array<{
-  _id: string;
-  _updatedAt: string;
-  slug: string;
-  name: string;
-  role: string;
-  bio: string;
-  language: "en" | "he";
-  tech_stack: Array<string> | Array<never>;
-  social_profile_url: string | null;
+  _id: string
+  _updatedAt: string
+  slug: string
+  name: string
+  role: string
+  bio: string
+  language: 'en' | 'he'
+  tech_stack: Array<string> | Array<never>
+  social_profile_url: string | null
   image: {
-    asset?: SanityImageAssetReference;
-    media?: unknown;
-    hotspot?: SanityImageHotspot;
-    crop?: SanityImageCrop;
-    _type: "image";
-  } | null;
-}>;
+    asset?: SanityImageAssetReference
+    media?: unknown
+    hotspot?: SanityImageHotspot
+    crop?: SanityImageCrop
+    _type: 'image'
+  } | null
+}>
