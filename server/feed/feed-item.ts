@@ -34,14 +34,16 @@ export interface FeedItem {
 /** The video's link text, in the show's language. */
 export const VIDEO_LINK_TEXT = 'צפו בפרק ביוטיוב'
 
+type EpisodeWithAudio = Episode & {audio: NonNullable<Episode['audio']>}
+
 /** Whether the episode is in the feed: podcast apps cannot play an item without audio to enclose, so one without is left out. */
-export const hasFeedItem = (episode: Episode): boolean => Boolean(episode.audio)
+export const hasFeedItem = (episode: Episode): episode is EpisodeWithAudio => Boolean(episode.audio)
 
 /** One episode as an RSS `<item>`, or undefined when it has none (see hasFeedItem). */
 export function feedItemOf(entry: CatalogEntry<Episode>, context: ItemContext): FeedItem | undefined {
-  const {audio, video_url: videoUrl} = entry.value
-  if (!audio || !hasFeedItem(entry.value)) return undefined
-  return {item: rssItemOf(entry, audio, context), contentLinks: videoUrl ? [{href: videoUrl, display: VIDEO_LINK_TEXT}] : []}
+  const episode = entry.value
+  if (!hasFeedItem(episode)) return undefined
+  return {item: rssItemOf(entry, episode.audio, context), contentLinks: episode.video_url ? [{href: episode.video_url, display: VIDEO_LINK_TEXT}] : []}
 }
 
 function rssItemOf(entry: CatalogEntry<Episode>, audio: NonNullable<Episode['audio']>, context: ItemContext): RssFeed.Item<Date> {

@@ -1,4 +1,3 @@
-import {inspect} from 'node:util'
 import {collectionOfDocumentType, type CollectionName} from '../api/v1/links.ts'
 import {isPublished} from '../content/document-set.ts'
 import type {Snapshot} from './snapshot.ts'
@@ -35,6 +34,9 @@ export type PendingChange = {kind: 'all'} | {kind: 'documents'; documents: Reado
 
 /** Builds the next snapshot from the current one (undefined on the first build). */
 export type SnapshotBuilder<S = Snapshot> = (previous: S | undefined, change: PendingChange) => Promise<S>
+
+/** A failed build's error as /status shows it: an Error's message, anything else as text. */
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
 export interface BuildOutcome {
   kind: 'full' | 'documents'
@@ -121,7 +123,7 @@ export async function createSnapshotStore<S = Snapshot>(build: SnapshotBuilder<S
         startedAt,
         durationMs: clock().getTime() - startedAt.getTime(),
         ...(documents ? {documents} : {}),
-        ...(error === undefined ? {} : {error: error instanceof Error ? error.message : inspect(error)}),
+        ...(error === undefined ? {} : {error: messageOf(error)}),
       }
       onBuild?.(lastBuild)
     }
