@@ -58,6 +58,11 @@ export function createHttpServer(listener: RequestListener, publicBaseUrl: strin
       maxHeaderSize: limits.maxHeaderBytes,
       connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
       requireHostHeader: false, // checked below, to answer with a problem instead of an empty 400
+      // A request without Content-Length or Transfer-Encoding has no body (RFC 9112, 6.3): Node then
+      // skips its body stream's life cycle ('data', 'end', 'close'), a quarter of a GET's cost in Node
+      // (measured: 21.8 → 16.1 µs of CPU per request on raw node:http). Nothing here waits on a
+      // bodiless request's stream events; the body gate counts only requests that declare a body.
+      optimizeEmptyRequests: true,
     },
     (request, response) => {
       // While shutting down, every response ends its connection, so no client reuses one that is about to close.
