@@ -6,7 +6,8 @@ import Fastify from 'fastify'
 import {prebuiltCatalog, variantFor} from './prebuilt.ts'
 
 const {config, responses} = await prebuiltCatalog(process.env)
-const app = Fastify({logger: false})
+// With the origin's server option (bodiless requests skip their stream's life cycle): like for like.
+const app = Fastify({logger: false, http: {optimizeEmptyRequests: true}})
 app.get('/api/v1/*', (request, reply) => {
   const found = responses.get(request.url)
   if (!found) return reply.code(404).send()

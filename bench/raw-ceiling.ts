@@ -6,7 +6,8 @@
 // adds around the SDK, as the other cases measure what it adds around the bytes. (The tool's work
 // with no SDK at all, POST /mcp-bare, is several times faster still: that gap is the SDK's, a
 // choice of the design rather than something a guard can hold at 2×.) PORT and DATASET_FILE as for
-// the server.
+// the server. It takes the origin's `optimizeEmptyRequests` (bodiless requests skip their stream's
+// life cycle), so the two stay like for like; RAW_NODE_DEFAULTS=1 runs it with Node's defaults.
 import {createServer} from 'node:http'
 import {toNodeHandler} from '@modelcontextprotocol/node'
 import {createMcpHandler} from '@modelcontextprotocol/server'
@@ -17,7 +18,8 @@ import {prebuiltCatalog, searchToolResponse, variantFor} from './prebuilt.ts'
 const {config, snapshot, responses} = await prebuiltCatalog(process.env)
 const mcpOptions = {snapshot: () => snapshot, publicBaseUrl: config.publicBaseUrl, name: MCP_SERVER_NAME, version: SERVER_VERSION, instructions: MCP_INSTRUCTIONS}
 const mcp = toNodeHandler(createMcpHandler(() => createCatalogMcpServer(mcpOptions), {legacy: 'stateless', responseMode: 'json'}))
-createServer((request, response) => {
+const optimizeEmptyRequests = process.env.RAW_NODE_DEFAULTS !== '1'
+createServer({optimizeEmptyRequests}, (request, response) => {
   if (request.method === 'POST' && request.url === '/mcp') return void mcp(request, response)
   if (request.method === 'POST' && request.url === '/mcp-bare') {
     const chunks: Buffer[] = []
@@ -43,4 +45,4 @@ createServer((request, response) => {
     response.writeHead(200, variant.headers)
     response.end(variant.body)
   }
-}).listen(config.port, '127.0.0.1', () => console.log(`raw node:http ceiling on ${config.port}`))
+}).listen(config.port, '127.0.0.1', () => console.log(`raw node:http ceiling on ${config.port}${optimizeEmptyRequests ? '' : ", Node's defaults"}`))
