@@ -7,7 +7,8 @@ import type {SnapshotStore} from '../snapshot/store.ts'
 import {sendRepresentation} from './representation-response.ts'
 
 /** Which snapshot answered: items outlive snapshots, so the version cannot be one of their own headers. */
-export const catalogVersionHeader = (snapshot: Snapshot): readonly string[] => ['Catalog-Version', snapshot.version]
+const CATALOG_VERSION = 'Catalog-Version'
+export const catalogVersionHeader = (snapshot: Snapshot): readonly string[] => [CATALOG_VERSION, snapshot.version]
 
 /**
  * Answers a GET or HEAD for a pre-built representation with one lookup and one write, before
@@ -32,7 +33,7 @@ export function createFastPath(store: SnapshotStore, publicBaseUrl: string): Fas
     const snapshot = store.current()
     const representation = lookUp(snapshot, request.url ?? '')
     if (!representation) return false
-    extraHeaders.push(...catalogVersionHeader(snapshot))
+    extraHeaders.push(CATALOG_VERSION, snapshot.version)
     sendRepresentation(request, response, representation, extraHeaders)
     return true
   }

@@ -61,15 +61,22 @@ function writeVariant(request: IncomingMessage, response: ServerResponse, repres
     ifNoneMatch === variant.etag ||
     fresh({'if-none-match': ifNoneMatch, 'if-modified-since': request.headers['if-modified-since']}, {etag: variant.etag, 'last-modified': representation.lastModifiedHeader})
   if (unchanged) {
-    response.writeHead(304, heads.notModified.concat(extraHeaders))
+    response.writeHead(304, joined(heads.notModified, extraHeaders))
     response.end()
     return
   }
-  response.writeHead(200, heads.ok.concat(extraHeaders))
+  response.writeHead(200, joined(heads.ok, extraHeaders))
   if (request.method === 'HEAD') response.end()
   else if (Buffer.isBuffer(variant.body)) response.end(variant.body)
   else if (variant.body.whole) response.end(variant.body.whole)
   else writeChunks(response, variant.body)
+}
+
+/** `head` then `more`, as one new list: measured, `concat` took V8's slow path here. */
+function joined(head: readonly string[], more: readonly string[]): string[] {
+  const list = head.slice()
+  for (const entry of more) list.push(entry)
+  return list
 }
 
 /**

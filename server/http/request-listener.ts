@@ -41,9 +41,6 @@ export interface RequestListenerParts {
 /** Longer than any URL the API hands out (a cursor page is under 300 bytes). */
 export const MAX_URL_LENGTH = 2048
 export const EXPOSED_HEADERS = 'ETag, Last-Modified, Link, RateLimit, RateLimit-Policy, Retry-After, Deprecation, Sunset'
-const NOSNIFF = ['X-Content-Type-Options', 'nosniff']
-const CORS = ['Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', EXPOSED_HEADERS]
-const BROWSER_READABLE = [...NOSNIFF, ...CORS]
 
 /** Browsers may read the API from any origin, with GET or HEAD and the conditional request headers. */
 export const PREFLIGHT_HEADERS: [string, string][] = [
@@ -70,7 +67,7 @@ export function createRequestListener(parts: RequestListenerParts): RequestListe
         sendRetired(request, response, lifecycle, publicBaseUrl, headers)
         return
       }
-      headers.push(...versionHeaders)
+      for (const entry of versionHeaders) headers.push(entry)
     }
     let answered: boolean
     try {
@@ -90,7 +87,10 @@ export function createRequestListener(parts: RequestListenerParts): RequestListe
     const url = request.url ?? '/'
     const path = pathOf(url)
     const browserReadable = path !== '/mcp'
-    const headers = (browserReadable ? BROWSER_READABLE : NOSNIFF).concat('X-Request-Id', id)
+    // Array literals: measured, concat() took its slow path here (half a microsecond a request).
+    const headers = browserReadable
+      ? ['X-Content-Type-Options', 'nosniff', 'Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', EXPOSED_HEADERS, 'X-Request-Id', id]
+      : ['X-Content-Type-Options', 'nosniff', 'X-Request-Id', id]
     if (url.length > MAX_URL_LENGTH) {
       sendProblem(request, response, buildProblem(publicBaseUrl, 414, `The URL is longer than ${MAX_URL_LENGTH} bytes.`, url.slice(0, 200)), {}, headers)
       return

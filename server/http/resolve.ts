@@ -24,7 +24,7 @@ export type Resolution = {found: true; representation: Representation} | {found:
  */
 export function resolveCatalogPath(snapshot: Snapshot, publicBaseUrl: string, path: string, query: string): Resolution {
   const catalogPath = withoutSandbox(path)
-  const collection = LIST_PATH.exec(catalogPath)?.[1]
+  const {collection, itemCollection, slug} = splitCatalogPath(catalogPath)
   if (isCollectionName(collection)) {
     const parsed = parsePageRequest(query === '' ? undefined : new URLSearchParams(query))
     if (!parsed.ok) return {found: false, names: true, status: 400, detail: parsed.reason}
@@ -32,7 +32,6 @@ export function resolveCatalogPath(snapshot: Snapshot, publicBaseUrl: string, pa
     return page.ok ? {found: true, representation: page.representation} : {found: false, names: true, status: 400, detail: page.reason}
   }
 
-  const [, itemCollection, slug] = ITEM_PATH.exec(catalogPath) ?? []
   if (isCollectionName(itemCollection) && slug !== undefined) {
     const representation = snapshot.item(itemCollection, slug)
     if (representation) return {found: true, representation}
@@ -43,6 +42,18 @@ export function resolveCatalogPath(snapshot: Snapshot, publicBaseUrl: string, pa
   const document = DOCUMENT_PATHS.has(catalogPath) ? snapshot.representation(catalogPath.slice(1)) : undefined
   if (document) return {found: true, representation: document}
   return {found: false, names: false, status: 404, detail: unknownApiPathDetail(publicBaseUrl)}
+}
+
+/**
+ * What LIST_PATH (`collection`) and ITEM_PATH (`itemCollection`, `slug`) would capture from `path`,
+ * found with indexOf instead: on every request, the two expressions cost a third of a microsecond.
+ */
+function splitCatalogPath(path: string): {collection?: string; itemCollection?: string; slug?: string} {
+  if (!path.startsWith('/') || !path.endsWith('.json')) return {}
+  const slash = path.indexOf('/', 1)
+  if (slash === -1) return {collection: path.slice(1, -'.json'.length)}
+  if (path.indexOf('/', slash + 1) !== -1 || slash + 1 > path.length - '.json'.length) return {}
+  return {itemCollection: path.slice(1, slash), slug: path.slice(slash + 1, -'.json'.length)}
 }
 
 // Problem details, shared with the static export's nginx configuration so both say the same.

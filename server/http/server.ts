@@ -127,7 +127,7 @@ function refuseTarget(request: IncomingMessage): string | undefined {
   }
   if (hostLines(request.rawHeaders) > 1) return 'The request has more than one Host header.'
   const target = request.url ?? '/'
-  if (!ABSOLUTE_FORM.test(target)) return undefined
+  if (target.startsWith('/') || !ABSOLUTE_FORM.test(target)) return undefined // origin-form, almost every request
   if (!URL.canParse(target)) return 'The request target is not a valid absolute URL.'
   const url = new URL(target)
   request.url = `${url.pathname}${url.search}`
