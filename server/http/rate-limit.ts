@@ -49,7 +49,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const {quota, windowSeconds, store, keyOf, publicBaseUrl, onStoreError, policyName = 'default'} = options
   store.init?.({windowMs: windowSeconds * 1000})
   const policy = `"${policyName}";q=${quota};w=${windowSeconds}`
-  let pausedUntil = -Infinity
+  let pausedUntil = 0
   const storeFailed = (error: unknown) => {
     if (Date.now() >= pausedUntil) onStoreError(error)
     pausedUntil = Date.now() + STORE_PAUSE_MS
@@ -65,7 +65,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     return false
   }
   return (request, response, headers) => {
-    if (Date.now() < pausedUntil) return true
+    if (pausedUntil !== 0 && Date.now() < pausedUntil) return true // the clock is read only after a failure
     let counted: Promise<IncrementResponse> | IncrementResponse
     try {
       counted = store.increment(keyOf(request))

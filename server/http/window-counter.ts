@@ -4,6 +4,8 @@ import type {CounterStore} from './rate-limit.ts'
 interface Window {
   hits: number
   resetAt: number
+  /** `resetAt` as the store interface gives it, made once per window rather than once per request. */
+  resetTime: Date
 }
 
 /**
@@ -39,9 +41,9 @@ export class WindowCounter implements CounterStore {
       window = this.#previous.get(key)
       this.#previous.delete(key)
     }
-    if (!window || window.resetAt <= now) window = {hits: 0, resetAt: now + this.#windowMs}
+    if (!window || window.resetAt <= now) window = {hits: 0, resetAt: now + this.#windowMs, resetTime: new Date(now + this.#windowMs)}
     this.#current.set(key, window)
     window.hits += 1
-    return {totalHits: window.hits, resetTime: new Date(window.resetAt)}
+    return {totalHits: window.hits, resetTime: window.resetTime}
   }
 }

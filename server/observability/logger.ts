@@ -5,11 +5,12 @@ export type LogLevel = Level | 'silent'
 /** What stdout may hold unwritten; past it, lines are dropped (and counted) instead of growing memory. */
 const MAX_BUFFERED_LOG_BYTES = 4 * 1024 * 1024
 /**
- * Request lines are gathered into batches of about this many bytes, handed to stdout as one write,
- * or every FLUSH_INTERVAL_MS when fewer arrive: an access log's buffer. Other lines (start-up,
- * rebuilds, faults) are written at once, after the batch so the order holds.
+ * Request lines are gathered into a batch, handed to stdout as one write once it holds half this
+ * many bytes (the other half is room for the next line), or every FLUSH_INTERVAL_MS when fewer
+ * arrive: an access log's buffer. Other lines (start-up, rebuilds, faults) are written at once,
+ * after the batch so the order holds.
  */
-const BATCH_BYTES = 32 * 1024
+const BATCH_BYTES = 64 * 1024
 const FLUSH_INTERVAL_MS = 100
 
 /** The `service` field of every line. */
@@ -34,7 +35,11 @@ export interface ServerLog {
  * server's memory with it.
  */
 export function createStdoutLog(level: LogLevel, options: {fd?: number; stderr?: (message: string) => void} = {}): ServerLog {
-  const stdout = pino.destination({dest: options.fd ?? 1, sync: false, maxLength: MAX_BUFFERED_LOG_BYTES - BATCH_BYTES})
+  // Bytes, not strings: each line is encoded once, into the batch, and no byte is counted or copied
+  // again on its way to the descriptor (in text mode, sonic-boom measures and joins every batch anew).
+  const stdout = pino.destination({dest: options.fd ?? 1, sync: false, maxLength: MAX_BUFFERED_LOG_BYTES - BATCH_BYTES, contentMode: 'buffer'})
+  // sonic-boom's types declare write(string) only; in contentMode 'buffer' it takes Buffers, and only those.
+  const writeBytes = stdout.write.bind(stdout) as unknown as (data: Buffer) => boolean
   const stderr = options.stderr ?? ((message: string) => process.stderr.write(message))
   let dropped = 0
   let handedBytes = 0
@@ -42,43 +47,52 @@ export function createStdoutLog(level: LogLevel, options: {fd?: number; stderr?:
   let writtenBytes = 0
   // How many lines the write being handed over holds: a refused batch counts all its lines.
   let handingLines = 1
-  stdout.on('drop', (data: string) => {
+  stdout.on('drop', (data: Buffer) => {
     dropped += handingLines
-    droppedBytes += Buffer.byteLength(data)
+    droppedBytes += data.length
   })
   stdout.on('write', (bytes: number) => {
     writtenBytes += bytes
   })
-  const hand = (data: string, lines: number) => {
-    handedBytes += Buffer.byteLength(data)
+  const hand = (data: Buffer, lines: number) => {
+    handedBytes += data.length
     handingLines = lines
-    stdout.write(data)
+    writeBytes(data)
     handingLines = 1
   }
 
-  let batch = ''
+  const batch = Buffer.allocUnsafe(BATCH_BYTES)
+  let batchBytes = 0
   let batchLines = 0
   const handBatch = () => {
     if (batchLines === 0) return
-    const data = batch
+    // A copy of what the batch holds, so a stalled stdout keeps only the bytes it was given.
+    const data = Buffer.from(batch.subarray(0, batchBytes))
     const lines = batchLines
-    batch = ''
+    batchBytes = 0
     batchLines = 0
     hand(data, lines)
   }
   const flushTimer = setInterval(handBatch, FLUSH_INTERVAL_MS).unref()
   const batched: LineDestination = {
     write(line) {
-      batch += line
+      // UTF-8 takes at most 3 bytes per UTF-16 unit: a line that might not fit goes after the batch.
+      const mostBytes = line.length * 3
+      if (mostBytes > BATCH_BYTES - batchBytes) handBatch()
+      if (mostBytes > BATCH_BYTES) {
+        hand(Buffer.from(line), 1)
+        return
+      }
+      batchBytes += batch.write(line, batchBytes)
       batchLines += 1
-      if (batch.length >= BATCH_BYTES) handBatch()
+      if (batchBytes >= BATCH_BYTES / 2) handBatch()
     },
     timeField: isoTimeEachMillisecond(),
   }
   const immediate: DestinationStream = {
     write(line: string) {
       handBatch()
-      hand(line, 1)
+      hand(Buffer.from(line), 1)
     },
   }
 

@@ -42,8 +42,11 @@ export function requestLogObserver(logger: Logger, clientAddress: (request: Inco
       else logger.info(line, msg)
       return
     }
+    // Request ids are the listener's own or match `[\w.:@/+=-]` (request-id.ts), and Node's parser
+    // admits only registered methods: neither holds a character JSON escapes. The rest can (behind a
+    // trusted proxy the client address is whatever X-Forwarded-For says).
     lines.write(
-      `${infoPrefix}${lines.timeField()},"service":"${SERVICE}","req":{"id":${JSON.stringify(answered.id)},"method":${JSON.stringify(request.method)},"url":${JSON.stringify(url)}${
+      `${infoPrefix}${lines.timeField()},"service":"${SERVICE}","req":{"id":"${answered.id}","method":"${request.method ?? ''}","url":${JSON.stringify(url)}${
         userAgent === undefined ? '' : `,"userAgent":${JSON.stringify(userAgent)}`
       }},"client":${JSON.stringify(client)},"res":{"statusCode":${statusCode}},"responseTime":${responseTime},"bytes":${bytes},"msg":"${msg}"}\n`,
     )
