@@ -52,7 +52,7 @@ function splitCatalogPath(path: string): {collection?: string; itemCollection?: 
   if (!path.startsWith('/') || !path.endsWith('.json')) return {}
   const slash = path.indexOf('/', 1)
   if (slash === -1) return {collection: path.slice(1, -'.json'.length)}
-  if (path.indexOf('/', slash + 1) !== -1 || slash + 1 > path.length - '.json'.length) return {}
+  if (path.indexOf('/', slash + 1) !== -1) return {}
   return {itemCollection: path.slice(1, slash), slug: path.slice(slash + 1, -'.json'.length)}
 }
 

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {encodeCursor} from '../../../server/api/v1/cursor.ts'
-import {resolveCatalogPath, type Resolution} from '../../../server/http/resolve.ts'
+import {ITEM_PATH, LIST_PATH, resolveCatalogPath, type Resolution} from '../../../server/http/resolve.ts'
 import {loadConfig} from '../../../server/config.ts'
 import {createEmbeddedFileSource} from '../../../server/content/embedded-source.ts'
 import {catalogSnapshotBuilder} from '../../../server/catalog-builder.ts'
@@ -43,6 +43,27 @@ describe('resolveCatalogPath', () => {
     expect(resolve('/voices/NOT_A_SLUG.json')).toMatchObject({found: false, names: false, status: 404, detail: expect.stringMatching(/is not a slug/)})
     for (const path of ['/', '/episodes', '/episodes/', '/podcasts.json', '/sandbox/sandbox/index.json', '/constructor.json', '/__proto__/x.json']) {
       expect(resolve(path), path).toMatchObject({found: false, names: false, status: 404})
+    }
+  })
+
+  it('names a list or an item exactly where LIST_PATH and ITEM_PATH match, on paths built from their parts', () => {
+    // The resolver splits paths with indexOf; the route labels and the docs use the expressions.
+    const parts = ['/', 'episodes', 'voices', '.json', '.', 'json', slug, 'x/', '/a/', '-', '%2F']
+    const paths = new Set<string>()
+    const extend = (prefix: string, depth: number) => {
+      paths.add(prefix)
+      if (depth > 0) for (const part of parts) extend(prefix + part, depth - 1)
+    }
+    extend('', 4)
+    for (const path of paths) {
+      const resolution = resolve(path)
+      const item = ITEM_PATH.exec(path)
+      if (LIST_PATH.test(path)) expect(resolution, path).toMatchObject({found: true})
+      else if (item)
+        expect(resolution.found ? resolution.representation : resolution.detail, path).toEqual(
+          item[1] === 'episodes' && item[2] === slug ? snapshot.item('episodes', slug) : expect.stringMatching(/slug/),
+        )
+      else if (path !== '/index.json' && path !== '/all.json') expect(resolution, path).toMatchObject({found: false, status: 404, detail: expect.stringMatching(/No such path/)})
     }
   })
 })
