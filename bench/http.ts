@@ -291,9 +291,14 @@ const rate = (benchCase: string, server: string) => rates.get(benchCase)?.get(se
  * leaving every round to one process's luck.
  */
 async function measureRounds(roundCases: readonly Case[]): Promise<void> {
-  const runs = new Map<string, number[]>()
-  const efficiencies = new Map<string, number[]>()
-  const key = (benchCase: Case, server: string) => `${benchCase.name}\u0000${server}`
+  // Each case and server's rounds: requests per second, and requests per CPU-second.
+  const rounds = new Map<string, {rates: number[]; perCpu: number[]}>()
+  const roundsOf = (benchCase: Case, server: string) => {
+    const key = `${benchCase.name}\u0000${server}`
+    let measured = rounds.get(key)
+    if (!measured) rounds.set(key, (measured = {rates: [], perCpu: []}))
+    return measured
+  }
   for (let round = 0; round < ROUNDS; round++) {
     const running = await Promise.all(servers.map(async (server) => ({...server, process: await server.start()})))
     for (const benchCase of roundCases) {
@@ -307,16 +312,16 @@ async function measureRounds(roundCases: readonly Case[]): Promise<void> {
         const measurement = await wrk(server.port, benchCase.path, headers.get(server.name) ?? {}, SECONDS, benchCase.script)
         const cpu = (await cpuSeconds(server.process.pid)) - cpuBefore
         if (measurement.errors > 0) throw new Error(`${server.name}: ${measurement.errors} errors on ${benchCase.name}`)
-        runs.set(key(benchCase, server.name), [...(runs.get(key(benchCase, server.name)) ?? []), measurement.requestsPerSecond])
-        efficiencies.set(key(benchCase, server.name), [...(efficiencies.get(key(benchCase, server.name)) ?? []), measurement.requests / cpu])
+        roundsOf(benchCase, server.name).rates.push(measurement.requestsPerSecond)
+        roundsOf(benchCase, server.name).perCpu.push(measurement.requests / cpu)
       }
     }
     await Promise.all(running.map((server) => stop(server.process)))
   }
   for (const benchCase of roundCases) {
     const measured = servers.filter((server) => appliesTo(benchCase, server.name))
-    rates.set(benchCase.name, new Map(measured.map((server) => [server.name, median(runs.get(key(benchCase, server.name)) ?? [])])))
-    perCpuSecond.set(benchCase.name, new Map(measured.map((server) => [server.name, median(efficiencies.get(key(benchCase, server.name)) ?? [])])))
+    rates.set(benchCase.name, new Map(measured.map((server) => [server.name, median(roundsOf(benchCase, server.name).rates)])))
+    perCpuSecond.set(benchCase.name, new Map(measured.map((server) => [server.name, median(roundsOf(benchCase, server.name).perCpu)])))
     console.log(benchCase.name, JSON.stringify(Object.fromEntries([...(rates.get(benchCase.name) ?? [])].map(([name, value]) => [name, Math.round(value)]))))
     console.log(`${benchCase.name} per CPU-second`, JSON.stringify(Object.fromEntries([...(perCpuSecond.get(benchCase.name) ?? [])].map(([name, value]) => [name, Math.round(value)]))))
   }

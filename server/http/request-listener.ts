@@ -87,7 +87,7 @@ export function createRequestListener(parts: RequestListenerParts): RequestListe
     const url = request.url ?? '/'
     const path = pathOf(url)
     const browserReadable = path !== '/mcp'
-    // Array literals: measured, concat() took its slow path here (half a microsecond a request).
+    // Array literals: measured, concat() here and in writeVariant went through V8's C++ builtin (half a microsecond a request together).
     const headers = browserReadable
       ? ['X-Content-Type-Options', 'nosniff', 'Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', EXPOSED_HEADERS, 'X-Request-Id', id]
       : ['X-Content-Type-Options', 'nosniff', 'X-Request-Id', id]
