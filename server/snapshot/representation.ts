@@ -81,7 +81,7 @@ export class Representation<B extends Body = Body> {
   encode(coding: ContentCoding): Promise<EncodedVariant | null> {
     const ready = this.encoded(coding)
     if (ready !== undefined) return Promise.resolve(ready)
-    const encoding = (this.#encoding ??= new Map())
+    const encoding = (this.#encoding ??= new Map<ContentCoding, Promise<EncodedVariant | null>>())
     let pending = encoding.get(coding)
     if (!pending) {
       pending = compress(coding, this.body).then((compressed) => {

@@ -38,6 +38,11 @@ export interface Snapshot {
   /** A document outside `/api/v1`, by absolute path. */
   site(path: string): Representation | undefined
   readonly sitePaths: readonly string[]
+  /**
+   * The site documents built so far: this snapshot's own, or, until it builds them, those its
+   * predecessors built. What a client or an edge may hold; building nothing.
+   */
+  builtSiteDocuments(): ReadonlyMap<string, Representation>
   /** Compresses the few representations most clients read first (the index, first pages), before it is served; items are compressed on first request. */
   precompress(): Promise<void>
   /**
@@ -281,6 +286,11 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
     earlierSite = undefined
     return site
   }
+  const builtSiteDocuments = () => {
+    const documents = site ?? earlierSite
+    const newestFeed = feed ?? earlierFeed
+    return feedPath === undefined || !newestFeed ? documents : new Map([...(documents ?? []), [feedPath, newestFeed]])
+  }
   const snapshot: Snapshot = Object.freeze({
     version,
     builtAt,
@@ -307,13 +317,10 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
     listPage,
     itemsOf: (collection: CollectionName) => states[collection].bySlug,
     collectionDigest: (collection: CollectionName) => states[collection].digest,
+    builtSiteDocuments: () => builtSiteDocuments() ?? new Map(),
   })
   collectionStates.set(snapshot, states)
-  siteDocumentsOf.set(snapshot, () => {
-    const documents = site ?? earlierSite
-    const newestFeed = feed ?? earlierFeed
-    return feedPath === undefined || !newestFeed ? documents : new Map([...(documents ?? []), [feedPath, newestFeed]])
-  })
+  siteDocumentsOf.set(snapshot, builtSiteDocuments)
   return snapshot
 }
 

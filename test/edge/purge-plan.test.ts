@@ -1,0 +1,82 @@
+// planPurge over snapshots built with buildSnapshot: which site documents an edit purges, and
+// what the plan builds to know it (a feed's first render is seconds of work at 100k documents).
+import {beforeAll, describe, expect, it} from 'vitest'
+import {mapCatalog, type Catalog} from '../../server/api/v1/catalog.ts'
+import {createLinks} from '../../server/api/v1/links.ts'
+import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
+import type {SanityDocument} from '../../server/content/ndjson.ts'
+import {CATALOG_QUERY} from '../../server/content/queries.ts'
+import {planPurge} from '../../server/edge/purge-plan.ts'
+import {createDemandCaches} from '../../server/snapshot/demand-caches.ts'
+import {buildSnapshot, type SnapshotSettings} from '../../server/snapshot/snapshot.ts'
+import {createSurrogateKeying} from '../../server/snapshot/surrogate-keys.ts'
+import {episode, voice} from '../fixtures/documents.ts'
+
+const links = createLinks({publicBaseUrl: 'http://api.test', siteUrl: 'https://site.test', images: {projectId: 'proj', dataset: 'prod'}})
+const NOW = new Date('2026-06-01T00:00:00Z')
+const keying = createSurrogateKeying('varnish')
+
+let feedBuilds = 0
+let siteBuilds = 0
+const settings: SnapshotSettings = {
+  links,
+  index: {apiName: 'Catalog', feedUrl: 'http://api.test/feed.xml', publicBaseUrl: 'http://api.test'},
+  caches: createDemandCaches({pageCacheBytes: 1 << 20, variantCacheBytes: 1 << 20}),
+  keying,
+  // llms.txt changes with the counts only; the feed with any content.
+  site: (snapshot) => {
+    siteBuilds += 1
+    return [{path: '/llms.txt', body: `${snapshot.counts.episodes} episodes`, contentType: 'text/plain; charset=utf-8'}]
+  },
+  feed: {
+    path: '/feed.xml',
+    build: (snapshot) => {
+      feedBuilds += 1
+      return {path: '/feed.xml', body: `<rss>${snapshot.version}</rss>`, contentType: 'application/rss+xml'}
+    },
+  },
+}
+
+async function catalogOf(documents: SanityDocument[]): Promise<Catalog> {
+  return mapCatalog(await createEmbeddedSource('inline', async () => documents).fetch(CATALOG_QUERY), {links, feedUrl: 'http://api.test/feed.xml'})
+}
+
+let before: Catalog
+let retitled: Catalog
+beforeAll(async () => {
+  const documents = [voice('dana'), episode('ep-1', {publishedAt: '2025-01-01'}), episode('ep-2', {publishedAt: '2025-02-01'})]
+  before = await catalogOf(documents)
+  retitled = await catalogOf(documents.map((document) => (document._id === 'ep-2' ? {...document, title: 'כותרת חדשה'} : document)))
+})
+
+describe('the site documents an edit purges', () => {
+  it('are only those served so far: an edit builds no feed that no client has asked for', () => {
+    const previous = buildSnapshot(before, settings, undefined, NOW)
+    const next = buildSnapshot(retitled, settings, previous, NOW)
+    const built = {feedBuilds, siteBuilds}
+    const keys = planPurge(previous, next, keying)
+    expect({feedBuilds, siteBuilds}).toEqual(built)
+    expect(keys).toContain('episodes/ep-2')
+    expect(keys.filter((key) => key.startsWith('site/'))).toEqual([])
+  })
+
+  it('once served, each is compared with the next snapshot: a changed one is purged, an unchanged one is not', () => {
+    const previous = buildSnapshot(before, settings, undefined, NOW)
+    expect(previous.site('/feed.xml')).toBeDefined()
+    expect(previous.site('/llms.txt')).toBeDefined()
+    const next = buildSnapshot(retitled, settings, previous, NOW)
+    const keys = planPurge(previous, next, keying)
+    expect(keys).toContain('site/feed.xml')
+    expect(keys, 'the counts did not change').not.toContain('site/llms.txt')
+  })
+
+  it('across edits, each is compared with the bytes the last plan left at the edge', () => {
+    const first = buildSnapshot(before, settings, undefined, NOW)
+    expect(first.site('/feed.xml')).toBeDefined()
+    const second = buildSnapshot(retitled, settings, first, NOW)
+    expect(planPurge(first, second, keying)).toContain('site/feed.xml')
+    // Back to the first content: the edge now holds the second snapshot's feed, which differs.
+    const third = buildSnapshot(before, settings, second, NOW)
+    expect(planPurge(second, third, keying)).toContain('site/feed.xml')
+  })
+})
