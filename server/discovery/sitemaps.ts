@@ -28,7 +28,9 @@ const latest = (times: readonly number[]) => times.reduce((newest, time) => Math
  */
 export function buildSitemaps(snapshot: Snapshot, publicBaseUrl: string): SiteDocument[] {
   const api = (path: string) => `${publicBaseUrl}/api/v1/${path}`
-  const line = (path: string, lastmod: number) => `<url><loc>${escape(api(path))}</loc><lastmod>${w3c(lastmod)}</lastmod></url>`
+  // Joined, not a template literal: one flat string instead of a rope of six, which is smaller to
+  // keep for 100k items and which the sitemap's own join copies without walking a tree.
+  const line = (path: string, lastmod: number) => ['<url><loc>', escape(api(path)), '</loc><lastmod>', w3c(lastmod), '</lastmod></url>'].join('')
   const itemEntry = (name: CollectionName, catalogEntry: CatalogEntry<{slug: string}>): Entry => {
     let made = lines.get(catalogEntry)
     if (made?.base !== publicBaseUrl) {
@@ -40,16 +42,13 @@ export function buildSitemaps(snapshot: Snapshot, publicBaseUrl: string): SiteDo
   const itemsOf = (name: CollectionName) => snapshot.catalog[name].map((catalogEntry) => itemEntry(name, catalogEntry))
   const items: Record<CollectionName, Entry[]> = {episodes: itemsOf('episodes'), meetups: itemsOf('meetups'), voices: itemsOf('voices')}
   const dateOf = (entries: readonly Entry[]) => latest(entries.map((entry) => entry.lastmod))
-  const everything = dateOf(COLLECTION_NAMES.flatMap((name) => items[name]))
-  const document = (path: string, lastmod: number): Entry[] => (snapshot.representation(path) ? [{lastmod, line: line(path, lastmod)}] : [])
+  const everything = latest(COLLECTION_NAMES.map((name) => dateOf(items[name])))
+  // Every snapshot serves these; asking it for all.json would assemble the bulk document just to list it.
+  const document = (path: string, lastmod: number): Entry => ({lastmod, line: line(path, lastmod)})
   const groups: [string, Entry[]][] = [
     [
       'api',
-      [
-        ...document('index.json', everything),
-        ...document('all.json', everything),
-        ...COLLECTION_NAMES.flatMap((name) => document(`${name}.json`, items[name].length > 0 ? dateOf(items[name]) : everything)),
-      ],
+      [document('index.json', everything), document('all.json', everything), ...COLLECTION_NAMES.map((name) => document(`${name}.json`, items[name].length > 0 ? dateOf(items[name]) : everything))],
     ],
   ]
   for (const name of COLLECTION_NAMES) {
