@@ -29,6 +29,7 @@ import {join} from 'node:path'
 import {promisify} from 'node:util'
 import {parseNdjson} from '../server/content/ndjson.ts'
 import {growDataset} from './grow-dataset.ts'
+import {START_FLAGS} from './start-command.ts'
 import {waitFor} from './wait-for.ts'
 
 const run = promisify(execFile)
@@ -84,7 +85,8 @@ const ORIGIN_ENVIRONMENT = {
 
 /** A Node process on CPU 0; its stdout (the request log, for the origin) goes to a file, as a log collector would take it. */
 async function startNode(script: string, port: number, environment: Record<string, string>, options: {profileDirectory?: string; cwd?: string} = {}): Promise<ChildProcess> {
-  const nodeArguments = options.profileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDirectory}`] : []
+  // The origin runs with npm start's Node flags; the peers with Node's defaults.
+  const nodeArguments = [...(script === 'server/main.ts' ? START_FLAGS : []), ...(options.profileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDirectory}`] : [])]
   const stdout = await open(join(work, `stdout-${port}.log`), 'w')
   const child = spawn('taskset', ['-c', '0', process.execPath, ...nodeArguments, script], {
     env: {...process.env, ...ORIGIN_ENVIRONMENT, ...environment, PORT: String(port)},

@@ -10,10 +10,10 @@ import {join} from 'node:path'
 import {promisify} from 'node:util'
 import {encodeSignatureHeader} from '@sanity/webhook'
 import autocannon from 'autocannon'
-import {z} from 'zod'
 import {parseNdjson, type SanityDocument} from '../server/content/ndjson.ts'
 import {startSanityStandIn} from '../test/helpers/sanity-stand-in.ts'
 import {growDataset} from './grow-dataset.ts'
+import {START_ARGUMENTS} from './start-command.ts'
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number)
 const SOURCES = (process.env.BENCH_SOURCES ?? 'file,sanity').split(',')
@@ -22,9 +22,6 @@ const PUBLISH_ROUNDS = 3
 const THROUGHPUT_SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const sample = parseNdjson(await readFileAsync('data/catalog.ndjson', 'utf8'), 'data/catalog.ndjson')
 const readStatus = promisify(readFile)
-// `npm start`'s own command line (its Node flags included), run with this Node without npm in between.
-const startScript = z.object({scripts: z.object({start: z.string()})}).parse(JSON.parse(await readFileAsync('package.json', 'utf8'))).scripts.start
-const START_ARGUMENTS = startScript.split(' ').slice(1)
 
 interface Server {
   child: ChildProcess
