@@ -26,7 +26,7 @@ export function planPurge(previous: Snapshot | undefined, next: Snapshot, keying
   // path instead built the previous snapshot's feed when no client had asked for one, the whole
   // feed's first render (seven seconds at 100k documents) on the purge path of an edit. A path the
   // next snapshot adds needs no purge: the edge never caches its 404 (problems are no-store).
-  for (const [path, earlier] of previous.builtSiteDocuments()) {
+  for (const [path, earlier] of previous.builtSiteDocuments() ?? []) {
     if (earlier.etag !== next.site(path)?.etag) keys.add(keying.effectiveKey(siteKey(path), siteKey(path)))
   }
   return [...keys]

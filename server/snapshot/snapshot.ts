@@ -40,9 +40,11 @@ export interface Snapshot {
   readonly sitePaths: readonly string[]
   /**
    * The site documents built so far: this snapshot's own, or, until it builds them, those its
-   * predecessors built. What a client or an edge may hold; building nothing.
+   * predecessors built; undefined when none were. What a client or an edge may hold. Builds nothing:
+   * building a predecessor's (sitemaps of 100k URLs) to date or compare a successor's would put
+   * them on every edit's path, and they may never be read.
    */
-  builtSiteDocuments(): ReadonlyMap<string, Representation>
+  builtSiteDocuments(): ReadonlyMap<string, Representation> | undefined
   /** Compresses the few representations most clients read first (the index, first pages), before it is served; items are compressed on first request. */
   precompress(): Promise<void>
   /**
@@ -204,7 +206,7 @@ export function buildSnapshot(catalog: Catalog, settings: SnapshotSettings, prev
   })
   // Site documents are dated against the previous ones, which are read now, so that nothing the
   // new snapshot keeps refers to its predecessor (a chain of retired snapshots would never be freed).
-  const earlierSite = previous && siteDocumentsOf.get(previous)?.()
+  const earlierSite = previous?.builtSiteDocuments()
   return assembleSnapshot({catalog, settings, states, version, builtAt: now, contentLastModified, index, earlierSite})
 }
 
@@ -219,13 +221,6 @@ interface SnapshotParts {
   /** The previous snapshot's site documents, to keep their dates where the bytes did not change. */
   earlierSite: ReadonlyMap<string, Representation> | undefined
 }
-
-/**
- * The newest site documents a snapshot knows without building any: its own once built, else those
- * it was handed by its predecessor. Building a predecessor's site documents (sitemaps of 100k
- * URLs) just to date a successor's would put them on every edit's path, and they may never be read.
- */
-const siteDocumentsOf = new WeakMap<Snapshot, () => ReadonlyMap<string, Representation> | undefined>()
 
 /** The snapshot object itself, made in a scope that cannot see the previous snapshot. */
 function assembleSnapshot(parts: SnapshotParts): Snapshot {
@@ -317,10 +312,9 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
     listPage,
     itemsOf: (collection: CollectionName) => states[collection].bySlug,
     collectionDigest: (collection: CollectionName) => states[collection].digest,
-    builtSiteDocuments: () => builtSiteDocuments() ?? new Map(),
+    builtSiteDocuments,
   })
   collectionStates.set(snapshot, states)
-  siteDocumentsOf.set(snapshot, builtSiteDocuments)
   return snapshot
 }
 
