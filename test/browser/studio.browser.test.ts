@@ -77,13 +77,15 @@ beforeAll(async () => {
   page = await (await browser.newContext({ignoreHTTPSErrors: true, viewport: {width: 1400, height: 900}})).newPage()
   await mkdir('test/artifacts', {recursive: true})
 }, 300_000)
+// A minute: on a slow machine Chromium, the server's drain and the stand-ins' open streams took
+// longer than the default 10 s to close, and a passing suite failed in its teardown.
 afterAll(async () => {
   await browser?.close()
   await server?.stop()
   await queryApi?.close()
   await lake?.close()
   if (studioDirectory) await rm(studioDirectory, {recursive: true, force: true})
-})
+}, 60_000)
 
 // A failing test leaves its page as it was: test/artifacts/failed-<test>.png.
 afterEach(async ({task}) => {
