@@ -237,8 +237,10 @@ describe("an editor, the operator's server and the API's readers", () => {
 
     await page.getByTestId('field-slug').getByRole('button', {name: 'Generate'}).click()
     const slug = slugify(title)
-    await expect.poll(() => page.locator('#slug').inputValue()).toBe(slug)
-    await expect.poll(() => shown(SLUG_MISSING).count()).toBe(0)
+    // Ten seconds, as for the other Studio round trips: the Studio validates after a debounce and a
+    // slow machine took longer than expect.poll's default second to clear the message.
+    await expect.poll(() => page.locator('#slug').inputValue(), {timeout: 10_000}).toBe(slug)
+    await expect.poll(() => shown(SLUG_MISSING).count(), {timeout: 10_000}).toBe(0)
     await page.locator('#description').fill('פרק על ה-API הראשון שכתבנו, מהסכמה ועד ה-ETag.')
     await page.locator('#publishedAt').fill('2026-11-20')
     await page.locator('#tags').fill('api')
