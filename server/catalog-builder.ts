@@ -8,6 +8,7 @@ import type {ContentSource} from './content/source.ts'
 import {buildSiteDocuments, feedSiteDocument} from './discovery/site-documents.ts'
 import type {SurrogateKeying} from './snapshot/surrogate-keys.ts'
 import {FEED_PATH} from './feed/rss-feed.ts'
+import {whileBuilding} from './snapshot/build-heap.ts'
 import {createDemandCaches, type DemandCaches} from './snapshot/demand-caches.ts'
 import type {SnapshotFile} from './snapshot/saved-snapshot.ts'
 import {buildSnapshot, type Snapshot} from './snapshot/snapshot.ts'
@@ -105,11 +106,19 @@ export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies)
   // build's are left to the caller, which warms them once its own start-up work is done: at 100k
   // documents, building them while a warm restart parses the dataset file raised peak RSS by 150 MB.
   let warmTimer: NodeJS.Timeout | undefined
+  // Its own function, so the timer's closure holds the new snapshot only: a closure beside the
+  // build's would share its scope, and with it the previous snapshot, until the timer fires.
+  const warmLater = (snapshot: Snapshot) => {
+    warmTimer = setTimeout(() => void snapshot.warm().catch(() => undefined), WARM_AFTER_MS).unref()
+  }
   return async (previous, change) => {
-    const snapshot = await build(previous, change)
-    await snapshot.precompress()
+    const snapshot = await whileBuilding(async () => {
+      const built = await build(previous, change)
+      await built.precompress()
+      return built
+    })
     clearTimeout(warmTimer)
-    if (previous) warmTimer = setTimeout(() => void snapshot.warm().catch(() => undefined), WARM_AFTER_MS).unref()
+    if (previous) warmLater(snapshot)
     return snapshot
   }
 }

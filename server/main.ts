@@ -12,6 +12,7 @@ import type {ContentChange} from './snapshot/store.ts'
 import {connectRedis} from './scaling/redis.ts'
 import type {ServedVersions} from './scaling/served-versions.ts'
 import {catalogSnapshotBuilder, fingerprintOf} from './catalog-builder.ts'
+import {whileBuilding} from './snapshot/build-heap.ts'
 import {guardMassDeletion} from './snapshot/mass-deletion-guard.ts'
 import {createDemandCaches} from './snapshot/demand-caches.ts'
 import {openSnapshotFile} from './snapshot/saved-snapshot.ts'
@@ -137,7 +138,7 @@ function saveServedSnapshot() {
   lastSaved = `${fingerprint} ${snapshot.version}`
   const started = performance.now()
   saving = saving
-    .then(() => snapshotFile.save(snapshot, fingerprint))
+    .then(() => whileBuilding(() => snapshotFile.save(snapshot, fingerprint)))
     .then(
       () => logger.info(`saved the snapshot to ${config.snapshotDirectory} in ${Math.round(performance.now() - started)} ms`),
       (error: unknown) => logger.error({err: error}, `could not save the snapshot to ${config.snapshotDirectory}; a restart will read the source in full`),
@@ -221,7 +222,7 @@ server.listen({port: config.port, host: config.host, reusePort: config.reusePort
   if (!config.webhookSecret) logger.info('Webhooks are off: set SANITY_WEBHOOK_SECRET to receive Sanity deliveries at /webhooks/sanity')
   // Once serving, so that a restored snapshot answers at once and the first edit is still fast;
   // then the site documents (sitemaps of every item), one piece of start-up work at a time.
-  const prepared = source.prepare?.().catch((error: unknown) => logger.warn({err: error}, `could not prepare ${source.description}; the first edit will read it`))
+  const prepared = whileBuilding(async () => source.prepare?.()).catch((error: unknown) => logger.warn({err: error}, `could not prepare ${source.description}; the first edit will read it`))
   Promise.resolve(prepared)
     .then(() => snapshots.current().warm())
     .catch(() => undefined) // a request builds what it asks for

@@ -5,6 +5,7 @@ import {DEFAULT_PAGE_LIMIT, type Pagination} from '../api/v1/contract.ts'
 import {COLLECTION_NAMES, COLLECTION_PATTERN, isCollectionName, type CollectionName, type Links} from '../api/v1/links.ts'
 import {episodeOrder, meetupOrder, voiceOrder, type ListOrder, type SortKey} from '../api/v1/order.ts'
 import {buildServiceIndex, type ServiceIndexSettings} from '../api/v1/service-index.ts'
+import {whileBuildingNow} from './build-heap.ts'
 import {forEachConcurrently} from './compression.ts'
 import type {DemandCaches} from './demand-caches.ts'
 import {ownedBytes} from './owned-bytes.ts'
@@ -234,7 +235,7 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
   // every item's ETag) rather than from hashing 100 MB again.
   let bulk: Representation<ChunkedBody> | undefined
   const keying = settings.keying
-  const bulkDocument = () => (bulk ??= represent(bulkBody(states, counts), () => contentLastModified, {etag: `"${version}"`, headers: keying?.headersFor(BULK_KEY, BULK_KEY)}))
+  const bulkDocument = () => (bulk ??= whileBuildingNow(() => represent(bulkBody(states, counts), () => contentLastModified, {etag: `"${version}"`, headers: keying?.headersFor(BULK_KEY, BULK_KEY)})))
 
   const pageCache = settings.caches.pages
   const listPage = (collection: CollectionName, request: PageRequest): PageResult => {
@@ -269,7 +270,7 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
   let feed: Representation | null | undefined
   const feedDocument = (): Representation | undefined => {
     if (feed === undefined) {
-      const document = settings.feed?.build(snapshot)
+      const document = whileBuildingNow(() => settings.feed?.build(snapshot))
       feed = document ? representSite(document, dated(earlierFeed), keying) : null
       earlierFeed = undefined
     }
@@ -277,7 +278,7 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
   }
   const siteDocuments = () => {
     if (site) return site
-    site = new Map((settings.site?.(snapshot) ?? []).map((document) => [document.path, representSite(document, dated(earlierSite?.get(document.path)), keying)]))
+    site = new Map(whileBuildingNow(() => settings.site?.(snapshot) ?? []).map((document) => [document.path, representSite(document, dated(earlierSite?.get(document.path)), keying)]))
     earlierSite = undefined
     return site
   }
