@@ -1,27 +1,19 @@
 // planPurge over snapshots built with buildSnapshot: which site documents an edit purges, and
 // what the plan builds to know it (a feed's first render is seconds of work at 100k documents).
 import {beforeAll, describe, expect, it} from 'vitest'
-import {mapCatalog, type Catalog} from '../../server/api/v1/catalog.ts'
-import {createLinks} from '../../server/api/v1/links.ts'
-import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
-import type {SanityDocument} from '../../server/content/ndjson.ts'
-import {CATALOG_QUERY} from '../../server/content/queries.ts'
+import type {Catalog} from '../../server/api/v1/catalog.ts'
 import {planPurge} from '../../server/edge/purge-plan.ts'
-import {createDemandCaches} from '../../server/snapshot/demand-caches.ts'
-import {buildSnapshot, type SnapshotSettings} from '../../server/snapshot/snapshot.ts'
+import {buildSnapshot} from '../../server/snapshot/snapshot.ts'
 import {createSurrogateKeying} from '../../server/snapshot/surrogate-keys.ts'
 import {episode, voice} from '../fixtures/documents.ts'
+import {catalogOf, snapshotSettings} from '../helpers/snapshot-settings.ts'
 
-const links = createLinks({publicBaseUrl: 'http://api.test', siteUrl: 'https://site.test', images: {projectId: 'proj', dataset: 'prod'}})
 const NOW = new Date('2026-06-01T00:00:00Z')
 const keying = createSurrogateKeying('varnish')
 
 let feedBuilds = 0
 let siteBuilds = 0
-const settings: SnapshotSettings = {
-  links,
-  index: {apiName: 'Catalog', feedUrl: 'http://api.test/feed.xml', publicBaseUrl: 'http://api.test'},
-  caches: createDemandCaches({pageCacheBytes: 1 << 20, variantCacheBytes: 1 << 20}),
+const settings = snapshotSettings({
   keying,
   // llms.txt changes with the counts only; the feed with any content.
   site: (snapshot) => {
@@ -35,11 +27,7 @@ const settings: SnapshotSettings = {
       return {path: '/feed.xml', body: `<rss>${snapshot.version}</rss>`, contentType: 'application/rss+xml'}
     },
   },
-}
-
-async function catalogOf(documents: SanityDocument[]): Promise<Catalog> {
-  return mapCatalog(await createEmbeddedSource('inline', async () => documents).fetch(CATALOG_QUERY), {links, feedUrl: 'http://api.test/feed.xml'})
-}
+})
 
 let before: Catalog
 let retitled: Catalog

@@ -4,13 +4,10 @@ import {describe, expect, it} from 'vitest'
 import {catalogSnapshotBuilder} from '../../server/catalog-builder.ts'
 import {loadConfig} from '../../server/config.ts'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
-import {CATALOG_QUERY} from '../../server/content/queries.ts'
-import {mapCatalog} from '../../server/api/v1/catalog.ts'
-import {createLinks} from '../../server/api/v1/links.ts'
-import {createDemandCaches} from '../../server/snapshot/demand-caches.ts'
 import {buildSnapshot} from '../../server/snapshot/snapshot.ts'
 import {isBuilding} from '../../server/snapshot/build-heap.ts'
 import {episode, voice} from '../fixtures/documents.ts'
+import {catalogOf, snapshotSettings} from '../helpers/snapshot-settings.ts'
 
 const config = loadConfig({PUBLIC_BASE_URL: 'http://api.test'})
 
@@ -40,12 +37,8 @@ describe('the heap while building', () => {
   })
 
   it('covers the feed and the site documents a snapshot makes on demand', async () => {
-    const links = createLinks(config)
     const madeWhileBuilding: boolean[] = []
-    const settings = {
-      links,
-      index: {apiName: config.apiName, feedUrl: config.feedUrl, publicBaseUrl: config.publicBaseUrl},
-      caches: createDemandCaches(config.caches),
+    const settings = snapshotSettings({
       site: () => {
         madeWhileBuilding.push(isBuilding())
         return [{path: '/llms.txt', body: 'קטלוג', contentType: 'text/plain; charset=utf-8'}]
@@ -57,8 +50,8 @@ describe('the heap while building', () => {
           return {path: '/feed.xml', body: '<rss/>', contentType: 'application/rss+xml; charset=utf-8'}
         },
       },
-    }
-    const catalog = mapCatalog(await createEmbeddedSource('inline', async () => [voice('dana')]).fetch(CATALOG_QUERY), {links, feedUrl: config.feedUrl})
+    })
+    const catalog = await catalogOf([voice('dana')])
     const snapshot = buildSnapshot(catalog, settings, undefined, new Date('2026-01-01T00:00:00Z'))
     expect(snapshot.site('/llms.txt')).toBeDefined()
     expect(snapshot.site('/feed.xml')).toBeDefined()

@@ -1,33 +1,22 @@
 // One snapshot of a small catalog, built with buildSnapshot and settings the test controls (site
 // documents, a feed, surrogate keys): its paths, the bulk document, list pages and their cache.
 import {beforeAll, describe, expect, it} from 'vitest'
-import {mapCatalog, type Catalog} from '../../server/api/v1/catalog.ts'
+import type {Catalog} from '../../server/api/v1/catalog.ts'
 import {encodeCursor} from '../../server/api/v1/cursor.ts'
-import {createLinks} from '../../server/api/v1/links.ts'
-import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
-import type {SanityDocument} from '../../server/content/ndjson.ts'
-import {CATALOG_QUERY} from '../../server/content/queries.ts'
 import {createDemandCaches} from '../../server/snapshot/demand-caches.ts'
 import {buildSnapshot, type Snapshot, type SnapshotSettings} from '../../server/snapshot/snapshot.ts'
 import {createSurrogateKeying} from '../../server/snapshot/surrogate-keys.ts'
 import {episode, meetup, voice} from '../fixtures/documents.ts'
+import {catalogOf, snapshotSettings} from '../helpers/snapshot-settings.ts'
 
-const links = createLinks({publicBaseUrl: 'http://api.test', siteUrl: 'https://site.test', images: {projectId: 'proj', dataset: 'prod'}})
 const NOW = new Date('2026-06-01T00:00:00Z')
 const episodes = ['ep-1', 'ep-2', 'ep-3', 'ep-4', 'ep-5'].map((id, index) => episode(id, {publishedAt: `2025-0${index + 1}-01`, _updatedAt: `2025-0${index + 1}-02T00:00:00Z`}))
 const DOCUMENTS = [voice('dana'), voice('noa', {name: 'נועה לוי'}), meetup('m-1'), ...episodes]
 
-async function catalogOf(documents: SanityDocument[]): Promise<Catalog> {
-  return mapCatalog(await createEmbeddedSource('inline', async () => documents).fetch(CATALOG_QUERY), {links, feedUrl: 'http://api.test/feed.xml'})
-}
-
 let feedBuilds = 0
 let siteBuilds = 0
 function settings(feed = true): SnapshotSettings {
-  return {
-    links,
-    index: {apiName: 'Catalog', feedUrl: 'http://api.test/feed.xml', publicBaseUrl: 'http://api.test'},
-    caches: createDemandCaches({pageCacheBytes: 1 << 20, variantCacheBytes: 1 << 20}),
+  return snapshotSettings({
     keying: createSurrogateKeying('varnish'),
     site: (snapshot) => {
       siteBuilds += 1
@@ -40,7 +29,7 @@ function settings(feed = true): SnapshotSettings {
         return feed ? {path: '/feed.xml', body: `<rss>${snapshot.version}</rss>`, contentType: 'application/rss+xml'} : undefined
       },
     },
-  }
+  })
 }
 
 let snapshot: Snapshot

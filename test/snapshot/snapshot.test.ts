@@ -2,13 +2,11 @@ import {describe, expect, it} from 'vitest'
 import {loadConfig} from '../../server/config.ts'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import type {SanityDocument} from '../../server/content/ndjson.ts'
-import {mapCatalog} from '../../server/api/v1/catalog.ts'
-import {createLinks} from '../../server/api/v1/links.ts'
-import {CATALOG_QUERY} from '../../server/content/queries.ts'
 import {catalogSnapshotBuilder} from '../../server/catalog-builder.ts'
 import {createDemandCaches} from '../../server/snapshot/demand-caches.ts'
 import {buildSnapshot, type Snapshot} from '../../server/snapshot/snapshot.ts'
 import {episode, voice} from '../fixtures/documents.ts'
+import {catalogOf, snapshotSettings} from '../helpers/snapshot-settings.ts'
 
 const ALL = {kind: 'all'} as const
 const config = loadConfig({PUBLIC_BASE_URL: 'http://api.test'})
@@ -19,18 +17,13 @@ function builderOver(documents: () => SanityDocument[], now: () => Date) {
 
 describe('snapshot dates and validators', () => {
   it("dates a successor's site documents by its predecessor's only if those were built, without building them", async () => {
-    const links = createLinks(config)
     let built = 0
-    const settings = {
-      links,
-      index: {apiName: config.apiName, feedUrl: config.feedUrl, publicBaseUrl: config.publicBaseUrl},
-      caches: createDemandCaches(config.caches),
+    const settings = snapshotSettings({
       site: () => {
         built++
         return [{path: '/llms.txt', body: 'קטלוג', contentType: 'text/plain; charset=utf-8'}]
       },
-    }
-    const catalogOf = async (documents: SanityDocument[]) => mapCatalog(await createEmbeddedSource('inline', async () => documents).fetch(CATALOG_QUERY), {links, feedUrl: config.feedUrl})
+    })
     const first = buildSnapshot(await catalogOf([voice('dana')]), settings, undefined, new Date('2026-01-01T00:00:00Z'))
     const second = buildSnapshot(await catalogOf([voice('dana'), episode('ep-1')]), settings, first, new Date('2026-02-01T00:00:00Z'))
     expect(built, 'building a successor built nothing of its predecessor').toBe(0)
