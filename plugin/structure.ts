@@ -15,28 +15,23 @@ import {VOICE_LIST_QUERY, voicesInApiOrder} from './voice-order.ts'
  */
 export const catalogStructure: StructureResolver = (S, {documentStore, i18n}) => {
   const text = (key: keyof typeof catalogStrings) => i18n.t(key, {ns: CATALOG_NAMESPACE})
+  /** One document type's list, newest first by the date the API sorts it by. */
+  const newestFirst = (collection: 'episodes' | 'meetups', type: 'episode' | 'meetup', dateField: 'publishedAt' | 'talkDate') =>
+    S.listItem()
+      .id(collection)
+      .title(text(`structure.${collection}`))
+      .schemaType(type)
+      .child(
+        S.documentTypeList(type)
+          .title(text(`structure.${collection}`))
+          .defaultOrdering([{field: dateField, direction: 'desc'}]),
+      )
   return S.list()
     .id('catalog')
     .title(text('structure.catalog'))
     .items([
-      S.listItem()
-        .id('episodes')
-        .title(text('structure.episodes'))
-        .schemaType('episode')
-        .child(
-          S.documentTypeList('episode')
-            .title(text('structure.episodes'))
-            .defaultOrdering([{field: 'publishedAt', direction: 'desc'}]),
-        ),
-      S.listItem()
-        .id('meetups')
-        .title(text('structure.meetups'))
-        .schemaType('meetup')
-        .child(
-          S.documentTypeList('meetup')
-            .title(text('structure.meetups'))
-            .defaultOrdering([{field: 'talkDate', direction: 'desc'}]),
-        ),
+      newestFirst('episodes', 'episode', 'publishedAt'),
+      newestFirst('meetups', 'meetup', 'talkDate'),
       S.listItem()
         .id('voices')
         .title(text('structure.voices'))
