@@ -1,20 +1,22 @@
-import {open, type FileHandle} from 'node:fs/promises'
+import {close, closeSync, fstat, fstatSync, open, read, readSync, type Stats} from 'node:fs'
+import {createHash, hash} from 'node:crypto'
+import {promisify} from 'node:util'
 import {setImmediate} from 'node:timers/promises'
 import {documentSetOf, isPublished, type DocumentSet} from './document-set.ts'
 import {parseDocumentLine, type SanityDocument} from './ndjson.ts'
-import {commonPrefixLength, commonSuffixLength, keptLines, touchedDocuments} from './line-diff.ts'
-import {PiecedBytes} from './pieced-bytes.ts'
+import {touchedDocuments} from './line-diff.ts'
 import type {TouchedDocument} from './source.ts'
 
 /**
- * A `sanity dataset export` file, read again whenever it changes. Only the lines between the first
- * and the last changed byte are parsed again (an edit or an append costs a read and a compare of
- * the file, not a parse of 100k documents), and the documents they touch are remembered until
- * `takeChanges` is called.
+ * A `sanity dataset export` file, read again whenever it changes. Only the lines of the blocks an
+ * edit reached are parsed again (an edit or an append costs a read and a hash of the file, not a
+ * parse of 100k documents), and the documents they touch are remembered until `takeChanges` is
+ * called.
  *
- * What is held between reads is the file's bytes and where each document's line is, not the
- * parsed documents: 100k Hebrew documents take 94 MB as UTF-8 and 430 MB as JavaScript objects.
- * A set that `read` returns parses the lines a query asks for, once per set.
+ * What is held between reads is where each document's line is and a digest of each line and of
+ * each block of lines, not the file's bytes (94 MB at 100k Hebrew documents) nor the parsed
+ * documents (430 MB as JavaScript objects). A set that `read` returns reads and parses the lines a
+ * query asks for from the version of the file it was made from, once per set.
  */
 export interface DatasetFile {
   /** The published documents the file holds now, parsed when asked for. */
@@ -31,203 +33,263 @@ export interface DatasetFile {
 }
 
 interface Line {
-  start: number
-  /** Offset of the line's newline, or the file's length for a last line without one. */
-  end: number
+  /** Where the line starts in its block; `length` leaves out its newline. */
+  offset: number
+  length: number
   /** The document's id and type; undefined for a blank line. */
   identity: TouchedDocument | undefined
+  /** SHA-256 of the line's bytes: what the lines of a later version are compared with. */
+  digest: string
 }
 
-interface FileState {
-  stamp: string
-  bytes: PiecedBytes
+/** Consecutive lines, newlines included. Every block starts where a line starts. */
+interface Block {
+  start: number
+  length: number
+  /** SHA-256 of the byte before the block (a newline) and the block's bytes: see `blockDigestAt`. */
+  digest: string
   lines: Line[]
-  /** The line of each published document by id, made when first asked for. */
-  index?: Map<string, Line>
 }
 
-/** How the file differs from a state: the lines between `kept` and `keptFromEnd` were replaced by `newMiddle`, read from `middle`. */
-interface Comparison {
+/** One version of the file, read through `fd`, which stays open on that version while it is the current one. */
+interface FileState {
+  fd: number
   stamp: string
   size: number
-  /** Bytes the file shares with the previous state at its start, and at its end. */
-  prefix: number
-  suffix: number
+  blocks: Block[]
+  /** The line of each published document by id, made when first asked for. */
+  index?: Map<string, {block: Block; line: Line}>
+  digest?: string
+}
+
+/** How the file differs from a state: blocks `[kept, keptFromEnd)` were replaced by `middle`, moving the rest by `shift`. */
+interface Comparison {
+  file: OpenedFile
   kept: number
   keptFromEnd: number
   shift: number
-  middleStart: number
-  middle: Buffer
-  newMiddle: Line[]
+  middle: Block[]
 }
 
-/** The file as one open handle saw it: every read of one version goes through one handle. */
+/** A whole file's bytes, read before they were parsed, and their digest when fingerprinted. */
+interface Baseline {
+  file: OpenedFile
+  bytes: Buffer
+  digest?: string
+}
+
+/** The file as one open descriptor saw it: every read of one version goes through one descriptor. */
 interface OpenedFile {
-  handle: FileHandle
+  fd: number
   size: number
   stamp: string
 }
 
+const openFile = promisify(open)
+const closeFile = promisify(close)
+const statFile = promisify(fstat)
+const readFile = promisify(read)
+
 const NEWLINE = 0x0a
+const BEFORE_FIRST_LINE = Buffer.from('\n')
 const PARSE_SLICE_BYTES = 1 << 20
-// The changed region is found by reading the file in chunks into one reused buffer and comparing
-// them with the bytes held, from the start and then from the end.
-const COMPARE_CHUNK_BYTES = 4 << 20
+// What one block digest covers: an edit parses the blocks it reached again, so a few of these.
+const BLOCK_BYTES = 256 << 10
+const READ_CHUNK_BYTES = 4 << 20
 const READ_ATTEMPTS = 3
+
+const stampOf = (stats: Stats) => `${stats.mtimeMs} ${stats.size}`
+const blockEnd = (block: Block) => block.start + block.length
+const endsWithNewline = (block: Block) => {
+  const last = block.lines.at(-1)
+  return last === undefined || last.offset + last.length < block.length
+}
+
+// A state that is dropped without being replaced (a dataset file nobody reads any more) closes its descriptor.
+const descriptors = new FinalizationRegistry<number>((fd) => closeSync(fd))
 
 export function openDatasetFile(path: string): DatasetFile {
   let state: FileState | undefined
   const touched = new Map<string, TouchedDocument>()
-  let scratch: Buffer | undefined
 
   /**
-   * The lines of `bytes[from, to)`, their offsets counted from `base` (where `bytes` sits in the
-   * file). Every line is parsed, so a broken one is reported now; its document goes to `parsed`
-   * when given, and is otherwise dropped.
+   * The lines of `bytes` (whose first byte is at `base` in the file and starts line
+   * `firstLineNumber`), grouped into blocks. Every line is parsed, so a broken one is reported now;
+   * its document goes to `parsed` when given, and is otherwise dropped.
    */
-  const parseLines = (bytes: Buffer, from: number, to: number, firstLineNumber: number, base = 0, parsed?: SanityDocument[]): Line[] => {
-    const lines: Line[] = []
-    for (let start = from; start < to;) {
-      const newline = bytes.indexOf(NEWLINE, start)
-      const end = newline === -1 || newline > to ? to : newline
-      const document = parseDocumentLine(bytes.toString('utf8', start, end), `${path}:${firstLineNumber + lines.length}`)
-      if (document) parsed?.push(document)
-      lines.push({start: base + start, end: base + end, identity: document && {id: document._id, type: document._type}})
-      start = end + 1
+  const blocksOf = (bytes: Buffer, base: number, firstLineNumber: number, parsed?: SanityDocument[]): Block[] => {
+    const blocks: Block[] = []
+    let lineNumber = firstLineNumber
+    for (let blockStart = 0; blockStart < bytes.length;) {
+      const lines: Line[] = []
+      let start = blockStart
+      while (start < bytes.length && start - blockStart < BLOCK_BYTES) {
+        const newline = bytes.indexOf(NEWLINE, start)
+        const end = newline === -1 ? bytes.length : newline
+        const text = bytes.subarray(start, end)
+        const document = parseDocumentLine(text.toString('utf8'), `${path}:${lineNumber++}`)
+        if (document) parsed?.push(document)
+        lines.push({offset: start - blockStart, length: end - start, identity: document && {id: document._id, type: document._type}, digest: hash('sha256', text, 'base64')})
+        start = end + 1
+      }
+      const end = Math.min(start, bytes.length)
+      const digest = createHash('sha256').update(BEFORE_FIRST_LINE).update(bytes.subarray(blockStart, end)).digest('base64')
+      blocks.push({start: base + blockStart, length: end - blockStart, digest, lines})
+      blockStart = end
     }
-    return lines
+    return blocks
   }
   // A whole file (1.2 s at 100k documents) is parsed a megabyte of lines at a time with the event
   // loop turning in between, so a server that is already answering (a warm restart) keeps answering.
-  const parseAllLines = async (bytes: Buffer, parsed: SanityDocument[] | undefined): Promise<Line[]> => {
-    const lines: Line[] = []
+  const allBlocksOf = async (bytes: Buffer, parsed: SanityDocument[] | undefined): Promise<Block[]> => {
+    const blocks: Block[] = []
+    let lines = 0
     for (let from = 0; from < bytes.length;) {
       const newline = bytes.indexOf(NEWLINE, Math.min(from + PARSE_SLICE_BYTES, bytes.length - 1))
       const to = newline === -1 ? bytes.length : newline + 1
-      lines.push(...parseLines(bytes, from, to, lines.length + 1, 0, parsed))
+      for (const block of blocksOf(bytes.subarray(from, to), from, lines + 1, parsed)) {
+        blocks.push(block)
+        lines += block.lines.length
+      }
       from = to
       await setImmediate()
     }
-    return lines
+    return blocks
   }
 
-  /** `length` bytes of the file at `position`, into the reused chunk buffer. */
-  const readChunk = async (file: OpenedFile, position: number, length: number): Promise<Buffer> => {
-    scratch ??= Buffer.allocUnsafe(COMPARE_CHUNK_BYTES)
-    return readExactly(file.handle, scratch.subarray(0, length), position)
-  }
-
-  const commonPrefix = async (old: PiecedBytes, file: OpenedFile): Promise<number> => {
-    const limit = Math.min(old.length, file.size)
-    for (let offset = 0; offset < limit; offset += COMPARE_CHUNK_BYTES) {
-      const chunk = await readChunk(file, offset, Math.min(COMPARE_CHUNK_BYTES, limit - offset))
-      if (!old.equalsAt(offset, chunk)) return offset + commonPrefixLength(old.copy(offset, offset + chunk.length), chunk)
-    }
-    return limit
-  }
-
-  const commonSuffix = async (old: PiecedBytes, file: OpenedFile, limit: number): Promise<number> => {
-    for (let length = 0; length < limit; length += COMPARE_CHUNK_BYTES) {
-      const size = Math.min(COMPARE_CHUNK_BYTES, limit - length)
-      const chunk = await readChunk(file, file.size - length - size, size)
-      const oldStart = old.length - length - size
-      if (!old.equalsAt(oldStart, chunk)) return length + commonSuffixLength(old.copy(oldStart, oldStart + size), chunk)
-    }
-    return limit
+  /**
+   * The digest a block would have if it started at `start` in `file`: the byte before that (the
+   * newline a line starts after, or none at the file's start) and `length` bytes from there. So a
+   * block only matches where it still starts a line.
+   */
+  let scratch = Buffer.alloc(0)
+  const blockDigestAt = async (file: OpenedFile, start: number, length: number): Promise<string> => {
+    if (scratch.length < length + 1) scratch = Buffer.allocUnsafe(Math.max(length + 1, BLOCK_BYTES * 2))
+    const digest = createHash('sha256')
+    if (start === 0) digest.update(BEFORE_FIRST_LINE)
+    const from = start === 0 ? 0 : start - 1
+    return digest.update(await readExactly(file.fd, scratch.subarray(0, start + length - from), from)).digest('base64')
   }
 
   /** What changed between `previous` and the file: read and parsed, nothing applied yet. */
   const compare = async (previous: FileState, file: OpenedFile): Promise<Comparison> => {
-    const old = previous.bytes
-    const prefix = await commonPrefix(old, file)
-    const suffix = await commonSuffix(old, file, Math.min(old.length, file.size) - prefix)
-    const shift = file.size - old.length
-    // Lines whose bytes and newline lie in the common prefix or suffix are the same lines, moved by `shift`.
-    const {kept, keptFromEnd} = keptLines(previous.lines, old.length, prefix, suffix)
-    const middleStart = kept > 0 ? (previous.lines[kept - 1]?.end ?? 0) + 1 : 0
-    const middleEnd = keptFromEnd < previous.lines.length ? (previous.lines[keptFromEnd]?.start ?? 0) + shift - 1 : file.size
-    // Only the changed region is read into a buffer of its own; the rest stays views into `old`.
-    const middle = await readExactly(file.handle, Buffer.allocUnsafe(Math.max(0, middleEnd - middleStart)), middleStart)
-    const newMiddle = parseLines(middle, 0, middle.length, kept + 1, middleStart)
-    return {stamp: file.stamp, size: file.size, prefix, suffix, kept, keptFromEnd, shift, middle, middleStart, newMiddle}
+    const {blocks} = previous
+    const shift = file.size - previous.size
+    // Blocks still where they were at the start of the file. A last line without a newline is
+    // kept only if the file still ends there: anything added after it starts on that line.
+    let kept = 0
+    for (const block of blocks) {
+      if (blockEnd(block) > file.size || (!endsWithNewline(block) && blockEnd(block) !== file.size)) break
+      if ((await blockDigestAt(file, block.start, block.length)) !== block.digest) break
+      kept++
+    }
+    const lastKept = blocks[kept - 1]
+    const middleStart = lastKept ? blockEnd(lastKept) : 0
+    // Then blocks still where they were counted from its end, never overlapping those.
+    let keptFromEnd = blocks.length
+    for (let index = blocks.length - 1; index >= kept; index--) {
+      const block = blocks[index]
+      if (!block || block.start + shift < middleStart || (await blockDigestAt(file, block.start + shift, block.length)) !== block.digest) break
+      keptFromEnd = index
+    }
+    const firstKeptFromEnd = blocks[keptFromEnd]
+    const middleEnd = firstKeptFromEnd ? firstKeptFromEnd.start + shift : file.size
+    const firstLineNumber = blocks.slice(0, kept).reduce((count, block) => count + block.lines.length, 1)
+    const bytes = await readExactly(file.fd, Buffer.allocUnsafe(Math.max(0, middleEnd - middleStart)), middleStart)
+    return {file, kept, keptFromEnd, shift, middle: blocksOf(bytes, middleStart, firstLineNumber)}
   }
 
-  /** The state after `comparison`; records the documents it touched. `previous` is not used again. */
+  /** The state after `comparison`; records the documents it touched. */
   const apply = (previous: FileState, comparison: Comparison): FileState => {
-    const {prefix, suffix, kept, keptFromEnd, shift, middle, middleStart, newMiddle} = comparison
-    const old = previous.bytes
-    const oldMiddle = previous.lines.slice(kept, keptFromEnd)
-    // Compared as latin1 text: one char a byte, so equal text is equal bytes.
-    const replaced = oldMiddle.map((line) => ({text: old.copy(line.start, line.end).toString('latin1'), identity: line.identity}))
-    const replacement = newMiddle.map((line) => ({text: middle.toString('latin1', line.start - middleStart, line.end - middleStart), identity: line.identity}))
-    for (const identity of touchedDocuments(replaced, replacement)) touched.set(identity.id, identity)
-    // The previous state is dropped once this one exists, so its lines after the change are moved in place.
-    const after = previous.lines.slice(keptFromEnd)
-    for (const line of after) {
-      line.start += shift
-      line.end += shift
+    const {file, kept, keptFromEnd, shift, middle} = comparison
+    const contentOf = (blocks: Block[]) => blocks.flatMap((block) => block.lines.map(({digest, identity}) => ({digest, identity})))
+    for (const identity of touchedDocuments(contentOf(previous.blocks.slice(kept, keptFromEnd)), contentOf(middle))) touched.set(identity.id, identity)
+    const after = previous.blocks.slice(keptFromEnd).map((block) => ({...block, start: block.start + shift}))
+    return adopt({...file, blocks: previous.blocks.slice(0, kept).concat(middle, after)})
+  }
+
+  /** Makes `next` the current state, closing the descriptor of the one it replaces. */
+  const adopt = (next: FileState): FileState => {
+    if (state) {
+      descriptors.unregister(state)
+      closeSync(state.fd)
     }
-    const lines = previous.lines.slice(0, kept).concat(newMiddle, after)
-    // The file now: the common prefix and suffix, views into the old bytes, around the bytes between
-    // them (which the changed lines read, `middle`, contain). Byte for byte, or later edits would
-    // be compared with something the file never held.
-    const changed = middle.subarray(prefix - middleStart, comparison.size - suffix - middleStart)
-    const bytes = new PiecedBytes([...old.slice(0, prefix), changed, ...old.slice(old.length - suffix, old.length)])
-    return {stamp: comparison.stamp, bytes, lines}
+    descriptors.register(next, next.fd, next)
+    state = next
+    return next
   }
 
   /**
-   * Runs `work` on the file as one open handle sees it. A file replaced by a rename is read whole
-   * through the old handle; one rewritten in place while being read (its size or modification
-   * time moved) is read again, and refused after READ_ATTEMPTS such reads. `work` must change
-   * nothing: its result is dropped when the file moved under it.
+   * Runs `work` on the file as one open descriptor sees it, and returns that file still open for
+   * the caller to keep or close. A file replaced by a rename is read whole through the old
+   * descriptor; one rewritten in place while being read (its size or modification time moved) is
+   * read again, and refused after READ_ATTEMPTS such reads. `work` must change nothing: its result
+   * is dropped when the file moved under it.
    */
-  const withFile = async <T>(work: (file: OpenedFile) => Promise<T>): Promise<T> => {
+  const withFile = async <T>(work: (file: OpenedFile) => Promise<T>): Promise<{result: T; file: OpenedFile}> => {
     for (let attempt = 1; attempt <= READ_ATTEMPTS; attempt++) {
-      const handle = await open(path, 'r')
+      const fd = await openFile(path, 'r')
+      let keep = false
       try {
-        const before = await handle.stat()
-        const result = await work({handle, size: before.size, stamp: `${before.mtimeMs} ${before.size}`})
-        const after = await handle.stat()
-        if (after.mtimeMs === before.mtimeMs && after.size === before.size) return result
+        const before = await statFile(fd)
+        const file = {fd, size: before.size, stamp: stampOf(before)}
+        const result = await work(file)
+        keep = stampOf(await statFile(fd)) === file.stamp
+        if (keep) return {result, file}
       } finally {
-        await handle.close()
+        if (!keep) await closeFile(fd)
       }
     }
     throw new Error(`${path} kept changing while it was read (${READ_ATTEMPTS} times); it will be read again on its next change`)
   }
-  const readWhole = (file: OpenedFile) => readExactly(file.handle, Buffer.allocUnsafe(file.size), 0)
+  const readWhole = (file: OpenedFile) => readExactly(file.fd, Buffer.allocUnsafe(file.size), 0)
 
-  // Bytes fingerprinted before anything was parsed: the first read parses them, then compares.
-  let unparsed: {stamp: string; bytes: Buffer} | undefined
+  // Bytes fingerprinted before anything was parsed, and the descriptor they were read through:
+  // the first read parses them, then compares.
+  let unparsed: (Baseline & {digest: string}) | undefined
 
-  const readNow = async (keepParsed = true): Promise<DocumentSet> => {
+  /** The first state: the whole file parsed, its documents into `parsed` when given. */
+  const parseWhole = async (parsed: SanityDocument[] | undefined): Promise<FileState> => {
+    const baseline: Baseline = unparsed ?? (await withFile(readWhole).then(({result, file}) => ({file, bytes: result})))
+    try {
+      const first = adopt({...baseline.file, blocks: await allBlocksOf(baseline.bytes, parsed), digest: baseline.digest})
+      unparsed = undefined
+      return first
+    } catch (error) {
+      if (baseline !== unparsed) await closeFile(baseline.file.fd)
+      throw error
+    }
+  }
+
+  /** The state the file is in now, with the documents of the whole parse when this read made the first state. */
+  const readNow = async (keepParsed: boolean): Promise<{current: FileState; parsed?: SanityDocument[]}> => {
     // The documents of a first, whole parse go to the set this read returns (a cold start's full
     // query uses them); they are not kept after it.
-    let parsed: SanityDocument[] | undefined
-    if (!state) {
-      const baseline = unparsed ?? (await withFile(async (file) => ({stamp: file.stamp, bytes: await readWhole(file)})))
-      parsed = keepParsed ? [] : undefined
-      const lines = await parseAllLines(baseline.bytes, parsed)
-      state = {stamp: baseline.stamp, bytes: new PiecedBytes([baseline.bytes]), lines}
-      unparsed = undefined
-    }
-    const current = state
-    const comparison = await withFile(async (file) => (file.stamp === current.stamp ? undefined : compare(current, file)))
-    if (!comparison) return documentSetOfFile(path, current, parsed)
-    state = apply(current, comparison)
-    return documentSetOfFile(path, state)
+    const parsed = !state && keepParsed ? [] : undefined
+    const current = state ?? (await parseWhole(parsed))
+    const {result: comparison, file} = await withFile(async (file) => (file.stamp === current.stamp ? undefined : compare(current, file)))
+    if (comparison) return {current: apply(current, comparison)}
+    await closeFile(file.fd)
+    return {current, parsed}
   }
 
   const fingerprintNow = async (): Promise<string> => {
     // Once parsed, the file is fingerprinted as the next read leaves it (changes reported as usual).
     if (state) {
-      await readNow()
-      return state.bytes.digest()
+      const {current} = await readNow(false)
+      current.digest ??= await digestOf(current)
+      return current.digest
     }
-    const baseline = await withFile(async (file) => (unparsed?.stamp === file.stamp ? unparsed : {stamp: file.stamp, bytes: await readWhole(file)}))
-    unparsed = baseline
-    return new PiecedBytes([baseline.bytes]).digest()
+    const {result: bytes, file} = await withFile(async (file) => (unparsed?.file.stamp === file.stamp ? undefined : readWhole(file)))
+    if (!bytes && unparsed) {
+      await closeFile(file.fd)
+      return unparsed.digest
+    }
+    if (unparsed) await closeFile(unparsed.file.fd)
+    const whole = bytes ?? (await readWhole(file))
+    const digest = createHash('sha256').update(whole).digest('hex')
+    unparsed = {file, bytes: whole, digest}
+    return digest
   }
   // Reads run one after another, each from the state the previous one left.
   let queue: Promise<unknown> = Promise.resolve()
@@ -241,7 +303,7 @@ export function openDatasetFile(path: string): DatasetFile {
     return result
   }
   return {
-    read: () => inTurn(readNow),
+    read: () => inTurn(() => readNow(true)).then(({current, parsed}) => documentSetOfFile(path, current, parsed)),
     // Each document dies young, in the nursery, instead of 430 MB of them living until the parse ends.
     index: () => inTurn(() => readNow(false)).then(() => undefined),
     fingerprint: () => inTurn(fingerprintNow),
@@ -254,65 +316,109 @@ export function openDatasetFile(path: string): DatasetFile {
 }
 
 /**
- * Fills `target` from the file at `position`, in as few reads as the kernel allows (`readFile`
+ * Fills `target` from `fd` at `position`, in as few reads as the kernel allows (`readFile`
  * reads 512 KiB at a time, one thread-pool round trip each). A file that ends sooner (it shrank
- * while being read) gives what it had: the caller's stat check reads it again.
+ * while being read) gives what it had: the caller's stamp check reads it again.
  */
-async function readExactly(handle: FileHandle, target: Buffer, position: number): Promise<Buffer> {
+async function readExactly(fd: number, target: Buffer, position: number): Promise<Buffer> {
   let filled = 0
   while (filled < target.length) {
-    const {bytesRead} = await handle.read(target, filled, target.length - filled, position + filled)
+    const {bytesRead} = await readFile(fd, target, filled, target.length - filled, position + filled)
     if (bytesRead === 0) break
     filled += bytesRead
   }
   return target.subarray(0, filled)
 }
 
+/** SHA-256 of a state's bytes, read again through its descriptor a few megabytes at a time. */
+async function digestOf(state: FileState): Promise<string> {
+  const digest = createHash('sha256')
+  const chunk = Buffer.allocUnsafe(READ_CHUNK_BYTES)
+  for (let position = 0; position < state.size; position += READ_CHUNK_BYTES) {
+    digest.update(await readExactly(state.fd, chunk.subarray(0, Math.min(READ_CHUNK_BYTES, state.size - position)), position))
+  }
+  assertUnchanged(state)
+  return digest.digest('hex')
+}
+
 /**
- * The published documents of one state of the file. Lines are parsed when a query asks for them
- * (an edit's query asks for a few), each once per set; `parsed` is the whole file's documents when
- * the read that made the state has just parsed them. A set is for the evaluation that asked for it:
- * the next read that applies a change moves the lines it points into.
+ * A read through a state's descriptor sees that version of the file unless the file was rewritten
+ * in place since (a rename leaves the descriptor on the old version); then it throws rather than
+ * give another version's bytes, and the change's own read will follow.
+ */
+function assertUnchanged(state: FileState): void {
+  if (stampOf(fstatSync(state.fd)) !== state.stamp) throw new Error('the dataset file was rewritten while it was read; it will be read again')
+}
+
+/**
+ * The published documents of one state of the file. Lines are read and parsed when a query asks
+ * for them (an edit's query asks for a few), each once per set; `parsed` is the whole file's
+ * documents when the read that made the state has just parsed them. A set is for the evaluation
+ * that asked for it: it reads through the state's descriptor, which the next change closes.
  */
 function documentSetOfFile(path: string, state: FileState, parsed?: readonly SanityDocument[]): DocumentSet {
   if (parsed) return documentSetOf(parsed)
   // Once a query has asked for every document, the set is that of the parsed documents.
   let whole: DocumentSet | undefined
   const parsedById = new Map<string, SanityDocument>()
-  // The lines were parsed when read: the same bytes parse again.
-  const parse = (line: Line) => parseDocumentLine(lineBytes(state.bytes, line).toString('utf8'), path)
-  const publishedLines = () => state.lines.filter((line) => line.identity !== undefined && isPublished(line.identity.id))
+  // Blocks are read into one buffer, grown when a block is longer: a parse copies what it keeps.
+  let buffer = Buffer.alloc(0)
+  const bytesOf = (start: number, length: number) => {
+    if (buffer.length < length) buffer = Buffer.allocUnsafe(length)
+    return buffer.subarray(0, readSync(state.fd, buffer, 0, length, start))
+  }
+  // The lines were parsed when read: the same bytes parse again, unless the file was rewritten since.
+  const parse = (bytes: Buffer, from: number, to: number) => {
+    try {
+      return parseDocumentLine(bytes.toString('utf8', from, to), path)
+    } catch (error) {
+      assertUnchanged(state)
+      throw error
+    }
+  }
+  /** The published documents of every block, or of the blocks whose bytes hold `needle`. */
+  const scan = (needle?: Buffer): SanityDocument[] => {
+    const documents: SanityDocument[] = []
+    for (const block of state.blocks) {
+      const bytes = bytesOf(block.start, block.length)
+      if (needle && !bytes.includes(needle)) continue
+      for (const {offset, length, identity} of block.lines) {
+        const end = offset + length
+        if (!identity || !isPublished(identity.id) || (needle && !bytes.subarray(offset, end).includes(needle))) continue
+        const document = parse(bytes, offset, end)
+        if (document) documents.push(document)
+      }
+    }
+    assertUnchanged(state)
+    return documents
+  }
   const lineOf = (id: string) => {
     if (!state.index) {
       state.index = new Map()
-      for (const line of publishedLines()) if (line.identity) state.index.set(line.identity.id, line)
+      for (const block of state.blocks) for (const line of block.lines) if (line.identity && isPublished(line.identity.id)) state.index.set(line.identity.id, {block, line})
     }
     return state.index.get(id)
   }
   return {
     all() {
-      whole ??= documentSetOf(publishedLines().flatMap((line) => parse(line) ?? []))
+      whole ??= documentSetOf(scan())
       return whole.all()
     },
     get(id) {
       if (whole) return whole.get(id)
       if (!parsedById.has(id)) {
-        const line = lineOf(id)
-        const document = line && parse(line)
+        const found = lineOf(id)
+        if (!found) return undefined
+        const {block, line} = found
+        const bytes = bytesOf(block.start + line.offset, line.length)
+        assertUnchanged(state)
+        const document = parse(bytes, 0, bytes.length)
         if (document) parsedById.set(id, document)
       }
       return parsedById.get(id)
     },
     containing(text) {
-      if (whole) return whole.containing(text)
-      const needle = Buffer.from(text)
-      return publishedLines().flatMap((line) => (lineBytes(state.bytes, line).includes(needle) ? (parse(line) ?? []) : []))
+      return whole ? whole.containing(text) : scan(Buffer.from(text))
     },
   }
-}
-
-/** A line's bytes: a view when it lies in one piece, a copy when an edit split it across two. */
-function lineBytes(bytes: PiecedBytes, line: Line): Buffer {
-  const views = bytes.slice(line.start, line.end)
-  return views.length === 1 && views[0] ? views[0] : Buffer.concat(views)
 }
