@@ -1,5 +1,5 @@
 import {close, closeSync, fstat, fstatSync, open, read, readSync, type Stats} from 'node:fs'
-import {createHash, hash} from 'node:crypto'
+import {createHash, hash, subtle} from 'node:crypto'
 import {promisify} from 'node:util'
 import {setImmediate} from 'node:timers/promises'
 import {documentSetOf, isPublished, type DocumentSet} from './document-set.ts'
@@ -46,7 +46,7 @@ interface Line {
 interface Block {
   start: number
   length: number
-  /** SHA-256 of the byte before the block (a newline) and the block's bytes: see `blockDigestAt`. */
+  /** SHA-256 of the byte before the block (a newline) and the block's bytes: see `unchangedRun`. */
   digest: string
   lines: Line[]
 }
@@ -57,9 +57,15 @@ interface FileState {
   stamp: string
   size: number
   blocks: Block[]
-  /** The line of each published document by id, made when first asked for. */
-  index?: Map<string, {block: Block; line: Line}>
+  /** The line of each published document by id, made when first asked for, then carried from state to state. */
+  index?: IdIndex
   digest?: string
+}
+
+interface IdIndex {
+  lines: Map<string, {block: Block; line: Line}>
+  /** No id is on two published lines: an edit can then update the index rather than drop it. */
+  unique: boolean
 }
 
 /** How the file differs from a state: blocks `[kept, keptFromEnd)` were replaced by `middle`, moving the rest by `shift`. */
@@ -158,17 +164,41 @@ export function openDatasetFile(path: string): DatasetFile {
   }
 
   /**
-   * The digest a block would have if it started at `start` in `file`: the byte before that (the
-   * newline a line starts after, or none at the file's start) and `length` bytes from there. So a
-   * block only matches where it still starts a line.
+   * How many of `blocks`, taken in the order given, are still in `file` at their start plus `shift`
+   * (and `eligible` there). A block's digest covers the byte before it (the newline a line starts
+   * after, or none at the file's start), so a block only matches where it still starts a line.
+   * The next few megabytes of blocks are read at once and hashed on the thread pool (WebCrypto),
+   * two cores' worth at a time: at 100k documents that is the whole file on every change. `buffer`
+   * is where they are read, grown as needed.
    */
-  let scratch = Buffer.alloc(0)
-  const blockDigestAt = async (file: OpenedFile, start: number, length: number): Promise<string> => {
-    if (scratch.length < length + 1) scratch = Buffer.allocUnsafe(Math.max(length + 1, BLOCK_BYTES * 2))
-    const digest = createHash('sha256')
-    if (start === 0) digest.update(BEFORE_FIRST_LINE)
-    const from = start === 0 ? 0 : start - 1
-    return digest.update(await readExactly(file.fd, scratch.subarray(0, start + length - from), from)).digest('base64')
+  const unchangedRun = async (file: OpenedFile, buffer: {bytes: Buffer}, blocks: readonly Block[], shift: number, eligible: (block: Block) => boolean): Promise<number> => {
+    let run = 0
+    while (run < blocks.length) {
+      const batch: Block[] = []
+      let span = 0
+      for (const block of blocks.slice(run)) {
+        if (!eligible(block) || (batch.length > 0 && span + block.length > READ_CHUNK_BYTES)) break
+        batch.push(block)
+        span += block.length
+      }
+      if (batch.length === 0) return run
+      const from = Math.max(0, Math.min(...batch.map((block) => block.start + shift)) - 1)
+      const to = Math.max(...batch.map((block) => blockEnd(block) + shift))
+      if (buffer.bytes.length < to - from) buffer.bytes = Buffer.allocUnsafe(Math.max(to - from, READ_CHUNK_BYTES))
+      const bytes = await readExactly(file.fd, buffer.bytes.subarray(0, to - from), from)
+      const digests = await Promise.all(
+        batch.map((block) => {
+          const start = block.start + shift - from
+          const view = block.start + shift === 0 ? Buffer.concat([BEFORE_FIRST_LINE, bytes.subarray(0, block.length)]) : bytes.subarray(start - 1, start + block.length)
+          return subtle.digest('SHA-256', view)
+        }),
+      )
+      for (const [index, block] of batch.entries()) {
+        if (Buffer.from(digests[index] ?? new ArrayBuffer(0)).toString('base64') !== block.digest) return run
+        run++
+      }
+    }
+    return run
   }
 
   /** What changed between `previous` and the file: read and parsed, nothing applied yet. */
@@ -177,21 +207,13 @@ export function openDatasetFile(path: string): DatasetFile {
     const shift = file.size - previous.size
     // Blocks still where they were at the start of the file. A last line without a newline is
     // kept only if the file still ends there: anything added after it starts on that line.
-    let kept = 0
-    for (const block of blocks) {
-      if (blockEnd(block) > file.size || (!endsWithNewline(block) && blockEnd(block) !== file.size)) break
-      if ((await blockDigestAt(file, block.start, block.length)) !== block.digest) break
-      kept++
-    }
+    // One buffer for this comparison's reads, not held after it.
+    const buffer = {bytes: Buffer.alloc(0)}
+    const kept = await unchangedRun(file, buffer, blocks, 0, (block) => blockEnd(block) <= file.size && (endsWithNewline(block) || blockEnd(block) === file.size))
     const lastKept = blocks[kept - 1]
     const middleStart = lastKept ? blockEnd(lastKept) : 0
     // Then blocks still where they were counted from its end, never overlapping those.
-    let keptFromEnd = blocks.length
-    for (let index = blocks.length - 1; index >= kept; index--) {
-      const block = blocks[index]
-      if (!block || block.start + shift < middleStart || (await blockDigestAt(file, block.start + shift, block.length)) !== block.digest) break
-      keptFromEnd = index
-    }
+    const keptFromEnd = blocks.length - (await unchangedRun(file, buffer, blocks.slice(kept).reverse(), shift, (block) => block.start + shift >= middleStart))
     const firstKeptFromEnd = blocks[keptFromEnd]
     const middleEnd = firstKeptFromEnd ? firstKeptFromEnd.start + shift : file.size
     const firstLineNumber = blocks.slice(0, kept).reduce((count, block) => count + block.lines.length, 1)
@@ -203,9 +225,14 @@ export function openDatasetFile(path: string): DatasetFile {
   const apply = (previous: FileState, comparison: Comparison): FileState => {
     const {file, kept, keptFromEnd, shift, middle} = comparison
     const contentOf = (blocks: Block[]) => blocks.flatMap((block) => block.lines.map(({digest, identity}) => ({digest, identity})))
-    for (const identity of touchedDocuments(contentOf(previous.blocks.slice(kept, keptFromEnd)), contentOf(middle))) touched.set(identity.id, identity)
-    const after = previous.blocks.slice(keptFromEnd).map((block) => ({...block, start: block.start + shift}))
-    return adopt({...file, blocks: previous.blocks.slice(0, kept).concat(middle, after)})
+    const replaced = previous.blocks.slice(kept, keptFromEnd)
+    for (const identity of touchedDocuments(contentOf(replaced), contentOf(middle))) touched.set(identity.id, identity)
+    // The previous state is dropped once this one exists, so its blocks after the change are moved
+    // and its index follows the change in place: an edit costs its own lines, not 100k.
+    const after = previous.blocks.slice(keptFromEnd)
+    for (const block of after) block.start += shift
+    const index = previous.index?.unique ? indexAfter(previous.index, replaced, middle) : undefined
+    return adopt({...file, blocks: previous.blocks.slice(0, kept).concat(middle, after), index})
   }
 
   /** Makes `next` the current state, closing the descriptor of the one it replaces. */
@@ -350,6 +377,32 @@ function assertUnchanged(state: FileState): void {
   if (stampOf(fstatSync(state.fd)) !== state.stamp) throw new Error('the dataset file was rewritten while it was read; it will be read again')
 }
 
+/** Where each published document's line is; the last line wins where an id is on two. */
+function indexOf(blocks: readonly Block[]): IdIndex {
+  const index: IdIndex = {lines: new Map(), unique: true}
+  for (const block of blocks) {
+    for (const line of block.lines) {
+      if (!line.identity || !isPublished(line.identity.id)) continue
+      if (index.lines.has(line.identity.id)) index.unique = false
+      index.lines.set(line.identity.id, {block, line})
+    }
+  }
+  return index
+}
+
+/** `index` (unique) with the lines of `replaced` blocks out and those of `middle` in; undefined when that would put an id on two lines. */
+function indexAfter(index: IdIndex, replaced: readonly Block[], middle: readonly Block[]): IdIndex | undefined {
+  for (const block of replaced) for (const line of block.lines) if (line.identity) index.lines.delete(line.identity.id)
+  for (const block of middle) {
+    for (const line of block.lines) {
+      if (!line.identity || !isPublished(line.identity.id)) continue
+      if (index.lines.has(line.identity.id)) return undefined
+      index.lines.set(line.identity.id, {block, line})
+    }
+  }
+  return index
+}
+
 /**
  * The published documents of one state of the file. Lines are read and parsed when a query asks
  * for them (an edit's query asks for a few), each once per set; `parsed` is the whole file's
@@ -393,11 +446,8 @@ function documentSetOfFile(path: string, state: FileState, parsed?: readonly San
     return documents
   }
   const lineOf = (id: string) => {
-    if (!state.index) {
-      state.index = new Map()
-      for (const block of state.blocks) for (const line of block.lines) if (line.identity && isPublished(line.identity.id)) state.index.set(line.identity.id, {block, line})
-    }
-    return state.index.get(id)
+    state.index ??= indexOf(state.blocks)
+    return state.index.lines.get(id)
   }
   return {
     all() {
