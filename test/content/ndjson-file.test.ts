@@ -2,6 +2,7 @@ import {mkdtemp, rename, rm, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {createHash} from 'node:crypto'
+import {crc32} from 'node:zlib'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import {openDatasetFile} from '../../server/content/ndjson-file.ts'
 import {parseNdjson} from '../../server/content/ndjson.ts'
@@ -250,6 +251,77 @@ describe('dataset file', () => {
     const after = (await dataset.read()).all()
     expect(after.slice(0, 2)).toEqual(before)
     expect(dataset.takeChanges()).toEqual([{id: 'c', type: 'episode'}])
+  })
+})
+
+/**
+ * Which of `positions` to flip bit 0 of in `edited` so that its CRC-32 is `original`'s (same
+ * length): CRC-32 is linear over GF(2), so this is a system of 32 equations, solved by elimination.
+ */
+function checksumKeepingFlips(original: Buffer, edited: Buffer, positions: number[]): number[] {
+  const zeros = Buffer.alloc(edited.length)
+  const flipped = (position: number) => {
+    const bytes = Buffer.alloc(edited.length)
+    bytes[position] = 1
+    return (crc32(bytes) ^ crc32(zeros)) >>> 0
+  }
+  const pivots = new Map<number, {vector: number; flips: bigint}>()
+  for (const [index, position] of positions.entries()) {
+    let vector = flipped(position)
+    let flips = 1n << BigInt(index)
+    for (let bit = 31; bit >= 0 && vector !== 0; bit--) {
+      if (((vector >>> bit) & 1) === 0) continue
+      const pivot = pivots.get(bit)
+      if (!pivot) {
+        pivots.set(bit, {vector, flips})
+        break
+      }
+      vector = (vector ^ pivot.vector) >>> 0
+      flips ^= pivot.flips
+    }
+  }
+  let target = (crc32(original) ^ crc32(edited)) >>> 0
+  let flips = 0n
+  for (let bit = 31; bit >= 0; bit--) {
+    if (((target >>> bit) & 1) === 0) continue
+    const pivot = pivots.get(bit)
+    if (!pivot) throw new Error('no flips keep the checksum')
+    target = (target ^ pivot.vector) >>> 0
+    flips ^= pivot.flips
+  }
+  return positions.filter((_, index) => ((flips >> BigInt(index)) & 1n) === 1n)
+}
+
+describe('a change its block checksum misses', () => {
+  it('is refused when one of its lines is read, and the next read compares every line and reports it', async () => {
+    const before = `${line('a', 'שלום')}\n${JSON.stringify({_id: 'b', _type: 'episode', notes: 'b'.repeat(64)})}\n${line('c', 'ג')}\n`
+    await writeFile(file, before)
+    const dataset = openDatasetFile(file)
+    await dataset.index()
+    // The same length, a's title edited, and some of b's notes' "b"s made "c"s so the CRC-32 stays.
+    const edited = Buffer.from(before.replace('שלום', 'שלוס'))
+    const notes = before.indexOf('b'.repeat(64))
+    for (const position of checksumKeepingFlips(
+      Buffer.from(before),
+      edited,
+      Array.from({length: 64}, (_, index) => Buffer.byteLength(before.slice(0, notes)) + index),
+    )) {
+      edited[position] = (edited[position] ?? 0) ^ 1
+    }
+    expect(crc32(edited)).toBe(crc32(before))
+    await writeFile(file, edited)
+
+    // The checksum cannot tell (this is the one-in-2^32 case, made on purpose).
+    const missed = await dataset.read()
+    expect(dataset.takeChanges()).toEqual([])
+    expect(() => missed.get('a')).toThrow("a change its block's checksum missed")
+    const after = await dataset.read()
+    expect(dataset.takeChanges()).toEqual([
+      {id: 'a', type: 'episode'},
+      {id: 'b', type: 'episode'},
+    ])
+    expect(after.get('a')?.title).toBe('שלוס')
+    expect(after.all()).toEqual(parseNdjson(edited.toString(), 'x'))
   })
 })
 
