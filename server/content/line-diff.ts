@@ -10,14 +10,26 @@ export interface LineContent {
 }
 
 /**
- * The documents whose lines changed when `before` was replaced by `after`: a line that only moved
- * touches nothing. A document both removed and added again is reported once, as added.
+ * The documents whose lines changed when `before` was replaced by `after`: those whose lines, in
+ * order, differ. A line that only moved among other documents' lines touches nothing; two lines of
+ * one id that swapped places do (the last one is the document read). A document removed is
+ * reported with its type before, one added or changed with its type after.
  */
 export function touchedDocuments(before: readonly LineContent[], after: readonly LineContent[]): TouchedDocument[] {
-  const beforeDigests = new Set(before.map((line) => line.digest))
-  const afterDigests = new Set(after.map((line) => line.digest))
-  const touched = new Map<string, TouchedDocument>()
-  for (const {digest, identity} of after) if (identity && !beforeDigests.has(digest)) touched.set(identity.id, identity)
-  for (const {digest, identity} of before) if (identity && !afterDigests.has(digest) && !touched.has(identity.id)) touched.set(identity.id, identity)
-  return [...touched.values()]
+  const linesById = (lines: readonly LineContent[]) => {
+    const byId = new Map<string, {identity: TouchedDocument; digests: string[]}>()
+    for (const {digest, identity} of lines) {
+      if (!identity) continue
+      const entry = byId.get(identity.id) ?? {identity, digests: []}
+      entry.digests.push(digest)
+      entry.identity = identity
+      byId.set(identity.id, entry)
+    }
+    return byId
+  }
+  const [was, is] = [linesById(before), linesById(after)]
+  const touched: TouchedDocument[] = []
+  for (const [id, now] of is) if (was.get(id)?.digests.join() !== now.digests.join()) touched.push(now.identity)
+  for (const [id, then] of was) if (!is.has(id)) touched.push(then.identity)
+  return touched
 }

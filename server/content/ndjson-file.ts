@@ -31,6 +31,8 @@ export interface DatasetFile {
    * change made after the fingerprint is reported as a change even if nothing was parsed before.
    */
   fingerprint(): Promise<string>
+  /** What is held of the file's last version read: its lines, and its blocks with their sizes in bytes. */
+  held(): {lines: number; blocks: number[]}
 }
 
 interface Line {
@@ -107,7 +109,9 @@ const BLOCK_BYTES = 256 << 10
 const READ_CHUNK_BYTES = 4 << 20
 const READ_ATTEMPTS = 3
 
-const stampOf = (stats: Stats) => `${stats.mtimeMs} ${stats.size}`
+// Which file (a rename puts another in its place, possibly with the same size and modification
+// time: `cp -p`, tar, a write in the same clock tick) and which version of it.
+const stampOf = (stats: Stats) => `${stats.dev}:${stats.ino} ${stats.mtimeMs} ${stats.size}`
 const blockEnd = (block: Block) => block.start + block.length
 const endsWithNewline = (block: Block) => {
   const last = block.lines.at(-1)
@@ -127,25 +131,31 @@ export function openDatasetFile(path: string): DatasetFile {
    * its document goes to `parsed` when given, and is otherwise dropped.
    */
   const blocksOf = (bytes: Buffer, base: number, firstLineNumber: number, parsed?: SanityDocument[]): Block[] => {
+    // Cut into blocks of one size, as near BLOCK_BYTES as whole lines allow: the k-th block ends at
+    // the line whose middle passes k sizes. Never a sliver, which edits in one place would pile up.
+    const count = Math.max(1, Math.round(bytes.length / BLOCK_BYTES))
+    const size = bytes.length / count
     const blocks: Block[] = []
-    let lineNumber = firstLineNumber
-    for (let blockStart = 0; blockStart < bytes.length;) {
-      const lines: Line[] = []
-      let start = blockStart
-      while (start < bytes.length && start - blockStart < BLOCK_BYTES) {
-        const newline = bytes.indexOf(NEWLINE, start)
-        const end = newline === -1 ? bytes.length : newline
-        const text = bytes.subarray(start, end)
-        const document = parseDocumentLine(text.toString('utf8'), `${path}:${lineNumber++}`)
-        if (document) parsed?.push(document)
-        lines.push({offset: start - blockStart, length: end - start, identity: document && {id: document._id, type: document._type}, digest: hash('sha256', text, 'base64')})
-        start = end + 1
-      }
-      const end = Math.min(start, bytes.length)
-      const checksum = crc32(bytes.subarray(blockStart, end), crc32(BEFORE_FIRST_LINE))
-      blocks.push({start: base + blockStart, length: end - blockStart, checksum, lines})
+    let lines: Line[] = []
+    let blockStart = 0
+    const close = (end: number) => {
+      blocks.push({start: base + blockStart, length: end - blockStart, checksum: crc32(bytes.subarray(blockStart, end), crc32(BEFORE_FIRST_LINE)), lines})
       blockStart = end
+      lines = []
     }
+    let lineNumber = firstLineNumber
+    for (let start = 0; start < bytes.length;) {
+      const newline = bytes.indexOf(NEWLINE, start)
+      const end = newline === -1 ? bytes.length : newline
+      const text = bytes.subarray(start, end)
+      const document = parseDocumentLine(text.toString('utf8'), `${path}:${lineNumber++}`)
+      if (document) parsed?.push(document)
+      lines.push({offset: start - blockStart, length: end - start, identity: document && {id: document._id, type: document._type}, digest: hash('sha256', text, 'base64')})
+      const next = Math.min(end + 1, bytes.length)
+      if (blocks.length < count - 1 && (start + next) / 2 >= (blocks.length + 1) * size) close(next)
+      start = end + 1
+    }
+    if (lines.length > 0) close(bytes.length)
     return blocks
   }
   // A whole file (1.2 s at 100k documents) is parsed a megabyte of lines at a time with the event
@@ -154,7 +164,9 @@ export function openDatasetFile(path: string): DatasetFile {
     const blocks: Block[] = []
     let lines = 0
     for (let from = 0; from < bytes.length;) {
-      const newline = bytes.indexOf(NEWLINE, Math.min(from + PARSE_SLICE_BYTES, bytes.length - 1))
+      // The last slice takes in a remainder under half a slice, which would make a small block.
+      const cut = from + PARSE_SLICE_BYTES
+      const newline = bytes.length - cut < PARSE_SLICE_BYTES / 2 ? -1 : bytes.indexOf(NEWLINE, cut)
       const to = newline === -1 ? bytes.length : newline + 1
       for (const block of blocksOf(bytes.subarray(from, to), from, lines + 1, parsed)) {
         blocks.push(block)
@@ -205,17 +217,31 @@ export function openDatasetFile(path: string): DatasetFile {
   const compare = async (previous: FileState, file: OpenedFile): Promise<Comparison> => {
     const {blocks} = previous
     const shift = file.size - previous.size
-    // Blocks still where they were at the start of the file. A last line without a newline is
-    // kept only if the file still ends there: anything added after it starts on that line.
     // One buffer for this comparison's reads, not held after it.
     const buffer = {bytes: Buffer.alloc(0)}
-    const kept = previous.suspect ? 0 : await unchangedRun(file, buffer, blocks, 0, (block) => blockEnd(block) <= file.size && (endsWithNewline(block) || blockEnd(block) === file.size))
-    const lastKept = blocks[kept - 1]
-    const middleStart = lastKept ? blockEnd(lastKept) : 0
-    // Then blocks still where they were counted from its end, never overlapping those.
-    const keptFromEnd = previous.suspect ? blocks.length : blocks.length - (await unchangedRun(file, buffer, blocks.slice(kept).reverse(), shift, (block) => block.start + shift >= middleStart))
-    const firstKeptFromEnd = blocks[keptFromEnd]
-    const middleEnd = firstKeptFromEnd ? firstKeptFromEnd.start + shift : file.size
+    // Blocks still where they were at the start of the file. A last line without a newline is
+    // kept only if the file still ends there: anything added after it starts on that line.
+    let kept = previous.suspect ? 0 : await unchangedRun(file, buffer, blocks, 0, (block) => blockEnd(block) <= file.size && (endsWithNewline(block) || blockEnd(block) === file.size))
+    const prefixEnd = (kept: number) => {
+      const last = blocks[kept - 1]
+      return last ? blockEnd(last) : 0
+    }
+    // Then blocks still where they were counted from its end (moved by `shift`), never overlapping those.
+    const suffixRun = previous.suspect ? 0 : await unchangedRun(file, buffer, blocks.slice(kept).reverse(), shift, (block) => block.start + shift >= prefixEnd(kept))
+    let keptFromEnd = blocks.length - suffixRun
+    const suffixStart = (keptFromEnd: number) => {
+      const first = blocks[keptFromEnd]
+      return first ? first.start + shift : file.size
+    }
+    // What is parsed again is whole blocks; less than half a block (but not nothing) takes in a
+    // neighbour, so blocks keep their size however many edits fall in one place.
+    const span = suffixStart(keptFromEnd) - prefixEnd(kept)
+    if (span > 0 && span < BLOCK_BYTES / 2) {
+      if (keptFromEnd < blocks.length) keptFromEnd++
+      else if (kept > 0) kept--
+    }
+    const middleStart = prefixEnd(kept)
+    const middleEnd = suffixStart(keptFromEnd)
     const firstLineNumber = blocks.slice(0, kept).reduce((count, block) => count + block.lines.length, 1)
     const bytes = await readExactly(file.fd, Buffer.allocUnsafe(Math.max(0, middleEnd - middleStart)), middleStart)
     return {file, kept, keptFromEnd, shift, middle: blocksOf(bytes, middleStart, firstLineNumber)}
@@ -260,9 +286,15 @@ export function openDatasetFile(path: string): DatasetFile {
       try {
         const before = await statFile(fd)
         const file = {fd, size: before.size, stamp: stampOf(before)}
-        const result = await work(file)
-        keep = stampOf(await statFile(fd)) === file.stamp
-        if (keep) return {result, file}
+        // A line cut short by a writer still rewriting the file is read again, not reported broken.
+        const outcome = await work(file).then(
+          (result) => ({result}),
+          (error: unknown) => ({error}),
+        )
+        const moved = stampOf(await statFile(fd)) !== file.stamp
+        if ('error' in outcome && !moved) throw outcome.error
+        keep = 'result' in outcome && !moved
+        if ('result' in outcome && keep) return {result: outcome.result, file}
       } finally {
         if (!keep) await closeFile(fd)
       }
@@ -283,7 +315,9 @@ export function openDatasetFile(path: string): DatasetFile {
       unparsed = undefined
       return first
     } catch (error) {
-      if (baseline !== unparsed) await closeFile(baseline.file.fd)
+      // Bytes that do not parse are not kept: the next read reads the file again.
+      await closeFile(baseline.file.fd)
+      unparsed = undefined
       throw error
     }
   }
@@ -334,6 +368,7 @@ export function openDatasetFile(path: string): DatasetFile {
     // Each document dies young, in the nursery, instead of 430 MB of them living until the parse ends.
     index: () => inTurn(() => readNow(false)).then(() => undefined),
     fingerprint: () => inTurn(fingerprintNow),
+    held: () => ({lines: state?.blocks.reduce((count, block) => count + block.lines.length, 0) ?? 0, blocks: state?.blocks.map((block) => block.length) ?? []}),
     takeChanges() {
       const changes = [...touched.values()]
       touched.clear()

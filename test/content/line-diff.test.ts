@@ -12,6 +12,11 @@ describe('touched documents', () => {
     expect(touchedDocuments(before, after).map((document) => document.id)).toEqual(['a', 'd', 'c'])
   })
 
+  it('report an id whose two lines swapped places (the last one is the document read)', () => {
+    const [first, second] = [line('{"_id":"a","v":1}', 'a'), line('{"_id":"a","v":2}', 'a')]
+    expect(touchedDocuments([first, second], [second, first])).toEqual([{id: 'a', type: 'episode'}])
+  })
+
   it('report a document once when its line changed, and skip blank lines', () => {
     expect(touchedDocuments([line('{"_id":"a","v":1}', 'a'), line('')], [line('{"_id":"a","v":2}', 'a'), line(' ')])).toEqual([{id: 'a', type: 'episode'}])
     expect(touchedDocuments([line('same', 'a')], [line('same', 'a')])).toEqual([])

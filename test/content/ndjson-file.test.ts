@@ -1,4 +1,4 @@
-import {mkdtemp, rename, rm, writeFile} from 'node:fs/promises'
+import {mkdtemp, rename, rm, stat, utimes, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {createHash} from 'node:crypto'
@@ -241,6 +241,47 @@ describe('dataset file', () => {
     expect((await dataset.read()).get('a')?.title).toBe('שונה')
   })
 
+  it('reads a file renamed over it with the same size and modification time (cp -p, tar, one clock tick)', async () => {
+    // A whole second: the same modification time to the nanosecond.
+    const time = 1_700_000_000
+    await writeFile(file, `${line('a', 'פרק 12')}\n`)
+    await utimes(file, time, time)
+    const dataset = openDatasetFile(file)
+    await dataset.index()
+    const replacement = join(folder, 'replacement.ndjson')
+    await writeFile(replacement, `${line('a', 'פרק 13')}\n`)
+    await utimes(replacement, time, time)
+    expect((await stat(replacement)).mtimeMs).toBe((await stat(file)).mtimeMs)
+    await rename(replacement, file)
+    expect((await dataset.read()).get('a')?.title).toBe('פרק 13')
+    expect(dataset.takeChanges()).toEqual([{id: 'a', type: 'episode'}])
+  })
+
+  it('keeps its blocks near 256 KiB however many edits fall in one place', async () => {
+    const lines = Array.from({length: 6_000}, (_, index) => line(`doc-${index}`, `כותרת ${index} ${'ש'.repeat(150)}`))
+    await writeFile(file, `${lines.join('\n')}\n`)
+    const dataset = openDatasetFile(file)
+    await dataset.index()
+    // Lines added, grown, shrunk and removed, all around the same line.
+    for (let round = 0; round < 120; round++) {
+      if (round % 3 === 0) lines.splice(3_000, 0, line(`new-${round}`, 'ח'.repeat(round % 7)))
+      else if (round % 3 === 1) lines[3_001] = line('doc-3001', 'ע'.repeat(round * 3))
+      else lines.splice(2_999, 1)
+      // Now and then a run of lines goes, leaving less than half a block where it was.
+      if (round % 20 === 19) lines.splice(2_900, 500)
+      await writeFile(file, `${lines.join('\n')}\n`)
+      await dataset.read()
+    }
+    const {lines: count, blocks} = dataset.held()
+    expect(count).toBe(lines.length)
+    const bytes = blocks.reduce((total, size) => total + size, 0)
+    expect(bytes).toBe(Buffer.byteLength(`${lines.join('\n')}\n`))
+    // Half a block to one and a half, give or take a line.
+    expect(Math.min(...blocks)).toBeGreaterThan(120 * 1024)
+    expect(Math.max(...blocks)).toBeLessThan(390 * 1024)
+    expect(blocks.length).toBeLessThanOrEqual(Math.ceil(bytes / (128 * 1024)))
+  })
+
   it('names the line of a broken document and keeps its last good read', async () => {
     await writeFile(file, `${line('a', 'א')}\n${line('b', 'ב')}\n`)
     const dataset = openDatasetFile(file)
@@ -294,7 +335,9 @@ function checksumKeepingFlips(original: Buffer, edited: Buffer, positions: numbe
 
 describe('a change its block checksum misses', () => {
   it('is refused when one of its lines is read, and the next read compares every line and reports it', async () => {
-    const before = `${line('a', 'שלום')}\n${JSON.stringify({_id: 'b', _type: 'episode', notes: 'b'.repeat(64)})}\n${line('c', 'ג')}\n`
+    // Several blocks of lines, a and b in the first.
+    const rest = Array.from({length: 3_000}, (_, index) => line(`doc-${index}`, `כותרת ${index} ${'ש'.repeat(100)}`))
+    const before = `${line('a', 'שלום')}\n${JSON.stringify({_id: 'b', _type: 'episode', notes: 'b'.repeat(64)})}\n${rest.join('\n')}\n`
     await writeFile(file, before)
     const dataset = openDatasetFile(file)
     await dataset.index()
