@@ -113,6 +113,8 @@ const READ_ATTEMPTS = 3
 // time: `cp -p`, tar, a write in the same clock tick) and which version of it.
 const stampOf = (stats: Stats) => `${stats.dev}:${stats.ino} ${stats.mtimeMs} ${stats.size}`
 const blockEnd = (block: Block) => block.start + block.length
+/** A block's checksum: of the byte before it (a newline where it starts a line) and its bytes. */
+const blockChecksum = (before: Buffer, bytes: Buffer) => crc32(bytes, crc32(before))
 const endsWithNewline = (block: Block) => {
   const last = block.lines.at(-1)
   return last === undefined || last.offset + last.length < block.length
@@ -139,7 +141,7 @@ export function openDatasetFile(path: string): DatasetFile {
     let lines: Line[] = []
     let blockStart = 0
     const close = (end: number) => {
-      blocks.push({start: base + blockStart, length: end - blockStart, checksum: crc32(bytes.subarray(blockStart, end), crc32(BEFORE_FIRST_LINE)), lines})
+      blocks.push({start: base + blockStart, length: end - blockStart, checksum: blockChecksum(BEFORE_FIRST_LINE, bytes.subarray(blockStart, end)), lines})
       blockStart = end
       lines = []
     }
@@ -206,8 +208,8 @@ export function openDatasetFile(path: string): DatasetFile {
       const bytes = await readExactly(file.fd, buffer.bytes.subarray(0, to - from), from)
       for (const block of batch) {
         const start = block.start + shift - from
-        const checksum = block.start + shift === 0 ? crc32(bytes.subarray(0, block.length), crc32(BEFORE_FIRST_LINE)) : crc32(bytes.subarray(start - 1, start + block.length))
-        if (checksum !== block.checksum) return run
+        const before = block.start + shift === 0 ? BEFORE_FIRST_LINE : bytes.subarray(start - 1, start)
+        if (blockChecksum(before, bytes.subarray(start, start + block.length)) !== block.checksum) return run
         run++
       }
     }
@@ -251,7 +253,7 @@ export function openDatasetFile(path: string): DatasetFile {
   /** The state after `comparison`; records the documents it touched. */
   const apply = (previous: FileState, comparison: Comparison): FileState => {
     const {file, kept, keptFromEnd, shift, middle} = comparison
-    const contentOf = (blocks: Block[]) => blocks.flatMap((block) => block.lines.map(({digest, identity}) => ({digest, identity})))
+    const contentOf = (blocks: Block[]) => blocks.flatMap((block) => block.lines)
     const replaced = previous.blocks.slice(kept, keptFromEnd)
     for (const identity of touchedDocuments(contentOf(replaced), contentOf(middle))) touched.set(identity.id, identity)
     // The previous state is dropped once this one exists, so its blocks after the change are moved
@@ -342,15 +344,15 @@ export function openDatasetFile(path: string): DatasetFile {
       current.digest ??= await digestOf(current)
       return current.digest
     }
-    const {result: bytes, file} = await withFile(async (file) => (unparsed?.file.stamp === file.stamp ? undefined : readWhole(file)))
-    if (!bytes && unparsed) {
+    const previous = unparsed
+    const {result: bytes, file} = await withFile(async (file) => (previous?.file.stamp === file.stamp ? previous.bytes : readWhole(file)))
+    if (previous && bytes === previous.bytes) {
       await closeFile(file.fd)
-      return unparsed.digest
+      return previous.digest
     }
-    if (unparsed) await closeFile(unparsed.file.fd)
-    const whole = bytes ?? (await readWhole(file))
-    const digest = createHash('sha256').update(whole).digest('hex')
-    unparsed = {file, bytes: whole, digest}
+    if (previous) await closeFile(previous.file.fd)
+    const digest = createHash('sha256').update(bytes).digest('hex')
+    unparsed = {file, bytes, digest}
     return digest
   }
   // Reads run one after another, each from the state the previous one left.
