@@ -19,6 +19,11 @@ afterEach(() => rm(folder, {recursive: true, force: true}))
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 const line = (id: string, title: string, type = 'episode') => JSON.stringify({_id: id, _type: type, title})
 
+/** `count` documents doc-0, doc-1, … whose Hebrew titles carry `padding` more letters (two bytes each). */
+function numberedLines(count: number, padding: number): string[] {
+  return Array.from({length: count}, (_, index) => line(`doc-${index}`, `כותרת ${index} ${'ש'.repeat(padding)}`))
+}
+
 /** The documents on these lines with a new title (blank lines stay blank). */
 function retitled(lines: string[], indexes: number[], title: string): string[] {
   return lines.map((text, index) => {
@@ -45,7 +50,7 @@ function idsOnTwoLines(...versions: string[]): string[] {
 
 describe('dataset file', () => {
   it('compares a file larger than one read chunk (4 MB) at either end and in the middle', async () => {
-    let lines = Array.from({length: 20_000}, (_, index) => line(`doc-${index}`, `כותרת ${index} ${'ב'.repeat(100)}`))
+    let lines = numberedLines(20_000, 100)
     let text = `${lines.join('\n')}\n`
     expect(Buffer.byteLength(text)).toBeGreaterThan(5 * 2 ** 20)
     await writeFile(file, text)
@@ -98,7 +103,7 @@ describe('dataset file', () => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31
       return seed % below
     }
-    let lines = Array.from({length: count}, (_, index) => line(`doc-${index}`, `כותרת ${index} ${'ש'.repeat(padding)}`))
+    let lines = numberedLines(count, padding)
     let text = `${lines.join('\n')}\n`
     await writeFile(file, text)
     const dataset = openDatasetFile(file)
@@ -203,7 +208,7 @@ describe('dataset file', () => {
   })
 
   it("holds neither the file's bytes nor its documents between reads, only where its lines are", async () => {
-    const lines = Array.from({length: 16_000}, (_, index) => line(`doc-${index}`, `כותרת ${index} ${'ת'.repeat(600)}`))
+    const lines = numberedLines(16_000, 600)
     const text = `${lines.join('\n')}\n`
     await writeFile(file, text)
     await collectGarbage()
@@ -258,7 +263,7 @@ describe('dataset file', () => {
   })
 
   it('keeps its blocks near 256 KiB however many edits fall in one place', async () => {
-    const lines = Array.from({length: 6_000}, (_, index) => line(`doc-${index}`, `כותרת ${index} ${'ש'.repeat(150)}`))
+    const lines = numberedLines(6_000, 150)
     await writeFile(file, `${lines.join('\n')}\n`)
     const dataset = openDatasetFile(file)
     await dataset.index()
@@ -283,7 +288,7 @@ describe('dataset file', () => {
   })
 
   it('keeps the event loop turning while it parses a file rewritten whole, a megabyte at a time', async () => {
-    const lines = Array.from({length: 40_000}, (_, index) => line(`doc-${index}`, `כותרת ${index} ${'ש'.repeat(100)}`))
+    const lines = numberedLines(40_000, 100)
     await writeFile(file, `${lines.join('\n')}\n`)
     const dataset = openDatasetFile(file)
     await dataset.index()
@@ -363,7 +368,7 @@ function checksumKeepingFlips(original: Buffer, edited: Buffer, positions: numbe
 describe('a change its block checksum misses', () => {
   it('is refused when one of its lines is read, and the next read compares every line and reports it', async () => {
     // Several blocks of lines, a and b in the first.
-    const rest = Array.from({length: 3_000}, (_, index) => line(`doc-${index}`, `כותרת ${index} ${'ש'.repeat(100)}`))
+    const rest = numberedLines(3_000, 100)
     const before = `${line('a', 'שלום')}\n${JSON.stringify({_id: 'b', _type: 'episode', notes: 'b'.repeat(64)})}\n${rest.join('\n')}\n`
     await writeFile(file, before)
     const dataset = openDatasetFile(file)
