@@ -5,6 +5,7 @@ import type {Representation} from '../snapshot/representation.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
 import type {SnapshotStore} from '../snapshot/store.ts'
 import {sendRepresentation} from './representation-response.ts'
+import type {FixedHeaders} from './fixed-head.ts'
 
 /** Which snapshot answered: items outlive snapshots, so the version cannot be one of their own headers. */
 const CATALOG_VERSION = 'Catalog-Version'
@@ -16,7 +17,7 @@ export const catalogVersionHeader = (snapshot: Snapshot): readonly string[] => [
  * (problems, other methods, percent-encoded URLs), which the Express application answers through
  * the same resolver.
  */
-export type FastPath = (request: IncomingMessage, response: ServerResponse, extraHeaders: string[]) => boolean
+export type FastPath = (request: IncomingMessage, response: ServerResponse, extraHeaders: string[], fixed: FixedHeaders) => boolean
 
 export function createFastPath(store: SnapshotStore, publicBaseUrl: string): FastPath {
   const lookUp = (snapshot: Snapshot, url: string): Representation | undefined => {
@@ -28,13 +29,13 @@ export function createFastPath(store: SnapshotStore, publicBaseUrl: string): Fas
     const resolution = resolveCatalogPath(snapshot, publicBaseUrl, path.slice(API_V1_PREFIX.length), queryStart === -1 ? '' : url.slice(queryStart + 1))
     return resolution.found ? resolution.representation : undefined
   }
-  return (request, response, extraHeaders) => {
+  return (request, response, extraHeaders, fixed) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return false
     const snapshot = store.current()
     const representation = lookUp(snapshot, request.url ?? '')
     if (!representation) return false
     extraHeaders.push(CATALOG_VERSION, snapshot.version)
-    sendRepresentation(request, response, representation, extraHeaders)
+    sendRepresentation(request, response, representation, extraHeaders, fixed)
     return true
   }
 }

@@ -1,5 +1,6 @@
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import type {IncrementResponse} from 'express-rate-limit'
+import {fixedHeaders, type FixedHeaders} from './fixed-head.ts'
 import {buildProblem, sendProblem} from './problem.ts'
 
 /**
@@ -32,13 +33,18 @@ const STORE_TIMEOUT_MS = 250
 // timeout, not every request. Failures are reported once per pause.
 const STORE_PAUSE_MS = 5_000
 
-/**
- * Counts the request and adds the rate-limit headers to `headers` (the request's flat header
- * list). True when the request may go on; otherwise it has answered 429 itself. A store that
- * answers synchronously (the in-memory one) gets a synchronous answer, so the request takes no
- * promise hop; a remote store's answer is a promise.
- */
-export type RateLimiter = (request: IncomingMessage, response: ServerResponse, headers: string[]) => boolean | Promise<boolean>
+export interface RateLimiter {
+  /** `RateLimit-Policy`, the same on every response it counts. */
+  readonly policy: FixedHeaders
+  /**
+   * Counts the request and adds its `RateLimit` header to `headers` (the request's flat header
+   * list); `fixed` are the headers it shares with others, the policy among them. True when the
+   * request may go on; otherwise it has answered 429 itself. A store that answers synchronously
+   * (the in-memory one) gets a synchronous answer, so the request takes no promise hop; a remote
+   * store's answer is a promise.
+   */
+  count(request: IncomingMessage, response: ServerResponse, headers: string[], fixed: FixedHeaders): boolean | Promise<boolean>
+}
 
 /**
  * `quota` requests per `windowSeconds` per client, advertised on every response in the IETF
@@ -48,23 +54,23 @@ export type RateLimiter = (request: IncomingMessage, response: ServerResponse, h
 export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const {quota, windowSeconds, store, keyOf, publicBaseUrl, onStoreError, policyName = 'default'} = options
   store.init?.({windowMs: windowSeconds * 1000})
-  const policy = `"${policyName}";q=${quota};w=${windowSeconds}`
+  const policy = fixedHeaders(['RateLimit-Policy', `"${policyName}";q=${quota};w=${windowSeconds}`])
   let pausedUntil = 0
   const storeFailed = (error: unknown) => {
     if (Date.now() >= pausedUntil) onStoreError(error)
     pausedUntil = Date.now() + STORE_PAUSE_MS
     return true
   }
-  const decide = (request: IncomingMessage, response: ServerResponse, headers: string[], counted: IncrementResponse): boolean => {
+  const decide = (request: IncomingMessage, response: ServerResponse, headers: string[], fixed: FixedHeaders, counted: IncrementResponse): boolean => {
     const secondsLeft = counted.resetTime ? Math.max(0, Math.ceil((counted.resetTime.getTime() - Date.now()) / 1000)) : windowSeconds
-    headers.push('RateLimit-Policy', policy, 'RateLimit', `"${policyName}";r=${Math.max(0, quota - counted.totalHits)};t=${secondsLeft}`)
+    headers.push('RateLimit', `"${policyName}";r=${Math.max(0, quota - counted.totalHits)};t=${secondsLeft}`)
     if (counted.totalHits <= quota) return true
     const retryAfter = Math.max(1, secondsLeft)
     const detail = `More than ${quota} requests in ${windowSeconds} seconds from one client. Retry after ${retryAfter} seconds; the CDN serves cached copies meanwhile.`
-    sendProblem(request, response, buildProblem(publicBaseUrl, 429, detail, request.url ?? '/'), {'Retry-After': String(retryAfter)}, headers)
+    sendProblem(request, response, buildProblem(publicBaseUrl, 429, detail, request.url ?? '/'), {'Retry-After': String(retryAfter)}, [...fixed.list, ...headers])
     return false
   }
-  return (request, response, headers) => {
+  const count = (request: IncomingMessage, response: ServerResponse, headers: string[], fixed: FixedHeaders) => {
     if (pausedUntil !== 0 && Date.now() < pausedUntil) return true // the clock is read only after a failure
     let counted: Promise<IncrementResponse> | IncrementResponse
     try {
@@ -72,9 +78,10 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     } catch (error) {
       return storeFailed(error)
     }
-    if (!(counted instanceof Promise)) return decide(request, response, headers, counted)
-    return withTimeout(counted, STORE_TIMEOUT_MS).then((answer) => decide(request, response, headers, answer), storeFailed)
+    if (!(counted instanceof Promise)) return decide(request, response, headers, fixed, counted)
+    return withTimeout(counted, STORE_TIMEOUT_MS).then((answer) => decide(request, response, headers, fixed, answer), storeFailed)
   }
+  return {policy, count}
 }
 
 /** Rejects when `work` has not settled within `ms`; a late result is dropped. */

@@ -30,10 +30,10 @@ describe('the response head', () => {
       'Accept-Encoding',
       'Content-Type',
       'application/json; charset=utf-8',
-      'Content-Length',
-      String(Buffer.byteLength(text)),
       'Link',
       '<x>',
+      'Content-Length',
+      String(Buffer.byteLength(text)),
       'X-Request-Id',
       'r',
     ])

@@ -3,6 +3,7 @@
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import {describe, expect, it} from 'vitest'
 import {createRequestListener, EXPOSED_HEADERS, MAX_URL_LENGTH, pathOf, PREFLIGHT_HEADERS, type RequestListenerParts} from '../../server/http/request-listener.ts'
+import {fixedHeaders} from '../../server/http/fixed-head.ts'
 import {fakeRequest, fakeResponse} from './fake-response.ts'
 
 const BASE = 'http://api.test'
@@ -12,10 +13,10 @@ const CORS = {'access-control-allow-origin': '*', 'access-control-expose-headers
 function listener(parts: Partial<RequestListenerParts> = {}) {
   const seen: {fastHeaders?: string[]; application: string[]; errors: unknown[]; observed: string[]} = {application: [], errors: [], observed: []}
   const handle = createRequestListener({
-    fastPath: (request, response, headers) => {
+    fastPath: (request, response, headers, fixed) => {
       if (!request.url?.startsWith('/api/v1/fast') && request.url !== '/fast') return false
-      seen.fastHeaders = [...headers]
-      response.writeHead(200, headers).end('fast')
+      seen.fastHeaders = [...fixed.list, ...headers]
+      response.writeHead(200, seen.fastHeaders).end('fast')
       return true
     },
     application: (request, response) => {
@@ -82,14 +83,14 @@ describe('CORS preflight', () => {
       '*',
       'Access-Control-Expose-Headers',
       EXPOSED_HEADERS,
-      'X-Request-Id',
-      'req-1',
       'Access-Control-Allow-Methods',
       'GET, HEAD',
       'Access-Control-Allow-Headers',
       'If-None-Match, If-Modified-Since, Cache-Control',
       'Access-Control-Max-Age',
       '86400',
+      'X-Request-Id',
+      'req-1',
     ])
     expect(PREFLIGHT_HEADERS).toHaveLength(3)
     expect(preflight.ended).toBe(true)
@@ -107,12 +108,15 @@ describe('CORS preflight', () => {
 })
 
 describe('rate limiting', () => {
-  const limiterSaying = (answer: boolean | Promise<boolean>, calls: string[]) => (request: IncomingMessage, response: ServerResponse, headers: string[]) => {
-    calls.push(request.url ?? '')
-    headers.push('RateLimit', 'r')
-    if (answer === false) response.writeHead(429).end()
-    return answer
-  }
+  const limiterSaying = (answer: boolean | Promise<boolean>, calls: string[]) => ({
+    policy: fixedHeaders(['RateLimit-Policy', 'p']),
+    count: (request: IncomingMessage, response: ServerResponse, headers: string[]) => {
+      calls.push(request.url ?? '')
+      headers.push('RateLimit', 'r')
+      if (answer === false) response.writeHead(429).end()
+      return answer
+    },
+  })
 
   it('asks the limiter first and answers only what it allows, with its headers', () => {
     const calls: string[] = []
@@ -159,7 +163,7 @@ describe('the version lifecycle', () => {
   it('adds the deprecation headers to v1 responses only, fast path and application alike', () => {
     const {send, seen} = listener({lifecycle, clock: () => new Date('2027-03-01T00:00:00Z')})
     send('GET', '/api/v1/fast')
-    expect(seen.fastHeaders?.slice(-6)).toEqual(['Deprecation', '@1798761600', 'Sunset', 'Thu, 01 Jul 2027 00:00:00 GMT', 'Link', '<http://api.test/api/v2/index.json>; rel="successor-version"'])
+    expect(seen.fastHeaders?.slice(-8, -2)).toEqual(['Deprecation', '@1798761600', 'Sunset', 'Thu, 01 Jul 2027 00:00:00 GMT', 'Link', '<http://api.test/api/v2/index.json>; rel="successor-version"'])
     expect(send('GET', '/api/v1').headers.deprecation).toBe('@1798761600')
     expect(send('GET', '/api/v1/episodes.json').headers.sunset).toBe('Thu, 01 Jul 2027 00:00:00 GMT')
     expect(send('GET', '/api/v10/x').headers.deprecation).toBeUndefined()

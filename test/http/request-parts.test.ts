@@ -1,9 +1,10 @@
 // Small pieces of the request path on their own: request ids, client addresses and rate-limit keys,
 // and the rate limiter over stores the test controls. No server.
-import type {IncomingMessage} from 'node:http'
+import type {IncomingMessage, ServerResponse} from 'node:http'
 import {afterEach, describe, expect, it, vi} from 'vitest'
 import {clientAddressResolver, rateLimitKey, trustedProxyTest} from '../../server/http/client-address.ts'
-import {createRateLimiter, type CounterStore} from '../../server/http/rate-limit.ts'
+import {NO_FIXED_HEADERS} from '../../server/http/fixed-head.ts'
+import {createRateLimiter, type CounterStore, type RateLimiter} from '../../server/http/rate-limit.ts'
 import {requestIdSource} from '../../server/http/request-id.ts'
 import {WindowCounter} from '../../server/http/window-counter.ts'
 import {fakeRequest, fakeResponse} from './fake-response.ts'
@@ -77,18 +78,20 @@ describe('the rate limiter', () => {
 
   const limiter = (store: CounterStore, onStoreError: (error: unknown) => void = () => undefined) =>
     createRateLimiter({quota: 2, windowSeconds: 60, store, keyOf: () => 'client', publicBaseUrl: BASE, onStoreError, policyName: 'p'})
+  const counting = (limiter: RateLimiter) => (request: IncomingMessage, response: ServerResponse, headers: string[]) => limiter.count(request, response, headers, NO_FIXED_HEADERS)
 
   it('tells the store its window, lets the quota through with the draft headers, then answers 429', () => {
     vi.useFakeTimers({now: Date.parse('2026-01-01T00:00:00Z')})
     const counter = new WindowCounter(() => Date.now())
-    const limit = limiter(counter)
+    const limit = counting(limiter(counter))
     const verdicts = [1, 2, 3].map(() => {
       const {response, written} = fakeResponse()
       const headers = ['X-Request-Id', 'r']
       return {allowed: limit(fakeRequest('GET', '/api/v1/index.json'), response, headers), headers, written}
     })
     expect(verdicts.map((verdict) => verdict.allowed)).toEqual([true, true, false])
-    expect(verdicts[0]?.headers).toEqual(['X-Request-Id', 'r', 'RateLimit-Policy', '"p";q=2;w=60', 'RateLimit', '"p";r=1;t=60'])
+    expect(verdicts[0]?.headers).toEqual(['X-Request-Id', 'r', 'RateLimit', '"p";r=1;t=60'])
+    expect(limiter(counter).policy.list, 'the policy, the same on every response').toEqual(['RateLimit-Policy', '"p";q=2;w=60'])
     expect(verdicts[1]?.headers.at(-1)).toBe('"p";r=0;t=60')
     expect(verdicts[0]?.written.status).toBeUndefined()
     const refused = verdicts[2]?.written
@@ -111,36 +114,34 @@ describe('the rate limiter', () => {
     const store = {increment: () => ({totalHits: 3, resetTime})}
     const headers: string[] = []
     const {response, written} = fakeResponse()
-    expect(limiter(store)(fakeRequest('GET', '/'), response, headers)).toBe(false)
+    expect(counting(limiter(store))(fakeRequest('GET', '/'), response, headers)).toBe(false)
     expect(headers.at(-1)).toBe('"p";r=0;t=13')
     expect(written.headers['retry-after']).toBe('13')
     resetTime = new Date(1_000_000 - 5000)
     const late = fakeResponse()
     const lateHeaders: string[] = []
-    expect(limiter(store)(fakeRequest('GET', '/'), late.response, lateHeaders)).toBe(false)
+    expect(counting(limiter(store))(fakeRequest('GET', '/'), late.response, lateHeaders)).toBe(false)
     expect(lateHeaders.at(-1)).toBe('"p";r=0;t=0')
     expect(late.written.headers['retry-after']).toBe('1')
     resetTime = undefined
     const unknown: string[] = []
-    expect(limiter(store)(fakeRequest('GET', '/'), fakeResponse().response, unknown)).toBe(false)
+    expect(counting(limiter(store))(fakeRequest('GET', '/'), fakeResponse().response, unknown)).toBe(false)
     expect(unknown.at(-1), 'without a reset time, the whole window').toBe('"p";r=0;t=60')
   })
 
   it('uses the default policy name', () => {
     const headers: string[] = []
-    const allowed = createRateLimiter({quota: 5, windowSeconds: 10, store: new WindowCounter(), keyOf: () => 'k', publicBaseUrl: BASE, onStoreError: () => undefined})(
-      fakeRequest('GET', '/'),
-      fakeResponse().response,
-      headers,
-    )
+    const limiter = createRateLimiter({quota: 5, windowSeconds: 10, store: new WindowCounter(), keyOf: () => 'k', publicBaseUrl: BASE, onStoreError: () => undefined})
+    const allowed = counting(limiter)(fakeRequest('GET', '/'), fakeResponse().response, headers)
     expect(allowed).toBe(true)
-    expect(headers).toEqual(['RateLimit-Policy', '"default";q=5;w=10', 'RateLimit', '"default";r=4;t=10'])
+    expect(headers).toEqual(['RateLimit', '"default";r=4;t=10'])
+    expect(limiter.policy.list).toEqual(['RateLimit-Policy', '"default";q=5;w=10'])
   })
 
   it('counts each client by its key', () => {
     const keys: string[] = []
     const store = {increment: (key: string) => (keys.push(key), {totalHits: 1, resetTime: undefined})}
-    const allowed = createRateLimiter({quota: 5, windowSeconds: 10, store, keyOf: (request) => String(request.url), publicBaseUrl: BASE, onStoreError: () => undefined})(
+    const allowed = counting(createRateLimiter({quota: 5, windowSeconds: 10, store, keyOf: (request) => String(request.url), publicBaseUrl: BASE, onStoreError: () => undefined}))(
       fakeRequest('GET', '/a'),
       fakeResponse().response,
       [],
@@ -152,11 +153,11 @@ describe('the rate limiter', () => {
   it('awaits a store that answers with a promise', async () => {
     const store = {increment: async () => ({totalHits: 3, resetTime: undefined})}
     const {response, written} = fakeResponse()
-    const allowed = limiter(store)(fakeRequest('GET', '/'), response, [])
+    const allowed = counting(limiter(store))(fakeRequest('GET', '/'), response, [])
     expect(allowed).toBeInstanceOf(Promise)
     expect(await allowed).toBe(false)
     expect(written.status).toBe(429)
-    expect(await limiter({increment: async () => ({totalHits: 1, resetTime: undefined})})(fakeRequest('GET', '/'), fakeResponse().response, [])).toBe(true)
+    expect(await counting(limiter({increment: async () => ({totalHits: 1, resetTime: undefined})}))(fakeRequest('GET', '/'), fakeResponse().response, [])).toBe(true)
   })
 
   it('lets requests through while a failing store is paused for 5 s, reporting each pause once', async () => {
@@ -171,7 +172,7 @@ describe('the rate limiter', () => {
         return {totalHits: 99, resetTime: undefined}
       },
     }
-    const limit = limiter(store, (error) => errors.push(error))
+    const limit = counting(limiter(store, (error) => errors.push(error)))
     expect(limit(fakeRequest('GET', '/'), fakeResponse().response, [])).toBe(true)
     expect(errors).toEqual([new Error('down')])
     vi.setSystemTime(4999)
@@ -191,7 +192,7 @@ describe('the rate limiter', () => {
     const errors: unknown[] = []
     let answer: (() => void) | undefined
     const store = {increment: () => new Promise<{totalHits: number; resetTime: undefined}>((resolve) => (answer = () => resolve({totalHits: 99, resetTime: undefined})))}
-    const pending = limiter(store, (error) => errors.push(error))(fakeRequest('GET', '/'), fakeResponse().response, [])
+    const pending = counting(limiter(store, (error) => errors.push(error)))(fakeRequest('GET', '/'), fakeResponse().response, [])
     await vi.advanceTimersByTimeAsync(249)
     expect(errors).toEqual([])
     await vi.advanceTimersByTimeAsync(1)
@@ -204,9 +205,9 @@ describe('the rate limiter', () => {
   it('clears its timer when the store answers in time, and lets a rejected count through', async () => {
     vi.useFakeTimers({now: 0})
     const errors: unknown[] = []
-    expect(await limiter({increment: async () => ({totalHits: 1, resetTime: undefined})})(fakeRequest('GET', '/'), fakeResponse().response, [])).toBe(true)
+    expect(await counting(limiter({increment: async () => ({totalHits: 1, resetTime: undefined})}))(fakeRequest('GET', '/'), fakeResponse().response, [])).toBe(true)
     expect(vi.getTimerCount()).toBe(0)
-    expect(await limiter({increment: () => Promise.reject(new Error('gone'))}, (error) => errors.push(error))(fakeRequest('GET', '/'), fakeResponse().response, [])).toBe(true)
+    expect(await counting(limiter({increment: () => Promise.reject(new Error('gone'))}, (error) => errors.push(error)))(fakeRequest('GET', '/'), fakeResponse().response, [])).toBe(true)
     expect(errors).toEqual([new Error('gone')])
   })
 })

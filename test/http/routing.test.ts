@@ -6,6 +6,7 @@ import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import {catalogSnapshotBuilder} from '../../server/catalog-builder.ts'
 import {createCatalogHandler, readOnlyDetail, sendReadOnlyRefusal} from '../../server/http/api-router.ts'
 import {catalogVersionHeader, createFastPath} from '../../server/http/fast-path.ts'
+import {NO_FIXED_HEADERS} from '../../server/http/fixed-head.ts'
 import {buildProblem} from '../../server/http/problem.ts'
 import {withoutSandbox} from '../../server/http/resolve.ts'
 import type {Snapshot} from '../../server/snapshot/snapshot.ts'
@@ -35,7 +36,7 @@ describe('the fast path', () => {
   const serve = (method: string, url: string) => {
     const {response, written} = fakeResponse()
     const headers = ['X-Request-Id', 'r1']
-    const answered = createFastPath(store, BASE)(fakeRequest(method, url, {'accept-encoding': 'identity'}), response, headers)
+    const answered = createFastPath(store, BASE)(fakeRequest(method, url, {'accept-encoding': 'identity'}), response, headers, NO_FIXED_HEADERS)
     return {answered, written, headers}
   }
 

@@ -1,0 +1,100 @@
+// Fixed header lines over real HTTP: they reach the wire once, as written, with Node's own framing
+// and connection headers around them, on keep-alive connections and on a plain ServerResponse.
+import {createServer, type Server, type ServerResponse} from 'node:http'
+import {connect} from 'node:net'
+import {afterEach, describe, expect, it} from 'vitest'
+import {FixedHeadResponse, fixedHeaders, NO_FIXED_HEADERS, writeHeadWithFixed} from '../../server/http/fixed-head.ts'
+
+const VARIANT = fixedHeaders(['ETag', '"abc"', 'Content-Type', 'application/json; charset=utf-8'])
+const SHARED = fixedHeaders(['Access-Control-Allow-Origin', '*', 'X-Content-Type-Options', 'nosniff'])
+const BODY = Buffer.from('{"שלום":"עולם"}')
+
+let server: Server | undefined
+afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())))
+
+async function listen(answer: (response: ServerResponse) => void, withFixedHeads = true): Promise<number> {
+  server = createServer(withFixedHeads ? {ServerResponse: FixedHeadResponse} : {}, (_request, response) => answer(response))
+  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve))
+  const address = server.address()
+  if (address === null || typeof address === 'string') throw new Error('no port')
+  return address.port
+}
+
+/** Sends `requests` raw on one connection and returns every byte the server wrote until it has `responses` bodies. */
+function exchange(port: number, requests: string, responses: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(requests))
+    let received = Buffer.alloc(0)
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk])
+      const text = received.toString('utf8')
+      if (text.split(BODY.toString('utf8')).length - 1 >= responses || (responses === 0 && text.includes('\r\n\r\n'))) {
+        socket.destroy()
+        resolve(text)
+      }
+    })
+    socket.on('error', reject)
+  })
+}
+
+const GET = 'GET / HTTP/1.1\r\nHost: a\r\n\r\n'
+
+describe('a head with fixed lines', () => {
+  it('carries them once, as written, with Node framing the body and keeping the connection', async () => {
+    let count = 0
+    const port = await listen((response) => {
+      count += 1
+      writeHeadWithFixed(response, 200, VARIANT, SHARED, ['Content-Length', String(BODY.length), 'X-Request-Id', `r${count}`])
+      response.end(BODY)
+    })
+    const text = await exchange(port, GET + GET, 2)
+    const [first = '', second = ''] = text.split('HTTP/1.1 ').filter(Boolean)
+    const head = first.slice(0, first.indexOf('\r\n\r\n'))
+    expect(head.split('\r\n').slice(0, 8)).toEqual([
+      '200 OK',
+      'ETag: "abc"',
+      'Content-Type: application/json; charset=utf-8',
+      'Access-Control-Allow-Origin: *',
+      'X-Content-Type-Options: nosniff',
+      `Content-Length: ${BODY.length}`,
+      'X-Request-Id: r1',
+      expect.stringMatching(/^Date: /),
+    ])
+    expect(head).toContain('Connection: keep-alive')
+    expect(head.match(/ETag/g)).toHaveLength(1)
+    expect(first.endsWith(BODY.toString('utf8'))).toBe(true)
+    expect(second, 'the second response on the same connection has its own head').toContain('X-Request-Id: r2')
+    expect(second.match(/ETag: "abc"/g)).toHaveLength(1)
+  })
+
+  it('does not carry them into the next head when writeHead throws', async () => {
+    const port = await listen((response) => {
+      response.writeHead(200, ['Content-Length', String(BODY.length)])
+      expect(() => writeHeadWithFixed(response, 200, VARIANT, SHARED, [])).toThrow(/headers/i)
+      response.end(BODY)
+    })
+    const text = await exchange(port, GET + GET, 2)
+    expect(text).not.toContain('ETag')
+  })
+
+  it('goes out as a header list on a response that is not a FixedHeadResponse', async () => {
+    const port = await listen((response) => {
+      writeHeadWithFixed(response, 304, VARIANT, NO_FIXED_HEADERS, ['X-Request-Id', 'r'])
+      response.end()
+    }, false)
+    const text = await exchange(port, GET, 0)
+    expect(text).toMatch(/^HTTP\/1\.1 304 Not Modified\r\nETag: "abc"\r\nContent-Type: application\/json; charset=utf-8\r\nX-Request-Id: r\r\n/)
+  })
+})
+
+describe('fixed header lines', () => {
+  it('are checked against the HTTP grammar once, as writeHead would check them', () => {
+    expect(() => fixedHeaders(['X-Bad', 'a\r\nSet-Cookie: b'])).toThrow(/Invalid character/)
+    expect(() => fixedHeaders(['Bad Name', 'a'])).toThrow(/valid HTTP token/)
+    expect(() => fixedHeaders(['X-Odd'])).toThrow(/pairs/)
+  })
+
+  it('leave out the headers Node reads to frame the body or keep the connection', () => {
+    for (const name of ['Content-Length', 'transfer-encoding', 'Connection', 'Date', 'Keep-Alive']) expect(() => fixedHeaders([name, '1']), name).toThrow(/read by Node/)
+  })
+})
