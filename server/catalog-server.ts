@@ -35,12 +35,15 @@ export function createCatalogServer(dependencies: CatalogServerDependencies): Ca
           onStoreError: logError,
         })
       : undefined
-  const observers = [...(dependencies.logger ? [requestLogObserver(dependencies.logger, clientAddress, clock)] : []), ...(dependencies.metrics ? [dependencies.metrics.observe] : [])]
+  // The level is set for the life of the process: above info, no request is timed for a log.
+  const logsRequests = dependencies.logger?.isLevelEnabled('info') === true
+  const observers = [...(dependencies.logger && logsRequests ? [requestLogObserver(dependencies.logger, clientAddress, clock)] : []), ...(dependencies.metrics ? [dependencies.metrics.observe] : [])]
   const listener = createRequestListener({
     fastPath: createFastPath(dependencies.store, config.publicBaseUrl),
     application: createApp(dependencies),
     rateLimiter,
     observe: observers.length > 0 ? (request, response, answered) => observers.forEach((observe) => observe(request, response, answered)) : undefined,
+    timed: logsRequests,
     unlimitedPaths: [METRICS_PATH, WEBHOOK_PATH],
     lifecycle: config.lifecycle,
     publicBaseUrl: config.publicBaseUrl,

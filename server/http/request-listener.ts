@@ -31,6 +31,8 @@ export interface RequestListenerParts {
   application: RequestListener
   rateLimiter?: RateLimiter | undefined
   observe?: RequestObserver | undefined
+  /** Whether `observe` reads `startedAt` and `socketBytesBefore` (the request log does); otherwise they are NaN, and not measured. */
+  timed?: boolean | undefined
   /** Paths never rate limited: webhook deliveries (which carry signatures), metrics scrapes. */
   unlimitedPaths?: readonly string[]
   lifecycle?: VersionLifecycle | undefined
@@ -67,7 +69,7 @@ const VERSIONED = 4
  * `writeHead` takes fastest.
  */
 export function createRequestListener(parts: RequestListenerParts): RequestListener {
-  const {fastPath, application, rateLimiter, observe, lifecycle, publicBaseUrl, clock = () => new Date(), onError} = parts
+  const {fastPath, application, rateLimiter, observe, timed = true, lifecycle, publicBaseUrl, clock = () => new Date(), onError} = parts
   const unlimitedPaths = new Set(parts.unlimitedPaths ?? [])
   const requestId = requestIdSource()
   const shared: FixedHeaders[] = []
@@ -140,7 +142,9 @@ export function createRequestListener(parts: RequestListenerParts): RequestListe
   }
 
   return (request, response) => {
-    const answered = {id: requestId(request), url: request.url ?? '/', startedAt: performance.now(), socketBytesBefore: request.socket.bytesWritten}
+    const answered = timed
+      ? {id: requestId(request), url: request.url ?? '/', startedAt: performance.now(), socketBytesBefore: request.socket.bytesWritten}
+      : {id: requestId(request), url: request.url ?? '/', startedAt: Number.NaN, socketBytesBefore: Number.NaN}
     handle(request, response, answered.id)
     // Not at once, even when the fast path has already called end(): only 'close' tells whether the
     // bytes went out, and how long that took. (A response closes once: `on` spares the wrapper `once` makes.)

@@ -77,9 +77,11 @@ function rateLimitSummary(logger: Logger, now: () => number) {
   const refusedByClient = new Map<string, number>()
   let refused = 0
   let untracked = 0
-  let windowStartedAt = now()
+  let windowStartedAt = 0
   return {
     isFirst(client: string): boolean {
+      // The minute starts with its first refusal: a request that is not refused reads no clock.
+      if (refused === 0) windowStartedAt = now()
       refused += 1
       const earlier = refusedByClient.get(client)
       if (earlier !== undefined) {
@@ -95,7 +97,7 @@ function rateLimitSummary(logger: Logger, now: () => number) {
       return true
     },
     summariseIfDue() {
-      if (now() - windowStartedAt < RATE_LIMIT_SUMMARY_MS) return
+      if (refused === 0 || now() - windowStartedAt < RATE_LIMIT_SUMMARY_MS) return
       if (refused > refusedByClient.size) {
         const top = [...refusedByClient].sort((a, b) => b[1] - a[1]).slice(0, 10)
         logger.warn(
