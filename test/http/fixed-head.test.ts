@@ -87,6 +87,27 @@ describe('a head with fixed lines', () => {
   })
 })
 
+describe('the response class', () => {
+  it("takes the server's options as Node's own responses do", async () => {
+    // With rejectNonStandardBodyWrites, a body written to a HEAD response throws.
+    let refused: boolean | undefined
+    server = createServer({ServerResponse: FixedHeadResponse, rejectNonStandardBodyWrites: true}, (_request, response) => {
+      refused = false
+      try {
+        response.write('x')
+      } catch {
+        refused = true
+      }
+      response.end()
+    })
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve))
+    const address = server.address()
+    if (address === null || typeof address === 'string') throw new Error('no port')
+    expect((await fetch(`http://127.0.0.1:${address.port}/`, {method: 'HEAD'})).status).toBe(200)
+    expect(refused).toBe(true)
+  })
+})
+
 describe('fixed header lines', () => {
   it('are checked against the HTTP grammar once, as writeHead would check them', () => {
     expect(() => fixedHeaders(['X-Bad', 'a\r\nSet-Cookie: b'])).toThrow(/Invalid character/)
