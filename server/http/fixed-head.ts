@@ -61,6 +61,7 @@ let pendingLines = ''
 export class FixedHeadResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
   // Spelt out: a default constructor forwards its arguments as a rest list, which cost each response
   // as much again as ServerResponse's own constructor (measured, 0.18 µs against 0.10 like this).
+  // eslint-disable-next-line @typescript-eslint/no-useless-constructor -- measured, it is not
   constructor(request: Request, options?: {highWaterMark?: number; rejectNonStandardBodyWrites?: boolean}) {
     // @ts-expect-error Node passes the server's options too; @types/node declares only the request.
     super(request, options)
