@@ -42,7 +42,7 @@ interface Heads {
   contentLength: string
   notModified: FixedHeaders
 }
-// The hot variants' heads (a few hundred bytes each, so about 2 MB at most): a catalog of 100k items
+// The hot variants' heads (about a kilobyte each, as a list and as joined lines, so about 4 MB at most): a catalog of 100k items
 // would otherwise hold a head per item ever requested.
 const headsOf = new LRUCache<Variant, Heads>({max: 4096})
 
