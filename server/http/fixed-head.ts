@@ -1,4 +1,5 @@
-import {ServerResponse, validateHeaderName, validateHeaderValue, type IncomingMessage, type OutgoingHttpHeaders} from 'node:http'
+import {IncomingMessage, ServerResponse, validateHeaderName, validateHeaderValue, type OutgoingHttpHeaders} from 'node:http'
+import {Socket} from 'node:net'
 
 declare module 'node:http' {
   interface OutgoingMessage {
@@ -90,4 +91,24 @@ export class FixedHeadResponse<Request extends IncomingMessage = IncomingMessage
 export function writeHeadWithFixed(response: ServerResponse, statusCode: number, first: FixedHeaders, second: FixedHeaders, headers: string[]): void {
   if (response instanceof FixedHeadResponse) response.writeHeadWithFixed(statusCode, first, second, headers)
   else response.writeHead(statusCode, [...first.list, ...second.list, ...headers])
+}
+
+const PROBE = fixedHeaders(['X-Fixed-Probe', '1'])
+
+/**
+ * Whether `Response` puts fixed lines into the head on the Node that runs this: it writes one head
+ * for a socket that never connects and reads it back from `_header` (the head as Node will send
+ * it; request-log.ts and morgan read it too). When it does not, the server keeps Node's own
+ * ServerResponse and sends every header as a list: a Node whose `writeHead` changed inside costs
+ * speed, never headers.
+ */
+export function fixedHeadsWork(Response: new (request: IncomingMessage) => FixedHeadResponse = FixedHeadResponse): boolean {
+  try {
+    const response = new Response(new IncomingMessage(new Socket()))
+    writeHeadWithFixed(response, 200, PROBE, NO_FIXED_HEADERS, ['Content-Length', '0'])
+    const head: unknown = Reflect.get(response, '_header')
+    return typeof head === 'string' && head.startsWith('HTTP/1.1 200 OK\r\nX-Fixed-Probe: 1\r\nContent-Length: 0\r\n')
+  } catch {
+    return false
+  }
 }

@@ -1,9 +1,9 @@
 // Fixed header lines over real HTTP: they reach the wire once, as written, with Node's own framing
 // and connection headers around them, on keep-alive connections and on a plain ServerResponse.
-import {createServer, type Server, type ServerResponse} from 'node:http'
+import {createServer, ServerResponse, type Server} from 'node:http'
 import {connect} from 'node:net'
 import {afterEach, describe, expect, it} from 'vitest'
-import {FixedHeadResponse, fixedHeaders, NO_FIXED_HEADERS, writeHeadWithFixed} from '../../server/http/fixed-head.ts'
+import {FixedHeadResponse, fixedHeaders, fixedHeadsWork, NO_FIXED_HEADERS, writeHeadWithFixed} from '../../server/http/fixed-head.ts'
 
 const VARIANT = fixedHeaders(['ETag', '"abc"', 'Content-Type', 'application/json; charset=utf-8'])
 const SHARED = fixedHeaders(['Access-Control-Allow-Origin', '*', 'X-Content-Type-Options', 'nosniff'])
@@ -117,5 +117,17 @@ describe('fixed header lines', () => {
 
   it('leave out the headers Node reads to frame the body or keep the connection', () => {
     for (const name of ['Content-Length', 'transfer-encoding', 'Connection', 'Date', 'Keep-Alive']) expect(() => fixedHeaders([name, '1']), name).toThrow(/read by Node/)
+  })
+})
+
+describe('the check at start', () => {
+  it('finds that the installed Node takes the lines, and that a response that drops them does not', () => {
+    expect(fixedHeadsWork()).toBe(true)
+    class Dropping extends FixedHeadResponse {
+      override _storeHeader(firstLine: string, headers: string[] | null | undefined): void {
+        ServerResponse.prototype._storeHeader.call(this, firstLine.slice(0, firstLine.indexOf('\r\n') + 2), headers)
+      }
+    }
+    expect(fixedHeadsWork(Dropping)).toBe(false)
   })
 })
