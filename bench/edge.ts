@@ -100,7 +100,7 @@ interface Freshness {
   untouchedChecked: number
 }
 const freshnessRows: Freshness[] = []
-let hitRatio = {reads: 0, hits: 0, documents: 0}
+let hitRatio = {reads: 0, hits: 0, documents: 0, failed: new Map<string, number>()}
 for (const size of SIZES) {
   const edge = await edgeOver(growDataset(sample, size))
   const documentsToWatch = {item: `/api/v1/episodes/${edge.slug}.json`, list: '/api/v1/episodes.json', bulk: '/api/v1/all.json'}
@@ -147,6 +147,8 @@ for (const size of SIZES) {
       '/llms.txt',
     ]
     let [hits, reads] = [0, 0]
+    // A read the edge cut short is counted by document and reason, not thrown: it is a finding.
+    const failed = new Map<string, number>()
     const until = Date.now() + SECONDS * 1000
     const publisher = (async () => {
       for (let second = 0; Date.now() < until; second += 1) {
@@ -157,15 +159,22 @@ for (const size of SIZES) {
     await Promise.all(
       Array.from({length: 8}, async (_, reader) => {
         for (let index = reader; Date.now() < until; index += 8) {
-          const response = await fetch(`${edge.varnish.url}${readPaths[index % readPaths.length]}`)
-          await response.arrayBuffer()
+          const path = readPaths[index % readPaths.length] ?? '/'
+          const response = await fetch(`${edge.varnish.url}${path}`)
+            .then(async (answer) => (await answer.arrayBuffer(), answer))
+            .catch((error: unknown) => {
+              const reason = `${path}: ${String(error)}${error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : ''}`
+              failed.set(reason, (failed.get(reason) ?? 0) + 1)
+              return undefined
+            })
           reads += 1
+          if (!response) continue
           if (response.headers.get('x-cache') === 'HIT') hits += 1
         }
       }),
     )
     await publisher
-    hitRatio = {reads, hits, documents: readPaths.length}
+    hitRatio = {reads, hits, documents: readPaths.length, failed}
   }
   await edge.close()
 }
@@ -254,7 +263,9 @@ ${freshnessRows
 
 8 readers over ${hitRatio.documents} documents for ${SECONDS} s at ${count(SIZES[0] ?? 0)} documents, one episode published a second: ${hitRatio.reads} reads,
 ${hitRatio.hits} hits (${((hitRatio.hits / hitRatio.reads) * 100).toFixed(1)} %). Only the edited item, its list, the bulk
-document and the site documents whose bytes changed are purged; the rest stay cached.
+document and the site documents whose bytes changed are purged; the rest stay cached. Reads that failed: ${
+  hitRatio.failed.size === 0 ? 'none' : [...hitRatio.failed].map(([reason, times]) => `${times} × ${reason}`).join('; ')
+}.
 
 ## Requests per second, one core
 
