@@ -6,7 +6,7 @@ import {createSource} from './content/create-source.ts'
 import {watchFile} from './content/watch-file.ts'
 import {registerEdgeMetrics} from './edge/edge-metrics.ts'
 import {createEdgePurging, type EdgeMetrics} from './edge/edge-purging.ts'
-import {fixedHeadsWork} from './http/fixed-head.ts'
+import {FIXED_HEADS_WORK} from './http/fixed-head.ts'
 import {createStdoutLog} from './observability/logger.ts'
 import {createMetrics} from './observability/metrics.ts'
 import type {ContentChange} from './snapshot/store.ts'
@@ -33,7 +33,7 @@ const log = createStdoutLog(config.logLevel)
 const {logger, droppedLines} = log
 const source = createSource(config.content)
 const clock = () => new Date()
-if (!fixedHeadsWork()) logger.warn(`Node ${process.version} does not take pre-joined header lines as this server expects; every header goes through writeHead's checks (slower, same headers)`)
+if (!FIXED_HEADS_WORK) logger.warn(`Node ${process.version} does not take pre-joined header lines as this server expects; every header goes through writeHead's checks (slower, same headers)`)
 
 const reported = new Set<string>()
 function reportProblems(snapshot: Snapshot) {

@@ -112,3 +112,6 @@ export function fixedHeadsWork(Response: new (request: IncomingMessage) => Fixed
     return false
   }
 }
+
+/** The check above, made once for the process: the server and the start-up warning read it. */
+export const FIXED_HEADS_WORK = fixedHeadsWork()

@@ -72,11 +72,12 @@ export function createRequestListener(parts: RequestListenerParts): RequestListe
   const {fastPath, application, rateLimiter, observe, timed = true, lifecycle, publicBaseUrl, clock = () => new Date(), onError} = parts
   const unlimitedPaths = new Set(parts.unlimitedPaths ?? [])
   const requestId = requestIdSource()
+  const versionHeaders = lifecycle ? fixedHeaders(lifecycleHeaders(lifecycle).flat()) : NO_FIXED_HEADERS
   const shared: FixedHeaders[] = []
   for (let set = 0; set < 8; set += 1) {
     let fixed = set & BROWSER ? BROWSER_READABLE : NOSNIFF
     if (set & LIMITED && rateLimiter) fixed = joinFixedHeaders(fixed, rateLimiter.policy)
-    if (set & VERSIONED && lifecycle) fixed = joinFixedHeaders(fixed, fixedHeaders(lifecycleHeaders(lifecycle).flat()))
+    if (set & VERSIONED) fixed = joinFixedHeaders(fixed, versionHeaders)
     shared.push(fixed)
   }
   const sharedHeaders = (set: number) => shared[set] ?? NO_FIXED_HEADERS
@@ -142,9 +143,12 @@ export function createRequestListener(parts: RequestListenerParts): RequestListe
   }
 
   return (request, response) => {
-    const answered = timed
-      ? {id: requestId(request), url: request.url ?? '/', startedAt: performance.now(), socketBytesBefore: request.socket.bytesWritten}
-      : {id: requestId(request), url: request.url ?? '/', startedAt: Number.NaN, socketBytesBefore: Number.NaN}
+    const answered = {
+      id: requestId(request),
+      url: request.url ?? '/',
+      startedAt: timed ? performance.now() : Number.NaN,
+      socketBytesBefore: timed ? request.socket.bytesWritten : Number.NaN,
+    }
     handle(request, response, answered.id)
     // Not at once, even when the fast path has already called end(): only 'close' tells whether the
     // bytes went out, and how long that took. (A response closes once: `on` spares the wrapper `once` makes.)

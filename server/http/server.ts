@@ -2,7 +2,7 @@ import {createServer, type IncomingMessage, type RequestListener, type Server, t
 import {Server as NetServer} from 'node:net'
 import type {Duplex} from 'node:stream'
 import {answerOnSocket, bodyGate, capConnectionsPerClient} from './connection-guard.ts'
-import {FixedHeadResponse, fixedHeadsWork} from './fixed-head.ts'
+import {FIXED_HEADS_WORK, FixedHeadResponse} from './fixed-head.ts'
 import {buildProblem, sendProblem, type ProblemStatus} from './problem.ts'
 
 export interface ServerLimits {
@@ -64,7 +64,7 @@ export function createHttpServer(listener: RequestListener, publicBaseUrl: strin
       // node:http (two servers measured side by side on one core). Nothing here waits on a bodiless
       // request's stream events; the body gate counts only requests that declare a body.
       optimizeEmptyRequests: true,
-      ...(fixedHeadsWork() ? {ServerResponse: FixedHeadResponse} : {}),
+      ...(FIXED_HEADS_WORK ? {ServerResponse: FixedHeadResponse} : {}),
     },
     (request, response) => {
       // While shutting down, every response ends its connection, so no client reuses one that is about to close.
