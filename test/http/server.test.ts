@@ -5,6 +5,8 @@ import {connect, type Socket} from 'node:net'
 import type {AddressInfo} from 'node:net'
 import {setTimeout as sleep} from 'node:timers/promises'
 import type {RequestListener} from 'node:http'
+import {setFlagsFromString} from 'node:v8'
+import {runInNewContext} from 'node:vm'
 import {afterEach, describe, expect, it} from 'vitest'
 import {answerOnSocket, bodyGate} from '../../server/http/connection-guard.ts'
 import {createHttpServer, DEFAULT_LIMITS, type CatalogHttpServer, type ServerLimits} from '../../server/http/server.ts'
@@ -173,6 +175,45 @@ describe('what Node refuses, answered as problems', () => {
     const raw = await reply
     expect(parse(raw)).toMatchObject({status: 200, body: 'ok'})
     expect(raw.slice(raw.indexOf('ok') + 2)).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/)
+  })
+
+  it('answers it after a response that ended at once but waits behind a slow one', async () => {
+    let finish: (() => void) | undefined
+    const {port} = await start({}, (request, response) => {
+      if (request.url === '/slow') finish = () => response.writeHead(200, {'Content-Length': '4'}).end('slow')
+      else response.writeHead(200, {'Content-Length': '4'}).end('fast') // queued: the connection is still writing /slow
+    })
+    const socket = await open(port)
+    const reply = readAll(socket)
+    socket.write('GET /slow HTTP/1.1\r\nHost: a\r\n\r\nGET /fast HTTP/1.1\r\nHost: a\r\n\r\nBROKEN\r\n\r\n')
+    await sleep(100)
+    finish?.()
+    const raw = await reply
+    expect(raw.match(/HTTP\/1\.1 \d+|slow|fast/g)).toEqual(['HTTP/1.1 200', 'slow', 'HTTP/1.1 200', 'fast', 'HTTP/1.1 400'])
+  })
+
+  it('does not hold a response it has ended on its connection until the next request', async () => {
+    // Held, every open connection's last response would stay alive for the young-generation collector
+    // to copy and promote. A weak reference and a forced collection show it is let go.
+    setFlagsFromString('--expose-gc')
+    const collect = runInNewContext('gc') as () => void
+    let answered: WeakRef<object> | undefined
+    const {port} = await start({}, (request, response) => {
+      answered = new WeakRef(response)
+      echo(request, response)
+    })
+    const socket = await open(port)
+    const reply = readAll(socket, 500)
+    socket.write('GET /one HTTP/1.1\r\nHost: a\r\n\r\n')
+    await sleep(100) // answered; the connection stays open
+    for (let round = 0; round < 3 && answered?.deref() !== undefined; round += 1) {
+      await sleep(10)
+      collect()
+    }
+    expect(answered?.deref(), 'collected while its connection is open').toBeUndefined()
+    expect(socket.destroyed).toBe(false)
+    socket.destroy()
+    expect(await reply).toContain('url=/one')
   })
 })
 
