@@ -150,9 +150,14 @@ export function createRequestListener(parts: RequestListenerParts): RequestListe
       socketBytesBefore: timed ? request.socket.bytesWritten : Number.NaN,
     }
     handle(request, response, answered.id)
-    // Not at once, even when the fast path has already called end(): only 'close' tells whether the
-    // bytes went out, and how long that took. (A response closes once: `on` spares the wrapper `once` makes.)
-    if (observe) response.on('close', () => observe(request, response, answered))
+    if (!observe) return
+    // An observer that reads only the status (metrics) sees a response whose head is written at once:
+    // its status is final, and a 'close' listener per request costs more than the rest of the
+    // observing. A timed one (the request log) waits for 'close', even when the fast path has already
+    // called end(): only 'close' tells whether the bytes went out, and how long that took. (A
+    // response closes once: `on` spares the wrapper `once` makes.)
+    if (!timed && response.headersSent) observe(request, response, answered)
+    else response.on('close', () => observe(request, response, answered))
   }
 }
 
