@@ -74,23 +74,31 @@ export class FixedHeadResponse<Request extends IncomingMessage = IncomingMessage
     super._storeHeader(lines === '' ? firstLine : firstLine + lines, headers)
   }
 
-  writeHeadWithFixed(statusCode: number, first: FixedHeaders, second: FixedHeaders, headers: string[]): void {
-    pendingLines = first.lines + second.lines
+  writeHeadWithFixed(statusCode: number, first: FixedHeaders, second: FixedHeaders, own: readonly string[], framing: string[]): void {
+    let lines = first.lines + second.lines
+    for (let index = 0; index + 1 < own.length; index += 2) lines += `${own[index]}: ${own[index + 1]}\r\n`
+    pendingLines = lines
     try {
-      this.writeHead(statusCode, headers)
+      this.writeHead(statusCode, framing)
     } finally {
       pendingLines = '' // writeHead threw before it joined the head
     }
   }
 }
 
+const NO_FRAMING: string[] = []
+
 /**
- * `writeHead(statusCode, first + second + headers)`, the fixed parts as they are when the response
- * can take them (Express's responses, whose prototype Express replaces, take the list).
+ * `writeHead(statusCode, first + second + own + framing)`. `own` are the response's own headers
+ * (request id, RateLimit, Catalog-Version), whose values this server makes so that they cannot
+ * break the grammar (an id that matched a pattern, numbers, a version hash): a `FixedHeadResponse`
+ * joins them into the head unchecked, as it does the fixed lines. `framing` (Content-Length) goes
+ * through `writeHead`'s own list, which Node reads. Responses that are not `FixedHeadResponse`s
+ * (Express's, whose prototype Express replaces) take it all as one list, checked by Node.
  */
-export function writeHeadWithFixed(response: ServerResponse, statusCode: number, first: FixedHeaders, second: FixedHeaders, headers: string[]): void {
-  if (response instanceof FixedHeadResponse) response.writeHeadWithFixed(statusCode, first, second, headers)
-  else response.writeHead(statusCode, [...first.list, ...second.list, ...headers])
+export function writeHeadWithFixed(response: ServerResponse, statusCode: number, first: FixedHeaders, second: FixedHeaders, own: readonly string[], framing: string[] = NO_FRAMING): void {
+  if (response instanceof FixedHeadResponse) response.writeHeadWithFixed(statusCode, first, second, own, framing)
+  else response.writeHead(statusCode, [...first.list, ...second.list, ...own, ...framing])
 }
 
 const PROBE = fixedHeaders(['X-Fixed-Probe', '1'])
@@ -105,9 +113,9 @@ const PROBE = fixedHeaders(['X-Fixed-Probe', '1'])
 export function fixedHeadsWork(Response: new (request: IncomingMessage) => FixedHeadResponse = FixedHeadResponse): boolean {
   try {
     const response = new Response(new IncomingMessage(new Socket()))
-    writeHeadWithFixed(response, 200, PROBE, NO_FIXED_HEADERS, ['Content-Length', '0'])
+    writeHeadWithFixed(response, 200, PROBE, NO_FIXED_HEADERS, ['X-Own-Probe', '2'], ['Content-Length', '0'])
     const head: unknown = Reflect.get(response, '_header')
-    return typeof head === 'string' && head.startsWith('HTTP/1.1 200 OK\r\nX-Fixed-Probe: 1\r\nContent-Length: 0\r\n')
+    return typeof head === 'string' && head.startsWith('HTTP/1.1 200 OK\r\nX-Fixed-Probe: 1\r\nX-Own-Probe: 2\r\nContent-Length: 0\r\n')
   } catch {
     return false
   }

@@ -13,8 +13,10 @@ export const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300, st
  * Writes pre-built bytes in the content coding the client prefers, or a bodiless 304 when the
  * request's validators match that variant. Nothing is serialised, hashed or compressed here,
  * except a variant compressed on its first request when the snapshot has not done it yet.
- * `extraHeaders` (a flat name, value list) are the per-request ones (request id, rate limit), and
- * `fixed` the ones the request shares with many others (CORS, the rate-limit policy).
+ * `extraHeaders` (a flat name, value list) are the per-request ones (request id, rate limit, catalog
+ * version), whose values this server makes so that they cannot break the header grammar (see
+ * `writeHeadWithFixed`), and `fixed` the ones the request shares with many others (CORS, the
+ * rate-limit policy).
  */
 export function sendRepresentation(
   request: IncomingMessage,
@@ -39,7 +41,8 @@ export function sendRepresentation(
  */
 interface Heads {
   ok: FixedHeaders
-  contentLength: string
+  /** `writeHead`'s list: Content-Length. */
+  framing: string[]
   notModified: FixedHeaders
 }
 // The hot variants' heads (about a kilobyte each, as a list and as joined lines, so about 4 MB at most): a catalog of 100k items
@@ -53,7 +56,7 @@ function headsFor(representation: Representation, variant: Variant): Heads {
     const content = ['Content-Type', representation.contentType, ...(variant.coding === 'identity' ? [] : ['Content-Encoding', variant.coding])]
     heads = {
       ok: fixedHeaders([...validators, ...content, ...representation.headerList]),
-      contentLength: String(variant.body.length),
+      framing: ['Content-Length', String(variant.body.length)],
       notModified: fixedHeaders([...validators, ...representation.headerList]),
     }
     headsOf.set(variant, heads)
@@ -64,8 +67,8 @@ function headsFor(representation: Representation, variant: Variant): Heads {
 /**
  * RFC 9110: If-None-Match (weak comparison, lists and `*`) against the selected variant's ETag,
  * If-Modified-Since only without it; `fresh` implements both. HEAD gets the headers of GET.
- * The variant's and the request's fixed lines go into the head as they are; the rest to `writeHead`
- * as one flat list (measured, a quarter faster than setHeader).
+ * The variant's, the request's shared and its own lines go into the head as they are; Content-Length
+ * to `writeHead`'s list, which Node reads to frame the body.
  */
 function writeVariant(request: IncomingMessage, response: ServerResponse, representation: Representation, variant: Variant, extraHeaders: readonly string[], fixed: FixedHeaders): void {
   const heads = headsFor(representation, variant)
@@ -73,27 +76,23 @@ function writeVariant(request: IncomingMessage, response: ServerResponse, repres
   // 200 suits caches, but an origin must evaluate the preconditions (RFC 9110, 13.2.1), and fetch()
   // adds that directive to every request that carries If-None-Match.
   const ifNoneMatch = request.headers['if-none-match']
-  // The common revalidation, the ETag sent back as it was received, needs no parsing.
+  const ifModifiedSince = request.headers['if-modified-since']
+  // The common revalidation, the ETag sent back as it was received, needs no parsing; a request
+  // with neither validator none at all.
   const unchanged =
     ifNoneMatch === variant.etag ||
-    fresh({'if-none-match': ifNoneMatch, 'if-modified-since': request.headers['if-modified-since']}, {etag: variant.etag, 'last-modified': representation.lastModifiedHeader})
+    ((ifNoneMatch !== undefined || ifModifiedSince !== undefined) &&
+      fresh({'if-none-match': ifNoneMatch, 'if-modified-since': ifModifiedSince}, {etag: variant.etag, 'last-modified': representation.lastModifiedHeader}))
   if (unchanged) {
-    writeHeadWithFixed(response, 304, heads.notModified, fixed, extraHeaders.slice())
+    writeHeadWithFixed(response, 304, heads.notModified, fixed, extraHeaders)
     response.end()
     return
   }
-  writeHeadWithFixed(response, 200, heads.ok, fixed, joined(['Content-Length', heads.contentLength], extraHeaders))
+  writeHeadWithFixed(response, 200, heads.ok, fixed, extraHeaders, heads.framing)
   if (request.method === 'HEAD') response.end()
   else if (Buffer.isBuffer(variant.body)) response.end(variant.body)
   else if (variant.body.whole) response.end(variant.body.whole)
   else writeChunks(response, variant.body)
-}
-
-/** `head` then `more`, as one list: measured, `concat` took V8's slow path here. */
-function joined(head: string[], more: readonly string[]): string[] {
-  const list = head
-  for (const entry of more) list.push(entry)
-  return list
 }
 
 /**

@@ -44,7 +44,7 @@ describe('a head with fixed lines', () => {
     let count = 0
     const port = await listen((response) => {
       count += 1
-      writeHeadWithFixed(response, 200, VARIANT, SHARED, ['Content-Length', String(BODY.length), 'X-Request-Id', `r${count}`])
+      writeHeadWithFixed(response, 200, VARIANT, SHARED, ['X-Request-Id', `r${count}`], ['Content-Length', String(BODY.length)])
       response.end(BODY)
     })
     const text = await exchange(port, GET + GET, 2)
@@ -56,8 +56,8 @@ describe('a head with fixed lines', () => {
       'Content-Type: application/json; charset=utf-8',
       'Access-Control-Allow-Origin: *',
       'X-Content-Type-Options: nosniff',
-      `Content-Length: ${BODY.length}`,
       'X-Request-Id: r1',
+      `Content-Length: ${BODY.length}`,
       expect.stringMatching(/^Date: /),
     ])
     expect(head).toContain('Connection: keep-alive')

@@ -14,7 +14,7 @@ const text = JSON.stringify({data: 'פרק '.repeat(300)})
 const settle = () => new Promise((resolve) => setImmediate(resolve))
 
 describe('the response head', () => {
-  it('carries the validators, caching, Vary, the type and length, the document headers, then the request headers', () => {
+  it('carries the validators, caching, Vary, the type, the document headers, the request headers, then the length', () => {
     const representation = represent(text, () => date, {headers: {Link: '<x>'}})
     const {response, written} = fakeResponse()
     sendRepresentation(fakeRequest('GET', '/'), response, representation, ['X-Request-Id', 'r'])
@@ -32,10 +32,10 @@ describe('the response head', () => {
       'application/json; charset=utf-8',
       'Link',
       '<x>',
-      'Content-Length',
-      String(Buffer.byteLength(text)),
       'X-Request-Id',
       'r',
+      'Content-Length',
+      String(Buffer.byteLength(text)),
     ])
     expect(CACHE_CONTROL).toBe('public, max-age=60, stale-while-revalidate=300, stale-if-error=86400')
     expect(written.body?.toString()).toBe(text)
@@ -47,7 +47,8 @@ describe('the response head', () => {
     sendRepresentation(fakeRequest('GET', '/'), first.response, representation, ['X-Request-Id', '1'])
     const second = fakeResponse()
     sendRepresentation(fakeRequest('GET', '/'), second.response, representation, ['X-Request-Id', '2'])
-    expect(second.written.headerList.slice(0, -1)).toEqual(first.written.headerList.slice(0, -1))
+    const withoutRequestId = (list: readonly string[]) => list.filter((entry, index) => entry !== 'X-Request-Id' && list[index - 1] !== 'X-Request-Id')
+    expect(withoutRequestId(second.written.headerList)).toEqual(withoutRequestId(first.written.headerList))
     expect(second.written.headers['x-request-id']).toBe('2')
   })
 })

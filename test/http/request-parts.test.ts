@@ -1,6 +1,6 @@
 // Small pieces of the request path on their own: request ids, client addresses and rate-limit keys,
 // and the rate limiter over stores the test controls. No server.
-import type {IncomingMessage, ServerResponse} from 'node:http'
+import {validateHeaderValue, type IncomingMessage, type ServerResponse} from 'node:http'
 import {afterEach, describe, expect, it, vi} from 'vitest'
 import {clientAddressResolver, rateLimitKey, trustedProxyTest} from '../../server/http/client-address.ts'
 import {NO_FIXED_HEADERS} from '../../server/http/fixed-head.ts'
@@ -26,6 +26,15 @@ describe('request ids', () => {
     for (let index = 6; index <= 36; index++) next(fakeRequest('GET', '/'))
     expect(next(fakeRequest('GET', '/'))).toBe(`${prefix}-11`)
     expect(requestIdSource()(fakeRequest('GET', '/')), 'another process, another prefix').not.toBe(`${prefix}-1`)
+  })
+
+  it('never keeps one that could break a header line: ids go into the head unchecked', () => {
+    const next = requestIdSource()
+    for (const hostile of ['a\r\nSet-Cookie: b=c', 'a\nb', 'a\u0000b', 'a\u007fb', 'a\tb', 'a;b', 'a"b', 'a\u00ffb', 'א']) {
+      const id = next(fakeRequest('GET', '/', {'x-request-id': hostile}))
+      expect(id).not.toBe(hostile)
+      expect(() => validateHeaderValue('X-Request-Id', id)).not.toThrow()
+    }
   })
 
   it('makes its own for a repeated header', () => {
@@ -79,6 +88,11 @@ describe('the rate limiter', () => {
   const limiter = (store: CounterStore, onStoreError: (error: unknown) => void = () => undefined) =>
     createRateLimiter({quota: 2, windowSeconds: 60, store, keyOf: () => 'client', publicBaseUrl: BASE, onStoreError, policyName: 'p'})
   const counting = (limiter: RateLimiter) => (request: IncomingMessage, response: ServerResponse, headers: string[]) => limiter.count(request, response, headers, NO_FIXED_HEADERS)
+
+  it('refuses at start a policy name that could break a header line: RateLimit goes into the head unchecked', () => {
+    const options = {quota: 2, windowSeconds: 60, store: new WindowCounter(), keyOf: () => 'client', publicBaseUrl: BASE, onStoreError: () => undefined}
+    expect(() => createRateLimiter({...options, policyName: 'p\r\nSet-Cookie: a=b'})).toThrow(/Invalid character/)
+  })
 
   it('tells the store its window, lets the quota through with the draft headers, then answers 429', () => {
     vi.useFakeTimers({now: Date.parse('2026-01-01T00:00:00Z')})
