@@ -20,7 +20,9 @@ interface AnsweredRequest {
 
 /**
  * Sees every response once (logs, metrics) when it is done with: written out in full
- * (`response.writableFinished`) or cut short because the connection closed.
+ * (`response.writableFinished`) or cut short because the connection closed. An observer that is
+ * not `timed` (metrics, which read the status) sees a response whose head was written at once
+ * right then, since its status is final.
  */
 export type RequestObserver = (request: IncomingMessage, response: ServerResponse, answered: AnsweredRequest) => void
 
@@ -31,7 +33,7 @@ export interface RequestListenerParts {
   application: RequestListener
   rateLimiter?: RateLimiter | undefined
   observe?: RequestObserver | undefined
-  /** Whether `observe` reads `startedAt` and `socketBytesBefore` (the request log does); otherwise they are NaN, and not measured. */
+  /** Whether `observe` reads `startedAt`, `socketBytesBefore` and what was sent (the request log does); otherwise they are NaN, not measured, and a response is observed as soon as its status is final. */
   timed?: boolean | undefined
   /** Paths never rate limited: webhook deliveries (which carry signatures), metrics scrapes. */
   unlimitedPaths?: readonly string[]
