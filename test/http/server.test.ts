@@ -161,34 +161,33 @@ describe('what Node refuses, answered as problems', () => {
     })
   })
 
-  it('answers a malformed request pipelined after a valid one only after the valid one', async () => {
+  /** Starts a server whose answer to /slow waits, writes `requests` on one connection, lets /slow go after 100 ms and returns all the server wrote. */
+  async function afterSlowAnswer(requests: string, answerOthers: RequestListener = () => undefined): Promise<string> {
     let finish: (() => void) | undefined
     const {port} = await start({}, (request, response) => {
       request.resume()
-      finish = () => response.writeHead(200, {'Content-Length': '2'}).end('ok')
+      if (request.url === '/slow') finish = () => response.writeHead(200, {'Content-Length': '4'}).end('slow')
+      else answerOthers(request, response)
     })
     const socket = await open(port)
     const reply = readAll(socket)
-    socket.write('GET /slow HTTP/1.1\r\nHost: a\r\n\r\nBROKEN\r\n\r\n')
+    socket.write(requests)
     await sleep(100)
     finish?.()
-    const raw = await reply
-    expect(parse(raw)).toMatchObject({status: 200, body: 'ok'})
-    expect(raw.slice(raw.indexOf('ok') + 2)).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/)
+    return reply
+  }
+
+  it('answers a malformed request pipelined after a valid one only after the valid one', async () => {
+    const raw = await afterSlowAnswer('GET /slow HTTP/1.1\r\nHost: a\r\n\r\nBROKEN\r\n\r\n')
+    expect(parse(raw)).toMatchObject({status: 200, body: 'slow'})
+    expect(raw.slice(raw.indexOf('slow') + 4)).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/)
   })
 
   it('answers it after a response that ended at once but waits behind a slow one', async () => {
-    let finish: (() => void) | undefined
-    const {port} = await start({}, (request, response) => {
-      if (request.url === '/slow') finish = () => response.writeHead(200, {'Content-Length': '4'}).end('slow')
-      else response.writeHead(200, {'Content-Length': '4'}).end('fast') // queued: the connection is still writing /slow
-    })
-    const socket = await open(port)
-    const reply = readAll(socket)
-    socket.write('GET /slow HTTP/1.1\r\nHost: a\r\n\r\nGET /fast HTTP/1.1\r\nHost: a\r\n\r\nBROKEN\r\n\r\n')
-    await sleep(100)
-    finish?.()
-    const raw = await reply
+    // /fast ends at once but is queued: the connection is still writing /slow.
+    const raw = await afterSlowAnswer('GET /slow HTTP/1.1\r\nHost: a\r\n\r\nGET /fast HTTP/1.1\r\nHost: a\r\n\r\nBROKEN\r\n\r\n', (_request, response) =>
+      response.writeHead(200, {'Content-Length': '4'}).end('fast'),
+    )
     expect(raw.match(/HTTP\/1\.1 \d+|slow|fast/g)).toEqual(['HTTP/1.1 200', 'slow', 'HTTP/1.1 200', 'fast', 'HTTP/1.1 400'])
   })
 
