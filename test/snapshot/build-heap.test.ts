@@ -1,5 +1,3 @@
-import {execFile} from 'node:child_process'
-import {promisify} from 'node:util'
 import {describe, expect, it} from 'vitest'
 import {catalogSnapshotBuilder} from '../../server/catalog-builder.ts'
 import {loadConfig} from '../../server/config.ts'
@@ -11,20 +9,7 @@ import {catalogOf, snapshotSettings} from '../helpers/snapshot-settings.ts'
 
 const config = loadConfig({PUBLIC_BASE_URL: 'http://api.test'})
 
-/** Peak RSS of a fresh process that allocates as a build does, in MiB. */
-async function peakMiB(where: 'plain' | 'building' | 'after'): Promise<number> {
-  return Number((await promisify(execFile)(process.execPath, ['test/fixtures/heap-churn.ts', where], {encoding: 'utf8'})).stdout)
-}
-
 describe('the heap while building', () => {
-  it('stays closer to what is live during a build, and grows as V8 decides once the build is over', async () => {
-    // Side by side, as under a loaded test run: alone they read about 540, 400 and 540 MiB, and
-    // with two busy cores beside them 640, 390 and 610.
-    const [plain, building, after] = await Promise.all([peakMiB('plain'), peakMiB('building'), peakMiB('after')])
-    expect(building).toBeLessThan(plain * 0.85)
-    expect(after).toBeGreaterThan(building * 1.15)
-  }, 60_000)
-
   it('covers the reads and mapping of a build', async () => {
     let readWhileBuilding: boolean | undefined
     const source = createEmbeddedSource('inline', async () => {
