@@ -5,11 +5,10 @@ import {connect, type Socket} from 'node:net'
 import type {AddressInfo} from 'node:net'
 import {setTimeout as sleep} from 'node:timers/promises'
 import type {RequestListener} from 'node:http'
-import {setFlagsFromString} from 'node:v8'
-import {runInNewContext} from 'node:vm'
 import {afterEach, describe, expect, it} from 'vitest'
 import {answerOnSocket, bodyGate} from '../../server/http/connection-guard.ts'
 import {createHttpServer, DEFAULT_LIMITS, type CatalogHttpServer, type ServerLimits} from '../../server/http/server.ts'
+import {collectGarbage} from '../helpers/gc.ts'
 import {fakeRequest} from './fake-response.ts'
 
 const BASE = 'http://api.test'
@@ -194,8 +193,6 @@ describe('what Node refuses, answered as problems', () => {
   it('does not hold a response it has ended on its connection until the next request', async () => {
     // Held, every open connection's last response would stay alive for the young-generation collector
     // to copy and promote. A weak reference and a forced collection show it is let go.
-    setFlagsFromString('--expose-gc')
-    const collect = runInNewContext('gc') as () => void
     let answered: WeakRef<object> | undefined
     const {port} = await start({}, (request, response) => {
       answered = new WeakRef(response)
@@ -205,10 +202,7 @@ describe('what Node refuses, answered as problems', () => {
     const reply = readAll(socket, 500)
     socket.write('GET /one HTTP/1.1\r\nHost: a\r\n\r\n')
     await sleep(100) // answered; the connection stays open
-    for (let round = 0; round < 3 && answered?.deref() !== undefined; round += 1) {
-      await sleep(10)
-      collect()
-    }
+    await collectGarbage()
     expect(answered?.deref(), 'collected while its connection is open').toBeUndefined()
     expect(socket.destroyed).toBe(false)
     socket.destroy()
