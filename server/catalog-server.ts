@@ -37,12 +37,19 @@ export function createCatalogServer(dependencies: CatalogServerDependencies): Ca
       : undefined
   // The level is set for the life of the process: above info, no request is timed for a log.
   const logsRequests = dependencies.logger?.isLevelEnabled('info') === true
-  const observers = [...(dependencies.logger && logsRequests ? [requestLogObserver(dependencies.logger, clientAddress, clock)] : []), ...(dependencies.metrics ? [dependencies.metrics.observe] : [])]
+  const logRequest = dependencies.logger && logsRequests ? requestLogObserver(dependencies.logger, clientAddress, clock) : undefined
+  const countRequest = dependencies.metrics?.observe
   const listener = createRequestListener({
     fastPath: createFastPath(dependencies.store, config.publicBaseUrl),
     application: createApp(dependencies),
     rateLimiter,
-    observe: observers.length > 0 ? (request, response, answered) => observers.forEach((observe) => observe(request, response, answered)) : undefined,
+    observe:
+      logRequest && countRequest
+        ? (request, response, answered) => {
+            logRequest(request, response, answered)
+            countRequest(request, response, answered)
+          }
+        : (logRequest ?? countRequest),
     timed: logsRequests,
     unlimitedPaths: [METRICS_PATH, WEBHOOK_PATH],
     lifecycle: config.lifecycle,

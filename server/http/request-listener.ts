@@ -16,13 +16,14 @@ interface AnsweredRequest {
   startedAt: number
   /** What the connection had written when the request arrived, so an observer can tell what this response sent. */
   socketBytesBefore: number
+  /** Whether the whole response had been handed to the connection when it was observed; false when the connection closed first. */
+  completed: boolean
 }
 
 /**
- * Sees every response once (logs, metrics) when it is done with: written out in full
- * (`response.writableFinished`) or cut short because the connection closed. An observer that is
- * not `timed` (metrics, which read the status) sees a response whose head was written at once
- * right then, since its status is final.
+ * Sees every response once (logs, metrics) when it is done with: handed to the connection in full
+ * (at once when the listener's own call wrote it all) or cut short because the connection closed. An observer that is not `timed` (metrics, which read the status)
+ * sees a response whose head was written at once right then, since its status is final.
  */
 export type RequestObserver = (request: IncomingMessage, response: ServerResponse, answered: AnsweredRequest) => void
 
@@ -150,17 +151,32 @@ export function createRequestListener(parts: RequestListenerParts): RequestListe
       url: request.url ?? '/',
       startedAt: timed ? performance.now() : Number.NaN,
       socketBytesBefore: timed ? request.socket.bytesWritten : Number.NaN,
+      completed: false,
     }
     handle(request, response, answered.id)
     if (!observe) return
-    // An observer that reads only the status (metrics) sees a response whose head is written at once:
-    // its status is final, and a 'close' listener per request costs more than the rest of the
-    // observing. A timed one (the request log) waits for 'close', even when the fast path has already
-    // called end(): only 'close' tells whether the bytes went out, and how long that took. (A
-    // response closes once: `on` spares the wrapper `once` makes.)
-    if (!timed && response.headersSent) observe(request, response, answered)
-    else response.on('close', () => observe(request, response, answered))
+    // A response the fast path has already handed to the kernel in full is observed at once: what it
+    // sent and how long it took are known now, and a 'close' listener per request costs more than the
+    // rest of the observing. So is one whose head is written, for an observer that reads only the status
+    // (metrics), since the status is final. Anything else waits for 'close': only then is it known
+    // whether the bytes went out. (A response closes once: `on` spares the wrapper `once` makes.)
+    answered.completed = handedOver(response)
+    if (answered.completed || (!timed && response.headersSent)) observe(request, response, answered)
+    else
+      response.on('close', () => {
+        answered.completed = response.writableFinished
+        observe(request, response, answered)
+      })
   }
+}
+
+/**
+ * Whether a response is ended and all of it is in the kernel's hands: nothing waits in the response
+ * (a pipelined response queued behind another has no socket and holds its bytes) or in its socket's
+ * buffer. That is what 'finish' reports, a tick later; Node sets `writableFinished` only then.
+ */
+function handedOver(response: ServerResponse): boolean {
+  return response.writableEnded && response.socket !== null && response.writableLength === 0
 }
 
 /** The request target without its query. */

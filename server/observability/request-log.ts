@@ -35,7 +35,7 @@ export function requestLogObserver(logger: Logger, clientAddress: (request: Inco
     const userAgent = cut(request.headers['user-agent'], MAX_LOGGED_USER_AGENT)
     const responseTime = Math.round(performance.now() - answered.startedAt)
     const bytes = bodyBytesSent(request, response, answered.socketBytesBefore)
-    const msg = response.writableFinished ? 'request completed' : 'request aborted by the client'
+    const msg = answered.completed ? 'request completed' : 'request aborted by the client'
     if (statusCode >= 500 || !lines) {
       const line = {req: {id: answered.id, method: request.method, url, userAgent}, client, res: {statusCode}, responseTime, bytes}
       if (statusCode >= 500) logger.error(line, 'request failed')

@@ -215,7 +215,7 @@ describe('a fast path that throws', () => {
 
 describe('the observer', () => {
   it('sees each response once it closes, with the id, the URL as received, and when it started', () => {
-    const observed: {url: string; id: string; startedAt: number; socketBytesBefore: number}[] = []
+    const observed: {url: string; id: string; startedAt: number; socketBytesBefore: number; completed: boolean}[] = []
     const handle = createRequestListener({
       fastPath: () => false,
       application: (request, response) => {
@@ -233,7 +233,7 @@ describe('the observer', () => {
     handle(request, response)
     expect(observed).toEqual([])
     response.end()
-    expect(observed).toEqual([{id: 'abc', url: '/original', startedAt: expect.any(Number), socketBytesBefore: 321}])
+    expect(observed).toEqual([{id: 'abc', url: '/original', startedAt: expect.any(Number), socketBytesBefore: 321, completed: true}])
     expect(observed[0]?.startedAt).toBeGreaterThanOrEqual(before)
   })
 })

@@ -17,9 +17,12 @@ let baseUrl: string
 const small = represent(JSON.stringify({data: {title: 'פרק 3'}}), () => new Date('2026-11-01T00:00:00Z'))
 const largePieces = Array.from({length: 2048}, (_, index) => Buffer.alloc(16 * 1024, 97 + (index % 26)))
 const large = represent(new ChunkedBody(largePieces, 0), () => new Date('2026-11-01T00:00:00Z'))
+// One buffer, ended in the same call as its head, larger than a loopback socket takes at once.
+const oneLargeBuffer = represent(JSON.stringify({data: 'א'.repeat(16 * 1024 * 1024)}), () => new Date('2026-11-01T00:00:00Z'))
 const served = new Map<string, Representation>([
   ['/small', small],
   ['/large', large],
+  ['/one-large-buffer', oneLargeBuffer],
 ])
 
 beforeAll(async () => {
@@ -87,20 +90,31 @@ describe('request log lines', () => {
   })
 
   it('log a client that goes away mid-body as aborted, with the bytes sent until then', async () => {
-    await new Promise<void>((resolve) => {
-      const outgoing = request(`${baseUrl}/large`, {headers: {'X-Request-Id': 'aborted-1'}, agent: false}, (incoming) => {
-        incoming.once('data', () => {
-          outgoing.destroy()
-          resolve()
-        })
-      })
-      outgoing.on('error', () => undefined)
-      outgoing.end()
-    })
+    await goAwayAfterFirstBytes('/large', 'aborted-1')
     await expect.poll(() => entryFor('aborted-1')).toBeDefined()
     const entry = entryFor('aborted-1')
     expect(entry).toMatchObject({res: {statusCode: 200}, msg: 'request aborted by the client'})
     expect(entry.bytes).toBeGreaterThan(0)
     expect(entry.bytes).toBeLessThan(large.body.length)
   })
+
+  it('log a client that goes away mid-body as aborted when the body went to the socket as one buffer with its head', async () => {
+    await goAwayAfterFirstBytes('/one-large-buffer', 'aborted-2')
+    await expect.poll(() => entryFor('aborted-2')).toBeDefined()
+    // Node reports one write's bytes whole: the line counts what was handed to the connection.
+    expect(entryFor('aborted-2')).toMatchObject({res: {statusCode: 200}, bytes: oneLargeBuffer.body.length, msg: 'request aborted by the client'})
+  })
 })
+
+function goAwayAfterFirstBytes(path: string, id: string): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const outgoing = request(`${baseUrl}${path}`, {headers: {'X-Request-Id': id}, agent: false}, (incoming) => {
+      incoming.once('data', () => {
+        outgoing.destroy()
+        resolve()
+      })
+    })
+    outgoing.on('error', () => undefined)
+    outgoing.end()
+  })
+}
