@@ -25,15 +25,17 @@ export function requestLogObserver(logger: Logger, clientAddress: (request: Inco
   const refusals = rateLimitSummary(logger, () => clock().getTime())
   const lines = lineDestinationOf(logger)
   const infoPrefix = `{"level":${logger.levels.values.info ?? 30}`
+  // The level is the process's for its life (catalog-server.ts does not even install this above info).
+  if (!logger.isLevelEnabled('info')) return () => undefined
   return (request, response, answered) => {
-    if (!logger.isLevelEnabled('info')) return
     refusals.summariseIfDue()
     const statusCode = response.statusCode
     const client = clientAddress(request)
     if (statusCode === 429 && !refusals.isFirst(client)) return
     const url = cut(answered.url, MAX_LOGGED_URL)
     const userAgent = cut(request.headers['user-agent'], MAX_LOGGED_USER_AGENT)
-    const responseTime = Math.round(performance.now() - answered.startedAt)
+    const now = performance.now()
+    const responseTime = Math.round(now - answered.startedAt)
     const bytes = bodyBytesSent(request, response, answered.socketBytesBefore)
     const msg = answered.completed ? 'request completed' : 'request aborted by the client'
     if (statusCode >= 500 || !lines) {
@@ -46,7 +48,7 @@ export function requestLogObserver(logger: Logger, clientAddress: (request: Inco
     // admits only registered methods: neither holds a character JSON escapes. The rest can (behind a
     // trusted proxy the client address is whatever X-Forwarded-For says).
     lines.write(
-      `${infoPrefix}${lines.timeField()},"service":"${SERVICE}","req":{"id":"${answered.id}","method":"${request.method ?? ''}","url":${JSON.stringify(url)}${
+      `${infoPrefix}${lines.timeField(now)},"service":"${SERVICE}","req":{"id":"${answered.id}","method":"${request.method ?? ''}","url":${JSON.stringify(url)}${
         userAgent === undefined ? '' : `,"userAgent":${JSON.stringify(userAgent)}`
       }},"client":${JSON.stringify(client)},"res":{"statusCode":${statusCode}},"responseTime":${responseTime},"bytes":${bytes},"msg":"${msg}"}\n`,
     )
