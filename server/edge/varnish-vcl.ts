@@ -127,6 +127,17 @@ sub vcl_recv {
 }
 
 sub vcl_backend_response {
+    # The origin says no-store when it prepared a response from a catalog it has replaced since
+    # (it waited on a first compression across a publish): the purge for the new catalog may have
+    # come while this fetch was under way, and xkey skips an object still being fetched. Not kept;
+    # a one-second hit-for-miss, so the next request fetches afresh and its answer is cached.
+    if (beresp.http.CDN-Cache-Control ~ "(?i)no-store") {
+        unset beresp.http.CDN-Cache-Control;
+        unset beresp.http.Surrogate-Control;
+        set beresp.uncacheable = true;
+        set beresp.ttl = 1s;
+        return (deliver);
+    }
     if (beresp.http.CDN-Cache-Control ~ "max-age=[0-9]+") {
         set beresp.ttl = std.duration(regsub(beresp.http.CDN-Cache-Control, "^.*max-age=([0-9]+).*$", "\\1s"), 60s);
     }

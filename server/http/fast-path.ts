@@ -19,7 +19,7 @@ export const catalogVersionHeader = (snapshot: Snapshot): readonly string[] => [
  */
 export type FastPath = (request: IncomingMessage, response: ServerResponse, extraHeaders: string[], fixed: FixedHeaders) => boolean
 
-export function createFastPath(store: SnapshotStore, publicBaseUrl: string): FastPath {
+export function createFastPath(store: Pick<SnapshotStore, 'current'>, publicBaseUrl: string): FastPath {
   const lookUp = (snapshot: Snapshot, url: string): Representation | undefined => {
     // Percent-encoding may be malformed, which Express refuses with a 400 before resolving.
     if (url.includes('%')) return undefined
@@ -35,7 +35,7 @@ export function createFastPath(store: SnapshotStore, publicBaseUrl: string): Fas
     const representation = lookUp(snapshot, request.url ?? '')
     if (!representation) return false
     extraHeaders.push(CATALOG_VERSION, snapshot.version)
-    sendRepresentation(request, response, representation, extraHeaders, fixed)
+    sendRepresentation(request, response, representation, extraHeaders, fixed, store, snapshot)
     return true
   }
 }

@@ -5,6 +5,8 @@ import type {Representation, Variant} from '../snapshot/representation.ts'
 import type {ChunkedBody} from '../snapshot/chunked-body.ts'
 import {negotiateContentCoding} from './content-coding.ts'
 import {fixedHeaders, NO_FIXED_HEADERS, writeHeadWithFixed, type FixedHeaders} from './fixed-head.ts'
+import type {Snapshot} from '../snapshot/snapshot.ts'
+import type {SnapshotStore} from '../snapshot/store.ts'
 
 /** Browsers and CDNs may reuse a response for a minute, and serve it stale while they revalidate. */
 export const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300, stale-if-error=86400'
@@ -17,6 +19,13 @@ export const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300, st
  * version), whose values this server makes so that they cannot break the header grammar (see
  * `writeHeadWithFixed`), and `fixed` the ones the request shares with many others (CORS, the
  * rate-limit policy).
+ *
+ * `snapshot` is the one the representation was looked up in, and `store` where it is served from.
+ * A response that waited for a first compression (the bulk document of 100k items takes seconds)
+ * may find `snapshot` replaced by then, and the CDN purge for the replacement already sent: a CDN
+ * skips a fetch still under way when it purges (Varnish's xkey does), so it would keep these old
+ * bytes for the whole edge TTL. Such a response still answers the client, who asked before the
+ * change, but tells the CDN not to keep it.
  */
 export function sendRepresentation(
   request: IncomingMessage,
@@ -24,16 +33,31 @@ export function sendRepresentation(
   representation: Representation,
   extraHeaders: readonly string[] = [],
   fixed: FixedHeaders = NO_FIXED_HEADERS,
+  store?: Pick<SnapshotStore, 'current'>,
+  snapshot?: Snapshot,
 ): void {
   const coding = negotiateContentCoding(request.headers['accept-encoding'])
   if (coding === 'identity') return writeVariant(request, response, representation, representation.identity, extraHeaders, fixed)
   const variant = representation.encoded(coding)
   if (variant !== undefined) return writeVariant(request, response, representation, variant ?? representation.identity, extraHeaders, fixed)
+  const writeAfterWait = (waited: Variant) => {
+    const replaced = store !== undefined && snapshot !== undefined && store.current() !== snapshot
+    writeVariant(request, response, representation, waited, extraHeaders, fixed, replaced)
+  }
   representation.encode(coding).then(
-    (encoded) => writeVariant(request, response, representation, encoded ?? representation.identity, extraHeaders, fixed),
-    () => writeVariant(request, response, representation, representation.identity, extraHeaders, fixed),
+    (encoded) => writeAfterWait(encoded ?? representation.identity),
+    () => writeAfterWait(representation.identity),
   )
 }
+
+/**
+ * RFC 9213's directive for any CDN that reads it, and Fastly's own header (which takes max-age if
+ * not no-store); the generated VCL reads the first. Browsers keep Cache-Control as it is: the bytes
+ * were current when the client asked.
+ */
+const NOT_KEPT_BY_THE_EDGE = ['CDN-Cache-Control', 'no-store', 'Surrogate-Control', 'no-store, max-age=0']
+/** The representation's own headers that set the edge's TTL, which NOT_KEPT_BY_THE_EDGE replaces. */
+const EDGE_TTL_HEADERS = new Set(['cdn-cache-control', 'surrogate-control'])
 
 /**
  * A variant's response heads, built on its first request: a 200's and a 304's fixed lines, and the
@@ -45,6 +69,27 @@ interface Heads {
   framing: string[]
   notModified: FixedHeaders
 }
+
+function headsOfVariant(representation: Representation, variant: Variant, headerList: readonly string[]): Heads {
+  const validators = ['ETag', variant.etag, 'Last-Modified', representation.lastModifiedHeader, 'Cache-Control', CACHE_CONTROL, 'Vary', 'Accept-Encoding']
+  const content = ['Content-Type', representation.contentType, ...(variant.coding === 'identity' ? [] : ['Content-Encoding', variant.coding])]
+  return {
+    ok: fixedHeaders([...validators, ...content, ...headerList]),
+    framing: ['Content-Length', String(variant.body.length)],
+    notModified: fixedHeaders([...validators, ...headerList]),
+  }
+}
+
+/** A variant's heads telling the edge not to keep the response (rare: made for the response, not cached). */
+function headsNotKeptByTheEdge(representation: Representation, variant: Variant): Heads {
+  const list = representation.headerList
+  const kept: string[] = [...NOT_KEPT_BY_THE_EDGE]
+  for (let index = 0; index + 1 < list.length; index += 2) {
+    const name = list[index] ?? ''
+    if (!EDGE_TTL_HEADERS.has(name.toLowerCase())) kept.push(name, list[index + 1] ?? '')
+  }
+  return headsOfVariant(representation, variant, kept)
+}
 // The hot variants' heads (about a kilobyte each, as a list and as joined lines, so about 4 MB at most): a catalog of 100k items
 // would otherwise hold a head per item ever requested.
 const headsOf = new LRUCache<Variant, Heads>({max: 4096})
@@ -52,13 +97,7 @@ const headsOf = new LRUCache<Variant, Heads>({max: 4096})
 function headsFor(representation: Representation, variant: Variant): Heads {
   let heads = headsOf.get(variant)
   if (!heads) {
-    const validators = ['ETag', variant.etag, 'Last-Modified', representation.lastModifiedHeader, 'Cache-Control', CACHE_CONTROL, 'Vary', 'Accept-Encoding']
-    const content = ['Content-Type', representation.contentType, ...(variant.coding === 'identity' ? [] : ['Content-Encoding', variant.coding])]
-    heads = {
-      ok: fixedHeaders([...validators, ...content, ...representation.headerList]),
-      framing: ['Content-Length', String(variant.body.length)],
-      notModified: fixedHeaders([...validators, ...representation.headerList]),
-    }
+    heads = headsOfVariant(representation, variant, representation.headerList)
     headsOf.set(variant, heads)
   }
   return heads
@@ -70,8 +109,16 @@ function headsFor(representation: Representation, variant: Variant): Heads {
  * The variant's, the request's shared and its own lines go into the head as they are; Content-Length
  * to `writeHead`'s list, which Node reads to frame the body.
  */
-function writeVariant(request: IncomingMessage, response: ServerResponse, representation: Representation, variant: Variant, extraHeaders: readonly string[], fixed: FixedHeaders): void {
-  const heads = headsFor(representation, variant)
+function writeVariant(
+  request: IncomingMessage,
+  response: ServerResponse,
+  representation: Representation,
+  variant: Variant,
+  extraHeaders: readonly string[],
+  fixed: FixedHeaders,
+  notKeptByTheEdge = false,
+): void {
+  const heads = notKeptByTheEdge ? headsNotKeptByTheEdge(representation, variant) : headsFor(representation, variant)
   // Only the validators go to `fresh`: its rule that a request's `Cache-Control: no-cache` forces a
   // 200 suits caches, but an origin must evaluate the preconditions (RFC 9110, 13.2.1), and fetch()
   // adds that directive to every request that carries If-None-Match.

@@ -1,16 +1,19 @@
 // The fast path and the Express side of /api/v1 over one small snapshot, written to responses that
 // record what they are given: which requests each answers, and how.
-import {beforeAll, describe, expect, it} from 'vitest'
+import {brotliDecompressSync} from 'node:zlib'
+import {beforeAll, describe, expect, it, vi} from 'vitest'
 import {loadConfig} from '../../server/config.ts'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import {catalogSnapshotBuilder} from '../../server/catalog-builder.ts'
 import {createCatalogHandler, readOnlyDetail, sendReadOnlyRefusal} from '../../server/http/api-router.ts'
 import {catalogVersionHeader, createFastPath} from '../../server/http/fast-path.ts'
 import {NO_FIXED_HEADERS} from '../../server/http/fixed-head.ts'
+import {CACHE_CONTROL} from '../../server/http/representation-response.ts'
 import {buildProblem} from '../../server/http/problem.ts'
 import {withoutSandbox} from '../../server/http/resolve.ts'
 import type {Snapshot} from '../../server/snapshot/snapshot.ts'
 import type {SnapshotStore} from '../../server/snapshot/store.ts'
+import {createSurrogateKeying} from '../../server/snapshot/surrogate-keys.ts'
 import {episode, voice} from '../fixtures/documents.ts'
 import {fakeRequest, fakeResponse} from './fake-response.ts'
 
@@ -152,5 +155,52 @@ describe('the sandbox prefix', () => {
     expect(withoutSandbox('/sandbox')).toBe('/sandbox')
     expect(withoutSandbox('/sandboxes/episodes.json')).toBe('/sandboxes/episodes.json')
     expect(withoutSandbox('/episodes.json')).toBe('/episodes.json')
+  })
+})
+
+describe('a response that waits for its first compression', () => {
+  // Two snapshots with the edge's headers (Varnish keys, CDN-Cache-Control), the second after an edit of ep-1.
+  let before: Snapshot
+  let after: Snapshot
+  beforeAll(async () => {
+    let documents = [voice('dana'), episode('ep-1'), episode('ep-2', {publishedAt: '2025-03-01'})]
+    const build = catalogSnapshotBuilder({
+      source: createEmbeddedSource('inline', async () => documents),
+      config,
+      clock: () => new Date('2026-01-01T00:00:00Z'),
+      keying: createSurrogateKeying('varnish'),
+    })
+    before = await build(undefined, {kind: 'all'})
+    documents = [voice('dana'), episode('ep-1', {title: 'פרק שנערך'}), episode('ep-2', {publishedAt: '2025-03-01'})]
+    after = await build(before, {kind: 'all'})
+    expect(after.version).not.toBe(before.version)
+  })
+
+  const requestWhile = async (url: string, swapDuringCompression: boolean) => {
+    let current = before
+    const {response, written} = fakeResponse()
+    const answered = createFastPath({current: () => current}, BASE)(fakeRequest('GET', url, {'accept-encoding': 'br'}), response, ['X-Request-Id', 'r1'], NO_FIXED_HEADERS)
+    expect(answered).toBe(true)
+    expect(written.ended).toBe(false) // compressing on the threadpool
+    if (swapDuringCompression) current = after
+    await vi.waitFor(() => expect(written.ended).toBe(true))
+    return written
+  }
+
+  it('tells the edge not to keep it when the snapshot was replaced meanwhile, and still answers from the one the client asked', async () => {
+    const written = await requestWhile('/api/v1/episodes/ep-1.json', true)
+    expect(written.status).toBe(200)
+    expect(written.headers['cdn-cache-control']).toBe('no-store')
+    expect(written.headers['surrogate-control']).toBe('no-store, max-age=0')
+    expect(written.headers['catalog-version']).toBe(before.version)
+    expect(written.headers.xkey).toBeDefined()
+    expect(written.headers['cache-control']).toBe(CACHE_CONTROL)
+    expect(brotliDecompressSync(written.body ?? Buffer.alloc(0)).equals(before.item('episodes', 'ep-1')?.body ?? Buffer.alloc(1))).toBe(true)
+  })
+
+  it('keeps the edge TTL when the snapshot is still the one it was looked up in', async () => {
+    const written = await requestWhile('/api/v1/episodes/ep-2.json', false)
+    expect(written.headers['cdn-cache-control']).toBe('max-age=86400, stale-if-error=86400')
+    expect(written.headers['surrogate-control']).toBe('max-age=86400, stale-if-error=86400')
   })
 })
