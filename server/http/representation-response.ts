@@ -7,6 +7,7 @@ import {negotiateContentCoding} from './content-coding.ts'
 import {fixedHeaders, NO_FIXED_HEADERS, writeHeadWithFixed, type FixedHeaders} from './fixed-head.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
 import type {SnapshotStore} from '../snapshot/store.ts'
+import {CDN_CACHE_CONTROL, SURROGATE_CONTROL} from '../snapshot/surrogate-keys.ts'
 
 /** Browsers and CDNs may reuse a response for a minute, and serve it stale while they revalidate. */
 export const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300, stale-if-error=86400'
@@ -51,13 +52,12 @@ export function sendRepresentation(
 }
 
 /**
- * RFC 9213's directive for any CDN that reads it, and Fastly's own header (which takes max-age if
- * not no-store); the generated VCL reads the first. Browsers keep Cache-Control as it is: the bytes
- * were current when the client asked.
+ * In place of the edge TTL headers a representation carries: no-store in both (Fastly's own takes
+ * max-age=0 where it does not read no-store); the generated VCL reads the first. Browsers keep
+ * Cache-Control as it is: the bytes were current when the client asked.
  */
-const NOT_KEPT_BY_THE_EDGE = ['CDN-Cache-Control', 'no-store', 'Surrogate-Control', 'no-store, max-age=0']
-/** The representation's own headers that set the edge's TTL, which NOT_KEPT_BY_THE_EDGE replaces. */
-const EDGE_TTL_HEADERS = new Set(['cdn-cache-control', 'surrogate-control'])
+const NOT_KEPT_BY_THE_EDGE = [CDN_CACHE_CONTROL, 'no-store', SURROGATE_CONTROL, 'no-store, max-age=0']
+const EDGE_TTL_HEADERS = new Set([CDN_CACHE_CONTROL, SURROGATE_CONTROL])
 
 /**
  * A variant's response heads, built on its first request: a 200's and a 304's fixed lines, and the
@@ -86,7 +86,7 @@ function headsNotKeptByTheEdge(representation: Representation, variant: Variant)
   const kept: string[] = [...NOT_KEPT_BY_THE_EDGE]
   for (let index = 0; index + 1 < list.length; index += 2) {
     const name = list[index] ?? ''
-    if (!EDGE_TTL_HEADERS.has(name.toLowerCase())) kept.push(name, list[index + 1] ?? '')
+    if (!EDGE_TTL_HEADERS.has(name)) kept.push(name, list[index + 1] ?? '')
   }
   return headsOfVariant(representation, variant, kept)
 }

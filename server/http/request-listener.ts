@@ -16,14 +16,15 @@ interface AnsweredRequest {
   startedAt: number
   /** What the connection had written when the request arrived, so an observer can tell what this response sent. */
   socketBytesBefore: number
-  /** Whether the whole response had been handed to the connection when it was observed; false when the connection closed first. */
+  /** Whether the whole response had been handed to the connection when it was observed (false when the connection closed first); false, not measured, when an observer that is not `timed` sees a response as soon as its head is written. */
   completed: boolean
 }
 
 /**
  * Sees every response once (logs, metrics) when it is done with: handed to the connection in full
- * (at once when the listener's own call wrote it all) or cut short because the connection closed. An observer that is not `timed` (metrics, which read the status)
- * sees a response whose head was written at once right then, since its status is final.
+ * (at once when the listener's own call wrote it all) or cut short because the connection closed.
+ * An observer that is not `timed` (metrics, which read the status) sees a response whose head was
+ * written at once right then, since its status is final.
  */
 export type RequestObserver = (request: IncomingMessage, response: ServerResponse, answered: AnsweredRequest) => void
 
@@ -160,8 +161,8 @@ export function createRequestListener(parts: RequestListenerParts): RequestListe
     // rest of the observing. So is one whose head is written, for an observer that reads only the status
     // (metrics), since the status is final. Anything else waits for 'close': only then is it known
     // whether the bytes went out. (A response closes once: `on` spares the wrapper `once` makes.)
-    answered.completed = handedOver(response)
-    if (answered.completed || (!timed && response.headersSent)) observe(request, response, answered)
+    if (timed) answered.completed = handedOver(response)
+    if (timed ? answered.completed : response.headersSent) observe(request, response, answered)
     else
       response.on('close', () => {
         answered.completed = response.writableFinished

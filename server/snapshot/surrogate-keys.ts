@@ -43,7 +43,9 @@ const PROVIDER_LIMITS: Record<EdgeProvider, ProviderLimits> = {
   },
 }
 
-/** RFC 9213 for any CDN, Surrogate-Control for Fastly; browsers keep Cache-Control's max-age=60. */
+/** The headers that set the edge's TTL: RFC 9213's for any CDN, and Fastly's own. Browsers keep Cache-Control's max-age=60. */
+export const CDN_CACHE_CONTROL = 'CDN-Cache-Control'
+export const SURROGATE_CONTROL = 'Surrogate-Control'
 const edgeCacheControl = (maxAgeSeconds: number) => `max-age=${maxAgeSeconds}, stale-if-error=86400`
 
 /** The edge headers a representation is built with, and the key a purge must name to reach it. */
@@ -81,8 +83,8 @@ export function createSurrogateKeying(provider: EdgeProvider, options: KeyingOpt
       if (chosen !== key) fallbacks += 1
       return Object.freeze({
         [header]: `${GLOBAL_KEY}${separator}${chosen}`,
-        'CDN-Cache-Control': edgeTtl,
-        'Surrogate-Control': edgeTtl,
+        [CDN_CACHE_CONTROL]: edgeTtl,
+        [SURROGATE_CONTROL]: edgeTtl,
       })
     },
     get fallbacks() {
