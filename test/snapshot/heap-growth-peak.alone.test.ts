@@ -3,7 +3,9 @@
 // files the difference it guards shrank from about 0.7 to 0.87 on 2026-11-26, past the bound.
 import {execFile} from 'node:child_process'
 import {promisify} from 'node:util'
+import {z} from 'zod'
 import {describe, expect, it} from 'vitest'
+import {HEAP_HEADROOM_BYTES} from '../../server/snapshot/heap-growth.ts'
 
 /** Peak RSS of a fresh process that allocates as a build does, in MiB. */
 async function peakMiB(where: 'plain' | 'building' | 'after'): Promise<number> {
@@ -17,5 +19,20 @@ describe('the heap while building', () => {
     const [plain, building, after] = await Promise.all([peakMiB('plain'), peakMiB('building'), peakMiB('after')])
     expect(building).toBeLessThan(plain * 0.85)
     expect(after).toBeGreaterThan(building * 1.15)
+  }, 60_000)
+
+  it('between builds, stays within the headroom of what is live, where V8 alone lets it grow several times over', async () => {
+    const headroomMiB = HEAP_HEADROOM_BYTES / 1024 / 1024
+    const heapOf = async (mode: 'plain' | 'bounded') =>
+      z
+        .object({live: z.number(), peak: z.number()})
+        .parse(JSON.parse((await promisify(execFile)(process.execPath, ['test/fixtures/heap-headroom.ts', mode], {encoding: 'utf8'})).stdout))
+    // Measured: V8 alone grew 233 to 250 MiB live by 830 to 1,150 MiB, bounded by 250 to 290 (the
+    // churn's own window, about 65 MiB, the headroom, the young generation, and what is allocated
+    // while a collection marks).
+    const [plain, bounded] = await Promise.all([heapOf('plain'), heapOf('bounded')])
+    expect(plain.peak - plain.live).toBeGreaterThan(3 * headroomMiB)
+    expect(bounded.peak - bounded.live).toBeLessThan(3.5 * headroomMiB)
+    expect(bounded.peak - bounded.live).toBeLessThan((plain.peak - plain.live) / 2)
   }, 60_000)
 })

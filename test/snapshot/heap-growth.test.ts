@@ -3,7 +3,7 @@ import {catalogSnapshotBuilder} from '../../server/catalog-builder.ts'
 import {loadConfig} from '../../server/config.ts'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import {buildSnapshot} from '../../server/snapshot/snapshot.ts'
-import {isBuilding} from '../../server/snapshot/build-heap.ts'
+import {HEAP_HEADROOM_BYTES, headroomGrowingPercent, isBuilding} from '../../server/snapshot/heap-growth.ts'
 import {episode, voice} from '../fixtures/documents.ts'
 import {catalogOf, snapshotSettings} from '../helpers/snapshot-settings.ts'
 
@@ -42,5 +42,20 @@ describe('the heap while building', () => {
     expect(snapshot.site('/feed.xml')).toBeDefined()
     expect(madeWhileBuilding).toEqual([true, true])
     expect(isBuilding()).toBe(false)
+  })
+})
+
+describe('the heap between builds', () => {
+  const MiB = 1024 * 1024
+  it('grows at most the headroom past a large live heap, never less than a build may', () => {
+    expect(headroomGrowingPercent(370 * MiB)).toBe(Math.ceil((100 * HEAP_HEADROOM_BYTES) / (370 * MiB)))
+    expect((370 * MiB * headroomGrowingPercent(370 * MiB)) / 100).toBeGreaterThanOrEqual(HEAP_HEADROOM_BYTES)
+    expect((370 * MiB * (headroomGrowingPercent(370 * MiB) - 1)) / 100).toBeLessThan(HEAP_HEADROOM_BYTES)
+    expect(headroomGrowingPercent(4096 * MiB)).toBe(20)
+  })
+
+  it("leaves a heap smaller than the headroom (the sample's) to V8's own factor", () => {
+    expect(headroomGrowingPercent(46 * MiB)).toBe(0)
+    expect(headroomGrowingPercent(HEAP_HEADROOM_BYTES)).toBe(100)
   })
 })
