@@ -24,9 +24,7 @@ describe('the heap while building', () => {
   it('between builds, stays within the headroom of what is live, where V8 alone lets it grow several times over', async () => {
     const headroomMiB = HEAP_HEADROOM_BYTES / 1024 / 1024
     const heapOf = async (mode: 'plain' | 'bounded') =>
-      z
-        .object({live: z.number(), peak: z.number()})
-        .parse(JSON.parse((await promisify(execFile)(process.execPath, ['test/fixtures/heap-headroom.ts', mode], {encoding: 'utf8'})).stdout))
+      z.object({live: z.number(), peak: z.number()}).parse(JSON.parse((await promisify(execFile)(process.execPath, ['test/fixtures/heap-headroom.ts', mode], {encoding: 'utf8'})).stdout))
     // Measured: V8 alone grew 233 to 250 MiB live by 830 to 1,150 MiB, bounded by 250 to 290 (the
     // churn's own window, about 65 MiB, the headroom, the young generation, and what is allocated
     // while a collection marks).
