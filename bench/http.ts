@@ -40,7 +40,7 @@ const ROUNDS = QUICK ? 3 : Number(process.env.BENCH_ROUNDS ?? 3)
 const SLICES = QUICK ? 1 : Math.max(1, Math.min(SECONDS, Number(process.env.BENCH_SLICES ?? 3)))
 const CONNECTIONS = 32
 /**
- * Uncounted seconds of load each server takes when a round starts, before the first case's own
+ * Uncounted seconds of load each server takes when a round starts, added to the first case's own
  * warm-up second. A process fresh from start-up is still compiling its hot code (on its own core,
  * beside the requests) for two to three seconds under load, more so for the origin, which has more
  * of it: one episode measured in 1 s slices from fresh processes read the origin at 0.54 to 0.85 of
@@ -260,7 +260,7 @@ const cpu = cpus()[0]?.model ?? 'unknown CPU'
 report.push(
   `# HTTP benchmark`,
   '',
-  `\`npm run bench:http\` on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpu}, Node ${process.version}, wrk 1 thread ${CONNECTIONS} connections, ${SECONDS} s per case and server in each round, measured in ${SLICES} slices with the servers taking turns, ${ROUNDS} rounds (median), each round in freshly started servers, each given ${ROUND_WARM_UP_SECONDS} s of load before the round's first case and 1 s before each case. Every server on CPU 0, wrk on CPU 1. nginx runs one worker and serves \`npm run export\` of the same catalog: *plain nginx* with one \`location\`, \`etag on\`, sendfile and no access log; *plain nginx, access log* the same with nginx's default access log to a file; *export nginx* with the export's own configuration (maps, headers, brotli_static and gzip_static). *raw node:http* (\`bench/raw-ceiling.ts\`) writes the origin's pre-built buffers with a fixed header list and nothing else, with the origin's server option \`optimizeEmptyRequests\` (a bodiless request skips its stream's life cycle), so the two are like for like; *raw node:http, Node's defaults* is the same without that option, as most raw node:http servers run; *Fastify* (\`bench/fastify-peer.ts\`) is a Fastify 5 route serving the same buffers with the same headers, given the same server option through Fastify's \`http\` option; *Fastify, same features* (\`bench/fastify-features-peer.ts\`) is that route with the origin's per-request features added through Fastify's own plugins and hooks (@fastify/cors, @fastify/rate-limit counting every request, a request id, nosniff, the catalog version), as a team would write it. For the MCP case, raw node:http is the origin's own MCP server (the same SDK handler and tools) on bare node:http, so that ratio is what the origin adds around the SDK; *the same search, no MCP SDK* is the tool's work alone on raw node:http, reported, not guarded. *tree before* and *tree bulk* are earlier commits of this branch run from their own checkouts (\`BENCH_TREES\`). The origin runs as \`npm start\` does, with its rate limiter (every request counted), metrics, CORS, request ids and lifecycle headers on; *logs off* is \`LOG_LEVEL=warn\`, *logs on* is \`info\` (the default) with stdout to a file.`,
+  `\`npm run bench:http\` on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpu}, Node ${process.version}, wrk 1 thread ${CONNECTIONS} connections, ${SECONDS} s per case and server in each round, measured in ${SLICES} slices with the servers taking turns, ${ROUNDS} rounds (median), each round in freshly started servers, each given ${1 + ROUND_WARM_UP_SECONDS} s of load before the round's first case and 1 s before each other case. Every server on CPU 0, wrk on CPU 1. nginx runs one worker and serves \`npm run export\` of the same catalog: *plain nginx* with one \`location\`, \`etag on\`, sendfile and no access log; *plain nginx, access log* the same with nginx's default access log to a file; *export nginx* with the export's own configuration (maps, headers, brotli_static and gzip_static). *raw node:http* (\`bench/raw-ceiling.ts\`) writes the origin's pre-built buffers with a fixed header list and nothing else, with the origin's server option \`optimizeEmptyRequests\` (a bodiless request skips its stream's life cycle), so the two are like for like; *raw node:http, Node's defaults* is the same without that option, as most raw node:http servers run; *Fastify* (\`bench/fastify-peer.ts\`) is a Fastify 5 route serving the same buffers with the same headers, given the same server option through Fastify's \`http\` option; *Fastify, same features* (\`bench/fastify-features-peer.ts\`) is that route with the origin's per-request features added through Fastify's own plugins and hooks (@fastify/cors, @fastify/rate-limit counting every request, a request id, nosniff, the catalog version), as a team would write it. For the MCP case, raw node:http is the origin's own MCP server (the same SDK handler and tools) on bare node:http, so that ratio is what the origin adds around the SDK; *the same search, no MCP SDK* is the tool's work alone on raw node:http, reported, not guarded. *tree before* and *tree bulk* are earlier commits of this branch run from their own checkouts (\`BENCH_TREES\`). The origin runs as \`npm start\` does, with its rate limiter (every request counted), metrics, CORS, request ids and lifecycle headers on; *logs off* is \`LOG_LEVEL=warn\`, *logs on* is \`info\` (the default) with stdout to a file.`,
   '',
 )
 
@@ -314,16 +314,14 @@ async function measureRounds(roundCases: readonly Case[]): Promise<void> {
   }
   for (let round = 0; round < ROUNDS; round++) {
     const running = await Promise.all(servers.map(async (server) => ({...server, process: await server.start()})))
-    const [firstCase] = roundCases
-    if (firstCase && ROUND_WARM_UP_SECONDS > 0)
-      for (const server of running.filter((server) => appliesTo(firstCase, server.name)))
-        await wrk(server.port, firstCase.path, await firstCase.headers(server.port), ROUND_WARM_UP_SECONDS, firstCase.script)
     for (const benchCase of roundCases) {
       const measured = running.filter((server) => appliesTo(benchCase, server.name))
       const headers = new Map(await Promise.all(measured.map(async (server) => [server.name, await benchCase.headers(server.port)] as const)))
       // One uncounted second each first, so the JIT and the case's own caches are as warm as in service
       // (a 1 s quick round measured a cold origin: the list page once read 0.52 of raw node:http).
-      for (const server of measured) await wrk(server.port, benchCase.path, headers.get(server.name) ?? {}, 1, benchCase.script)
+      // The round's first case is the first load fresh processes see: it warms them longer.
+      const warmUpSeconds = benchCase === roundCases[0] ? 1 + ROUND_WARM_UP_SECONDS : 1
+      for (const server of measured) await wrk(server.port, benchCase.path, headers.get(server.name) ?? {}, warmUpSeconds, benchCase.script)
       // The servers take turns in slices, so a slower spell of the machine falls on all of them
       // rather than on whichever one was being measured (one 3 s run each read the bulk document at
       // 1.39 of raw node:http, and brotli at 0.75, in the same round).

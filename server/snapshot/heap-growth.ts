@@ -45,22 +45,16 @@ export function headroomGrowingPercent(liveBytes: number): number {
 }
 
 /**
- * Between builds, keeps the heap within HEAP_HEADROOM_BYTES of what each full collection kept (read
- * as the heap in use when the collection is reported, a little above what it kept). Returns what
- * stops it.
+ * From now on, between builds, keeps the heap within HEAP_HEADROOM_BYTES of what each full
+ * collection kept (read as the heap in use when the collection is reported, a little above what it
+ * kept). For the process's life: nothing stops it.
  */
-export function boundHeapHeadroom(): () => void {
-  const observer = new PerformanceObserver((list) => {
+export function boundHeapHeadroom(): void {
+  new PerformanceObserver((list) => {
     if (!list.getEntries().some(isFullCollection)) return
     betweenBuilds = headroomGrowingPercent(getHeapStatistics().used_heap_size)
     if (running === 0) setGrowingPercent(betweenBuilds)
-  })
-  observer.observe({entryTypes: ['gc']})
-  return () => {
-    observer.disconnect()
-    betweenBuilds = 0
-    if (running === 0) setGrowingPercent(0)
-  }
+  }).observe({entryTypes: ['gc']})
 }
 
 function isFullCollection(entry: PerformanceEntry): boolean {
