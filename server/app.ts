@@ -34,7 +34,7 @@ export interface AppDependencies {
 }
 
 /** Rebuilds what the change names; the store records, logs and retries a failure. */
-export function refreshFor(store: SnapshotStore, change: ContentChange): void {
+function refreshFor(store: SnapshotStore, change: ContentChange): void {
   store.refresh(change === 'all' ? undefined : [change]).catch(() => undefined)
 }
 

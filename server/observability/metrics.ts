@@ -12,6 +12,8 @@ export interface CatalogMetrics {
   recordBuild(outcome: BuildOutcome): void
   /** `GET /metrics` in Prometheus's text format. */
   send(request: IncomingMessage, response: ServerResponse): Promise<void>
+  /** Where another module's metrics (the CDN purges') are added. */
+  readonly registry: Registry
 }
 
 /**
@@ -19,18 +21,10 @@ export interface CatalogMetrics {
  * time and when a response ends, so the metrics can be created before the store, whose builds
  * they record.
  */
-export function createMetrics(options: {
-  store: () => SnapshotStore
-  clock?: () => Date
-  droppedLogLines?: () => number
-  cacheBytes?: () => {pages: number; variants: number}
-  /** Adds another module's metrics (the CDN purges') to this registry. */
-  register?: (registry: Registry) => void
-}): CatalogMetrics {
+export function createMetrics(options: {store: () => SnapshotStore; clock?: () => Date; droppedLogLines?: () => number; cacheBytes?: () => {pages: number; variants: number}}): CatalogMetrics {
   const {store, clock = () => new Date(), droppedLogLines = () => 0, cacheBytes = () => ({pages: 0, variants: 0})} = options
   const registry = new Registry()
   collectDefaultMetrics({register: registry}) // memory, CPU, event-loop delay, GC
-  options.register?.(registry)
   const registers = [registry]
 
   // Per-request counts are plain integers on the hot path, turned into series at scrape time.
@@ -117,6 +111,7 @@ export function createMetrics(options: {
   })
 
   return {
+    registry,
     observe(request, response, answered) {
       const status = response.statusCode
       const route = labels.of(pathOf(answered.url))

@@ -138,7 +138,7 @@ describe('the durable purge queue', () => {
     const adapter: PurgeAdapter = {provider: 'test', purge: async (purged) => void sent.push([...purged])}
     const config = loadConfig({CDN_PURGE: 'cloudflare', CLOUDFLARE_API_TOKEN: 'cf-token', CLOUDFLARE_ZONE_ID: '023e105f4ecef8ad9ca31a8372d0c353'}).edge
     if (!config) throw new Error('expected an edge configuration')
-    const origin = await startTestServer({environment: {CDN_PURGE: 'cloudflare', CLOUDFLARE_API_TOKEN: 'cf-token', CLOUDFLARE_ZONE_ID: '023e105f4ecef8ad9ca31a8372d0c353'}})
+    const origin = await startTestServer({environment: {CDN_PURGE: 'cloudflare', CLOUDFLARE_API_TOKEN: 'cf-token', CLOUDFLARE_ZONE_ID: '023e105f4ecef8ad9ca31a8372d0c353'}, edge: {adapter}})
     const version = origin.store.current().version
     await origin.close()
     const startWith = async (file: object | undefined) => {

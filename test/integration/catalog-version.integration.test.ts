@@ -6,7 +6,7 @@ import {startTestServer, type TestServer} from '../helpers/server.ts'
 let server: TestServer
 let plain: TestServer
 beforeAll(async () => {
-  server = await startTestServer({environment: {CDN_PURGE: 'fastly', FASTLY_API_TOKEN: 'token', FASTLY_SERVICE_ID: 'service1'}, edge: {}})
+  server = await startTestServer({environment: {CDN_PURGE: 'fastly', FASTLY_API_TOKEN: 'token', FASTLY_SERVICE_ID: 'service1'}, edge: {adapter: {provider: 'fastly', purge: async () => undefined}}})
   plain = await startTestServer()
 })
 afterAll(async () => {

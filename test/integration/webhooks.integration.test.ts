@@ -34,7 +34,7 @@ beforeEach(async () => {
     if (failReads) throw new Error('Sanity is unreachable')
     return documents
   })
-  server = await startTestServer({source, environment: {SANITY_WEBHOOK_SECRET: SECRET}, store: {retryDelayMs: 20, onBuild: (outcome) => recorded.push(outcome)}})
+  server = await startTestServer({source, environment: {SANITY_WEBHOOK_SECRET: SECRET}, store: {retryDelayMs: 20}, onBuild: (outcome) => recorded.push(outcome)})
 })
 afterEach(() => server.close())
 

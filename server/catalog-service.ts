@@ -1,0 +1,243 @@
+import type {AddressInfo} from 'node:net'
+import {hostname} from 'node:os'
+import {catalogSnapshotBuilder, type Clock} from './catalog-builder.ts'
+import {createCatalogServer} from './catalog-server.ts'
+import type {Config} from './config.ts'
+import {createSource} from './content/create-source.ts'
+import type {ContentSource} from './content/source.ts'
+import {watchFile} from './content/watch-file.ts'
+import {registerEdgeMetrics} from './edge/edge-metrics.ts'
+import {createEdgePurging, type EdgePurging, type EdgePurgingOptions} from './edge/edge-purging.ts'
+import {createFeedPinger} from './feed/websub.ts'
+import type {ServerLimits} from './http/server.ts'
+import type {ServerLog} from './observability/logger.ts'
+import {createMetrics} from './observability/metrics.ts'
+import {createPublishPath} from './publish-path.ts'
+import {connectRedis} from './scaling/redis.ts'
+import {createDemandCaches} from './snapshot/demand-caches.ts'
+import {whileBuilding} from './snapshot/heap-growth.ts'
+import {guardMassDeletion} from './snapshot/mass-deletion-guard.ts'
+import {openSnapshotFile} from './snapshot/saved-snapshot.ts'
+import {createSnapshotStore, documentChangeOf, isPodcastSettingsChange, type BuildOutcome, type ContentChange, type SnapshotStore, type StoreOptions} from './snapshot/store.ts'
+import {describeStartFailure} from './start-failure.ts'
+import {SERVER_VERSION} from './version.ts'
+
+/** What a test replaces; `npm start` replaces nothing. */
+export interface CatalogServiceOverrides {
+  source?: ContentSource
+  clock?: Clock
+  limits?: ServerLimits
+  store?: Pick<StoreOptions, 'retryDelayMs' | 'maxRetryDelayMs' | 'maxDocumentsPerBuild'>
+  /** Hears every build after the publish path has run (tests wait on it). */
+  onBuild?: (outcome: BuildOutcome) => void
+  /** The CDN's API (a stand-in) and how soon a failed purge is retried. */
+  edge?: Pick<EdgePurgingOptions, 'adapter' | 'retry'>
+  /** How this replica names itself to the others in Redis. */
+  replicaId?: string
+}
+
+export interface CatalogService {
+  readonly store: SnapshotStore
+  readonly edge: EdgePurging | undefined
+  readonly sourceDescription: string
+  /** Listens on the configured port and address (an ephemeral port for PORT=0). */
+  listen(): Promise<AddressInfo>
+  /** An operator's confirmation (SIGHUP) that a re-read dropping most of the catalog is meant. */
+  confirmMassDeletion(): void
+  /** Stops timers and watchers, finishes in-flight requests (cut after `timeoutMs`), leaves Redis. */
+  close(timeoutMs: number): Promise<void>
+}
+
+/** A start that cannot go on, told in one line naming what to fix (no stack trace). */
+export class StartFailure extends Error {}
+
+/**
+ * Everything `npm start` runs, assembled in one place: the source, the snapshot store and what
+ * happens after each build (publish-path.ts), the HTTP server, and the timers and watchers that
+ * bring changes. Reads no environment and listens only when asked.
+ */
+export async function createCatalogService(config: Config, log: ServerLog, overrides: CatalogServiceOverrides = {}): Promise<CatalogService> {
+  const {logger} = log
+  const clock = overrides.clock ?? (() => new Date())
+  const source = overrides.source ?? createSource(config.content)
+  const caches = createDemandCaches(config.caches)
+  const metrics = createMetrics({
+    store: () => store,
+    clock,
+    droppedLogLines: log.droppedLines,
+    cacheBytes: () => ({pages: caches.pages.calculatedSize, variants: caches.variants.calculatedSize}),
+  })
+
+  // Redis first: the first snapshot's purge waits until every replica serves it.
+  const redis = config.redis ? await connectReplicas(config.redis, overrides.replicaId ?? `${hostname()}:${process.pid}`) : undefined
+  const edge: EdgePurging | undefined =
+    config.edge &&
+    createEdgePurging({
+      ...overrides.edge,
+      config: config.edge,
+      directory: config.snapshotDirectory,
+      metrics: registerEdgeMetrics(metrics.registry, () => edge?.status()),
+      beforeSend: async (version) => {
+        if (redis && version !== null) await redis.servedVersions.allServe(version)
+      },
+      onFailure: (error, retryInMs) =>
+        logger.warn(retryInMs === undefined ? `CDN purge given up (dead-lettered): ${error.message}` : `CDN purge failed, retrying in ${retryInMs} ms: ${error.message}`),
+    })
+  const saved = config.snapshotDirectory ? {file: openSnapshotFile(config.snapshotDirectory, bytesDependOn(config)), directory: config.snapshotDirectory} : undefined
+  const publish = createPublishPath({
+    logger,
+    metrics,
+    saved,
+    replicas: redis,
+    edge,
+    feedPinger:
+      config.websubHub || config.pubnotifyUrl
+        ? createFeedPinger({
+            feedUrl: config.feedUrl,
+            hubUrl: config.websubHub,
+            pubnotifyUrl: config.pubnotifyUrl,
+            onPinged: (target) => logger.info(`told ${target} that the feed changed`),
+            onGaveUp: (target, error) => logger.warn({err: error}, `could not tell ${target} that the feed changed`),
+          })
+        : undefined,
+  })
+
+  const builder = catalogSnapshotBuilder({
+    source,
+    config,
+    clock,
+    caches,
+    keying: edge?.keying,
+    saved: saved && {
+      file: saved.file,
+      onRestored: (savedAt) => logger.info(`reusing the snapshot saved at ${savedAt.toISOString()}: the source's fingerprint has not changed`),
+      onUnusable: (error) => logger.warn({err: error}, `the snapshot saved in ${saved.directory} could not be read; reading the source in full`),
+    },
+  })
+  const guard = guardMassDeletion(builder, {clock, confirmAfterMs: config.massDeletionConfirmMs})
+  const firstBuildStartedAt = clock()
+  const store: SnapshotStore = await createSnapshotStore(guard.build, {
+    ...overrides.store,
+    clock,
+    onBuild: (outcome) => {
+      publish.built(outcome, store.current())
+      overrides.onBuild?.(outcome)
+    },
+  }).catch((error: unknown) => {
+    void redis?.close()
+    edge?.close()
+    throw new StartFailure(describeStartFailure(error, config.content), {cause: error})
+  })
+  publish.served(store.current(), firstBuildStartedAt)
+  redis?.serve(store)
+
+  const rereadAll = (reason: string) => () => {
+    logger.info(`re-reading the catalog: ${reason}`)
+    store.refresh().catch(() => undefined) // recorded, logged and retried by the store
+  }
+  const stopWatching = source === overrides.source || config.content.kind !== 'embedded' ? () => undefined : watchDatasetFile(config.content.datasetFile)
+  const reconcileTimer = config.reconcileIntervalSeconds > 0 ? setInterval(rereadAll('reconcile timer'), config.reconcileIntervalSeconds * 1000).unref() : undefined
+
+  const {server, shutDown} = createCatalogServer({
+    store,
+    config,
+    sourceDescription: source.description,
+    clock,
+    logger,
+    metrics,
+    limits: overrides.limits,
+    logError: (error) => logger.error({err: error}, error instanceof Error ? error.message : 'unexpected error'),
+    logWarning: (message) => logger.warn(message),
+    rateLimitStore: redis?.counterStore,
+    onContentChange: (change) => publish.accepted([change], store),
+    edgeStatus: edge ? () => edge.status() : undefined,
+  })
+
+  return {
+    store,
+    edge,
+    sourceDescription: source.description,
+    listen: () =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject)
+        server.listen({port: config.port, host: config.host, reusePort: config.reusePort}, () => {
+          server.off('error', reject)
+          const address = server.address()
+          if (address === null || typeof address === 'string') return reject(new Error('expected a TCP address'))
+          resolve(address)
+          prepareAfterListening()
+        })
+      }),
+    confirmMassDeletion() {
+      logger.warn('SIGHUP: re-reading the catalog and serving it whatever it drops')
+      guard.confirm()
+      store.refresh().catch(() => undefined)
+    },
+    async close(timeoutMs) {
+      stopWatching()
+      clearInterval(reconcileTimer)
+      store.close()
+      edge?.close()
+      await shutDown(timeoutMs)
+      await redis?.close()
+    },
+  }
+
+  // Once serving, so that a restored snapshot answers at once and the first edit is still fast;
+  // then the site documents (sitemaps of every item), one piece of start-up work at a time.
+  function prepareAfterListening(): void {
+    whileBuilding(async () => source.prepare?.())
+      .catch((error: unknown) => logger.warn({err: error}, `could not prepare ${source.description}; the first edit will read it`))
+      .then(() => store.current().warm())
+      .catch(() => undefined) // a request builds what it asks for
+  }
+
+  // An edit of the dataset file rebuilds the documents it touched; a file that cannot be read is
+  // left to the store, which keeps serving the last good snapshot and retries.
+  function watchDatasetFile(file: string): () => void {
+    return watchFile(file, () => {
+      source.changedDocuments?.().then(
+        (touched) => {
+          const settingsChanged = touched.some((document) => isPodcastSettingsChange(document.id, document.type))
+          const changes = settingsChanged ? ['all' as const] : touched.flatMap((document) => documentChangeOf(document.id, document.type) ?? [])
+          if (changes.length > 0) publish.accepted(changes, store)
+        },
+        rereadAll(`${file} changed and could not be read`),
+      )
+    })
+  }
+
+  // Changes another replica announces before the first snapshot is served wait for it.
+  async function connectReplicas(options: NonNullable<Config['redis']>, replicaId: string) {
+    let heard: ContentChange[] | undefined = []
+    let served: SnapshotStore | undefined
+    const connected = await connectRedis({
+      ...options,
+      replicaId,
+      onRemoteChange: (change) => (served ? publish.heardFromReplica(change, served) : heard?.push(change)),
+      onResubscribed: () => {
+        logger.info('re-reading the catalog: Redis subscription restored (changes announced meanwhile were missed)')
+        served?.refresh().catch(() => undefined)
+      },
+      log: {info: (message) => logger.info(message), error: (error, message) => logger.error({err: error}, message)},
+      onPurgeWaitGaveUp: (version, lagging) => logger.warn(`CDN purge for version ${version} sent after waiting 30 s for ${lagging.join(', ')} to serve it`),
+    }).catch((error: unknown) => {
+      throw new StartFailure(`REDIS_URL: ${error instanceof Error ? error.message : String(error)}. Start Redis or correct REDIS_URL.`, {cause: error})
+    })
+    logger.info(`Redis connected: one rate limit across replicas, webhooks fanned out to all`)
+    return {
+      ...connected,
+      /** From now on changes from other replicas rebuild `store`; those heard meanwhile do now. */
+      serve(store: SnapshotStore) {
+        served = store
+        for (const change of heard ?? []) publish.heardFromReplica(change, store)
+        heard = undefined
+      },
+    }
+  }
+}
+
+/** What the served bytes depend on besides the content: a snapshot saved under other settings is not reused. */
+function bytesDependOn(config: Config) {
+  return {version: SERVER_VERSION, publicBaseUrl: config.publicBaseUrl, siteUrl: config.siteUrl, feedUrl: config.feedUrl, images: config.images, content: config.content}
+}

@@ -1,0 +1,127 @@
+import type {Logger} from 'pino'
+import {fingerprintOf} from './catalog-builder.ts'
+import type {EdgePurging} from './edge/edge-purging.ts'
+import type {FeedPinger} from './feed/websub.ts'
+import {FEED_PATH} from './feed/rss-feed.ts'
+import type {CatalogMetrics} from './observability/metrics.ts'
+import type {ChangeFanOut} from './scaling/change-fan-out.ts'
+import type {ServedVersions} from './scaling/served-versions.ts'
+import {whileBuilding} from './snapshot/heap-growth.ts'
+import type {SnapshotFile} from './snapshot/saved-snapshot.ts'
+import type {Snapshot} from './snapshot/snapshot.ts'
+import type {BuildOutcome, ContentChange, SnapshotStore} from './snapshot/store.ts'
+
+export interface PublishPathParts {
+  logger: Logger
+  metrics: Pick<CatalogMetrics, 'recordBuild'>
+  /** SNAPSHOT_DIR's saved snapshot, when one is kept. */
+  saved?: {file: SnapshotFile; directory: string} | undefined
+  /** Replicas sharing Redis: what each serves, and the changes they tell each other. */
+  replicas?: {servedVersions: ServedVersions; fanOut: ChangeFanOut} | undefined
+  edge?: EdgePurging | undefined
+  feedPinger?: FeedPinger | undefined
+}
+
+export interface PublishPath {
+  /**
+   * A build ended; when it succeeded, `snapshot` is what the store now serves. In order: record,
+   * report, save, let the replicas agree, purge, ping. A step that throws is logged and the
+   * next still runs: one failing output never holds back the others.
+   */
+  built(outcome: BuildOutcome, snapshot: Snapshot): void
+  /** The steps after `record` for a snapshot now served: the first one, at start. */
+  served(snapshot: Snapshot, buildStartedAt: Date): void
+  /**
+   * A change was accepted (a verified webhook, an edit of the dataset file): the edge is told it
+   * is about to be stale, the store rebuilds, and the other replicas hear of it.
+   */
+  accepted(changes: readonly ContentChange[], store: SnapshotStore): void
+  /** A change another replica accepted: rebuilt here too, not announced again. */
+  heardFromReplica(change: ContentChange, store: SnapshotStore): void
+}
+
+/** What happens after each build and each accepted change, in the order a reader follows it. */
+export function createPublishPath(parts: PublishPathParts): PublishPath {
+  const {logger, metrics, saved, replicas, edge, feedPinger} = parts
+  const contained = (step: string, run: () => void) => {
+    try {
+      run()
+    } catch (error) {
+      logger.error({err: error, step}, `${step} failed after a build; the other steps ran`)
+    }
+  }
+  const reportProblem = problemReporter(logger)
+  const save = saved && snapshotSaver(saved, logger)
+
+  return {
+    built(outcome, snapshot) {
+      contained('record', () => {
+        logBuild(logger, outcome)
+        metrics.recordBuild(outcome)
+      })
+      if (outcome.ok) this.served(snapshot, outcome.startedAt)
+    },
+    served(snapshot, buildStartedAt) {
+      contained('report', () => snapshot.catalog.problems.forEach(reportProblem))
+      contained('save', () => save?.(snapshot))
+      contained('replicas', () => replicas?.servedVersions.serving(snapshot.version))
+      contained('purge', () => edge?.snapshotServed(snapshot, buildStartedAt))
+      contained('ping', () => feedPinger?.observe(snapshot.site(FEED_PATH)?.etag))
+    },
+    accepted(changes, store) {
+      contained('edge', () => edge?.changeAccepted())
+      refresh(store, changes)
+      contained('fan-out', () => changes.forEach((change) => replicas?.fanOut.announce(change)))
+    },
+    heardFromReplica(change, store) {
+      logger.info({change}, 'another replica received a webhook; rebuilding')
+      refresh(store, [change])
+    },
+  }
+}
+
+/** Rebuilds what the changes name, in one build; the store records, logs and retries a failure. */
+function refresh(store: SnapshotStore, changes: readonly ContentChange[]): void {
+  const documents = changes.flatMap((change) => (change === 'all' ? [] : [change]))
+  store.refresh(documents.length < changes.length ? undefined : documents).catch(() => undefined)
+}
+
+function logBuild(logger: Logger, outcome: BuildOutcome): void {
+  const scope = outcome.kind === 'full' ? 'full rebuild' : `rebuild of ${outcome.documents?.join(', ')}`
+  const fields = {build: outcome.kind, durationMs: outcome.durationMs, documents: outcome.documents}
+  if (outcome.ok) logger.info(fields, `${scope} done in ${outcome.durationMs} ms`)
+  else logger.error(fields, `${scope} failed after ${outcome.durationMs} ms (${outcome.error}); still serving the last good snapshot, retrying`)
+}
+
+/** Each document problem is logged once for as long as it stays the same (bounded by the documents). */
+function problemReporter(logger: Logger): (problem: Snapshot['catalog']['problems'][number]) => void {
+  const reported = new Set<string>()
+  return (problem) => {
+    const key = `${problem.documentId} ${problem.severity} ${problem.messages.join('; ')}`
+    if (reported.has(key)) return
+    reported.add(key)
+    logger.warn({documentId: problem.documentId, collection: problem.collection}, `${problem.severity}: ${problem.collection} document ${problem.documentId}: ${problem.messages.join('; ')}`)
+  }
+}
+
+/**
+ * A snapshot built by a full read is saved once it is served (never one the mass-deletion guard
+ * holds), one save at a time; a per-document build is not, so a restart after edits reads in full.
+ */
+function snapshotSaver(saved: {file: SnapshotFile; directory: string}, logger: Logger): (snapshot: Snapshot) => void {
+  let saving = Promise.resolve()
+  let lastSaved: string | undefined
+  return (snapshot) => {
+    const fingerprint = fingerprintOf(snapshot)
+    // A reconcile that read the same content under the same fingerprint has nothing new to save.
+    if (fingerprint === undefined || lastSaved === `${fingerprint} ${snapshot.version}`) return
+    lastSaved = `${fingerprint} ${snapshot.version}`
+    const started = performance.now()
+    saving = saving
+      .then(() => whileBuilding(() => saved.file.save(snapshot, fingerprint)))
+      .then(
+        () => logger.info(`saved the snapshot to ${saved.directory} in ${Math.round(performance.now() - started)} ms`),
+        (error: unknown) => logger.error({err: error}, `could not save the snapshot to ${saved.directory}; a restart will read the source in full`),
+      )
+  }
+}
