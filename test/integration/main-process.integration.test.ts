@@ -8,6 +8,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {z} from 'zod'
 import {episodeSchema, itemEnvelope} from '../../server/api/v1/contract.ts'
 import {eventually} from '../helpers/eventually.ts'
+import {freePort} from '../helpers/free-port.ts'
 import {readContract} from '../helpers/contract.ts'
 import {runMainToExit, startMainProcess, type MainProcess} from '../helpers/main-process.ts'
 import {sampleCounts} from '../helpers/sample.ts'
@@ -108,6 +109,14 @@ describe('npm start', () => {
       await stalled.stop('SIGKILL')
     }
   }, 60_000)
+
+  it('refuses to start in one line naming REDIS_URL when Redis does not answer', async () => {
+    const port = await freePort() // nothing listens there
+    const exit = await runMainToExit({PORT: '0', DATASET_FILE: SAMPLE_DATASET, REDIS_URL: `redis://127.0.0.1:${port}`})
+    expect(exit.code).toBe(1)
+    expect(exit.stderr).not.toMatch(/\n\s+at /)
+    expect(exit.stderr.trim()).toMatch(/^catalog-api: REDIS_URL: no answer from redis:\/\/127\.0\.0\.1:\d+\/? within 10000 ms\. Start Redis or correct REDIS_URL\.$/)
+  }, 30_000)
 
   it('holds a re-read that drops most of the catalog until a later read agrees or an operator confirms', async () => {
     const guardedFile = join(folder, 'guarded.ndjson')
