@@ -137,7 +137,7 @@ export function createApp(dependencies: AppDependencies): express.Express {
       next()
       return
     }
-    readOnly(request, response, () => sendRepresentation(request, response, document, catalogVersionHeader(snapshot), undefined, store, snapshot))
+    readOnly(request, response, () => sendRepresentation(request, response, document, {extra: catalogVersionHeader(snapshot), servedFrom: {store, snapshot}}))
   })
   app.use(notFound)
   app.use(errorResponse)

@@ -17,7 +17,7 @@ export function createCatalogHandler(store: SnapshotStore, publicBaseUrl: string
     // A path that names a resource refuses other methods; an unknown path is a 404 whatever the method.
     const names = resolution.found || resolution.names
     if (names && !isReadMethod(request.method)) return sendReadOnlyRefusal(request, response, publicBaseUrl, target.instance)
-    if (resolution.found) return sendRepresentation(request, response, resolution.representation, catalogVersionHeader(snapshot), undefined, store, snapshot)
+    if (resolution.found) return sendRepresentation(request, response, resolution.representation, {extra: catalogVersionHeader(snapshot), servedFrom: {store, snapshot}})
     sendProblem(request, response, buildProblem(publicBaseUrl, resolution.status, resolution.detail, target.instance))
   }
 }

@@ -35,7 +35,7 @@ export function createFastPath(store: Pick<SnapshotStore, 'current'>, publicBase
     const representation = lookUp(snapshot, request.url ?? '')
     if (!representation) return false
     extraHeaders.push(CATALOG_VERSION, snapshot.version)
-    sendRepresentation(request, response, representation, extraHeaders, fixed, store, snapshot)
+    sendRepresentation(request, response, representation, {extra: extraHeaders, fixed, servedFrom: {store, snapshot}})
     return true
   }
 }

@@ -16,34 +16,35 @@ export const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300, st
  * Writes pre-built bytes in the content coding the client prefers, or a bodiless 304 when the
  * request's validators match that variant. Nothing is serialised, hashed or compressed here,
  * except a variant compressed on its first request when the snapshot has not done it yet.
- * `extraHeaders` (a flat name, value list) are the per-request ones (request id, rate limit, catalog
- * version), whose values this server makes so that they cannot break the header grammar (see
- * `writeHeadWithFixed`), and `fixed` the ones the request shares with many others (CORS, the
- * rate-limit policy).
+ * `extra` headers are the per-request ones (request id, rate limit, catalog version), whose values
+ * this server makes so that they cannot break the header grammar (see `writeHeadWithFixed`), and
+ * `fixed` the ones the request shares with many others (CORS, the rate-limit policy).
  *
- * `snapshot` is the one the representation was looked up in, and `store` where it is served from.
+ * `servedFrom` names the snapshot the representation was looked up in and the store it is served from.
  * A response that waited for a first compression (the bulk document of 100k items takes seconds)
  * may find `snapshot` replaced by then, and the CDN purge for the replacement already sent: a CDN
  * skips a fetch still under way when it purges (Varnish's xkey does), so it would keep these old
  * bytes for the whole edge TTL. Such a response still answers the client, who asked before the
  * change, but tells the CDN not to keep it.
  */
-export function sendRepresentation(
-  request: IncomingMessage,
-  response: ServerResponse,
-  representation: Representation,
-  extraHeaders: readonly string[] = [],
-  fixed: FixedHeaders = NO_FIXED_HEADERS,
-  store?: Pick<SnapshotStore, 'current'>,
-  snapshot?: Snapshot,
-): void {
+export interface RepresentationHeaders {
+  /** Per-request headers, a flat name, value list. */
+  extra?: readonly string[]
+  /** Headers shared with many other requests. */
+  fixed?: FixedHeaders
+  /** The snapshot the representation was looked up in, and the store it is served from. */
+  servedFrom?: {store: Pick<SnapshotStore, 'current'>; snapshot: Snapshot}
+}
+
+export function sendRepresentation(request: IncomingMessage, response: ServerResponse, representation: Representation, headers: RepresentationHeaders = {}): void {
+  const {extra = [], fixed = NO_FIXED_HEADERS, servedFrom} = headers
   const coding = negotiateContentCoding(request.headers['accept-encoding'])
-  if (coding === 'identity') return writeVariant(request, response, representation, representation.identity, extraHeaders, fixed)
+  if (coding === 'identity') return writeVariant(request, response, representation, representation.identity, extra, fixed)
   const variant = representation.encoded(coding)
-  if (variant !== undefined) return writeVariant(request, response, representation, variant ?? representation.identity, extraHeaders, fixed)
+  if (variant !== undefined) return writeVariant(request, response, representation, variant ?? representation.identity, extra, fixed)
   const writeAfterWait = (waited: Variant) => {
-    const replaced = store !== undefined && snapshot !== undefined && store.current() !== snapshot
-    writeVariant(request, response, representation, waited, extraHeaders, fixed, replaced)
+    const replaced = servedFrom !== undefined && servedFrom.store.current() !== servedFrom.snapshot
+    writeVariant(request, response, representation, waited, extra, fixed, replaced)
   }
   representation.encode(coding).then(
     (encoded) => writeAfterWait(encoded ?? representation.identity),

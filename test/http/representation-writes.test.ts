@@ -17,7 +17,7 @@ describe('the response head', () => {
   it('carries the validators, caching, Vary, the type, the document headers, the request headers, then the length', () => {
     const representation = represent(text, () => date, {headers: {Link: '<x>'}})
     const {response, written} = fakeResponse()
-    sendRepresentation(fakeRequest('GET', '/'), response, representation, ['X-Request-Id', 'r'])
+    sendRepresentation(fakeRequest('GET', '/'), response, representation, {extra: ['X-Request-Id', 'r']})
     expect(written.status).toBe(200)
     expect(written.headerList).toEqual([
       'ETag',
@@ -44,9 +44,9 @@ describe('the response head', () => {
   it('sends the same head twice for the same variant, and the request headers of each request', () => {
     const representation = represent(text, () => date)
     const first = fakeResponse()
-    sendRepresentation(fakeRequest('GET', '/'), first.response, representation, ['X-Request-Id', '1'])
+    sendRepresentation(fakeRequest('GET', '/'), first.response, representation, {extra: ['X-Request-Id', '1']})
     const second = fakeResponse()
-    sendRepresentation(fakeRequest('GET', '/'), second.response, representation, ['X-Request-Id', '2'])
+    sendRepresentation(fakeRequest('GET', '/'), second.response, representation, {extra: ['X-Request-Id', '2']})
     const withoutRequestId = (list: readonly string[]) => list.filter((entry, index) => entry !== 'X-Request-Id' && list[index - 1] !== 'X-Request-Id')
     expect(withoutRequestId(second.written.headerList)).toEqual(withoutRequestId(first.written.headerList))
     expect(second.written.headers['x-request-id']).toBe('2')
@@ -107,7 +107,7 @@ describe('conditional requests', () => {
   const representation = represent(text, () => date, {headers: {Link: '<x>'}})
   const send = (headers: Record<string, string>, method = 'GET') => {
     const {response, written} = fakeResponse()
-    sendRepresentation(fakeRequest(method, '/', headers), response, representation, ['X-Request-Id', 'r'])
+    sendRepresentation(fakeRequest(method, '/', headers), response, representation, {extra: ['X-Request-Id', 'r']})
     return written
   }
 

@@ -31,7 +31,7 @@ beforeAll(async () => {
     createRequestListener({
       fastPath: (incoming, response, headers) => {
         const representation = served.get(pathOf(incoming.url ?? '/'))
-        if (representation) sendRepresentation(incoming, response, representation, headers)
+        if (representation) sendRepresentation(incoming, response, representation, {extra: headers})
         return representation !== undefined
       },
       application: (_incoming, response) => response.writeHead(404).end(),
