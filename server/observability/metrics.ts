@@ -24,6 +24,8 @@ export function createMetrics(options: {
   clock?: () => Date
   droppedLogLines?: () => number
   cacheBytes?: () => {pages: number; variants: number}
+  /** The request bodies being received (the HTTP server's body gate). */
+  requestBodiesInFlight?: () => number
   /** Adds another module's metrics (the CDN purges') to this registry. */
   register?: (registry: Registry) => void
 }): CatalogMetrics {
@@ -115,6 +117,18 @@ export function createMetrics(options: {
       this.set(cacheBytes().variants)
     },
   })
+
+  const {requestBodiesInFlight} = options
+  if (requestBodiesInFlight) {
+    new Gauge({
+      name: 'catalog_request_bodies_in_flight',
+      help: 'Request bodies being received across all clients; at the bound (256) a new one is answered 503 before it is read.',
+      registers,
+      collect() {
+        this.set(requestBodiesInFlight())
+      },
+    })
+  }
 
   return {
     observe(request, response, answered) {
