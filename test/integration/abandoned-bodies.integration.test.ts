@@ -5,7 +5,8 @@
 import {readdirSync} from 'node:fs'
 import {connect} from 'node:net'
 import {encodeSignatureHeader} from '@sanity/webhook'
-import {afterEach, expect, it} from 'vitest'
+import {afterEach, describe, expect, it} from 'vitest'
+import {DEFAULT_LIMITS} from '../../server/http/server.ts'
 import {z} from 'zod'
 import {startTestServer, type TestServer} from '../helpers/server.ts'
 
@@ -26,10 +27,11 @@ afterEach(async () => {
 const openDescriptors = () => readdirSync('/proc/self/fd').length
 
 /**
- * Headers announcing 100 bytes, 11 of them, then a half-close or a reset a few ms later. Resolves
- * with the status the server answered (0: none) once the server closes or 3 s pass.
+ * Headers announcing a body (100 bytes unless `headers` says otherwise), 11 bytes of it, then a
+ * half-close or a reset a few ms later. Resolves with the status the server answered (0: none)
+ * once the server closes or 3 s pass.
  */
-function abandon(port: number, path: string, localAddress: string, leave: 'end' | 'destroy'): Promise<number> {
+function abandon(port: number, path: string, localAddress: string, leave: 'end' | 'destroy', headers = 'Host: 127.0.0.1\r\nContent-Length: 100\r\n'): Promise<number> {
   return new Promise((resolve) => {
     const socket = connect({port, host: '127.0.0.1', localAddress})
     let text = ''
@@ -43,7 +45,7 @@ function abandon(port: number, path: string, localAddress: string, leave: 'end' 
     socket.once('close', done)
     socket.once('error', () => undefined)
     socket.once('connect', () => {
-      socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{"jsonrpc":`)
+      socket.write(`POST ${path} HTTP/1.1\r\n${headers}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\r\n{"jsonrpc":`)
       setTimeout(() => (leave === 'end' ? socket.end() : socket.destroy()), 5).unref()
     })
   })
@@ -111,4 +113,42 @@ it('lets 1,000 bodies abandoned halfway leave the count: afterwards MCP and a si
   expect(webhook.status).toBe(202)
   expect(answeredWithinMs).toBeLessThan(2000)
   expect(server.loggedErrors).toEqual([])
+})
+
+// Each way the server answers a request before reading its body, at a gate of 4 bodies: 12
+// abandoned bodies on one path would fill it four times over if any stayed counted.
+const UNREAD: [string, string, number, string?][] = [
+  ['405, the read-only API', '/api/v1/index.json', 405],
+  ['405, an Express route', '/status', 405],
+  ['404', '/no-such-path', 404],
+  ['413, an MCP body announced too large', '/mcp', 413, 'Host: 127.0.0.1\r\nContent-Length: 40000\r\n'],
+  ['400, MCP from a foreign origin', '/mcp', 400, 'Host: 127.0.0.1\r\nOrigin: https://evil.example\r\nContent-Length: 100\r\n'],
+  ['421, MCP for a foreign host', '/mcp', 421, 'Host: evil.example\r\nContent-Length: 100\r\n'],
+  ['414, a URL too long', `/api/v1/${'x'.repeat(3000)}`, 414],
+  ['429, over the rate limit', '/api/v1/index.json', 429],
+]
+
+describe('every answer sent before the body is read lets the body go', () => {
+  it.each(UNREAD)('%s', {timeout: 60_000}, async (_name, path, status, headers) => {
+    const limited = status === 429
+    server = await startTestServer({
+      limits: {...DEFAULT_LIMITS, maxBodiesInFlight: 4},
+      // One source address spends its quota of 2 on the first two bodies; /status is asked from another.
+      environment: {SANITY_WEBHOOK_SECRET: SECRET, ...(limited ? {RATE_LIMIT_QUOTA: '2'} : {})},
+    })
+    const port = Number(new URL(server.baseUrl).port)
+    const answers: number[] = []
+    for (let index = 0; index < 12; index++) answers.push(await abandon(port, path, '127.2.0.1', index % 2 === 0 ? 'end' : 'destroy', headers))
+    // A half-closed client still reads the answer; a reset one may have gone first.
+    const halfClosed = answers.filter((_, index) => index % 2 === 0)
+    expect(limited ? halfClosed.slice(1) : halfClosed).toEqual(Array<number>(limited ? 5 : 6).fill(status))
+    const count = await settled(
+      async () => z.object({request_bodies_in_flight: z.number()}).parse(await (await fetch(`${server?.baseUrl}/status`)).json()).request_bodies_in_flight,
+      (value) => value === 0,
+      2000,
+    )
+    expect(count).toBe(0)
+    const tools = await fetch(`${server.baseUrl}/mcp`, {method: 'POST', headers: MCP_HEADERS, body: JSON.stringify({jsonrpc: '2.0', id: 1, method: 'tools/list', params: {}})})
+    expect(tools.status).toBe(200)
+  })
 })
