@@ -40,13 +40,18 @@ export function callService(target: string | URL, request: ServiceRequest, bound
   const send = url.protocol === 'https:' ? requestHttps : url.protocol === 'http:' ? requestHttp : undefined
   if (!send) return Promise.reject(new Error(`${url.protocol} is not http: or https:`))
   return new Promise((resolve, reject) => {
-    const call = send(url, {method: request.method, headers: request.headers, signal: AbortSignal.timeout(timeoutMs)})
-    const connecting = setTimeout(() => call.destroy(new Error(`no connection to ${url.host} within ${connectTimeoutMs} ms`)), connectTimeoutMs)
+    const call = send(url, {method: request.method, headers: request.headers})
+    const giveUp = (what: string, ms: number) => setTimeout(() => call.destroy(new Error(`${what} ${url.host} within ${ms} ms`)), ms).unref()
+    const connecting = giveUp('no connection to', connectTimeoutMs)
+    const deadline = giveUp('no whole answer from', timeoutMs)
     call.once('socket', (socket) => {
       if (socket.connecting) socket.once('connect', () => clearTimeout(connecting))
       else clearTimeout(connecting) // a kept-alive connection
     })
-    call.once('close', () => clearTimeout(connecting))
+    call.once('close', () => {
+      clearTimeout(connecting)
+      clearTimeout(deadline)
+    })
     call.on('error', reject)
     call.once('response', (response) => {
       const chunks: Buffer[] = []
