@@ -29,6 +29,8 @@ export interface AppDependencies {
   logError?: (error: unknown) => void
   /** The CDN purge queue shown in `/status`, when a CDN is purged. */
   edgeStatus?: () => EdgeStatus
+  /** The request bodies being received, shown in `/status`. */
+  requestBodiesInFlight?: () => number
   /** Where library warnings are reported (the MCP SDK's); the console by default. */
   logWarning?: (message: string) => void
 }
@@ -124,7 +126,7 @@ export function createApp(dependencies: AppDependencies): express.Express {
     response.writeHead(302, {Location: '/docs', 'Content-Length': '0', 'Cache-Control': 'public, max-age=3600'})
     response.end()
   })
-  app.all('/status', readOnly, statusHandler(store, sourceDescription, clock, dependencies.edgeStatus))
+  app.all('/status', readOnly, statusHandler(store, sourceDescription, clock, dependencies.edgeStatus, dependencies.requestBodiesInFlight))
   const {metrics} = dependencies
   if (metrics) app.all(METRICS_PATH, readOnly, (request, response, next) => void metrics.send(request, response).catch(next))
   app.use(API_V1_PREFIX, catalogRoute)

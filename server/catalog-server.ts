@@ -9,6 +9,7 @@ import {METRICS_PATH, type CatalogMetrics} from './observability/metrics.ts'
 import {requestLogObserver} from './observability/request-log.ts'
 import {createRequestListener} from './http/request-listener.ts'
 import {WEBHOOK_PATH} from './webhooks/sanity-webhook.ts'
+import {bodyGate, type BodyGate} from './http/connection-guard.ts'
 import {createHttpServer, DEFAULT_LIMITS, type CatalogHttpServer, type ServerLimits} from './http/server.ts'
 
 export interface CatalogServerDependencies extends AppDependencies {
@@ -19,6 +20,8 @@ export interface CatalogServerDependencies extends AppDependencies {
   /** Request logs with ids; none without it. */
   logger?: Logger | undefined
   metrics?: CatalogMetrics | undefined
+  /** Counts the request bodies being received; made from `limits` when not given. Given, its count can also reach `/metrics`. */
+  bodies?: BodyGate
 }
 
 /** The whole HTTP server: the fast path for pre-built representations, the Express application for the rest. */
@@ -39,9 +42,11 @@ export function createCatalogServer(dependencies: CatalogServerDependencies): Ca
   const logsRequests = dependencies.logger?.isLevelEnabled('info') === true
   const logRequest = dependencies.logger && logsRequests ? requestLogObserver(dependencies.logger, clientAddress, clock) : undefined
   const countRequest = dependencies.metrics?.observe
+  const limits = dependencies.limits ?? DEFAULT_LIMITS
+  const bodies = dependencies.bodies ?? bodyGate(limits.maxBodiesInFlight)
   const listener = createRequestListener({
     fastPath: createFastPath(dependencies.store, config.publicBaseUrl),
-    application: createApp(dependencies),
+    application: createApp({...dependencies, requestBodiesInFlight: bodies.inFlight}),
     rateLimiter,
     observe:
       logRequest && countRequest
@@ -57,5 +62,5 @@ export function createCatalogServer(dependencies: CatalogServerDependencies): Ca
     clock,
     onError: logError,
   })
-  return createHttpServer(listener, config.publicBaseUrl, dependencies.limits ?? DEFAULT_LIMITS, {isTrustedProxy: trustedProxyTest(config.trustProxy)})
+  return createHttpServer(listener, config.publicBaseUrl, limits, {isTrustedProxy: trustedProxyTest(config.trustProxy), bodies})
 }

@@ -9,7 +9,8 @@ import {watchFile} from './content/watch-file.ts'
 import {registerEdgeMetrics} from './edge/edge-metrics.ts'
 import {createEdgePurging, type EdgePurging, type EdgePurgingOptions} from './edge/edge-purging.ts'
 import {createFeedPinger} from './feed/websub.ts'
-import type {ServerLimits} from './http/server.ts'
+import {bodyGate} from './http/connection-guard.ts'
+import {DEFAULT_LIMITS, type ServerLimits} from './http/server.ts'
 import type {ServerLog} from './observability/logger.ts'
 import {createMetrics} from './observability/metrics.ts'
 import {createPublishPath} from './publish-path.ts'
@@ -61,7 +62,10 @@ export async function createCatalogService(config: Config, log: ServerLog, overr
   const clock = overrides.clock ?? (() => new Date())
   const source = overrides.source ?? createSource(config.content)
   const caches = createDemandCaches(config.caches)
+  const limits = overrides.limits ?? DEFAULT_LIMITS
+  const bodies = bodyGate(limits.maxBodiesInFlight)
   const metrics = createMetrics({
+    requestBodiesInFlight: bodies.inFlight,
     store: () => store,
     clock,
     droppedLogLines: log.droppedLines,
@@ -145,7 +149,8 @@ export async function createCatalogService(config: Config, log: ServerLog, overr
     clock,
     logger,
     metrics,
-    limits: overrides.limits,
+    limits,
+    bodies,
     logError: (error) => logger.error({err: error}, error instanceof Error ? error.message : 'unexpected error'),
     logWarning: (message) => logger.warn(message),
     rateLimitStore: redis?.counterStore,

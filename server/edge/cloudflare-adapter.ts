@@ -1,5 +1,5 @@
 import {z} from 'zod'
-import {failureOf, inBatches, PurgeFailure, type PurgeAdapter} from './purge-adapter.ts'
+import {callPurgeApi, inBatches, PurgeFailure, type PurgeAdapter} from './purge-adapter.ts'
 
 /** Cloudflare takes at most 100 tags per purge call. */
 const CLOUDFLARE_TAGS_PER_CALL = 100
@@ -13,19 +13,13 @@ export function cloudflareAdapter(options: {apiUrl: string; token: string; zoneI
     provider: 'cloudflare',
     async purge(keys) {
       for (const batch of inBatches(keys, CLOUDFLARE_TAGS_PER_CALL)) {
-        let response: Response
-        try {
-          response = await fetch(url, {
-            method: 'POST',
-            headers: {authorization: `Bearer ${options.token}`, 'content-type': 'application/json'},
-            body: JSON.stringify({tags: batch}),
-            signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
-          })
-        } catch (error) {
-          throw new PurgeFailure(`Cloudflare purge: ${error instanceof Error ? error.message : String(error)}`, {cause: error})
-        }
-        if (!response.ok) throw await failureOf(response, 'Cloudflare purge')
-        const answer = answerSchema.safeParse(await response.json().catch(() => undefined))
+        const {text} = await callPurgeApi(
+          url,
+          {method: 'POST', headers: {authorization: `Bearer ${options.token}`, 'content-type': 'application/json'}, body: JSON.stringify({tags: batch})},
+          'Cloudflare purge',
+          {timeoutMs: options.timeoutMs ?? 10_000},
+        )
+        const answer = answerSchema.safeParse(jsonOf(text))
         if (!answer.success) throw new PurgeFailure('Cloudflare purge: the answer was not the API envelope')
         if (!answer.data.success) {
           const detail = answer.data.errors.map((error) => `${error.code ?? ''} ${error.message ?? ''}`.trim()).join('; ')
@@ -33,5 +27,14 @@ export function cloudflareAdapter(options: {apiUrl: string; token: string; zoneI
         }
       }
     },
+  }
+}
+
+/** The parsed JSON, or undefined when the text is not JSON (or was cut at the answer bound). */
+function jsonOf(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
   }
 }

@@ -1,4 +1,4 @@
-import {failureOf, PurgeFailure, type PurgeAdapter} from './purge-adapter.ts'
+import {callPurgeApi, PurgeFailure, type PurgeAdapter} from './purge-adapter.ts'
 
 export const PURGE_KEYS_HEADER = 'xkey-purge'
 export const PURGE_TOKEN_HEADER = 'purge-token'
@@ -27,16 +27,7 @@ function keyHeaders(keys: readonly string[], maxBytes = MAX_PURGE_HEADER_BYTES):
  */
 export function varnishAdapter(options: {urls: readonly string[]; token: string; timeoutMs?: number}): PurgeAdapter {
   const {urls, token, timeoutMs = 5000} = options
-  const purgeOne = async (url: string, header: string) => {
-    let response: Response
-    try {
-      response = await fetch(url, {method: 'PURGE', headers: {[PURGE_KEYS_HEADER]: header, [PURGE_TOKEN_HEADER]: token}, signal: AbortSignal.timeout(timeoutMs)})
-    } catch (error) {
-      throw new PurgeFailure(`PURGE ${url}: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}`, {cause: error})
-    }
-    if (!response.ok) throw await failureOf(response, `PURGE ${url}`)
-    await response.body?.cancel()
-  }
+  const purgeOne = (url: string, header: string) => callPurgeApi(url, {method: 'PURGE', headers: {[PURGE_KEYS_HEADER]: header, [PURGE_TOKEN_HEADER]: token}}, `PURGE ${url}`, {timeoutMs})
   return {
     provider: 'varnish',
     async purge(keys) {

@@ -1,7 +1,10 @@
 // WebSub (and Podcast Index's pubnotify): after a snapshot that changed the feed is served, the
 // hubs are told so that podcast apps fetch it now rather than at their next poll. A ping carries
 // no content, only "this URL changed"; a failed one is retried with backoff, then given up (the
-// apps' own polling still finds the change).
+// apps' own polling still finds the change). A hub's answer is read up to a few KB, within a
+// deadline (service-call.ts).
+
+import {callService, succeeded, type ServiceAnswer} from '../http/service-call.ts'
 
 export interface FeedPingSettings {
   /** The feed's public address: what the hubs are told changed. */
@@ -23,21 +26,17 @@ export interface FeedPinger {
   observe(feedEtag: string | undefined): void
 }
 
-const PING_TIMEOUT_MS = 10_000
-
 export function createFeedPinger(settings: FeedPingSettings): FeedPinger {
   const {feedUrl, hubUrl, pubnotifyUrl, attempts = 4, retryDelayMs = 1000} = settings
-  const pings: {target: string; request: () => Promise<Response>}[] = []
+  const pings: {target: string; request: () => Promise<ServiceAnswer>}[] = []
   if (hubUrl) {
-    pings.push({
-      target: hubUrl,
-      request: () => fetch(hubUrl, {method: 'POST', body: new URLSearchParams({'hub.mode': 'publish', 'hub.url': feedUrl}), signal: AbortSignal.timeout(PING_TIMEOUT_MS)}),
-    })
+    const body = new URLSearchParams({'hub.mode': 'publish', 'hub.url': feedUrl}).toString()
+    pings.push({target: hubUrl, request: () => callService(hubUrl, {method: 'POST', headers: {'content-type': 'application/x-www-form-urlencoded'}, body})})
   }
   if (pubnotifyUrl) {
     const url = new URL(pubnotifyUrl)
     url.searchParams.set('url', feedUrl)
-    pings.push({target: pubnotifyUrl, request: () => fetch(url, {signal: AbortSignal.timeout(PING_TIMEOUT_MS)})})
+    pings.push({target: pubnotifyUrl, request: () => callService(url, {method: 'GET'})})
   }
 
   const attempt = async ({target, request}: (typeof pings)[number]) => {
@@ -45,10 +44,9 @@ export function createFeedPinger(settings: FeedPingSettings): FeedPinger {
     for (let tried = 0; tried < attempts; tried++) {
       if (tried > 0) await new Promise((resolve) => setTimeout(resolve, retryDelayMs * 2 ** (tried - 1)).unref())
       try {
-        const response = await request()
-        await response.arrayBuffer()
-        if (response.ok) return settings.onPinged?.(target)
-        lastError = new Error(`${target} answered ${response.status}`)
+        const answer = await request()
+        if (succeeded(answer)) return settings.onPinged?.(target)
+        lastError = new Error(`${target} answered ${answer.status}${answer.text ? `: ${answer.text.slice(0, 200)}` : ''}`)
       } catch (error) {
         lastError = error
       }

@@ -1,4 +1,4 @@
-import {STATUS_CODES, type IncomingMessage, type Server} from 'node:http'
+import {STATUS_CODES, type IncomingMessage, type Server, type ServerResponse} from 'node:http'
 import type {Socket} from 'node:net'
 import type {Duplex} from 'node:stream'
 import {buildProblem, PROBLEM_CONTENT_TYPE, type ProblemStatus} from './problem.ts'
@@ -63,25 +63,49 @@ export function capConnectionsPerClient(server: Server, options: {max: number; e
   })
 }
 
+/** Admits request bodies up to a bound and says how many it holds. */
+export interface BodyGate {
+  /** Counts the request's body, if it has one and there is room; false when it is refused. */
+  admit(request: IncomingMessage, response: ServerResponse): boolean
+  /** Bodies counted now. */
+  readonly inFlight: () => number
+  /** The most it counts at once. */
+  readonly max: number
+}
+
 /**
  * Counts request bodies being received, across all connections: each holds a socket and a buffer
  * until it ends, so past `max` a new one is refused before a byte of it is read. A body leaves the
- * count when it has been read, or when its connection goes.
+ * count once, at the first of: read to its end, its response sent (Node then discards the rest or
+ * closes), its socket closed. A request answered before its body was read emits neither 'end' nor
+ * 'close' when its client goes mid-body, so the response and the socket, which always close, count.
  */
-export function bodyGate(max: number): (request: IncomingMessage) => boolean {
+export function bodyGate(max: number): BodyGate {
   let inFlight = 0
-  return (request) => {
-    if (!hasBody(request)) return true
-    if (inFlight >= max) return false
-    inFlight += 1
-    let counted = true
-    const release = () => {
-      if (counted) inFlight -= 1
-      counted = false
-    }
-    request.once('end', release)
-    request.once('close', release)
-    return true
+  return {
+    admit(request, response) {
+      if (!hasBody(request)) return true
+      if (inFlight >= max) return false
+      inFlight += 1
+      const {socket} = request
+      let counted = true
+      // Guarded as well as unsubscribed: an event being emitted still calls the listeners it had when it began.
+      const release = () => {
+        if (!counted) return
+        counted = false
+        inFlight -= 1
+        request.off('end', release)
+        response.off('close', release)
+        socket.off('close', release)
+      }
+      request.once('end', release)
+      response.once('close', release)
+      // A keep-alive socket carries many requests: each one's listener goes with its release.
+      socket.once('close', release)
+      return true
+    },
+    inFlight: () => inFlight,
+    max,
   }
 }
 

@@ -1,7 +1,7 @@
 import {createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse} from 'node:http'
 import {Server as NetServer} from 'node:net'
 import type {Duplex} from 'node:stream'
-import {answerOnSocket, bodyGate, capConnectionsPerClient} from './connection-guard.ts'
+import {answerOnSocket, bodyGate, capConnectionsPerClient, type BodyGate} from './connection-guard.ts'
 import {FIXED_HEADS_WORK, FixedHeadResponse} from './fixed-head.ts'
 import {buildProblem, sendProblem, type ProblemStatus} from './problem.ts'
 
@@ -35,6 +35,8 @@ export const DEFAULT_LIMITS: ServerLimits = {
 export interface HttpServerOptions {
   /** Peers that carry many clients (the proxies the operator trusts): not held to the per-client connection cap. */
   isTrustedProxy?: (address: string) => boolean
+  /** Counts the request bodies being received (made here from `maxBodiesInFlight` when not given), so others can read the count. */
+  bodies?: BodyGate
 }
 
 export interface CatalogHttpServer {
@@ -61,15 +63,15 @@ declare module 'node:stream' {
 /** An HTTP server with bounded timeouts and sizes whose every refusal is application/problem+json. */
 export function createHttpServer(listener: RequestListener, publicBaseUrl: string, limits: ServerLimits = DEFAULT_LIMITS, options: HttpServerOptions = {}): CatalogHttpServer {
   let closing = false
-  const admitBody = bodyGate(limits.maxBodiesInFlight)
+  const bodies = options.bodies ?? bodyGate(limits.maxBodiesInFlight)
   const answer = (request: IncomingMessage, response: ServerResponse) => {
     // While shutting down, every response ends its connection, so no client reuses one that is about to close.
     if (closing) response.setHeader('Connection', 'close')
     const refusal = refuseTarget(request)
     if (refusal) refuseRequest(request, response, publicBaseUrl, 400, refusal)
-    else if (!admitBody(request)) {
+    else if (!bodies.admit(request, response)) {
       response.setHeader('Retry-After', '1')
-      refuseRequest(request, response, publicBaseUrl, 503, `The server is receiving ${limits.maxBodiesInFlight} request bodies already; retry in a second.`)
+      refuseRequest(request, response, publicBaseUrl, 503, `The server is receiving ${bodies.max} request bodies already; retry in a second.`)
     } else listener(request, response)
   }
   const server = createServer(

@@ -7,7 +7,7 @@ import type {SnapshotStore} from '../snapshot/store.ts'
  * current snapshot and the store: its age and counts, the last build, and every document that is
  * not served as it is in the source.
  */
-export function statusHandler(store: SnapshotStore, sourceDescription: string, clock: () => Date, edge?: () => EdgeStatus): RequestHandler {
+export function statusHandler(store: SnapshotStore, sourceDescription: string, clock: () => Date, edge?: () => EdgeStatus, requestBodiesInFlight?: () => number): RequestHandler {
   return (_request, response) => {
     const snapshot = store.current()
     const status = store.status()
@@ -35,6 +35,8 @@ export function statusHandler(store: SnapshotStore, sourceDescription: string, c
       consecutive_failures: status.consecutiveFailures,
       next_retry_at: iso(status.nextRetryAt),
       edge: edge ? edgeStatusBody(edge()) : null,
+      // Each holds a socket and a buffer; one that never leaves the count would shut POST out at the bound.
+      request_bodies_in_flight: requestBodiesInFlight?.() ?? null,
       problems: snapshot.catalog.problems.map((problem) => ({
         document_id: problem.documentId,
         collection: problem.collection,

@@ -21,7 +21,14 @@ export interface CatalogMetrics {
  * time and when a response ends, so the metrics can be created before the store, whose builds
  * they record.
  */
-export function createMetrics(options: {store: () => SnapshotStore; clock?: () => Date; droppedLogLines?: () => number; cacheBytes?: () => {pages: number; variants: number}}): CatalogMetrics {
+export function createMetrics(options: {
+  store: () => SnapshotStore
+  clock?: () => Date
+  droppedLogLines?: () => number
+  cacheBytes?: () => {pages: number; variants: number}
+  /** The request bodies being received (the HTTP server's body gate). */
+  requestBodiesInFlight?: () => number
+}): CatalogMetrics {
   const {store, clock = () => new Date(), droppedLogLines = () => 0, cacheBytes = () => ({pages: 0, variants: 0})} = options
   const registry = new Registry()
   collectDefaultMetrics({register: registry}) // memory, CPU, event-loop delay, GC
@@ -109,6 +116,18 @@ export function createMetrics(options: {store: () => SnapshotStore; clock?: () =
       this.set(cacheBytes().variants)
     },
   })
+
+  const {requestBodiesInFlight} = options
+  if (requestBodiesInFlight) {
+    new Gauge({
+      name: 'catalog_request_bodies_in_flight',
+      help: 'Request bodies being received across all clients; at the bound (256) a new one is answered 503 before it is read.',
+      registers,
+      collect() {
+        this.set(requestBodiesInFlight())
+      },
+    })
+  }
 
   return {
     registry,

@@ -4,12 +4,13 @@
 import {connect, type Socket} from 'node:net'
 import type {AddressInfo} from 'node:net'
 import {setTimeout as sleep} from 'node:timers/promises'
-import type {RequestListener} from 'node:http'
+import {EventEmitter} from 'node:events'
+import type {IncomingMessage, RequestListener, ServerResponse} from 'node:http'
 import {afterEach, describe, expect, it} from 'vitest'
 import {answerOnSocket, bodyGate} from '../../server/http/connection-guard.ts'
 import {createHttpServer, DEFAULT_LIMITS, type CatalogHttpServer, type ServerLimits} from '../../server/http/server.ts'
 import {collectGarbage} from '../helpers/gc.ts'
-import {fakeRequest} from './fake-response.ts'
+import {fakeRequest, fakeResponse} from './fake-response.ts'
 
 const BASE = 'http://api.test'
 const running: CatalogHttpServer[] = []
@@ -225,26 +226,68 @@ describe('the body gate', () => {
     expect(parse(await exchange(port, 'POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nConnection: close\r\n\r\nx')).status).toBe(200)
   })
 
-  it('counts chunked bodies and bodies of some length, not an empty one, and lets a body go when its connection closes', () => {
-    const admit = bodyGate(1)
-    expect(admit(fakeRequest('POST', '/', {'content-length': '0'}))).toBe(true)
-    expect(admit(fakeRequest('GET', '/'))).toBe(true)
-    const chunked = fakeRequest('POST', '/', {'transfer-encoding': 'chunked'})
-    expect(admit(chunked)).toBe(true)
-    expect(admit(fakeRequest('POST', '/', {'content-length': '5'}))).toBe(false)
-    chunked.emit('close')
-    chunked.emit('end') // released once only
-    const next = fakeRequest('POST', '/', {'content-length': '5'})
-    expect(admit(next)).toBe(true)
-    expect(admit(fakeRequest('POST', '/', {'content-length': '5'}))).toBe(false)
-    next.emit('end')
-    expect(admit(fakeRequest('POST', '/', {'content-length': '5'}))).toBe(true)
+  it('counts chunked bodies and bodies of some length, not an empty one, and lets each go once: read, answered or its socket closed', () => {
+    const gate = bodyGate(1)
+    expect(gate.admit(...withBody({'content-length': '0'}))).toBe(true)
+    expect(gate.admit(...withBody({}))).toBe(true)
+    const chunked = withBody({'transfer-encoding': 'chunked'})
+    expect(gate.admit(...chunked)).toBe(true)
+    expect(gate.inFlight()).toBe(1)
+    expect(gate.admit(...withBody({'content-length': '5'}))).toBe(false)
+    chunked[0].emit('end')
+    chunked[1].emit('close')
+    chunked[0].socket.emit('close') // released once only
+    expect(gate.inFlight()).toBe(0)
+    for (const release of [(request: IncomingMessage) => request.socket.emit('close'), (_: IncomingMessage, response: ServerResponse) => response.emit('close')]) {
+      const next = withBody({'content-length': '5'})
+      expect(gate.admit(...next)).toBe(true)
+      expect(gate.admit(...withBody({'content-length': '5'}))).toBe(false)
+      release(...next)
+      expect(gate.inFlight()).toBe(0)
+      expect(next[0].socket.listenerCount('close'), 'a keep-alive socket keeps no listener per request').toBe(0)
+    }
+  })
+
+  it('releases once when the socket closing closes the response within the same event', () => {
+    const gate = bodyGate(1)
+    const [request, response] = withBody({'content-length': '5'})
+    // Node closes a socket's pending response from its own 'close' listener, registered first.
+    request.socket.once('close', () => response.emit('close'))
+    expect(gate.admit(request, response)).toBe(true)
+    request.socket.emit('close')
+    expect(gate.inFlight()).toBe(0)
   })
 
   it('takes none with a limit of 0', () => {
-    expect(bodyGate(0)(fakeRequest('POST', '/', {'content-length': '1'}))).toBe(false)
+    expect(bodyGate(0).admit(...withBody({'content-length': '1'}))).toBe(false)
+  })
+
+  it('lets a body go when it is answered unread and its client then leaves mid-body', async () => {
+    const bodies = bodyGate(1)
+    const refuseUnread: RequestListener = (request, response) => {
+      if (request.method === 'GET') return void response.writeHead(200, {'Content-Length': String(bodies.inFlight())}).end(String(bodies.inFlight()))
+      response.writeHead(405, {'Content-Length': '0'}).end()
+    }
+    const {port} = await start({maxBodiesInFlight: 1}, refuseUnread, {bodies})
+    for (const leave of ['end', 'destroy'] as const) {
+      const socket = await open(port)
+      const reply = readAll(socket)
+      socket.write('POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 100\r\n\r\nhello world')
+      await sleep(20)
+      if (leave === 'end') socket.end()
+      else socket.destroy()
+      await reply
+      await sleep(50)
+      expect(bodies.inFlight(), `after ${leave}`).toBe(0)
+      expect(parse(await exchange(port, 'POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nConnection: close\r\n\r\nx')).status).toBe(405)
+    }
   })
 })
+
+/** A request with `headers`, its response and its socket, as the gate sees them. */
+function withBody(headers: Record<string, string>): [IncomingMessage & {socket: EventEmitter}, ServerResponse] {
+  return [Object.assign(fakeRequest('POST', '/', headers), {socket: new EventEmitter()}), fakeResponse().response]
+}
 
 describe('connections per client', () => {
   it('answers the connection over the cap 429 and closes it; a closed connection makes room', async () => {

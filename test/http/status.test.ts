@@ -52,6 +52,7 @@ describe('the status document', () => {
       consecutive_failures: 0,
       next_retry_at: null,
       edge: null,
+      request_bodies_in_flight: null,
       problems: [{document_id: 'episode-9', collection: 'episodes', severity: 'rejected', messages: ['title is missing']}],
     })
   })
