@@ -6,7 +6,7 @@ import {tmpdir} from 'node:os'
 import {extname, join, normalize} from 'node:path'
 import {evaluateSync, parse} from 'groq-js'
 import {z} from 'zod'
-import {isPublished} from '../../server/content/document-set.ts'
+import {isPublishedId} from './published-perspective.ts'
 import type {SanityDocument} from '../../server/content/ndjson.ts'
 import {actionSchema, createLakeDataset, mutationSchema, TransactionError, type MutationEvent} from './content-lake-dataset.ts'
 import {createWebhookSender, type WebhookSettings} from './content-lake-webhook.ts'
@@ -214,7 +214,7 @@ export async function startContentLakeStandIn(options: {studioDirectory: string;
 export type ContentLakeStandIn = Awaited<ReturnType<typeof startContentLakeStandIn>>
 /** The dataset as a perspective shows it: `published` hides drafts and versions; `drafts` lays each draft over its published document. */
 function perspectiveOf(all: readonly SanityDocument[], perspective: string): SanityDocument[] {
-  const published = all.filter((document) => isPublished(document._id))
+  const published = all.filter((document) => isPublishedId(document._id))
   if (perspective === 'published') return published
   if (perspective !== 'drafts' && perspective !== 'previewDrafts') return [...all]
   const overlaid = new Map(published.map((document) => [document._id, document]))

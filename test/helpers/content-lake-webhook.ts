@@ -1,6 +1,6 @@
 import {encodeSignatureHeader} from '@sanity/webhook'
 import {evaluateSync, parse} from 'groq-js'
-import {isPublished} from '../../server/content/document-set.ts'
+import {isPublishedId} from './published-perspective.ts'
 import type {Committed} from './content-lake-dataset.ts'
 
 /** A GROQ-powered webhook as it is set up in Sanity's manage pages (docs/content-and-webhooks.md: "Set it up in Sanity"). */
@@ -36,7 +36,7 @@ export function createWebhookSender(settings: WebhookSettings, context: {project
   async function deliver(committed: Committed) {
     for (const {id, before, after} of committed.changes) {
       const document = after ?? before
-      if (!isPublished(id) || !document) continue
+      if (!isPublishedId(id) || !document) continue
       const [projected]: unknown[] = await evaluateSync(selection, {dataset: [document]}).get()
       if (projected === undefined) continue
       const body = JSON.stringify(projected)

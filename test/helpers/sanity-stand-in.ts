@@ -1,8 +1,8 @@
 import {createServer} from 'node:http'
 import {evaluateSync, parse} from 'groq-js'
 import {z} from 'zod'
-import {documentSetOf} from '../../server/content/document-set.ts'
 import type {SanityDocument} from '../../server/content/ndjson.ts'
+import {publishedViewOf} from './published-perspective.ts'
 
 interface RecordedQuery {
   method: string
@@ -18,8 +18,7 @@ interface RecordedQuery {
  * search parameters, or POST with a JSON body for long queries. It evaluates with groq-js and
  * honours the published perspective by hiding drafts and versions, as the Content Lake does.
  * `documents` is called on every query; while it returns the same array, the published view and its
- * id index (`documentSetOf`, as the server's own) are reused, so a benchmark at 100k documents
- * measures the server, not the stand-in.
+ * id index are reused, so a benchmark at 100k documents measures the server, not the stand-in.
  */
 export async function startSanityStandIn(documents: () => readonly SanityDocument[], options: {dataset: string}) {
   const recorded: RecordedQuery[] = []
@@ -44,11 +43,10 @@ export async function startSanityStandIn(documents: () => readonly SanityDocumen
     if (!match || match[1] !== options.dataset) return send(404, {error: 'Not Found', message: 'unknown dataset or path'})
     const {query, params} = await queryRequestOf(request, url)
     const all = documents()
-    // The published view is the server's own, built once per array (ids indexed as the server indexes them).
-    const published = perspective === 'published' ? documentSetOf(all) : undefined
-    const byId = published ?? new Map(all.map((document) => [document._id, document]))
+    const published = perspective === 'published' ? publishedViewOf(all) : undefined
+    const byId = published?.byId ?? new Map(all.map((document) => [document._id, document]))
     const started = performance.now()
-    const result = await evaluateSync(parse(query), {dataset: published?.all() ?? all, params, dereference: ({_ref}) => byId.get(_ref)}).get()
+    const result = await evaluateSync(parse(query), {dataset: published?.documents ?? all, params, dereference: ({_ref}) => byId.get(_ref)}).get()
     send(200, {ms: Math.round(performance.now() - started), query, result})
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -59,7 +57,7 @@ export async function startSanityStandIn(documents: () => readonly SanityDocumen
     recorded,
     /** Indexes the current documents now, as the Content Lake has indexed a change before its webhook goes out. */
     index() {
-      documentSetOf(documents())
+      publishedViewOf(documents())
     },
     /** Makes every following request fail with this status or a malformed result (undefined restores normal answers). */
     failWith(next: number | 'malformed' | undefined) {
