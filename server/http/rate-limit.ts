@@ -6,8 +6,7 @@ import {buildProblem, sendProblem} from './problem.ts'
 /**
  * The part of express-rate-limit's `Store` interface the limiter uses: its MemoryStore and
  * rate-limit-redis's RedisStore both fit. (express-rate-limit's middleware is not used on the
- * request path: measured on this machine it cost a third of the origin's throughput, and it
- * cannot write the draft's `q`/`w` policy header.)
+ * request path: it cost a large share of the origin's throughput, and it cannot write the draft's `q`/`w` policy header.)
  */
 export interface CounterStore {
   init?(options: {windowMs: number}): void

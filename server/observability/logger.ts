@@ -10,9 +10,8 @@ const MAX_BUFFERED_LOG_BYTES = 4 * 1024 * 1024
  * arrive: an access log's buffer. Other lines (start-up, rebuilds, faults) are written at once,
  * after the batch so the order holds.
  */
-// Measured (CPU profiles, one episode at full load, stdout to a file): the write of a batch costs
-// far more than its bytes, so batches handed over at 32 KB spent 0.55-0.68 µs a request on it, and
-// at 128 KB (half of this) 0.24.
+// A write to stdout costs far more than its bytes, so fewer, larger batches cost requests less
+// (figures in bench/results/http.md).
 const BATCH_BYTES = 256 * 1024
 const FLUSH_INTERVAL_MS = 100
 
@@ -149,8 +148,8 @@ export function lineDestinationOf(logger: Logger): LineDestination | undefined {
 }
 
 /**
- * pino's ISO `time` field, formatted once per millisecond rather than once per line (measured: 4-5%
- * of throughput with request logs on). The millisecond is told by a monotonic reading the caller
+ * pino's ISO `time` field, formatted once per millisecond rather than once per line, since
+ * formatting a date is a visible share of a request's logging cost. The millisecond is told by a monotonic reading the caller
  * may already hold (a request line has one for its duration), so most lines read no clock here.
  */
 function isoTimeEachMillisecond(): (monotonicNow?: number) => string {

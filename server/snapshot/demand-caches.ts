@@ -22,9 +22,8 @@ export interface DemandCacheBounds {
 // A page is counted at three times its bytes: the most it can hold once compressed, since a
 // variant is kept only when it is smaller than the identity bytes (identity, br, gzip).
 const PAGE_CODINGS_HELD = 3
-// What an entry holds beyond its bytes and its key, measured: a page's Representation (validators,
-// header list, two maps) is about 1.1 KB of heap, and each buffer of its own costs an allocation;
-// a variant is one small frozen object. Keys are counted by their length (they are ASCII).
+// What an entry holds beyond its bytes and its key: a page's Representation (validators, header
+// list, two maps) and its buffers' allocations; a variant is one small frozen object. Keys are counted by their length (they are ASCII).
 const PAGE_OVERHEAD_BYTES = 2048
 const VARIANT_OVERHEAD_BYTES = 256
 

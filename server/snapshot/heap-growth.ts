@@ -1,14 +1,11 @@
 // How far V8 lets the heap grow past what its last full collection kept, before collecting again.
 // V8's own factor, from the collector's speed against the allocation rate, is up to 4x on a machine
-// with memory to spare. Two moments make that the process's peak RSS at 100k documents:
-// - a build allocates hundreds of MB that die within seconds: a cold build reached 745 MB of heap
-//   for 330 MB live;
-// - between builds, requests whose objects outlive a few young collections (many distinct items,
-//   whose heads and compressed variants are cached and evicted) grew 370 MB live to 750 MB of heap
-//   in 30 s, and the process from 780 MiB to 1.18 GB.
-// So a build grows the heap by a fixed share, and between builds the heap grows at most a bounded
-// number of bytes past what is live; a heap smaller than that (the sample's: 46 MB) keeps V8's own
-// factor, since a fixed one cost requests 5% there, where a small heap is collected often.
+// with memory to spare, which would set a large catalog's peak RSS at two moments: a build, which
+// allocates hundreds of MB that die within seconds, and requests whose objects outlive a few young
+// collections between builds (bench/results/scale.md). So a build grows the heap by a fixed share,
+// and between builds the heap grows at most a bounded number of bytes past what is live; a heap
+// smaller than that keeps V8's own factor, since a small heap is collected often and a fixed
+// factor only slows its requests.
 // V8 reads the flag each time it sets the next collection's limit (src/heap/heap-controller.cc),
 // so setting it at run time takes effect from the next full collection on.
 import {constants, PerformanceObserver, type PerformanceEntry} from 'node:perf_hooks'
