@@ -119,6 +119,8 @@ const environmentSchema = environmentObject
       context.addIssue({code: 'custom', path: ['SUNSET_DATE'], message: "must be at least 6 months after DEPRECATION_DATE (the spec's minimum notice)"})
     }
   })
+  // Runs even when other variables are bad (it reads only whether these are set), so one message
+  // names every missing companion instead of the next start.
   .superRefine(
     (env, context) => {
       const requireFor = (provider: string, names: (keyof typeof env)[]) => {
@@ -128,8 +130,6 @@ const environmentSchema = environmentObject
       requireFor('varnish', ['CDN_PURGE_URLS', 'CDN_PURGE_TOKEN'])
       requireFor('fastly', ['FASTLY_API_TOKEN', 'FASTLY_SERVICE_ID'])
       requireFor('cloudflare', ['CLOUDFLARE_API_TOKEN', 'CLOUDFLARE_ZONE_ID'])
-      // Run even when other variables are bad (it reads only whether these are set), so one message
-      // names every missing companion instead of the next start.
     },
     {when: () => true},
   )
