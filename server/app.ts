@@ -4,6 +4,7 @@ import {buildProblem, isProblemStatus, isReadMethod, sendMethodNotAllowed, sendP
 import {catalogVersionHeader} from './http/fast-path.ts'
 import {sendRepresentation} from './http/representation-response.ts'
 import {statusHandler} from './http/status.ts'
+import {LIVENESS_PATH, livenessHandler, READINESS_PATH, readinessHandler, type Readiness} from './http/health.ts'
 import type {Config} from './config.ts'
 import {API_V1_PREFIX} from './api/v1/links.ts'
 import type {EdgeStatus} from './edge/edge-purging.ts'
@@ -33,12 +34,18 @@ export interface AppDependencies {
   requestBodiesInFlight?: () => number
   /** Where library warnings are reported (the MCP SDK's); the console by default. */
   logWarning?: (message: string) => void
+  /** What `/readyz` answers; by default ready, since the store serves a snapshot from its creation. */
+  ready?: () => Readiness
 }
 
 /** Rebuilds what the change names; the store records, logs and retries a failure. */
 function refreshFor(store: SnapshotStore, change: ContentChange): void {
   store.refresh(change === 'all' ? undefined : [change]).catch(() => undefined)
 }
+
+// A store is created with its first snapshot (createSnapshotStore awaits it), so by default a
+// server that answers serves one.
+const servesItsSnapshot = (): Readiness => ({ready: true})
 
 function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host.startsWith('127.')
@@ -127,6 +134,8 @@ export function createApp(dependencies: AppDependencies): express.Express {
     response.end()
   })
   app.all('/status', readOnly, statusHandler(store, sourceDescription, clock, dependencies.edgeStatus, dependencies.requestBodiesInFlight))
+  app.all(LIVENESS_PATH, readOnly, livenessHandler)
+  app.all(READINESS_PATH, readOnly, readinessHandler(dependencies.ready ?? servesItsSnapshot, publicBaseUrl))
   const {metrics} = dependencies
   if (metrics) app.all(METRICS_PATH, readOnly, (request, response, next) => void metrics.send(request, response).catch(next))
   app.use(API_V1_PREFIX, catalogRoute)

@@ -42,6 +42,8 @@ export interface CatalogBuilderDependencies {
    * `onUnusable` when one could not be read (the source is then read in full, as without one).
    */
   saved?: {file: SnapshotFile; onRestored?: (savedAt: Date) => void; onUnusable?: (error: unknown) => void}
+  /** Site documents for `npm run export`'s static files: no MCP, no `limit` (see SiteSettings.staticExport). */
+  staticExport?: boolean
 }
 
 /**
@@ -56,7 +58,7 @@ export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies)
   const snapshotSettings = {
     links,
     index: {apiName: config.apiName, feedUrl: config.feedUrl, contactEmail: config.contactEmail, publicBaseUrl: config.publicBaseUrl},
-    site: (snapshot: Snapshot) => buildSiteDocuments(snapshot, config),
+    site: (snapshot: Snapshot) => buildSiteDocuments(snapshot, {...config, staticExport: dependencies.staticExport}),
     feed: {path: FEED_PATH, build: (snapshot: Snapshot) => feedSiteDocument(snapshot, config)},
     caches,
     keying,

@@ -3,11 +3,12 @@ import {createApp, type AppDependencies} from './app.ts'
 import type {Config} from './config.ts'
 import {clientAddressResolver, rateLimitKey, trustedProxyTest} from './http/client-address.ts'
 import {createFastPath} from './http/fast-path.ts'
+import {HEALTH_PATHS} from './http/health.ts'
 import {createRateLimiter, type CounterStore} from './http/rate-limit.ts'
 import {WindowCounter} from './http/window-counter.ts'
 import {METRICS_PATH, type CatalogMetrics} from './observability/metrics.ts'
 import {requestLogObserver} from './observability/request-log.ts'
-import {createRequestListener} from './http/request-listener.ts'
+import {createRequestListener, pathOf, type RequestObserver} from './http/request-listener.ts'
 import {WEBHOOK_PATH} from './webhooks/sanity-webhook.ts'
 import {bodyGate, type BodyGate} from './http/connection-guard.ts'
 import {createHttpServer, DEFAULT_LIMITS, type CatalogHttpServer, type ServerLimits} from './http/server.ts'
@@ -44,19 +45,27 @@ export function createCatalogServer(dependencies: CatalogServerDependencies): Ca
   const countRequest = dependencies.metrics?.observe
   const limits = dependencies.limits ?? DEFAULT_LIMITS
   const bodies = dependencies.bodies ?? bodyGate(limits.maxBodiesInFlight)
+  const observed: RequestObserver | undefined =
+    logRequest && countRequest
+      ? (request, response, answered) => {
+          logRequest(request, response, answered)
+          countRequest(request, response, answered)
+        }
+      : (logRequest ?? countRequest)
+  // A probe every few seconds from each load balancer is not traffic: it would drown the log.
+  const healthPaths = new Set(HEALTH_PATHS)
+  const observe: RequestObserver | undefined =
+    observed &&
+    ((request, response, answered) => {
+      if (!healthPaths.has(pathOf(answered.url))) observed(request, response, answered)
+    })
   const listener = createRequestListener({
     fastPath: createFastPath(dependencies.store, config.publicBaseUrl),
     application: createApp({...dependencies, requestBodiesInFlight: bodies.inFlight}),
     rateLimiter,
-    observe:
-      logRequest && countRequest
-        ? (request, response, answered) => {
-            logRequest(request, response, answered)
-            countRequest(request, response, answered)
-          }
-        : (logRequest ?? countRequest),
+    observe,
     timed: logsRequests,
-    unlimitedPaths: [METRICS_PATH, WEBHOOK_PATH],
+    unlimitedPaths: [METRICS_PATH, WEBHOOK_PATH, ...HEALTH_PATHS],
     lifecycle: config.lifecycle,
     publicBaseUrl: config.publicBaseUrl,
     clock,

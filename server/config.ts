@@ -119,15 +119,20 @@ const environmentSchema = environmentObject
       context.addIssue({code: 'custom', path: ['SUNSET_DATE'], message: "must be at least 6 months after DEPRECATION_DATE (the spec's minimum notice)"})
     }
   })
-  .superRefine((env, context) => {
-    const requireFor = (provider: string, names: (keyof typeof env)[]) => {
-      if (env.CDN_PURGE !== provider) return
-      for (const name of names) if (env[name] === undefined) context.addIssue({code: 'custom', path: [name], message: `is required when CDN_PURGE=${provider}`})
-    }
-    requireFor('varnish', ['CDN_PURGE_URLS', 'CDN_PURGE_TOKEN'])
-    requireFor('fastly', ['FASTLY_API_TOKEN', 'FASTLY_SERVICE_ID'])
-    requireFor('cloudflare', ['CLOUDFLARE_API_TOKEN', 'CLOUDFLARE_ZONE_ID'])
-  })
+  // Runs even when other variables are bad (it reads only whether these are set), so one message
+  // names every missing companion instead of the next start.
+  .superRefine(
+    (env, context) => {
+      const requireFor = (provider: string, names: (keyof typeof env)[]) => {
+        if (env.CDN_PURGE !== provider) return
+        for (const name of names) if (env[name] === undefined) context.addIssue({code: 'custom', path: [name], message: `is required when CDN_PURGE=${provider}`})
+      }
+      requireFor('varnish', ['CDN_PURGE_URLS', 'CDN_PURGE_TOKEN'])
+      requireFor('fastly', ['FASTLY_API_TOKEN', 'FASTLY_SERVICE_ID'])
+      requireFor('cloudflare', ['CLOUDFLARE_API_TOKEN', 'CLOUDFLARE_ZONE_ID'])
+    },
+    {when: () => true},
+  )
   .transform((env) => {
     const publicBaseUrl = env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`
     return {

@@ -16,6 +16,14 @@ describe('loadConfig', () => {
   it('lists every bad variable in one readable error', () => {
     expect(() => loadConfig({PORT: 'eighty', SITE_URL: 'not a url', SANITY_PROJECT_ID: 'Bad Id'})).toThrow(/PORT[\s\S]*SITE_URL[\s\S]*SANITY_PROJECT_ID/)
   })
+
+  it('names the missing companions of CDN_PURGE in the same message as the bad variables', () => {
+    const message = messageOf(() => loadConfig({SANITY_WEBHOOK_SECRET: 'short', TRUST_PROXY: 'true', CDN_PURGE: 'varnish'}))
+    const named = message.split('; ').map((problem) => /^(?:Invalid configuration: )?([A-Z_]+):/.exec(problem)?.[1])
+    expect(named.sort()).toEqual(['CDN_PURGE_TOKEN', 'CDN_PURGE_URLS', 'SANITY_WEBHOOK_SECRET', 'TRUST_PROXY'])
+    expect(message).toContain('CDN_PURGE_URLS: is required when CDN_PURGE=varnish')
+    expect(message).not.toContain('short')
+  })
 })
 
 describe('operations settings', () => {
@@ -41,3 +49,12 @@ describe('operations settings', () => {
     expect(loadConfig({TRUST_PROXY: '1'}).trustProxy).toBe(1)
   })
 })
+
+function messageOf(action: () => unknown): string {
+  try {
+    action()
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error)
+  }
+  throw new Error('expected it to throw')
+}

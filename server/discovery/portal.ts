@@ -1,7 +1,10 @@
 import {createHash} from 'node:crypto'
 import {z} from 'zod'
+import {DEFAULT_PAGE_LIMIT} from '../api/v1/contract.ts'
 import {API_V1_PREFIX, COLLECTION_PATTERN, isCollectionName, type CollectionName} from '../api/v1/links.ts'
 import {PROBLEM_STATUSES, problemAnchor, problemTitle} from '../http/problem.ts'
+import {MAX_URL_LENGTH} from '../http/request-listener.ts'
+import {DEFAULT_LIMITS} from '../http/server.ts'
 import type {ToolDefinition} from '../mcp/tools.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
 
@@ -57,22 +60,32 @@ const renderedDocument = z.looseObject({
 })
 type Operation = z.infer<typeof renderedOperation>
 
-const ERROR_ADVICE: Partial<Record<number, string>> = {
+const seconds = (milliseconds: number) => `${milliseconds / 1000} seconds`
+
+// Limits are quoted from what `npm start` uses, so the page cannot drift from the server.
+const ERROR_ADVICE: Record<(typeof PROBLEM_STATUSES)[number], string> = {
   400: 'The request is malformed: a bad <code>limit</code> or <code>cursor</code>, malformed percent-encoding, or a refused webhook delivery. The <code>detail</code> says what to fix.',
   404: 'No such episode, meetup or speaker slug, or no such path. Re-read the matching list endpoint; slugs change only when content is renamed.',
   405: 'The API is read-only: use GET or HEAD (the <code>Allow</code> header lists what the path takes; <code>/mcp</code> takes POST).',
-  408: 'The request was not sent in time (headers within 10 seconds, the whole request within 30); send it again.',
+  408: `The request was not sent in time (headers within ${seconds(DEFAULT_LIMITS.headersTimeoutMs)}, the whole request within ${seconds(DEFAULT_LIMITS.requestTimeoutMs)}); send it again.`,
   409: 'A webhook delivery that was already received (same <code>idempotency-key</code>); it changes nothing.',
   410: 'The API version has passed its <code>Sunset</code> date; follow the <code>successor-version</code> link.',
   413: 'The request body is too large.',
-  414: 'The request URL is longer than the server reads (2,048 bytes); no endpoint needs one that long.',
+  414: `The request URL is longer than the server reads (${MAX_URL_LENGTH.toLocaleString('en')} bytes); no endpoint needs one that long.`,
   415: 'The request body has a media type the endpoint does not take.',
+  417: 'The request carried an <code>Expect</code> header the server does not meet: only <code>100-continue</code> is. Send the request without it.',
   421: 'The MCP server listens on loopback and the request was addressed to another host (DNS-rebinding protection).',
   429: 'The origin rate limit was exceeded: wait the number of seconds in <code>Retry-After</code>, then retry.',
-  431: 'The request headers are larger than the server reads (16 KB in all).',
+  431: `The request headers are larger than the server reads (${DEFAULT_LIMITS.maxHeaderBytes / 1024} KB in all).`,
   500: 'An origin or CDN fault. The payload is static, so retrying with backoff is safe.',
   503: 'The service is temporarily unavailable; retry with backoff.',
 }
+
+/** What a static copy says instead: it has no MCP server, so no `/mcp` and no 421. */
+const STATIC_ERROR_ADVICE: Partial<Record<(typeof PROBLEM_STATUSES)[number], string>> = {
+  405: 'The API is read-only: use GET or HEAD (the <code>Allow</code> header lists what the path takes).',
+}
+const STATIC_OMITTED_STATUSES: ReadonlySet<number> = new Set([421])
 
 function schemaType(schema: RenderedSchema | undefined): string {
   if (!schema) return ''
@@ -105,15 +118,18 @@ function schemaTable(name: string, schema: RenderedSchema): string {
 const OPERATION_PATH = new RegExp(`^/(${COLLECTION_PATTERN})(/\\{slug\\})?\\.json$`)
 const LIST_DOCUMENT_PATH = new RegExp(`^(${COLLECTION_PATTERN})\\.json$`)
 
-/** The URL an operation's example and try-it use: the first item, or a list page of one. */
-function examplePath(path: string, snapshot: Snapshot): string {
+/** The URL an operation's example and try-it use: the first item, or a list page of one (the first page where `limit` is not served). */
+function examplePath(path: string, snapshot: Snapshot, staticExport: boolean): string {
   const [, collection, item] = OPERATION_PATH.exec(path) ?? []
   if (!isCollectionName(collection)) return `${API_V1_PREFIX}${path}`
-  if (!item) return `${API_V1_PREFIX}/${collection}.json?limit=1`
+  if (!item) return `${API_V1_PREFIX}/${collection}.json${staticExport ? '' : '?limit=1'}`
   return `${API_V1_PREFIX}/${collection}/${snapshot.catalog[collection][0]?.value.slug ?? 'example'}.json`
 }
 
 const EXAMPLE_CHARACTERS = 2500
+
+// nginx serves the pages a client reaches by following `next`, and refuses any other `limit`.
+const STATIC_PAGINATION = `<p>Lists come in pages of ${DEFAULT_PAGE_LIMIT} items. Follow ${code('pagination.next')} (an absolute URL) until it is ${code('null')}. This copy is static files: it serves those pages only, and answers any other ${code('limit')} with a ${code('400')}.</p>`
 
 /**
  * The bytes this snapshot serves at `url`, pretty-printed and cut to a readable length. The bulk
@@ -150,8 +166,8 @@ with urllib.request.urlopen(${escape(JSON.stringify(url))}) as response:
     data = json.load(response)["data"]</code></pre>`
 }
 
-function operationSection(path: string, operation: Operation, snapshot: Snapshot, base: string): string {
-  const example = examplePath(path, snapshot)
+function operationSection(path: string, operation: Operation, snapshot: Snapshot, base: string, staticExport: boolean): string {
+  const example = examplePath(path, snapshot, staticExport)
   const id = escape(operation.operationId)
   const parameters = operation.parameters
     .map((parameter) => `<tr><td>${code(parameter.name)}</td><td>${escape(parameter.in)}</td><td>${schemaType(parameter.schema)}</td><td>${prose(parameter.description)}</td></tr>`)
@@ -183,14 +199,21 @@ export function buildDeveloperPortal(input: {
   tools: readonly ToolDefinition[]
   /** The podcast feed's public address, when the snapshot has a feed: linked for feed readers and people alike. */
   feedUrl?: string | undefined
+  /** For static files (`npm run export`): no MCP section, and no example with `limit`, which they do not serve. */
+  staticExport?: boolean | undefined
 }): string {
   const {openapi, settings, snapshot, tools, feedUrl} = input
+  const staticExport = input.staticExport === true
   const base = settings.publicBaseUrl
   const document = renderedDocument.parse(openapi)
-  const operations = Object.entries(document.paths).map(([path, item]) => operationSection(path, item.get, snapshot, base))
+  const operations = Object.entries(document.paths).map(([path, item]) => operationSection(path, item.get, snapshot, base, staticExport))
   const schemas = Object.entries(document.components.schemas).map(([name, schema]) => schemaTable(name, schema))
   const sample = snapshot.catalog.episodes[0]?.value
-  const errors = PROBLEM_STATUSES.map((status) => `<section id="${problemAnchor(status)}"><h3>${status} ${escape(problemTitle(status))}</h3><p>${ERROR_ADVICE[status] ?? ''}</p></section>`).join('\n')
+  const errors = PROBLEM_STATUSES.filter((status) => !(staticExport && STATIC_OMITTED_STATUSES.has(status)))
+    .map(
+      (status) => `<section id="${problemAnchor(status)}"><h3>${status} ${escape(problemTitle(status))}</h3><p>${(staticExport && STATIC_ERROR_ADVICE[status]) || ERROR_ADVICE[status]}</p></section>`,
+    )
+    .join('\n')
 
   return `<!doctype html>
 <html lang="en">
@@ -201,7 +224,7 @@ export function buildDeveloperPortal(input: {
 <title>${escape(settings.apiName)}: developer portal</title>
 ${feedUrl ? `<link rel="alternate" type="application/rss+xml" title="${escape(settings.apiName)}: podcast feed" href="${escape(feedUrl)}">\n` : ''}<style>
 body{font:16px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans Hebrew",Arial,sans-serif;margin:0;color:#1d2330;background:#fbfbfd}
-header{background:#1d2a4d;color:#fff;padding:2rem 1.5rem}header h1{margin:0 0 .3rem;font-size:1.8rem}header p{margin:0;opacity:.85}
+header{background:#1d2a4d;color:#fff;padding:2rem 1.5rem}header a{color:#fff;text-decoration:underline}header h1{margin:0 0 .3rem;font-size:1.8rem}header p{margin:0;opacity:.85}
 nav{background:#eef1f8;padding:.6rem 1.5rem;position:sticky;top:0}nav a{margin-inline-end:1rem;color:#1d2a4d}
 main{max-width:62rem;margin:0 auto;padding:1rem 1.5rem 4rem}h2{margin-top:2.5rem;border-bottom:2px solid #dde3f0;padding-bottom:.3rem}
 code{font:14px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#eef1f8;padding:.05rem .3rem;border-radius:3px}
@@ -218,12 +241,12 @@ details{margin:.5rem 0}summary{cursor:pointer}
 </style>
 </head>
 <body>
-<header><h1>${escape(settings.apiName)}</h1><p>Read-only JSON API and MCP server for a Hebrew tech podcast: ${snapshot.counts.episodes} episodes, ${snapshot.counts.meetups} meetup talks, ${snapshot.counts.voices} speakers.</p>${feedUrl ? `<p>Listen in any podcast app: <a href="${escape(feedUrl)}">the podcast's RSS feed</a>.</p>` : ''}</header>
-<nav><input id="search" type="search" placeholder="Search the reference" aria-label="Search the reference"> <a href="#quick-start">Quick start</a><a href="#authentication">Authentication</a><a href="#errors">Errors</a><a href="#rate-limits">Rate limits</a><a href="#pagination">Pagination</a><a href="#caching">Caching</a><a href="#versioning">Versioning</a><a href="#mcp">MCP</a><a href="#reference">Reference</a></nav>
+<header><h1>${escape(settings.apiName)}</h1><p>Read-only JSON API${staticExport ? '' : ' and MCP server'} for a Hebrew tech podcast: ${snapshot.counts.episodes} episodes, ${snapshot.counts.meetups} meetup talks, ${snapshot.counts.voices} speakers.</p>${feedUrl ? `<p>Listen in any podcast app: <a href="${escape(feedUrl)}">the podcast's RSS feed</a>.</p>` : ''}</header>
+<nav><input id="search" type="search" placeholder="Search the reference" aria-label="Search the reference"> <a href="#quick-start">Quick start</a><a href="#authentication">Authentication</a><a href="#errors">Errors</a><a href="#rate-limits">Rate limits</a><a href="#pagination">Pagination</a><a href="#caching">Caching</a><a href="#versioning">Versioning</a>${staticExport ? '' : '<a href="#mcp">MCP</a>'}<a href="#reference">Reference</a></nav>
 <main>
 <section id="quick-start"><h2>Quick start</h2>
 <pre><code>curl ${escape(base)}/api/v1/all.json
-curl ${escape(base)}/api/v1/episodes.json?limit=5</code></pre>
+curl ${escape(base)}/api/v1/episodes.json${staticExport ? '' : '?limit=5'}</code></pre>
 <p>Everything is static JSON with UTF-8 Hebrew text. Cite content by its ${code('url')} (the canonical page), not its ${code('api_url')}. Clients must ignore unknown fields. The machine-readable contract is <a href="${escape(base)}/api/openapi.json">OpenAPI 3.1</a>; agents can start at <a href="${escape(base)}/llms.txt">llms.txt</a>.</p>
 ${sample ? `<div class="sample"><p>The newest episode:</p><p lang="he" dir="rtl"><strong>${escape(sample.title)}</strong><br>${escape(sample.description)}</p></div>` : ''}
 <p>The sandbox prefix ${code('/api/v1/sandbox')} serves the same documents, byte for byte.</p></section>
@@ -239,7 +262,7 @@ ${errors}</section>
 <p>Requests are limited per client at the origin; the CDN absorbs the rest. Responses advertise the policy in ${code('RateLimit-Policy')} (${code('"<name>";q=<quota>;w=<window seconds>')}) and the remaining quota in ${code('RateLimit')}. Past the quota the answer is ${code('429')} with an integer ${code('Retry-After')}. ${settings.contactEmail ? `Ask ${escape(settings.contactEmail)} for higher limits.` : ''}</p></section>
 
 <section id="pagination"><h2>Pagination</h2>
-<p>Lists take ${code('limit')} (1 to 500, default 100: today the whole catalog is one page) and ${code('cursor')}. Follow ${code('pagination.next')} (an absolute URL) until it is ${code('null')}, or pass ${code('next_cursor')} as ${code('cursor')}. Cursors are keyset cursors, so a walk neither repeats nor skips items when content is published between requests. A bad ${code('limit')} or ${code('cursor')} is a ${code('400')} that says what is wrong.</p></section>
+${staticExport ? STATIC_PAGINATION : `<p>Lists take ${code('limit')} (1 to 500, default 100: today the whole catalog is one page) and ${code('cursor')}. Follow ${code('pagination.next')} (an absolute URL) until it is ${code('null')}, or pass ${code('next_cursor')} as ${code('cursor')}. Cursors are keyset cursors, so a walk neither repeats nor skips items when content is published between requests. A bad ${code('limit')} or ${code('cursor')} is a ${code('400')} that says what is wrong.</p>`}</section>
 
 <section id="caching"><h2>Caching and conditional requests</h2>
 <p>Every response has a strong ${code('ETag')} and a ${code('Last-Modified')} that move only when the bytes change. Send the ETag back as ${code('If-None-Match')} (or the date as ${code('If-Modified-Since')}) for a bodiless ${code('304')}. <a href="${escape(base)}/sitemap-index.xml">sitemap-index.xml</a> lists every record with its last modification, so clients re-read only what moved.</p></section>
@@ -247,10 +270,14 @@ ${errors}</section>
 <section id="versioning"><h2>Versioning</h2>
 <p>The major version is in the path (${code('/api/v1/')}); it is the current and only version. Additive changes ship in place; breaking changes ship under a new path. A retired version is announced here and served for at least six months next to its replacement, with ${code('Deprecation')} (RFC 9745), ${code('Sunset')} (RFC 8594) and a ${code('Link')} with ${code('rel="successor-version"')} on every response; none of these headers are sent while a version is current.</p></section>
 
-<section id="mcp"><h2>MCP server</h2>
+${
+  staticExport
+    ? ''
+    : `<section id="mcp"><h2>MCP server</h2>
 <p>POST JSON-RPC to ${code(`${base}/mcp`)}: Streamable HTTP, stateless, no session, no authentication; both the 2026-07-28 protocol and the older ${code('initialize')} handshake work. Server card: <a href="${escape(base)}/.well-known/mcp/server-card.json">server-card.json</a>. ${tools.length} read-only tools:</p>
 <table><thead><tr><th>Tool</th><th>What it does</th></tr></thead><tbody>${tools.map((tool) => `<tr><td>${code(tool.name)}</td><td>${prose(tool.description)}</td></tr>`).join('')}</tbody></table>
-<p>Resources are the API documents themselves, at their API URLs, with slug completion on the item templates.</p></section>
+<p>Resources are the API documents themselves, at their API URLs, with slug completion on the item templates.</p></section>`
+}
 
 <section id="content-rights"><h2>Content rights</h2>
 <p>Audio, video, artwork and written content (descriptions, abstracts, biographies, takeaways, FAQ) belong to the publisher. Catalog metadata (titles, dates, slugs, tags, URLs) may be reused with attribution: link to the item's ${code('url')}.</p></section>

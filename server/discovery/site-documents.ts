@@ -19,6 +19,11 @@ export interface SiteSettings {
   websubHub?: string | undefined
   apiName: string
   contactEmail?: string | undefined
+  /**
+   * For `npm run export`: static files behind nginx answer no MCP and no `limit`, so the documents
+   * promise neither (no MCP endpoint, server card or agent card; list examples without `limit`).
+   */
+  staticExport?: boolean | undefined
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -33,6 +38,7 @@ const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').diges
  */
 export function buildSiteDocuments(snapshot: Snapshot, settings: SiteSettings): SiteDocument[] {
   const base = settings.publicBaseUrl
+  const withMcp = settings.staticExport !== true
   const url = {
     openapi: `${base}/api/openapi.json`,
     docs: `${base}/docs`,
@@ -57,7 +63,7 @@ export function buildSiteDocuments(snapshot: Snapshot, settings: SiteSettings): 
   const templates = resources.filter((resource) => resource.template)
   const {episodes, meetups, voices} = snapshot.counts
   const openapi = buildOpenApiDocument(settings)
-  const skills = catalogSkills({publicBaseUrl: base, apiName: settings.apiName, tools: catalogTools}).map((skill) => ({
+  const skills = catalogSkills({publicBaseUrl: base, apiName: settings.apiName, tools: catalogTools, withMcp}).map((skill) => ({
     ...skill,
     path: `/.well-known/agent-skills/${skill.name}/SKILL.md`,
     digest: `sha256:${sha256(skill.markdown)}`,
@@ -83,7 +89,7 @@ export function buildSiteDocuments(snapshot: Snapshot, settings: SiteSettings): 
 
   const llms = `# ${settings.apiName}
 
-> Read-only JSON API and MCP server for a Hebrew tech podcast catalog: ${episodes} episodes, ${meetups} meetup talks and ${voices} speaker profiles. No authentication.
+> Read-only JSON API${withMcp ? ' and MCP server' : ''} for a Hebrew tech podcast catalog: ${episodes} episodes, ${meetups} meetup talks and ${voices} speaker profiles. No authentication.
 
 Content text (titles, descriptions, abstracts, biographies, takeaways, FAQ) is Hebrew; tags and roles are English. Cite items by their \`url\` (the canonical page), not by \`api_url\`. Audio, video, artwork and written content belong to the publisher; catalog metadata (titles, dates, slugs, tags, URLs) may be reused with attribution.
 
@@ -95,12 +101,16 @@ Content text (titles, descriptions, abstracts, biographies, takeaways, FAQ) is H
 - [Meetup talks](${base}/api/v1/meetups.json): newest first; one talk at ${base}/api/v1/meetups/{slug}.json
 - [Speakers](${base}/api/v1/voices.json): Hebrew name order; one speaker at ${base}/api/v1/voices/{slug}.json
 - [OpenAPI 3.1](${url.openapi}): the machine-readable contract
-${feedItems === undefined ? '' : `- [Podcast RSS feed](${settings.feedUrl}): the ${feedItems} episodes with audio, newest first, for podcast apps (RSS 2.0 with the iTunes and Podcasting 2.0 namespaces)\n`}
+${feedItems === undefined ? '' : `- [Podcast RSS feed](${settings.feedUrl}): the ${feedItems} episodes with audio, newest first, for podcast apps (RSS 2.0 with the iTunes and Podcasting 2.0 namespaces)\n`}${
+    withMcp
+      ? `
 ## MCP
 
 - [MCP endpoint](${url.mcp}): Streamable HTTP, stateless, no authentication; ${catalogTools.length} read-only tools (${catalogTools.map((tool) => tool.name).join(', ')}), ${listedResources} resources (${fixedResources.length} API documents and one per item; resources/list pages them with a cursor) and ${templates.length} resource templates
 - [Server card](${url.serverCard}): how to connect
-
+`
+      : ''
+  }
 ## Docs
 
 - [Developer portal](${url.docs}): reference, errors, rate limits, pagination, versioning
@@ -117,7 +127,7 @@ ${skills.map((skill) => `- [Skill: ${skill.name}](${base}${skill.path}): ${skill
 
 ${settings.apiName} has no authentication, and nothing here needs credentials.
 
-- Every operation of \`/api/v1\` (and \`/api/v1/sandbox\`) and the MCP server at \`${url.mcp}\` is unauthenticated. There is no API key, registration, client, token, scope or \`Authorization\` header.
+- Every operation of \`/api/v1\` (and \`/api/v1/sandbox\`)${withMcp ? ` and the MCP server at \`${url.mcp}\`` : ''} is unauthenticated. There is no API key, registration, client, token, scope or \`Authorization\` header.
 - A sent \`Authorization\` header is ignored, not rejected.
 - The service never answers 401 or 403 and never sends a \`WWW-Authenticate\` challenge. Such a response did not come from this service.
 - There is no \`/.well-known/oauth-authorization-server\`, and no registration, token or revocation endpoint.
@@ -132,8 +142,7 @@ Send a descriptive \`User-Agent\` naming your agent and a contact URL${settings.
 
 1. GET \`${url.index}\` with no credentials.
 2. Follow the \`endpoints\` map, or read \`${url.openapi}\`.
-3. For MCP, POST JSON-RPC to \`${url.mcp}\` with no credentials.
-`
+${withMcp ? `3. For MCP, POST JSON-RPC to \`${url.mcp}\` with no credentials.\n` : ''}`
 
   const protectedResource = json({
     resource: `${base}/api/v1`,
@@ -156,7 +165,7 @@ Send a descriptive \`User-Agent\` naming your agent and a contact URL${settings.
         'service-desc': [{href: url.openapi, type: 'application/vnd.oai.openapi+json;version=3.1'}],
         'service-doc': [{href: url.docs, type: 'text/html'}],
         'service-meta': [{href: url.index, type: 'application/json'}],
-        status: [{href: url.mcpHealth, type: 'application/json'}],
+        ...(withMcp ? {status: [{href: url.mcpHealth, type: 'application/json'}]} : {}),
       },
       {
         anchor: `${base}/api/v1/sandbox`,
@@ -172,7 +181,9 @@ Send a descriptive \`User-Agent\` naming your agent and a contact URL${settings.
   })
 
   const catalogEntries = [
-    {type: 'mcp-server', name: MCP_SERVER_NAME, url: url.serverCard, endpoint: url.mcp, tools: catalogTools.length, resources: listedResources, resource_templates: templates.length},
+    ...(withMcp
+      ? [{type: 'mcp-server', name: MCP_SERVER_NAME, url: url.serverCard, endpoint: url.mcp, tools: catalogTools.length, resources: listedResources, resource_templates: templates.length}]
+      : []),
     {type: 'openapi', name: settings.apiName, url: url.openapi},
     {type: 'agent-skills', url: url.skillsIndex, skills: skills.length},
     {type: 'llms-txt', url: url.llms},
@@ -221,19 +232,24 @@ Send a descriptive \`User-Agent\` naming your agent and a contact URL${settings.
     {
       path: '/docs',
       contentType: 'text/html; charset=utf-8',
-      body: buildDeveloperPortal({openapi, settings, snapshot, tools: catalogTools, feedUrl: feedItems === undefined ? undefined : settings.feedUrl}),
+      body: buildDeveloperPortal({openapi, settings, snapshot, tools: catalogTools, feedUrl: feedItems === undefined ? undefined : settings.feedUrl, staticExport: !withMcp}),
     },
     {path: '/llms.txt', contentType: 'text/plain; charset=utf-8', body: llms},
     {path: '/auth.md', contentType: MARKDOWN, body: auth},
     {path: '/.well-known/oauth-protected-resource', contentType: JSON_TYPE, body: protectedResource},
     {path: '/.well-known/api-catalog', contentType: LINKSET, body: apiCatalog, headers: {Link: `<${url.apiCatalog}>; rel="api-catalog"`}},
-    {path: '/.well-known/mcp/server-card.json', contentType: JSON_TYPE, body: serverCard},
-    {path: '/mcp/server-card', contentType: JSON_TYPE, body: serverCard},
+    ...(withMcp
+      ? [
+          {path: '/.well-known/mcp/server-card.json', contentType: JSON_TYPE, body: serverCard},
+          {path: '/mcp/server-card', contentType: JSON_TYPE, body: serverCard},
+        ]
+      : []),
     {path: '/.well-known/agent-skills/index.json', contentType: JSON_TYPE, body: skillsIndex},
     ...skills.map((skill) => ({path: skill.path, contentType: MARKDOWN, body: skill.markdown})),
     {path: '/.well-known/ai-catalog.json', contentType: JSON_TYPE, body: aiCatalog},
     {path: '/.well-known/ard.json', contentType: JSON_TYPE, body: ard},
-    {path: '/.well-known/agent-card.json', contentType: JSON_TYPE, body: agentCard},
+    // Its skills are the MCP tools, which a static copy does not serve.
+    ...(withMcp ? [{path: '/.well-known/agent-card.json', contentType: JSON_TYPE, body: agentCard}] : []),
     ...buildSitemaps(snapshot, base),
   ]
 }

@@ -184,3 +184,35 @@ sub vcl_synth {
 }
 `
 }
+
+export interface VarnishdCommandOptions {
+  /** varnishd's absolute path when found, else its name. */
+  program: string
+  listen: string
+  storage: string
+  vclFile: string
+  parametersFile: string
+}
+
+/** The command line that starts varnishd with a VCL `varnishVcl` wrote; varnishd looks a relative `-f` up in its own VCL path, so paths are absolute. */
+export function varnishdCommand(options: VarnishdCommandOptions): string {
+  const quoted = (value: string) => (/^[\w./:,=@%+-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`)
+  return `${quoted(options.program)} -a ${quoted(options.listen)} -f ${quoted(options.vclFile)} -s ${quoted(options.storage)} $(cat ${quoted(options.parametersFile)})`
+}
+
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/
+
+/**
+ * Every link the origin writes (`api_url`, the feed, discovery documents) is built from
+ * PUBLIC_BASE_URL, and the edge caches them as they are: behind a CDN it must be the edge's public
+ * address. Only a loopback or missing one is surely wrong, and only when the origin purges a CDN.
+ */
+export function edgeAddressWarning(publicBaseUrl: string | undefined, cdnPurge: string | undefined): string | undefined {
+  if (!cdnPurge) return undefined
+  if (!publicBaseUrl) return `CDN_PURGE is ${cdnPurge} but PUBLIC_BASE_URL is not set: the origin's links would name http://localhost:PORT. Set it to the edge's public address.`
+  const host = URL.parse(publicBaseUrl)?.hostname
+  if (host !== undefined && LOOPBACK_HOST.test(host)) {
+    return `CDN_PURGE is ${cdnPurge} but PUBLIC_BASE_URL is ${publicBaseUrl}, a loopback address: the edge would cache links clients cannot follow. Set it to the edge's public address.`
+  }
+  return undefined
+}

@@ -6,6 +6,7 @@
 import {mkdir} from 'node:fs/promises'
 import {chromium, type Browser} from 'playwright-core'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {z} from 'zod'
 import {problemSchema} from '../../server/api/v1/contract.ts'
 import {PROBLEM_STATUSES, problemAnchor} from '../../server/http/problem.ts'
 import {ensureChromium} from '../helpers/chromium.ts'
@@ -115,4 +116,27 @@ describe('the developer portal in Chromium', () => {
     for (const page of [light, dark]) expect(Number(await page.evaluate('document.documentElement.scrollWidth'))).toBeLessThanOrEqual(390)
     await dark.screenshot({path: 'test/artifacts/portal-phone-dark.png'})
   }, 60_000)
+
+  it.each(['light', 'dark'] as const)("keeps the header's RSS link readable (WCAG AA, 4.5:1) in %s mode", async (colorScheme) => {
+    const page = await browser.newPage({colorScheme})
+    await page.goto(`${server.baseUrl}/docs`, {waitUntil: 'load'})
+    const [text = '', background = ''] = z
+      .array(z.string())
+      .parse(await page.evaluate('[getComputedStyle(document.querySelector("header a")).color, getComputedStyle(document.querySelector("header")).backgroundColor]'))
+    expect(contrastRatio(text, background), `${text} on ${background}`).toBeGreaterThanOrEqual(4.5)
+    await page.close()
+  })
 })
+
+/** WCAG 2's contrast ratio of two opaque `rgb(r, g, b)` colours. */
+function contrastRatio(first: string, second: string): number {
+  const luminance = (color: string) => {
+    const [r = 0, g = 0, b = 0] = (color.match(/\d+(\.\d+)?/g) ?? []).map(Number).map((channel) => {
+      const value = channel / 255
+      return value <= 0.04045 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4
+    })
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+  }
+  const [light, dark] = [luminance(first), luminance(second)].sort((a, b) => b - a)
+  return ((light ?? 0) + 0.05) / ((dark ?? 0) + 0.05)
+}

@@ -1,5 +1,6 @@
 // `npm run export` served by a real nginx (Debian's, with the brotli_static module) answers as
-// the origin does: same status, bytes, content type, codings and problem bodies.
+// the origin does: same status, bytes, content type, codings and problem bodies. The origin it is
+// compared with builds the export's site documents (no MCP, no `limit` examples), as export.ts does.
 import {execFile, spawn, type ChildProcess} from 'node:child_process'
 import {Agent} from 'node:http'
 import {chmod, mkdtemp, readFile, rm, writeFile} from 'node:fs/promises'
@@ -17,10 +18,14 @@ import {ensureDebianProgram} from '../helpers/debian.ts'
 import {freePort} from '../helpers/free-port.ts'
 import {eventually} from '../helpers/eventually.ts'
 import {rawRequest, type RawResponse} from '../helpers/raw-http.ts'
-import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
+import {catalogSnapshotBuilder} from '../../server/catalog-builder.ts'
+import {createCatalogServer} from '../../server/catalog-server.ts'
+import {loadConfig} from '../../server/config.ts'
+import {createSnapshotStore, type SnapshotStore} from '../../server/snapshot/store.ts'
+import {SAMPLE_DATASET} from '../helpers/server.ts'
 
 let directory: string
-let origin: TestServer
+let origin: StaticOrigin
 let nginx: ChildProcess
 let nginxUrl: string
 let files: StaticFile[]
@@ -36,7 +41,7 @@ beforeAll(async () => {
   const dataset = join(directory, 'catalog.ndjson')
   const grown = growDataset(parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET), 400)
   await writeFile(dataset, grown.map((document) => JSON.stringify(document)).join('\n'))
-  origin = await startTestServer({source: createEmbeddedFileSource(dataset)})
+  origin = await startStaticOrigin(dataset)
   await origin.store.current().warm()
   files = staticFiles(origin.store.current())
 
@@ -61,6 +66,33 @@ afterAll(async () => {
   await origin?.close()
   await rm(directory, {recursive: true, force: true})
 })
+
+interface StaticOrigin {
+  baseUrl: string
+  store: SnapshotStore
+  close(): Promise<void>
+}
+
+/** The app on a loopback port, serving the snapshot `npm run export` writes (its site documents included). */
+async function startStaticOrigin(dataset: string): Promise<StaticOrigin> {
+  const config = loadConfig({PUBLIC_BASE_URL: 'http://api.test', RATE_LIMIT_QUOTA: '1000000'})
+  const store = await createSnapshotStore(catalogSnapshotBuilder({source: createEmbeddedFileSource(dataset), config, clock: () => new Date(), staticExport: true}))
+  const {server} = createCatalogServer({store, config, logError: (error) => console.error(error)})
+  server.listen(0, '127.0.0.1')
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject))
+  const address = server.address()
+  if (address === null || typeof address === 'string') throw new Error('expected a TCP address')
+  return {
+    baseUrl: `http://127.0.0.1:${address.port}`,
+    store,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        store.close()
+        server.closeAllConnections()
+        server.close((error) => (error ? reject(error) : resolve()))
+      }),
+  }
+}
 
 const both = (path: string, options: {method?: string; headers?: Record<string, string>} = {}) =>
   Promise.all([rawRequest(`${origin.baseUrl}${path}`, {...options, agent}), rawRequest(`${nginxUrl}${path}`, {...options, agent})])
@@ -179,6 +211,16 @@ async function exchange(raw: string): Promise<{status: number; headers: Map<stri
 }
 
 const problemShape = z.object({type: z.string(), title: z.string(), status: z.number(), detail: z.string(), instance: z.string()}).strict()
+
+describe('what the export promises', () => {
+  it('names no MCP endpoint and no limit example in the portal and llms.txt nginx serves, and has no server card', async () => {
+    for (const path of ['/docs', '/llms.txt', '/auth.md', '/.well-known/ai-catalog.json', '/.well-known/api-catalog']) {
+      const body = (await rawRequest(`${nginxUrl}${path}`)).body.toString('utf8')
+      expect({path, mcp: /\/mcp\b/.exec(body)?.[0], paging: /[?&](limit|cursor)=/.exec(body)?.[0]}).toEqual({path, mcp: undefined, paging: undefined})
+    }
+    for (const path of ['/.well-known/mcp/server-card.json', '/mcp/server-card', '/.well-known/agent-card.json']) expect((await rawRequest(`${nginxUrl}${path}`)).status, path).toBe(404)
+  })
+})
 
 describe('what nginx itself refuses', () => {
   it('still says why it refuses a list page it does not hold (its own 400, not the generic one)', async () => {

@@ -1,0 +1,35 @@
+// The developer portal's error reference, built from the embedded sample with no socket: every
+// listed status has its advice, and the limits it quotes are the server's own.
+import {describe, expect, it} from 'vitest'
+import {catalogSnapshotBuilder} from '../../server/catalog-builder.ts'
+import {loadConfig} from '../../server/config.ts'
+import {createEmbeddedFileSource} from '../../server/content/embedded-source.ts'
+import {PROBLEM_STATUSES, problemAnchor} from '../../server/http/problem.ts'
+import {DEFAULT_LIMITS} from '../../server/http/server.ts'
+import {SAMPLE_DATASET} from '../helpers/server.ts'
+
+async function portal(staticExport: boolean): Promise<string> {
+  const config = loadConfig({PUBLIC_BASE_URL: 'http://api.test'})
+  const snapshot = await catalogSnapshotBuilder({source: createEmbeddedFileSource(SAMPLE_DATASET), config, clock: () => new Date(), staticExport})(undefined, {kind: 'all'})
+  return snapshot.site('/docs')?.body.toString('utf8') ?? ''
+}
+
+const adviceOf = (html: string, status: number) => new RegExp(`<section id="${problemAnchor(status)}"><h3>[^<]*</h3><p>(.*?)</p></section>`).exec(html)?.[1]
+
+describe("the portal's errors", () => {
+  it('gives every listed status its advice, on the origin and in the static export', async () => {
+    for (const staticExport of [false, true]) {
+      const html = await portal(staticExport)
+      const listed = PROBLEM_STATUSES.filter((status) => html.includes(`id="${problemAnchor(status)}"`))
+      expect(listed.length).toBeGreaterThan(10)
+      expect(listed.filter((status) => !adviceOf(html, status))).toEqual([])
+    }
+  })
+
+  it("quotes the server's own timeouts in the 408 entry", async () => {
+    const advice = adviceOf(await portal(false), 408)
+    expect(advice).toContain(`headers within ${DEFAULT_LIMITS.headersTimeoutMs / 1000} seconds`)
+    expect(advice).toContain(`the whole request within ${DEFAULT_LIMITS.requestTimeoutMs / 1000} seconds`)
+    expect(DEFAULT_LIMITS.requestTimeoutMs).toBe(15_000)
+  })
+})
