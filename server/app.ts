@@ -23,8 +23,11 @@ export interface AppDependencies {
   clock?: () => Date
   /** Serves `GET /metrics` when given. */
   metrics?: Pick<CatalogMetrics, 'send'> | undefined
-  /** A verified webhook delivery; by default this replica rebuilds (with Redis, every replica does). */
-  onContentChange?: (change: ContentChange) => void
+  /**
+   * A verified webhook delivery, before it is answered; by default this replica rebuilds (with
+   * Redis, every replica does). `false`: it could not be recorded durably, and the delivery gets a 503.
+   */
+  onContentChange?: (change: ContentChange) => unknown
   /** Where unexpected errors are reported; the client only ever sees a problem document. */
   logError?: (error: unknown) => void
   /** The CDN purge queue shown in `/status`, when a CDN is purged. */
@@ -36,6 +39,18 @@ export interface AppDependencies {
 /** Rebuilds what the change names; the store records, logs and retries a failure. */
 export function refreshFor(store: SnapshotStore, change: ContentChange): void {
   store.refresh(change === 'all' ? undefined : [change]).catch(() => undefined)
+}
+
+/**
+ * A verified change, in order: noted in the purge queue (on disk), rebuilt here, announced to the
+ * other replicas. Each step runs even when the queue could not write, so the edit is served and
+ * purged; the result (false then) lets the webhook answer 503 so the change is delivered again.
+ */
+export function acceptChange(change: ContentChange, steps: {store: SnapshotStore; edge?: {changeAccepted(): boolean} | undefined; announce?: ((change: ContentChange) => void) | undefined}): boolean {
+  const recorded = steps.edge?.changeAccepted() ?? true
+  refreshFor(steps.store, change)
+  steps.announce?.(change)
+  return recorded
 }
 
 function isLoopback(host: string): boolean {
