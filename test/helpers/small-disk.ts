@@ -2,6 +2,7 @@ import {execFileSync} from 'node:child_process'
 import {mkdtempSync, openSync, closeSync, rmSync, writeSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
+import {ensureDebianProgram} from './debian.ts'
 
 /** A 2 MB tmpfs (needs root: mount(8)), which the test can fill, free, and make read-only, for real ENOSPC and EROFS. */
 export interface SmallDisk {
@@ -15,10 +16,16 @@ export interface SmallDisk {
 }
 
 export function mountSmallDisk(): SmallDisk {
+  const [mount, umount] = [ensureDebianProgram('/usr/bin/mount', ['mount']), ensureDebianProgram('/usr/bin/umount', ['mount'])]
   const directory = mkdtempSync(join(tmpdir(), 'small-disk-'))
-  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m,mode=0755', 'tmpfs', directory])
+  try {
+    execFileSync(mount, ['-t', 'tmpfs', '-o', 'size=2m,mode=0755', 'tmpfs', directory], {stdio: 'pipe'})
+  } catch (error) {
+    rmSync(directory, {recursive: true, force: true})
+    throw new Error('a 2 MB tmpfs could not be mounted: these tests need root (mount(8)) for a real ENOSPC and EROFS', {cause: error})
+  }
   const filler = join(directory, 'filler')
-  const remount = (mode: string) => execFileSync('mount', ['-o', `remount,${mode}`, directory])
+  const remount = (mode: string) => execFileSync(mount, ['-o', `remount,${mode}`, directory])
   return {
     directory,
     fill() {
@@ -38,7 +45,7 @@ export function mountSmallDisk(): SmallDisk {
     readOnly: () => remount('ro'),
     writable: () => remount('rw'),
     unmount() {
-      execFileSync('umount', [directory])
+      execFileSync(umount, [directory])
       rmSync(directory, {recursive: true, force: true})
     },
   }
