@@ -3,11 +3,13 @@
 // test fills and makes read-only (real ENOSPC and EROFS from the kernel; mounting needs root).
 import {existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
+import {Registry} from 'prom-client'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import {catalogSnapshotBuilder} from '../../server/catalog-builder.ts'
 import {loadConfig} from '../../server/config.ts'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import type {SanityDocument} from '../../server/content/ndjson.ts'
+import {registerEdgeMetrics} from '../../server/edge/edge-metrics.ts'
 import {createEdgePurging} from '../../server/edge/edge-purging.ts'
 import type {PurgeAdapter} from '../../server/edge/purge-adapter.ts'
 import {PurgeQueue} from '../../server/edge/purge-queue.ts'
@@ -74,6 +76,26 @@ describe('which accepted changes a build covers', () => {
     edge.snapshotServed(third, new Date(instant))
     await edge.drained()
     expect(edge.status().oldestUnpurgedAgeSeconds).toBe(0)
+    edge.close()
+  })
+})
+
+describe('what is at risk', () => {
+  it('a change waiting for its purge longer than the edge TTL is overdue, in the status and the metrics', async () => {
+    const config = loadConfig({CDN_PURGE: 'cloudflare', CLOUDFLARE_API_TOKEN: 't', CLOUDFLARE_ZONE_ID: '023e105f4ecef8ad9ca31a8372d0c353'}).edge
+    if (!config) throw new Error('expected an edge configuration')
+    let now = Date.parse('2026-11-26T22:00:00Z')
+    const edge = createEdgePurging({config, adapter: deferredAdapter().adapter, clock: () => now})
+    const registry = new Registry()
+    registerEdgeMetrics(registry, () => edge.status())
+    expect(edge.changeAccepted()).toBe(true) // accepted, never built: nothing planned, nothing sent
+    now += config.queue.edgeMaxAgeSeconds * 1000 - 1000
+    expect(edge.status().purgeOverdue).toBe(false)
+    expect(await registry.metrics()).toMatch(/^catalog_cdn_purge_overdue 0$/m)
+    now += 1000
+    expect(edge.status().purgeOverdue).toBe(true)
+    expect(await registry.metrics()).toMatch(/^catalog_cdn_purge_overdue 1$/m)
+    expect(await registry.metrics()).toMatch(/^catalog_cdn_purge_queue_writable 1$/m)
     edge.close()
   })
 })
