@@ -24,8 +24,11 @@ export interface AppDependencies {
   clock?: () => Date
   /** Serves `GET /metrics` when given. */
   metrics?: Pick<CatalogMetrics, 'send'> | undefined
-  /** A verified webhook delivery; by default this replica rebuilds (with Redis, every replica does). */
-  onContentChange?: (change: ContentChange) => void
+  /**
+   * A verified webhook delivery, before it is answered; by default this replica rebuilds (with
+   * Redis, every replica does). `false`: it could not be recorded durably, and the delivery gets a 503.
+   */
+  onContentChange?: (change: ContentChange) => unknown
   /** Where unexpected errors are reported; the client only ever sees a problem document. */
   logError?: (error: unknown) => void
   /** The CDN purge queue shown in `/status`, when a CDN is purged. */

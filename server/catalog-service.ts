@@ -31,8 +31,8 @@ export interface CatalogServiceOverrides {
   store?: Pick<StoreOptions, 'retryDelayMs' | 'maxRetryDelayMs' | 'maxDocumentsPerBuild'>
   /** Hears every build after the publish path has run (tests wait on it). */
   onBuild?: (outcome: BuildOutcome) => void
-  /** The CDN's API (a stand-in) and how soon a failed purge is retried. */
-  edge?: Pick<EdgePurgingOptions, 'adapter' | 'retry'>
+  /** The CDN's API (a stand-in), and how soon a failed purge and a failed queue write are retried. */
+  edge?: Pick<EdgePurgingOptions, 'adapter' | 'retry' | 'writeRetryMs'>
   /** How this replica names itself to the others in Redis. */
   replicaId?: string
 }
@@ -84,6 +84,8 @@ export async function createCatalogService(config: Config, log: ServerLog, overr
       beforeSend: async (version) => {
         if (redis && version !== null) await redis.servedVersions.allServe(version)
       },
+      onWriteFailure: (error) => logger.warn({err: error}, `cannot write the purge queue in ${config.snapshotDirectory}; keeping it in memory, purging from there, retrying the write`),
+      onWriteRestored: () => logger.info(`the purge queue in ${config.snapshotDirectory} is written again`),
       onFailure: (error, retryInMs) =>
         logger.warn(retryInMs === undefined ? `CDN purge given up (dead-lettered): ${error.message}` : `CDN purge failed, retrying in ${retryInMs} ms: ${error.message}`),
     })
@@ -118,7 +120,7 @@ export async function createCatalogService(config: Config, log: ServerLog, overr
       onUnusable: (error) => logger.warn({err: error}, `the snapshot saved in ${saved.directory} could not be read; reading the source in full`),
     },
   })
-  const guard = guardMassDeletion(builder, {clock, confirmAfterMs: config.massDeletionConfirmMs})
+  const guard = guardMassDeletion(edge ? edge.markBuilds(builder) : builder, {clock, confirmAfterMs: config.massDeletionConfirmMs})
   const firstBuildStartedAt = clock()
   const store: SnapshotStore = await createSnapshotStore(guard.build, {
     ...overrides.store,

@@ -32,10 +32,12 @@ export interface PublishPath {
   /** The steps after `record` for a snapshot now served: the first one, at start. */
   served(snapshot: Snapshot, buildStartedAt: Date): void
   /**
-   * A change was accepted (a verified webhook, an edit of the dataset file): the edge is told it
-   * is about to be stale, the store rebuilds, and the other replicas hear of it.
+   * A change was accepted (a verified webhook, an edit of the dataset file): the purge queue
+   * notes on disk that the edge is about to be stale, the store rebuilds, and the other replicas
+   * hear of it. Every step runs; false when the queue could not be written (a webhook then gets
+   * a 503, so Sanity delivers the change again).
    */
-  accepted(changes: readonly ContentChange[], store: SnapshotStore): void
+  accepted(changes: readonly ContentChange[], store: SnapshotStore): boolean
   /** A change another replica accepted: rebuilt here too, not announced again. */
   heardFromReplica(change: ContentChange, store: SnapshotStore): void
 }
@@ -69,9 +71,10 @@ export function createPublishPath(parts: PublishPathParts): PublishPath {
       contained('ping', () => feedPinger?.observe(snapshot.site(FEED_PATH)?.etag))
     },
     accepted(changes, store) {
-      contained('edge', () => edge?.changeAccepted())
+      const recorded = edge?.changeAccepted() ?? true
       refresh(store, changes)
       contained('fan-out', () => changes.forEach((change) => replicas?.fanOut.announce(change)))
+      return recorded
     },
     heardFromReplica(change, store) {
       logger.info({change}, 'another replica received a webhook; rebuilding')

@@ -41,6 +41,22 @@ export function registerEdgeMetrics(registry: Registry, status: () => EdgeStatus
       this.set(status()?.deadLetters.length ?? 0)
     },
   })
+  new Gauge({
+    name: 'catalog_cdn_purge_queue_writable',
+    help: 'Whether the purge queue file can be written (0: the queue lives in memory only, and a crash loses it).',
+    registers,
+    collect() {
+      this.set(status()?.writable === false ? 0 : 1)
+    },
+  })
+  new Gauge({
+    name: 'catalog_cdn_purge_overdue',
+    help: 'Whether a change has waited for its purge longer than the edge TTL (1: the edge served it stale all that time).',
+    registers,
+    collect() {
+      this.set(status()?.purgeOverdue ? 1 : 0)
+    },
+  })
   const keysPerPurge = new Histogram({name: 'catalog_cdn_keys_per_purge', help: 'Surrogate keys in each confirmed purge.', buckets: [1, 2, 5, 10, 20, 50, 100, 500, 1000, 10000], registers})
   const webhookToPurge = new Histogram({
     name: 'catalog_cdn_webhook_to_purge_seconds',

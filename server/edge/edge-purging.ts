@@ -1,5 +1,6 @@
 import type {EdgeConfig} from '../config.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
+import type {SnapshotBuilder} from '../snapshot/store.ts'
 import {cloudflareAdapter} from './cloudflare-adapter.ts'
 import {fastlyAdapter} from './fastly-adapter.ts'
 import type {PurgeAdapter, PurgeFailure} from './purge-adapter.ts'
@@ -18,13 +19,24 @@ export interface EdgeStatus extends PurgeQueueStatus {
   keyFallbacks: number
   /** Webhook accepted to purge confirmed, for the last purge that followed a webhook. */
   lastWebhookToPurgeMs: number | null
+  /** A change has waited for its purge longer than the edge keeps objects: the edge served it stale all that time. */
+  purgeOverdue: boolean
 }
 
 export interface EdgePurging {
   readonly keying: SurrogateKeying
-  /** Before a webhook is acknowledged: durably notes that the edge is about to be stale. */
-  changeAccepted(): void
-  /** The store swapped in `snapshot` (it is being served): purge what differs from the last one served. */
+  /**
+   * Before a webhook is acknowledged: notes that the edge is about to be stale. False when that
+   * could not be written to disk (the change is still purged, but a crash would lose it): the
+   * sender is then asked to deliver again rather than told the change is safe.
+   */
+  changeAccepted(): boolean
+  /**
+   * Wraps the snapshot builder so each snapshot knows which accepted changes its build covers
+   * (those accepted before it started), whatever the clock's resolution.
+   */
+  markBuilds(build: SnapshotBuilder): SnapshotBuilder
+  /** The store swapped in `snapshot` (it is being served): purge what differs from the last one served. Never throws. */
   snapshotServed(snapshot: Snapshot, buildStartedAt: Date): void
   status(): EdgeStatus
   drained(): Promise<void>
@@ -52,6 +64,11 @@ export interface EdgePurgingOptions {
   metrics?: EdgeMetrics
   /** Waited for before each purge (replicas sharing Redis: until every one serves the version). */
   beforeSend?: (version: string | null) => Promise<unknown>
+  /** The queue file could not be written (once per run of failures), or could again. */
+  onWriteFailure?: (error: unknown) => void
+  onWriteRestored?: () => void
+  writeRetryMs?: number
+  clock?: () => number
 }
 
 /**
@@ -64,6 +81,9 @@ export function createEdgePurging(options: EdgePurgingOptions): EdgePurging {
   let lastServed: Snapshot | undefined
   let lastWebhookToPurgeMs: number | null = null
   let acceptedAt: number | undefined
+  let lastAcceptedAt: number | undefined
+  const clock = options.clock ?? Date.now
+  const coveredBy = new WeakMap<Snapshot, number>()
   const queue = new PurgeQueue({
     adapter: options.adapter ?? adapterFor(options.config),
     directory: options.directory,
@@ -73,10 +93,14 @@ export function createEdgePurging(options: EdgePurgingOptions): EdgePurging {
     retry: options.retry,
     onFailure: options.onFailure,
     beforeSend: options.beforeSend,
+    onWriteFailure: options.onWriteFailure,
+    onWriteRestored: options.onWriteRestored,
+    writeRetryMs: options.writeRetryMs,
+    clock,
     onPurged: (outcome) => {
       options.metrics?.purged(outcome)
       if (acceptedAt !== undefined && queue.status().depth === 0) {
-        lastWebhookToPurgeMs = Date.now() - acceptedAt
+        lastWebhookToPurgeMs = clock() - acceptedAt
         options.metrics?.webhookToPurge(lastWebhookToPurgeMs)
         acceptedAt = undefined
       }
@@ -85,21 +109,35 @@ export function createEdgePurging(options: EdgePurgingOptions): EdgePurging {
   return {
     keying,
     changeAccepted() {
-      acceptedAt ??= Date.now()
-      queue.changeAccepted()
+      lastAcceptedAt = clock()
+      acceptedAt ??= lastAcceptedAt
+      return queue.changeAccepted()
+    },
+    markBuilds: (build) => async (previous, change) => {
+      const accepted = queue.acceptedCount()
+      const snapshot = await build(previous, change)
+      if (!coveredBy.has(snapshot)) coveredBy.set(snapshot, accepted)
+      return snapshot
     },
     snapshotServed(snapshot, buildStartedAt) {
       const previous = lastServed
       lastServed = snapshot
       if (previous === snapshot) return
+      // Without `markBuilds`, by the clock: a change accepted in the build's millisecond counts as not covered.
+      const accepted = queue.acceptedCount()
+      const covered = coveredBy.get(snapshot) ?? (lastAcceptedAt !== undefined && lastAcceptedAt >= buildStartedAt.getTime() ? accepted - 1 : accepted)
       if (!previous) {
         const known = queue.knownPurgedVersion()
-        queue.enqueue(known === snapshot.version ? [] : [GLOBAL_KEY], snapshot.version, buildStartedAt.getTime())
+        queue.enqueue(known === snapshot.version ? [] : [GLOBAL_KEY], snapshot.version, covered)
         return
       }
-      queue.enqueue(planPurge(previous, snapshot, keying), snapshot.version, buildStartedAt.getTime())
+      queue.enqueue(planPurge(previous, snapshot, keying), snapshot.version, covered)
     },
-    status: () => ({provider: options.config.provider, keyFallbacks: keying.fallbacks, lastWebhookToPurgeMs, ...queue.status()}),
+    status: () => {
+      const queued = queue.status()
+      const purgeOverdue = queued.oldestUnpurgedAgeSeconds !== null && queued.oldestUnpurgedAgeSeconds >= options.config.queue.edgeMaxAgeSeconds
+      return {provider: options.config.provider, keyFallbacks: keying.fallbacks, lastWebhookToPurgeMs, purgeOverdue, ...queued}
+    },
     drained: () => queue.drained(),
     close: () => queue.close(),
   }

@@ -1,11 +1,13 @@
-import {mkdirSync, readFileSync, renameSync, writeFileSync} from 'node:fs'
+import {mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {z} from 'zod'
 import {PurgeFailure, type PurgeAdapter} from './purge-adapter.ts'
 import {GLOBAL_KEY} from '../snapshot/surrogate-keys.ts'
 
+const QUEUE_FILE = 'purge-queue.json'
 const MAX_DEAD_LETTERS = 20
 const MAX_KEYS_KEPT_PER_DEAD_LETTER = 50
+const WRITE_RETRY_MS = 5_000
 
 const deadLetterSchema = z.object({at: z.number(), error: z.string(), keys: z.array(z.string()), keyCount: z.number()})
 type DeadLetter = z.infer<typeof deadLetterSchema>
@@ -21,7 +23,13 @@ const queueFileSchema = z.object({
   pendingVersion: z.string().nullable(),
   deadLetters: z.array(deadLetterSchema),
 })
-type QueueState = z.infer<typeof queueFileSchema>
+type QueueFile = z.infer<typeof queueFileSchema>
+
+/** A key waiting: the enqueue that last asked for it, and when the change behind its oldest ask was received. */
+interface Waiting {
+  generation: number
+  since: number
+}
 
 export interface PurgeQueueOptions {
   adapter: PurgeAdapter
@@ -41,6 +49,11 @@ export interface PurgeQueueOptions {
    * purge until every one of them serves that version (see scaling/served-versions.ts).
    */
   beforeSend?: (version: string | null) => Promise<unknown>
+  /** The file could not be written (called once per run of failures) or was written again. */
+  onWriteFailure?: (error: unknown) => void
+  onWriteRestored?: () => void
+  /** How soon a failed write is tried again when no change comes to try it. */
+  writeRetryMs?: number
 }
 
 export interface PurgeQueueStatus {
@@ -51,18 +64,33 @@ export interface PurgeQueueStatus {
   purgesFailed: number
   keysPurged: number
   deadLetters: readonly DeadLetter[]
+  /** False while the file cannot be written: the queue then lives in memory only, and a crash loses it. */
+  writable: boolean
+  writeError: string | null
 }
 
 /**
  * Keys waiting to be purged, merged (a purge is idempotent, so a key queued twice is sent once),
  * written to disk before a webhook is acknowledged, and sent by one worker that retries with
- * exponential backoff and full jitter, waiting at least what a 429's Retry-After asks.
+ * exponential backoff and full jitter, waiting at least what a 429's Retry-After asks. A key
+ * queued again while a purge of it is out stays queued: the purge may have reached the edge
+ * before the newer bytes were served. A disk that cannot be written never stops the purges: the
+ * queue keeps its state in memory, says so in `status()`, and writes again later.
  */
 export class PurgeQueue {
   readonly #options: PurgeQueueOptions
   readonly #file: string | undefined
   readonly #clock: () => number
-  #state: QueueState
+  readonly #keys = new Map<string, Waiting>()
+  #generation = 0
+  /** Changes accepted so far: a count, so "accepted before this build started" never hangs on a clock's resolution. */
+  #accepted = 0
+  #unplannedSince: number | null = null
+  #lastPurgedVersion: string | null = null
+  #pendingVersion: string | null = null
+  #deadLetters: DeadLetter[] = []
+  #writeError: unknown = undefined
+  #writeTimer: NodeJS.Timeout | undefined
   #timer: NodeJS.Timeout | undefined
   #running = false
   #attempt = 0
@@ -76,28 +104,62 @@ export class PurgeQueue {
   constructor(options: PurgeQueueOptions) {
     this.#options = options
     this.#clock = options.clock ?? Date.now
-    this.#file = options.directory ? join(options.directory, 'purge-queue.json') : undefined
-    this.#state = this.#load()
+    this.#file = options.directory ? join(options.directory, QUEUE_FILE) : undefined
+    if (options.directory) removeLeftovers(options.directory)
+    this.#load()
   }
 
-  #load(): QueueState {
-    const empty: QueueState = {keys: [], oldestAt: null, unplannedSince: null, lastPurgedVersion: null, pendingVersion: null, deadLetters: []}
-    if (!this.#file) return empty
-    try {
-      const state = queueFileSchema.parse(JSON.parse(readFileSync(this.#file, 'utf8')))
-      this.#restored = true
-      return state
-    } catch {
-      return empty // missing or damaged: the caller purges everything
-    }
-  }
-
-  #save(): void {
+  #load(): void {
     if (!this.#file) return
-    mkdirSync(join(this.#file, '..'), {recursive: true})
+    let file: QueueFile
+    try {
+      file = queueFileSchema.parse(JSON.parse(readFileSync(this.#file, 'utf8')))
+    } catch {
+      return // missing or damaged: the caller purges everything
+    }
+    this.#restored = true
+    for (const key of file.keys) this.#keys.set(key, {generation: 0, since: file.oldestAt ?? this.#clock()})
+    this.#unplannedSince = file.unplannedSince
+    this.#lastPurgedVersion = file.lastPurgedVersion
+    this.#pendingVersion = file.pendingVersion
+    this.#deadLetters = file.deadLetters
+  }
+
+  /** Writes the state; false (reported, and retried later) when the disk refuses. */
+  #save(): boolean {
+    if (!this.#file) return true
+    clearTimeout(this.#writeTimer)
     const temporary = `${this.#file}.${process.pid}.tmp`
-    writeFileSync(temporary, JSON.stringify(this.#state))
-    renameSync(temporary, this.#file)
+    const state: QueueFile = {
+      keys: [...this.#keys.keys()],
+      oldestAt: this.#oldestAt(),
+      unplannedSince: this.#unplannedSince,
+      lastPurgedVersion: this.#lastPurgedVersion,
+      pendingVersion: this.#pendingVersion,
+      deadLetters: this.#deadLetters,
+    }
+    try {
+      mkdirSync(this.#options.directory ?? '.', {recursive: true})
+      writeFileSync(temporary, JSON.stringify(state))
+      renameSync(temporary, this.#file)
+    } catch (error) {
+      removeQuietly(temporary) // a full disk can leave part of it
+      if (this.#writeError === undefined) this.#options.onWriteFailure?.(error)
+      this.#writeError = error
+      if (!this.#closed) this.#writeTimer = setTimeout(() => this.#save(), this.#options.writeRetryMs ?? WRITE_RETRY_MS).unref()
+      return false
+    }
+    if (this.#writeError !== undefined) {
+      this.#writeError = undefined
+      this.#options.onWriteRestored?.()
+    }
+    return true
+  }
+
+  #oldestAt(): number | null {
+    let oldest = this.#unplannedSince
+    for (const {since} of this.#keys.values()) if (oldest === null || since < oldest) oldest = since
+    return oldest
   }
 
   /**
@@ -105,62 +167,77 @@ export class PurgeQueue {
    * when unknown (no file, a damaged one, or a change accepted and never planned before a crash).
    */
   knownPurgedVersion(): string | null {
-    return this.#restored && this.#state.unplannedSince === null ? this.#state.lastPurgedVersion : null
+    return this.#restored && this.#unplannedSince === null ? this.#lastPurgedVersion : null
   }
 
-  /** Records, durably, that a change was accepted whose keys are not known until its snapshot is built. */
-  changeAccepted(): void {
-    if (this.#state.unplannedSince !== null) return
-    this.#state.unplannedSince = this.#clock()
-    this.#state.oldestAt ??= this.#state.unplannedSince
-    this.#save()
+  /** How many changes were accepted so far: taken when a build starts, it says which changes the build covers. */
+  acceptedCount(): number {
+    return this.#accepted
   }
 
   /**
-   * Keys that changed up to `version` (the snapshot now served), whose build covered the changes
-   * accepted before `buildStartedAt`; the worker sends them.
+   * Records that a change was accepted whose keys are not known until its snapshot is built.
+   * True once that is on disk (or the queue has no file); false when the disk refused it, so the
+   * change may be lost with a crash and the sender should be asked to send it again.
    */
-  enqueue(keys: readonly string[], version: string, buildStartedAt: number = this.#clock()): void {
-    const merged = new Set([...this.#state.keys, ...keys])
-    const collapsed = merged.size > this.#options.maxKeys ? [GLOBAL_KEY] : [...merged]
-    const acceptedAt = this.#state.unplannedSince
+  changeAccepted(): boolean {
+    this.#accepted += 1
+    if (this.#unplannedSince !== null && this.#writeError === undefined) return true
+    this.#unplannedSince ??= this.#clock()
+    return this.#save()
+  }
+
+  /**
+   * Keys that changed up to `version` (the snapshot now served), whose build started after
+   * `acceptedBeforeBuild` changes had been accepted (by default all of them); the worker sends them.
+   * Never throws: a disk that refuses the write is reported in `status()`.
+   */
+  enqueue(keys: readonly string[], version: string, acceptedBeforeBuild: number = this.#accepted): void {
+    const since = this.#unplannedSince ?? this.#clock()
+    this.#generation += 1
+    for (const key of keys) this.#keys.set(key, {generation: this.#generation, since: Math.min(since, this.#keys.get(key)?.since ?? since)})
+    if (this.#keys.size > this.#options.maxKeys) {
+      const oldest = this.#oldestAt() ?? since
+      this.#keys.clear()
+      this.#keys.set(GLOBAL_KEY, {generation: this.#generation, since: oldest})
+    }
     // A change accepted while this build ran is not in it: it stays unplanned until its own build.
-    const unplannedSince = acceptedAt !== null && acceptedAt >= buildStartedAt ? acceptedAt : null
-    this.#state = {...this.#state, keys: collapsed, unplannedSince, pendingVersion: version}
-    if (collapsed.length === 0) {
-      this.#state.lastPurgedVersion = version
-      this.#state.oldestAt = null
-    } else this.#state.oldestAt ??= acceptedAt ?? this.#clock()
+    if (acceptedBeforeBuild >= this.#accepted) this.#unplannedSince = null
+    this.#pendingVersion = version
+    if (this.#keys.size === 0) this.#lastPurgedVersion = version
     this.#save()
     this.#kick(0)
   }
 
   status(): PurgeQueueStatus {
-    const oldest = this.#state.oldestAt
+    const oldest = this.#oldestAt()
     return {
-      depth: this.#state.keys.length,
+      depth: this.#keys.size,
       oldestUnpurgedAgeSeconds: oldest === null ? null : Math.max(0, Math.round((this.#clock() - oldest) / 1000)),
-      lastPurgedVersion: this.#state.lastPurgedVersion,
+      lastPurgedVersion: this.#lastPurgedVersion,
       purgesSent: this.#sent,
       purgesFailed: this.#failed,
       keysPurged: this.#keysPurged,
-      deadLetters: this.#state.deadLetters,
+      deadLetters: this.#deadLetters,
+      writable: this.#writeError === undefined,
+      writeError: this.#writeError === undefined ? null : messageOf(this.#writeError),
     }
   }
 
   /** Resolves once nothing is waiting (for tests and shutdown). */
   drained(): Promise<void> {
-    if (this.#state.keys.length === 0 && !this.#running) return Promise.resolve()
+    if (this.#keys.size === 0 && !this.#running) return Promise.resolve()
     return new Promise((resolve) => this.#idle.push(resolve))
   }
 
   close(): void {
     this.#closed = true
     clearTimeout(this.#timer)
+    clearTimeout(this.#writeTimer)
   }
 
   #kick(delayMs: number): void {
-    if (this.#closed || this.#running || this.#state.keys.length === 0) return
+    if (this.#closed || this.#running || this.#keys.size === 0) return
     clearTimeout(this.#timer)
     this.#timer = setTimeout(() => void this.#work(), delayMs)
     this.#timer.unref()
@@ -169,31 +246,33 @@ export class PurgeQueue {
   async #work(): Promise<void> {
     this.#running = true
     // Until the version waited for is still the newest queued: keys queued meanwhile go with it.
-    for (let awaited: string | null | undefined; awaited !== this.#state.pendingVersion;) {
-      awaited = this.#state.pendingVersion
+    for (let awaited: string | null | undefined; awaited !== this.#pendingVersion;) {
+      awaited = this.#pendingVersion
       await this.#options.beforeSend?.(awaited)
     }
     if (this.#closed) return
-    const keys = this.#state.keys
-    const version = this.#state.pendingVersion
+    // Every key asked for up to `version`, each with the ask it answers.
+    const batch = new Map([...this.#keys].map(([key, waiting]) => [key, waiting.generation]))
+    const keys = [...batch.keys()]
+    const version = this.#pendingVersion
     try {
       await this.#options.adapter.purge(keys)
       this.#sent += 1
       this.#keysPurged += keys.length
       this.#attempt = 0
-      const sent = new Set(keys)
-      const remaining = this.#state.keys.filter((key) => !sent.has(key))
-      const oldestAt = this.#state.oldestAt
-      this.#state = {...this.#state, keys: remaining, oldestAt: remaining.length === 0 && this.#state.unplannedSince === null ? null : this.#state.oldestAt}
-      if (remaining.length === 0) this.#state.lastPurgedVersion = version
+      const oldestAt = this.#oldestAt()
+      this.#forget(batch)
+      // With nothing left, the newest version is covered too (its own keys, if any, went in this batch).
+      this.#lastPurgedVersion = this.#keys.size === 0 ? this.#pendingVersion : version
       this.#save()
       this.#options.onPurged?.({keys: keys.length, version, durationMs: oldestAt === null ? 0 : this.#clock() - oldestAt})
     } catch (error) {
       this.#failed += 1
       const failure = error instanceof PurgeFailure ? error : new PurgeFailure(error instanceof Error ? error.message : String(error), {cause: error})
-      const tooOld = this.#state.oldestAt !== null && this.#clock() - this.#state.oldestAt > (this.#options.giveUpAfterMs ?? 86_400_000)
+      const oldest = this.#oldestAt()
+      const tooOld = oldest !== null && this.#clock() - oldest > (this.#options.giveUpAfterMs ?? 86_400_000)
       if (failure.permanent || tooOld) {
-        this.#deadLetter(keys, failure)
+        this.#deadLetter(batch, failure)
         this.#options.onFailure?.(failure, undefined)
       } else {
         const delay = this.#nextDelay(failure.retryAfterMs)
@@ -204,8 +283,13 @@ export class PurgeQueue {
       }
     }
     this.#running = false
-    if (this.#state.keys.length > 0) this.#kick(0)
+    if (this.#keys.size > 0) this.#kick(0)
     else for (const resolve of this.#idle.splice(0)) resolve()
+  }
+
+  /** Drops the keys `batch` answered; a key asked for again since the batch left stays. */
+  #forget(batch: ReadonlyMap<string, number>): void {
+    for (const [key, generation] of batch) if (this.#keys.get(key)?.generation === generation) this.#keys.delete(key)
   }
 
   #nextDelay(retryAfter: number | undefined): number {
@@ -216,12 +300,35 @@ export class PurgeQueue {
     return Math.max(jittered, retryAfter ?? 0)
   }
 
-  #deadLetter(keys: readonly string[], failure: PurgeFailure): void {
-    const dropped = new Set(keys)
+  #deadLetter(batch: ReadonlyMap<string, number>, failure: PurgeFailure): void {
+    const keys = [...batch.keys()]
     const letter = {at: this.#clock(), error: failure.message.slice(0, 300), keys: keys.slice(0, MAX_KEYS_KEPT_PER_DEAD_LETTER), keyCount: keys.length}
-    const remaining = this.#state.keys.filter((key) => !dropped.has(key))
-    this.#state = {...this.#state, keys: remaining, oldestAt: remaining.length === 0 ? null : this.#state.oldestAt, deadLetters: [...this.#state.deadLetters, letter].slice(-MAX_DEAD_LETTERS)}
+    this.#forget(batch)
+    this.#deadLetters = [...this.#deadLetters, letter].slice(-MAX_DEAD_LETTERS)
     this.#attempt = 0
     this.#save()
   }
+}
+
+/** Temporary files a killed process left behind: nothing reads them, and each holds space. */
+function removeLeftovers(directory: string): void {
+  let names: string[]
+  try {
+    names = readdirSync(directory)
+  } catch {
+    return // no directory yet, or unreadable: the first write says so
+  }
+  for (const name of names) if (name.startsWith(`${QUEUE_FILE}.`) && name.endsWith('.tmp')) removeQuietly(join(directory, name))
+}
+
+function removeQuietly(path: string): void {
+  try {
+    rmSync(path, {force: true})
+  } catch {
+    // A read-only directory keeps it; the next start tries again.
+  }
+}
+
+function messageOf(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).slice(0, 300)
 }

@@ -59,6 +59,9 @@ function edgeStatusBody(edge: EdgeStatus) {
     keys_purged: edge.keysPurged,
     key_fallbacks: edge.keyFallbacks,
     last_webhook_to_purge_ms: edge.lastWebhookToPurgeMs,
+    purge_overdue: edge.purgeOverdue,
+    queue_writable: edge.writable,
+    queue_write_error: edge.writeError,
     dead_letters: edge.deadLetters.map((letter) => ({at: new Date(letter.at).toISOString(), error: letter.error, key_count: letter.keyCount, keys: letter.keys})),
   }
 }

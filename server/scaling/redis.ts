@@ -3,7 +3,7 @@ import {createClient} from 'redis'
 import type {CounterStore} from '../http/rate-limit.ts'
 import type {ContentChange} from '../snapshot/store.ts'
 import {createChangeFanOut, type ChangeFanOut} from './change-fan-out.ts'
-import {createServedVersions, type ServedVersions} from './served-versions.ts'
+import {createServedVersions, type ServedVersions, type ServedVersionsOptions} from './served-versions.ts'
 
 /** Redis answers in well under a millisecond on a healthy network; a command this slow has failed. */
 const REDIS_COMMAND_TIMEOUT_MS = 250
@@ -21,6 +21,8 @@ export interface RedisOptions {
   connectTimeoutMs?: number
   /** A CDN purge waited this long for a lagging replica and went out anyway. */
   onPurgeWaitGaveUp?: (version: string, lagging: readonly string[]) => void
+  /** How long a purge waits for the replicas, and for each Redis command it makes (the defaults outside tests). */
+  purgeWait?: Pick<ServedVersionsOptions, 'maxWaitMs' | 'commandTimeoutMs' | 'heartbeatMs' | 'pollMs'>
 }
 
 export interface RedisScaling {
@@ -94,7 +96,14 @@ export async function connectRedis(options: RedisOptions): Promise<RedisScaling>
     prefix: `${keyPrefix}rate-limit:`,
     sendCommand: (...command: string[]) => commands.sendCommand(command),
   })
-  const servedVersions = createServedVersions({hash: commands, key: `${keyPrefix}served-versions`, replicaId, onGaveUp: options.onPurgeWaitGaveUp})
+  const servedVersions = createServedVersions({
+    hash: commands,
+    key: `${keyPrefix}served-versions`,
+    replicaId,
+    ...options.purgeWait,
+    onGaveUp: options.onPurgeWaitGaveUp,
+    onUnreachable: (version, error) => log.error(error, `could not ask the replicas whether they serve version ${version}; purging as a lone replica would`),
+  })
   return {
     counterStore,
     fanOut,

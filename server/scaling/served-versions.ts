@@ -16,8 +16,14 @@ export interface ServedVersionsOptions {
   pollMs?: number
   /** The longest `allServe` waits for a lagging replica before giving up. */
   maxWaitMs?: number
+  /** The longest one Redis command may take (within `maxWaitMs`): a hung Redis answers nothing, ever. */
+  commandTimeoutMs?: number
+  /** How far ahead of this replica's clock a heartbeat may be before it is taken for a wrong clock, not a live replica. */
+  maxClockSkewMs?: number
   clock?: () => number
   onGaveUp?: (version: string, lagging: readonly string[]) => void
+  /** Redis failed or did not answer in time: the purge goes out as a lone replica's would. */
+  onUnreachable?: (version: string, error: unknown) => void
 }
 
 export interface ServedVersions {
@@ -38,8 +44,9 @@ export interface ServedVersions {
  * dropped from the hash after three heartbeats, so the hash holds the live replicas and no more.
  */
 export function createServedVersions(options: ServedVersionsOptions): ServedVersions {
-  const {hash, key, replicaId, heartbeatMs = 2_000, pollMs = 50, maxWaitMs = 30_000, clock = Date.now} = options
+  const {hash, key, replicaId, heartbeatMs = 2_000, pollMs = 50, maxWaitMs = 30_000, commandTimeoutMs = 1_000, clock = Date.now} = options
   const goneAfterMs = 3 * heartbeatMs
+  const maxClockSkewMs = options.maxClockSkewMs ?? goneAfterMs
   let current: string | undefined
   const say = () => {
     if (current !== undefined) hash.hSet(key, replicaId, `${current} ${clock()}`).catch(() => undefined) // the next heartbeat says it again
@@ -48,18 +55,19 @@ export function createServedVersions(options: ServedVersionsOptions): ServedVers
   heartbeat.unref()
 
   /** The live replicas that serve anything but `version`, dropping the ones gone from the hash. */
-  const lagging = async (version: string): Promise<string[]> => {
-    const fields = await hash.hGetAll(key)
+  const lagging = async (version: string, deadline: number): Promise<string[]> => {
+    const within = () => Math.max(1, Math.min(commandTimeoutMs, deadline - clock()))
+    const fields = await withDeadline(hash.hGetAll(key), within())
     const now = clock()
     const gone: string[] = []
     const behind: string[] = []
     for (const [replica, value] of Object.entries(fields)) {
       const separator = value.lastIndexOf(' ')
       const seenAt = Number(value.slice(separator + 1))
-      if (separator === -1 || !(now - seenAt <= goneAfterMs)) gone.push(replica)
+      if (separator === -1 || !(now - seenAt <= goneAfterMs && seenAt - now <= maxClockSkewMs)) gone.push(replica)
       else if (value.slice(0, separator) !== version) behind.push(replica)
     }
-    if (gone.length > 0) await hash.hDel(key, gone)
+    if (gone.length > 0) await withDeadline(hash.hDel(key, gone), within())
     return behind
   }
 
@@ -73,8 +81,9 @@ export function createServedVersions(options: ServedVersionsOptions): ServedVers
       for (;;) {
         let behind: string[]
         try {
-          behind = await lagging(version)
-        } catch {
+          behind = await lagging(version, deadline)
+        } catch (error) {
+          options.onUnreachable?.(version, error)
           return false
         }
         if (behind.length === 0) return true
@@ -87,7 +96,19 @@ export function createServedVersions(options: ServedVersionsOptions): ServedVers
     },
     async close() {
       clearInterval(heartbeat)
-      await hash.hDel(key, [replicaId]).catch(() => undefined)
+      await withDeadline(hash.hDel(key, [replicaId]), commandTimeoutMs).catch(() => undefined)
     },
   }
+}
+
+/**
+ * `command`, or a rejection once `ms` have passed: node-redis stops timing a command once it is
+ * written, so a Redis that hangs (SIGSTOP, a dead peer behind a live socket) would hold it forever.
+ */
+function withDeadline<T>(command: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms)
+  })
+  return Promise.race([command, expired]).finally(() => clearTimeout(timer))
 }

@@ -9,16 +9,25 @@ export interface WebhookOptions {
   secret: string
   publicBaseUrl: string
   clock: () => Date
-  /** Called after the delivery has been answered: a change to one document, or `all` when the payload does not say which. */
-  onChange: (change: ContentChange) => void
+  /**
+   * Called before the delivery is answered: a change to one document, or `all` when the payload
+   * does not say which. `false` means the change could not be recorded durably (the purge queue's
+   * disk refused it): the delivery is answered 503, so Sanity sends it again.
+   */
+  onChange: (change: ContentChange) => unknown
 }
+
+/** How soon Sanity is asked to deliver again a change that could not be recorded. */
+const RETRY_AFTER_SECONDS = 30
 
 const NO_BODY: Verdict = {accepted: false, status: 400, detail: 'The delivery has no body.'}
 
 /**
  * Receives GROQ-powered Sanity webhooks. A delivery is a hint to rebuild, never content: it is
  * verified on the raw body (`verifyDelivery`: HMAC signature, at most 5 minutes old, not seen
- * before), answered at once with 202, and the rebuild reads the content from the source itself.
+ * before), recorded, answered at once with 202, and the rebuild reads the content from the source
+ * itself. A change that could not be recorded is answered 503 with Retry-After and forgotten as
+ * seen, so its redelivery is accepted.
  * A refused delivery changes nothing and gets a 400 or 409 problem (never 401/403: clients are
  * promised none).
  */
@@ -33,8 +42,13 @@ export function createSanityWebhookHandlers(options: WebhookOptions): RequestHan
       return
     }
     const rebuild = verdict.change === 'ignored' ? 'none' : verdict.change === 'all' ? 'full' : 'document'
+    if (verdict.change !== 'ignored' && options.onChange(verdict.change) === false) {
+      seen.forget(verdict.remembered)
+      const detail = 'The change could not be recorded on disk (see /status); it is being applied, but deliver it again so it is not lost.'
+      sendProblem(request, response, buildProblem(options.publicBaseUrl, 503, detail, request.originalUrl), {'Retry-After': String(RETRY_AFTER_SECONDS)})
+      return
+    }
     response.status(202).set('Cache-Control', 'no-store').json({status: 'accepted', rebuild})
-    if (verdict.change !== 'ignored') options.onChange(verdict.change)
   }
 
   return [express.raw({type: () => true, limit: '64kb'}), receive]

@@ -12,7 +12,8 @@ const MAX_IDEMPOTENCY_KEY_LENGTH = 256
 /** The projection docs/content-and-webhooks.md asks for: `{_id, _type}`; anything else is still a valid hint to rebuild everything. */
 const payloadSchema = z.looseObject({_id: z.string().min(1), _type: z.string().min(1)})
 
-export type Verdict = {accepted: false; status: 400 | 409; detail: string} | {accepted: true; change: ContentChange | 'ignored'}
+/** An accepted verdict names the keys it was remembered under, so a delivery that could not be recorded can be forgotten. */
+export type Verdict = {accepted: false; status: 400 | 409; detail: string} | {accepted: true; change: ContentChange | 'ignored'; remembered: readonly string[]}
 
 export interface Delivery {
   body: Buffer
@@ -45,6 +46,10 @@ export class RememberedDeliveries {
       if (expiresAt > now) return
       this.#expiries.delete(key)
     }
+  }
+
+  forget(keys: readonly string[]): void {
+    for (const key of keys) this.#expiries.delete(key)
   }
 
   remember(key: string, now: number): void {
@@ -86,7 +91,7 @@ export async function verifyDelivery(delivery: Delivery, secret: string, now: nu
   }
   seen.remember(signatureKey, now)
   if (deliveryKey !== undefined) seen.remember(deliveryKey, now)
-  return {accepted: true, change: changeOf(body)}
+  return {accepted: true, change: changeOf(body), remembered: deliveryKey === undefined ? [signatureKey] : [signatureKey, deliveryKey]}
 }
 
 function changeOf(body: Buffer): ContentChange | 'ignored' {

@@ -91,6 +91,9 @@ describe('the status document', () => {
       keysPurged: 25,
       keyFallbacks: 2,
       lastWebhookToPurgeMs: 120,
+      purgeOverdue: false,
+      writable: false,
+      writeError: 'ENOSPC: no space left on device',
       deadLetters: [{at: Date.parse('2026-01-01T00:00:05Z'), error: 'HTTP 500', keyCount: 2, keys: ['episodes/a', 'episodes']}],
     }
     const sent = statusOf({lastBuild: undefined, lastSuccessAt: builtAt, consecutiveFailures: 0, nextRetryAt: undefined}, builtAt, () => edge)
@@ -104,6 +107,9 @@ describe('the status document', () => {
       keys_purged: 25,
       key_fallbacks: 2,
       last_webhook_to_purge_ms: 120,
+      purge_overdue: false,
+      queue_writable: false,
+      queue_write_error: 'ENOSPC: no space left on device',
       dead_letters: [{at: '2026-01-01T00:00:05.000Z', error: 'HTTP 500', key_count: 2, keys: ['episodes/a', 'episodes']}],
     })
   })

@@ -5,6 +5,7 @@ import {createServedVersions, type ServedVersions, type VersionHash} from '../..
 function memoryHash() {
   const fields = new Map<string, string>()
   let failing = false
+  let hung = false
   const hash: VersionHash = {
     hSet: async (_key, field, value) => {
       if (failing) throw new Error('Redis is away')
@@ -12,13 +13,14 @@ function memoryHash() {
     },
     hGetAll: async () => {
       if (failing) throw new Error('Redis is away')
+      if (hung) return new Promise<never>(() => undefined) // written, never answered: a Redis under SIGSTOP
       return Object.fromEntries(fields)
     },
     hDel: async (_key, names) => {
       for (const name of names) fields.delete(name)
     },
   }
-  return {hash, fields, fail: () => (failing = true)}
+  return {hash, fields, fail: () => (failing = true), hang: () => (hung = true)}
 }
 
 const opened: ServedVersions[] = []
@@ -26,7 +28,11 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((replica) => replica.close()))
 })
 
-function replica(hash: VersionHash, replicaId: string, options: {maxWaitMs?: number; onGaveUp?: (version: string, lagging: readonly string[]) => void} = {}) {
+function replica(
+  hash: VersionHash,
+  replicaId: string,
+  options: {maxWaitMs?: number; commandTimeoutMs?: number; onGaveUp?: (version: string, lagging: readonly string[]) => void; onUnreachable?: (version: string, error: unknown) => void} = {},
+) {
   const served = createServedVersions({hash, key: 'served', replicaId, heartbeatMs: 1_000, pollMs: 5, maxWaitMs: options.maxWaitMs ?? 2_000, ...options})
   opened.push(served)
   return served
@@ -87,6 +93,32 @@ describe('served versions across replicas', () => {
     a.serving('v2')
     fail()
     expect(await a.allServe('v2')).toBe(false)
+  })
+
+  it('take a heartbeat from further ahead than the clock-skew bound for a wrong clock, not a live replica', async () => {
+    const {hash, fields} = memoryHash()
+    const a = replica(hash, 'a', {maxWaitMs: 1_000})
+    a.serving('v2')
+    fields.set('skewed', `v1 ${Date.now() + 600_000}`) // ten minutes in the future
+    await settle()
+    const started = performance.now()
+    expect(await a.allServe('v2')).toBe(true)
+    expect(performance.now() - started).toBeLessThan(900)
+    expect(fields.has('skewed')).toBe(false)
+    fields.set('slightly-ahead', `v1 ${Date.now() + 1_000}`) // within the bound: still a live replica, still lagging
+    expect(await replica(hash, 'c', {maxWaitMs: 20}).allServe('v2')).toBe(false)
+  })
+
+  it('stop waiting for a Redis that hangs once the command deadline passes, and say so', async () => {
+    const {hash, hang} = memoryHash()
+    const unreachable: string[] = []
+    const a = replica(hash, 'a', {maxWaitMs: 10_000, commandTimeoutMs: 200, onUnreachable: (version, error) => unreachable.push(`${version}: ${String(error)}`)})
+    a.serving('v2')
+    hang()
+    const started = performance.now()
+    expect(await a.allServe('v2')).toBe(false)
+    expect(performance.now() - started).toBeLessThan(5_000)
+    expect(unreachable).toEqual(['v2: Error: Redis did not answer within 200 ms'])
   })
 
   it('take a replica out of the hash when it closes', async () => {

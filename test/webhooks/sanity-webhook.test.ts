@@ -11,12 +11,14 @@ import {createSanityWebhookHandlers, WEBHOOK_PATH} from '../../server/webhooks/s
 const SECRET = 'a-webhook-secret-of-some-length'
 const NOW = Date.parse('2026-11-23T12:00:00Z')
 const changes: ContentChange[] = []
+/** What onChange answers: false plays a purge queue whose disk refused the write. */
+let recorded = true
 let server: Server
 let url: string
 
 beforeAll(async () => {
   const app = express()
-  app.post(WEBHOOK_PATH, ...createSanityWebhookHandlers({secret: SECRET, publicBaseUrl: 'http://api.test', clock: () => new Date(NOW), onChange: (change) => void changes.push(change)}))
+  app.post(WEBHOOK_PATH, ...createSanityWebhookHandlers({secret: SECRET, publicBaseUrl: 'http://api.test', clock: () => new Date(NOW), onChange: (change) => (changes.push(change), recorded)}))
   server = app.listen(0, '127.0.0.1')
   await new Promise((resolve) => server.once('listening', resolve))
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${WEBHOOK_PATH}`
@@ -28,7 +30,14 @@ async function deliver(payload: unknown, options: {at?: number; contentType?: st
   const signature = options.signature ?? (await encodeSignatureHeader(body, options.at ?? NOW, SECRET))
   const before = changes.length
   const response = await fetch(url, {method: 'POST', body, headers: {'content-type': options.contentType ?? 'application/json', 'sanity-webhook-signature': signature}})
-  return {status: response.status, type: response.headers.get('content-type'), cacheControl: response.headers.get('cache-control'), body: await response.json(), changes: changes.slice(before)}
+  return {
+    status: response.status,
+    type: response.headers.get('content-type'),
+    retryAfter: response.headers.get('retry-after'),
+    cacheControl: response.headers.get('cache-control'),
+    body: await response.json(),
+    changes: changes.slice(before),
+  }
 }
 
 describe('the Sanity webhook endpoint', () => {
@@ -76,5 +85,19 @@ describe('the Sanity webhook endpoint', () => {
   it('refuses a body over 64 KB before verifying it', async () => {
     const response = await fetch(url, {method: 'POST', body: 'x'.repeat(64 * 1024 + 1), headers: {'content-type': 'application/json'}})
     expect(response.status).toBe(413)
+  })
+
+  it('answers 503 with Retry-After when the change could not be recorded, and accepts the same delivery sent again', async () => {
+    const payload = {_id: 'voice-2', _type: 'voice'}
+    recorded = false
+    try {
+      const refused = await deliver(payload, {at: NOW + 4})
+      expect(refused).toMatchObject({status: 503, retryAfter: '30', type: 'application/problem+json; charset=utf-8', body: {status: 503, instance: WEBHOOK_PATH}})
+      expect(refused.changes).toEqual([{documentId: 'voice-2', collection: 'voices'}])
+    } finally {
+      recorded = true
+    }
+    const again = await deliver(payload, {at: NOW + 4})
+    expect(again).toMatchObject({status: 202, body: {status: 'accepted', rebuild: 'document'}})
   })
 })

@@ -28,14 +28,14 @@ describe('the time window', () => {
     ['a day old', -86_400_000, false],
   ])('%s', async (_name, offset, inside) => {
     const verdict = await verifyDelivery(await signed(EPISODE, {at: NOW + offset}), SECRET, NOW, new RememberedDeliveries())
-    expect(verdict).toEqual(inside ? accepted : stale)
+    expect(verdict).toMatchObject(inside ? accepted : stale)
   })
 
   it('remembers nothing it refused as stale, so a fresh copy is still accepted', async () => {
     const seen = new RememberedDeliveries()
     await verifyDelivery(await signed(EPISODE, {at: NOW - MAX_AGE_MS - 1, key: 'k'}), SECRET, NOW, seen)
     expect(seen.size).toBe(0)
-    expect(await verifyDelivery(await signed(EPISODE, {key: 'k'}), SECRET, NOW, seen)).toEqual(accepted)
+    expect(await verifyDelivery(await signed(EPISODE, {key: 'k'}), SECRET, NOW, seen)).toMatchObject(accepted)
   })
 })
 
@@ -43,7 +43,7 @@ describe('replays', () => {
   it('refuses the same signature again whatever idempotency-key it carries, or none', async () => {
     const seen = new RememberedDeliveries()
     const first = await signed(EPISODE, {key: 'delivery-1'})
-    expect(await verifyDelivery(first, SECRET, NOW, seen)).toEqual(accepted)
+    expect(await verifyDelivery(first, SECRET, NOW, seen)).toMatchObject(accepted)
     for (const key of [undefined, 'delivery-1', 'delivery-2']) {
       const headers = {...first.headers, 'idempotency-key': key}
       expect(await verifyDelivery({body: first.body, headers}, SECRET, NOW + 1000, seen), String(key)).toEqual(replay)
@@ -52,10 +52,10 @@ describe('replays', () => {
 
   it('refuses a key seen before on a newly signed delivery, and accepts a new signature with a new key', async () => {
     const seen = new RememberedDeliveries()
-    expect(await verifyDelivery(await signed(EPISODE, {key: 'delivery-1'}), SECRET, NOW, seen)).toEqual(accepted)
+    expect(await verifyDelivery(await signed(EPISODE, {key: 'delivery-1'}), SECRET, NOW, seen)).toMatchObject(accepted)
     expect(await verifyDelivery(await signed(EPISODE, {at: NOW + 1, key: 'delivery-1'}), SECRET, NOW, seen)).toEqual(replay)
-    expect(await verifyDelivery(await signed(EPISODE, {at: NOW + 2, key: 'delivery-2'}), SECRET, NOW, seen)).toEqual(accepted)
-    expect(await verifyDelivery(await signed(EPISODE, {at: NOW + 3}), SECRET, NOW, seen)).toEqual(accepted)
+    expect(await verifyDelivery(await signed(EPISODE, {at: NOW + 2, key: 'delivery-2'}), SECRET, NOW, seen)).toMatchObject(accepted)
+    expect(await verifyDelivery(await signed(EPISODE, {at: NOW + 3}), SECRET, NOW, seen)).toMatchObject(accepted)
   })
 
   it('remembers a delivery for twice the window, then forgets it (it would be stale by then anyway)', async () => {
@@ -63,7 +63,7 @@ describe('replays', () => {
     await verifyDelivery(await signed(EPISODE, {key: 'old'}), SECRET, NOW, seen)
     expect(seen.size).toBe(2)
     expect(await verifyDelivery(await signed(EPISODE, {at: NOW + MAX_AGE_MS * 2 - 1, key: 'old'}), SECRET, NOW + MAX_AGE_MS * 2 - 1, seen)).toEqual(replay)
-    expect(await verifyDelivery(await signed(EPISODE, {at: NOW + MAX_AGE_MS * 2, key: 'old'}), SECRET, NOW + MAX_AGE_MS * 2, seen)).toEqual(accepted)
+    expect(await verifyDelivery(await signed(EPISODE, {at: NOW + MAX_AGE_MS * 2, key: 'old'}), SECRET, NOW + MAX_AGE_MS * 2, seen)).toMatchObject(accepted)
     expect(seen.size, 'the expired entries are gone, the new two remembered').toBe(2)
   })
 })
@@ -83,7 +83,7 @@ describe('headers', () => {
 
   it('takes an idempotency-key of 256 characters and refuses one of 257', async () => {
     const seen = new RememberedDeliveries()
-    expect(await verifyDelivery(await signed(EPISODE, {key: 'k'.repeat(256)}), SECRET, NOW, seen)).toEqual(accepted)
+    expect(await verifyDelivery(await signed(EPISODE, {key: 'k'.repeat(256)}), SECRET, NOW, seen)).toMatchObject(accepted)
     expect(await verifyDelivery(await signed(EPISODE, {at: NOW + 1, key: 'k'.repeat(257)}), SECRET, NOW, seen)).toEqual({
       accepted: false,
       status: 400,
@@ -116,7 +116,7 @@ describe('what an accepted delivery asks for', () => {
     [{hello: 'world'}, 'all'],
     ['not an object', 'all'],
   ])('%j: %j', async (payload, change) => {
-    expect(await verifyDelivery(await signed(payload), SECRET, NOW, new RememberedDeliveries())).toEqual({accepted: true, change})
+    expect(await verifyDelivery(await signed(payload), SECRET, NOW, new RememberedDeliveries())).toMatchObject({accepted: true, change})
   })
 })
 
@@ -131,13 +131,13 @@ describe('the remembered set', () => {
   it('is bounded at 10,000 by default, and a replay of an accepted delivery is refused until it is pushed out', async () => {
     const seen = new RememberedDeliveries()
     const first = await signed(EPISODE)
-    expect(await verifyDelivery(first, SECRET, NOW, seen)).toEqual(accepted)
+    expect(await verifyDelivery(first, SECRET, NOW, seen)).toMatchObject(accepted)
     for (let index = 1; index < 10_000; index++) seen.remember(`filler ${index}`, NOW)
     expect(seen.size).toBe(10_000)
     expect(await verifyDelivery(first, SECRET, NOW, seen)).toEqual(replay)
     seen.remember('one more', NOW)
     expect(seen.size).toBe(10_000)
-    expect(await verifyDelivery(first, SECRET, NOW, seen), 'the oldest, forgotten at the bound').toEqual(accepted)
+    expect(await verifyDelivery(first, SECRET, NOW, seen), 'the oldest, forgotten at the bound').toMatchObject(accepted)
   })
 })
 
@@ -145,12 +145,12 @@ describe('payloads that name no single document', () => {
   it('asks for everything when the body is not JSON', async () => {
     const body = 'not json {'
     const delivery = {body: Buffer.from(body), headers: {'sanity-webhook-signature': await encodeSignatureHeader(body, NOW, SECRET)}}
-    expect(await verifyDelivery(delivery, SECRET, NOW, new RememberedDeliveries())).toEqual({accepted: true, change: 'all'})
+    expect(await verifyDelivery(delivery, SECRET, NOW, new RememberedDeliveries())).toMatchObject({accepted: true, change: 'all'})
   })
 
   it('asks for everything on a change to the published podcast settings, and nothing on their draft', async () => {
     const verdict = async (payload: unknown) => verifyDelivery(await signed(payload), SECRET, NOW, new RememberedDeliveries())
-    expect(await verdict({_id: 'podcastSettings', _type: 'podcastSettings'})).toEqual({accepted: true, change: 'all'})
-    expect(await verdict({_id: 'drafts.podcastSettings', _type: 'podcastSettings'})).toEqual({accepted: true, change: 'ignored'})
+    expect(await verdict({_id: 'podcastSettings', _type: 'podcastSettings'})).toMatchObject({accepted: true, change: 'all'})
+    expect(await verdict({_id: 'drafts.podcastSettings', _type: 'podcastSettings'})).toMatchObject({accepted: true, change: 'ignored'})
   })
 })

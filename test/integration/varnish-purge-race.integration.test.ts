@@ -1,0 +1,108 @@
+// Integration: a purge call still out when the next edit is served, on a real Varnish (Debian's
+// varnishd with vmod_xkey and the generated VCL). The origin purges through a stand-in in front of
+// Varnish that passes each PURGE on at once but holds Varnish's answer until the test lets it go:
+// Varnish has dropped edit 0 and cached edit 1 by the time the origin serves edit 2 and hears that
+// the first purge was done. The key queued for edit 2 must still be purged.
+import {createServer, type Server} from 'node:http'
+import type {AddressInfo} from 'node:net'
+import {encodeSignatureHeader} from '@sanity/webhook'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
+import type {SanityDocument} from '../../server/content/ndjson.ts'
+import {eventually} from '../helpers/eventually.ts'
+import {freePort} from '../helpers/free-port.ts'
+import {rawRequest} from '../helpers/raw-http.ts'
+import {sampleDocuments} from '../helpers/sample.ts'
+import {startTestServer, type TestServer} from '../helpers/server.ts'
+import {startVarnish, type RunningVarnish} from '../helpers/varnish.ts'
+
+const SECRET = 'a-webhook-secret-of-some-length'
+const TOKEN = 'purge-token-for-the-tests'
+const PATH = '/api/v1/episodes/ep-3-schema-migrations.json'
+/** Well inside the edge TTL (a day): what `bench:edge` holds to is 1 s at p99; this is a busy machine. */
+const FRESH_WITHIN_MS = 5_000
+
+let origin: TestServer
+let varnish: RunningVarnish
+let purger: Server
+let documents: SanityDocument[] = [...sampleDocuments]
+/** While set, Varnish's answers to PURGE are held until it resolves. */
+let hold: Promise<undefined> | undefined
+const purgesPassedOn: string[] = []
+
+beforeAll(async () => {
+  const varnishPort = await freePort()
+  purger = createServer((request, response) => {
+    const keys = String(request.headers['xkey-purge'] ?? '')
+    purgesPassedOn.push(keys)
+    const held = hold
+    fetch(`http://127.0.0.1:${varnishPort}/`, {method: 'PURGE', headers: {'xkey-purge': keys, 'purge-token': String(request.headers['purge-token'] ?? '')}})
+      .then(async (answer) => {
+        const body = await answer.text()
+        await held
+        response.writeHead(answer.status, {'content-type': answer.headers.get('content-type') ?? 'text/plain'}).end(body)
+      })
+      .catch(() => response.writeHead(502).end())
+  })
+  await new Promise<void>((resolve) => purger.listen(0, '127.0.0.1', resolve))
+  const purgeUrl = `http://127.0.0.1:${(purger.address() as AddressInfo).port}/`
+  origin = await startTestServer({
+    source: createEmbeddedSource('in-memory sample', async () => documents),
+    environment: {SANITY_WEBHOOK_SECRET: SECRET, CDN_PURGE: 'varnish', CDN_PURGE_URLS: purgeUrl, CDN_PURGE_TOKEN: TOKEN},
+    edge: {retry: {initialDelayMs: 50, maxDelayMs: 300}},
+    store: {retryDelayMs: 20},
+  })
+  varnish = await startVarnish({backends: [new URL(origin.baseUrl).host], token: TOKEN, port: varnishPort})
+}, 60_000)
+
+afterAll(async () => {
+  await varnish?.stop()
+  await origin?.close()
+  await new Promise<void>((resolve) => (purger ? purger.close(() => resolve()) : resolve()))
+})
+
+const titleAt = async (base: string) => String(JSON.parse((await rawRequest(`${base}${PATH}`)).body.toString('utf8')).data.title)
+const episodeId =
+  sampleDocuments.find((document) => document._type === 'episode' && !document._id.startsWith('drafts.') && JSON.stringify(document).includes('"current":"ep-3-schema-migrations"'))?._id ?? ''
+
+async function publish(title: string) {
+  documents = documents.map((document) => (document._id === episodeId ? {...document, title, _updatedAt: new Date().toISOString()} : document))
+  const body = JSON.stringify({_id: episodeId, _type: 'episode'})
+  const response = await fetch(`${origin.baseUrl}/webhooks/sanity`, {
+    method: 'POST',
+    headers: {'content-type': 'application/json', 'sanity-webhook-signature': await encodeSignatureHeader(body, Date.now(), SECRET)},
+    body,
+  })
+  expect(response.status).toBe(202)
+}
+
+describe('an edit served while the purge of the one before is still out', () => {
+  it('reaches the edge within its freshness bound, not after the edge TTL', async () => {
+    await origin.edge?.drained()
+    const before = await titleAt(varnish.url)
+    expect((await rawRequest(`${varnish.url}${PATH}`)).headers['x-cache']).toBe('HIT')
+
+    const gate = Promise.withResolvers<undefined>()
+    hold = gate.promise
+    try {
+      const passedOn = purgesPassedOn.length
+      await publish('פרק 3: עריכה ראשונה')
+      await eventually(async () => expect(purgesPassedOn.length).toBeGreaterThan(passedOn), 5_000)
+      // Varnish dropped the old bytes; the next read caches edit 1 while the purge call is still out.
+      await eventually(async () => expect(await titleAt(varnish.url)).toBe('פרק 3: עריכה ראשונה'), 5_000)
+      expect(before).not.toBe('פרק 3: עריכה ראשונה')
+      expect((await rawRequest(`${varnish.url}${PATH}`)).headers['x-cache']).toBe('HIT')
+
+      await publish('פרק 3: עריכה שנייה')
+      await eventually(async () => expect(await titleAt(origin.baseUrl)).toBe('פרק 3: עריכה שנייה'), 5_000)
+    } finally {
+      hold = undefined
+      gate.resolve(undefined)
+    }
+    const released = performance.now()
+    await eventually(async () => expect(await titleAt(varnish.url)).toBe('פרק 3: עריכה שנייה'), FRESH_WITHIN_MS)
+    expect(performance.now() - released).toBeLessThan(FRESH_WITHIN_MS)
+    await origin.edge?.drained()
+    expect(origin.edge?.status()).toMatchObject({depth: 0, lastPurgedVersion: origin.store.current().version})
+  }, 60_000)
+})
