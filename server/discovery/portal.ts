@@ -1,3 +1,4 @@
+import escape from 'escape-html'
 import {createHash} from 'node:crypto'
 import {z} from 'zod'
 import {DEFAULT_PAGE_LIMIT} from '../api/v1/contract.ts'
@@ -13,7 +14,6 @@ import type {Snapshot} from '../snapshot/snapshot.ts'
 // to this origin), its API reference rendered from the same OpenAPI document that is served, with
 // examples taken from the snapshot it is built with.
 
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 const code = (text: string) => `<code>${escape(text)}</code>`
 /** Backticks in OpenAPI descriptions become <code>. */
 const prose = (text: string | undefined) => escape(text ?? '').replace(/`([^`]+)`/g, '<code>$1</code>')
