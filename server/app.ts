@@ -2,6 +2,7 @@ import express, {type ErrorRequestHandler, type RequestHandler} from 'express'
 import {createCatalogHandler, sendReadOnlyRefusal} from './http/api-router.ts'
 import {buildProblem, isProblemStatus, isReadMethod, sendMethodNotAllowed, sendProblem, unknownPathDetail, type ProblemStatus} from './http/problem.ts'
 import {catalogVersionHeader} from './http/fast-path.ts'
+import {splitTarget} from './http/request-target.ts'
 import {sendRepresentation} from './http/representation-response.ts'
 import {statusHandler} from './http/status.ts'
 import {LIVENESS_PATH, livenessHandler, READINESS_PATH, readinessHandler, type Readiness} from './http/health.ts'
@@ -90,9 +91,7 @@ export function createApp(dependencies: AppDependencies): express.Express {
 
   const catalog = createCatalogHandler(store, publicBaseUrl)
   const catalogRoute: RequestHandler = (request, response) => {
-    const queryStart = request.url.indexOf('?')
-    const query = queryStart === -1 ? '' : request.url.slice(queryStart + 1)
-    catalog(request, response, {path: request.path, query, instance: request.originalUrl})
+    catalog(request, response, {path: request.path, query: splitTarget(request.url).query ?? '', instance: request.originalUrl})
   }
 
   const notFound: RequestHandler = (request, response) => sendProblem(request, response, problem(404, unknownPathDetail(publicBaseUrl), request.originalUrl))

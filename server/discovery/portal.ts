@@ -5,6 +5,7 @@ import {DEFAULT_PAGE_LIMIT} from '../api/v1/contract.ts'
 import {API_V1_PREFIX, COLLECTION_PATTERN, isCollectionName, type CollectionName} from '../api/v1/links.ts'
 import {PROBLEM_STATUSES, problemAnchor, problemTitle} from '../http/problem.ts'
 import {MAX_URL_LENGTH} from '../http/request-listener.ts'
+import {splitTarget} from '../http/request-target.ts'
 import {DEFAULT_LIMITS} from '../http/server.ts'
 import type {ToolDefinition} from '../mcp/tools.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
@@ -137,7 +138,7 @@ const STATIC_PAGINATION = `<p>Lists come in pages of ${DEFAULT_PAGE_LIMIT} items
  * the first item of each collection.
  */
 function exampleBody(url: string, snapshot: Snapshot): string {
-  const [path = '', query] = url.slice(`${API_V1_PREFIX}/`.length).split('?')
+  const {path, query} = splitTarget(url.slice(`${API_V1_PREFIX}/`.length))
   if (path === 'all.json') return pretty(bulkExample(snapshot))
   const list = LIST_DOCUMENT_PATH.exec(path)?.[1]
   const representation = query && isCollectionName(list) ? snapshot.listPage(list, {limit: 1, cursor: null}) : undefined

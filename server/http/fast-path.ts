@@ -6,6 +6,7 @@ import type {Snapshot} from '../snapshot/snapshot.ts'
 import type {SnapshotStore} from '../snapshot/store.ts'
 import {sendRepresentation} from './representation-response.ts'
 import type {FixedHeaders} from './fixed-head.ts'
+import {splitTarget} from './request-target.ts'
 
 /** Which snapshot answered: items outlive snapshots, so the version cannot be one of their own headers. */
 const CATALOG_VERSION = 'Catalog-Version'
@@ -23,10 +24,9 @@ export function createFastPath(store: Pick<SnapshotStore, 'current'>, publicBase
   const lookUp = (snapshot: Snapshot, url: string): Representation | undefined => {
     // Percent-encoding may be malformed, which Express refuses with a 400 before resolving.
     if (url.includes('%')) return undefined
-    const queryStart = url.indexOf('?')
-    const path = queryStart === -1 ? url : url.slice(0, queryStart)
-    if (!path.startsWith(`${API_V1_PREFIX}/`)) return queryStart === -1 ? snapshot.site(path) : undefined
-    const resolution = resolveCatalogPath(snapshot, publicBaseUrl, path.slice(API_V1_PREFIX.length), queryStart === -1 ? '' : url.slice(queryStart + 1))
+    const {path, query} = splitTarget(url)
+    if (!path.startsWith(`${API_V1_PREFIX}/`)) return query === undefined ? snapshot.site(path) : undefined
+    const resolution = resolveCatalogPath(snapshot, publicBaseUrl, path.slice(API_V1_PREFIX.length), query ?? '')
     return resolution.found ? resolution.representation : undefined
   }
   return (request, response, extraHeaders, fixed) => {

@@ -6,6 +6,7 @@ import {lifecycleHeaders, sendRetired, type VersionLifecycle} from './lifecycle.
 import {buildProblem, sendProblem} from './problem.ts'
 import type {RateLimiter} from './rate-limit.ts'
 import {requestIdSource} from './request-id.ts'
+import {pathOf} from './request-target.ts'
 
 /** What the listener knows of a request it has answered. */
 interface AnsweredRequest {
@@ -178,12 +179,6 @@ export function createRequestListener(parts: RequestListenerParts): RequestListe
  */
 function handedOver(response: ServerResponse): boolean {
   return response.writableEnded && response.socket !== null && response.writableLength === 0
-}
-
-/** The request target without its query. */
-export function pathOf(url: string): string {
-  const queryStart = url.indexOf('?')
-  return queryStart === -1 ? url : url.slice(0, queryStart)
 }
 
 function isPreflight(request: IncomingMessage): boolean {

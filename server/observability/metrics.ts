@@ -1,6 +1,7 @@
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import {collectDefaultMetrics, Counter, Gauge, Histogram, Registry} from 'prom-client'
-import {pathOf, type RequestObserver} from '../http/request-listener.ts'
+import type {RequestObserver} from '../http/request-listener.ts'
+import {pathOf} from '../http/request-target.ts'
 import type {BuildOutcome, SnapshotStore} from '../snapshot/store.ts'
 import {RouteLabels} from './route-label.ts'
 

@@ -2,7 +2,8 @@
 // makes up, written to responses that record what they are given.
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import {describe, expect, it} from 'vitest'
-import {createRequestListener, EXPOSED_HEADERS, MAX_URL_LENGTH, pathOf, PREFLIGHT_HEADERS, type RequestListenerParts} from '../../server/http/request-listener.ts'
+import {createRequestListener, EXPOSED_HEADERS, MAX_URL_LENGTH, PREFLIGHT_HEADERS, type RequestListenerParts} from '../../server/http/request-listener.ts'
+import {pathOf} from '../../server/http/request-target.ts'
 import {fixedHeaders} from '../../server/http/fixed-head.ts'
 import {fakeRequest, fakeResponse} from './fake-response.ts'
 
