@@ -60,8 +60,11 @@ export const episodeSchema = z
     audio: z
       .strictObject({url: fetchedUrl, length_bytes: z.number().int().positive(), mime_type: z.enum(ENCLOSURE_MIME_TYPES)})
       .nullable()
-      .meta({description: 'The audio file as the podcast feed encloses it; null while it has no exact size and type.'}),
-    transcript: z.strictObject({url: fetchedUrl, mime_type: z.enum(['text/vtt', 'application/x-subrip'])}).nullable(),
+      .meta({description: "The audio file as the podcast feed encloses it: an https URL in printable ASCII and one of Apple Podcasts' types; null while it has no exact size and type."}),
+    transcript: z
+      .strictObject({url: fetchedUrl, mime_type: z.enum(['text/vtt', 'application/x-subrip'])})
+      .nullable()
+      .meta({description: 'The transcript podcast apps fetch (https, printable ASCII).'}),
     artwork_url: fetchedUrl
       .nullable()
       .meta({description: 'Square artwork of 1400-3000 px for podcast apps, JPEG (a PNG upload stays PNG) with the matching extension; null when the cover image is smaller.'}),
