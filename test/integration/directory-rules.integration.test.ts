@@ -2,13 +2,16 @@
 // over an in-memory copy of the sample dataset that each test edits and rebuilds from: invalid
 // settings keep the last good channel (or answer 503 with the reason on a first start), a bad
 // enclosure or transcript URL is a document problem, and /status and /metrics say what is held back.
-import {readFile} from 'node:fs/promises'
+import {mkdtemp, readFile, rm, writeFile} from 'node:fs/promises'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 import {parseFeed} from 'podcast-partytime'
 import {afterEach, describe, expect, it} from 'vitest'
 import {z} from 'zod'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
 import {readProblem} from '../helpers/contract.ts'
+import {startMainProcess} from '../helpers/main-process.ts'
 import {rawRequest} from '../helpers/raw-http.ts'
 import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
 
@@ -85,6 +88,35 @@ describe('invalid podcast settings', () => {
     // The API does not depend on the settings.
     expect((await served.get('/api/v1/episodes.json')).status).toBe(200)
   })
+})
+
+describe('invalid podcast settings, as `npm start` runs', () => {
+  it('are logged once, however many builds follow', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'settings-log-'))
+    const datasetFile = join(folder, 'catalog.ndjson')
+    const documents = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)
+    const write = (edit: (document: SanityDocument) => SanityDocument) => writeFile(datasetFile, `${documents.map((document) => JSON.stringify(edit(document))).join('\n')}\n`)
+    await write((document) => document)
+    const main = await startMainProcess({PORT: '0', DATASET_FILE: datasetFile, RECONCILE_INTERVAL_SECONDS: '0'})
+    try {
+      const status = async () => statusSchema.parse(await (await fetch(`${main.baseUrl}/status`)).json())
+      await write(NOT_AN_APPLE_CATEGORY)
+      await expect.poll(async () => (await status()).problems.map((problem) => problem.severity), {timeout: 20_000, interval: 50}).toEqual(['kept'])
+      // Another edit, another build: the settings are still refused, and not logged again.
+      const episode = firstEpisodeWithAudio(documents)
+      await write((document) => NOT_AN_APPLE_CATEGORY(document._id === episode?._id ? {...document, title: 'כותרת אחרת'} : document))
+      await expect.poll(async () => (await (await fetch(`${main.baseUrl}/feed.xml`)).text()).includes('כותרת אחרת'), {timeout: 20_000, interval: 50}).toBe(true)
+      const logged = main
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('settings document podcastSettings'))
+      expect(logged).toHaveLength(1)
+      expect(logged[0]).toContain("kept: settings document podcastSettings: categories.0: is not in Apple Podcasts' category list")
+    } finally {
+      await main.stop()
+      await rm(folder, {recursive: true, force: true})
+    }
+  }, 60_000)
 })
 
 describe('URLs a podcast app fetches', () => {
