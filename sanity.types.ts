@@ -280,7 +280,7 @@ export type Episode = {
   }
   audioUrl?: string
   audioLength?: number
-  audioType?: 'audio/mpeg' | 'audio/x-m4a' | 'audio/mp4' | 'audio/aac'
+  audioType?: 'audio/mpeg' | 'audio/x-m4a' | 'audio/mp4' | 'video/mp4' | 'video/quicktime' | 'video/x-m4v'
   duration?: number
   season?: number
   episodeType?: 'full' | 'trailer' | 'bonus'
@@ -455,7 +455,7 @@ export type CATALOG_QUERY_RESULT = {
       | {
           url: string
           length: number | null
-          type: 'audio/aac' | 'audio/mp4' | 'audio/mpeg' | 'audio/x-m4a' | null
+          type: 'audio/mp4' | 'audio/mpeg' | 'audio/x-m4a' | 'video/mp4' | 'video/quicktime' | 'video/x-m4v' | null
         }
     duration_seconds: number | null
     season: number | null
@@ -848,7 +848,7 @@ export type CATALOG_PAGE_QUERY_RESULT = Array<
         | {
             url: string
             length: number | null
-            type: 'audio/aac' | 'audio/mp4' | 'audio/mpeg' | 'audio/x-m4a' | null
+            type: 'audio/mp4' | 'audio/mpeg' | 'audio/x-m4a' | 'video/mp4' | 'video/quicktime' | 'video/x-m4v' | null
           }
       duration_seconds: number | null
       season: number | null
@@ -955,7 +955,7 @@ export type EPISODE_BY_ID_QUERY_RESULT = {
     | {
         url: string
         length: number | null
-        type: 'audio/aac' | 'audio/mp4' | 'audio/mpeg' | 'audio/x-m4a' | null
+        type: 'audio/mp4' | 'audio/mpeg' | 'audio/x-m4a' | 'video/mp4' | 'video/quicktime' | 'video/x-m4v' | null
       }
   duration_seconds: number | null
   season: number | null
@@ -1068,7 +1068,7 @@ export type REFERENCING_QUERY_RESULT = {
       | {
           url: string
           length: number | null
-          type: 'audio/aac' | 'audio/mp4' | 'audio/mpeg' | 'audio/x-m4a' | null
+          type: 'audio/mp4' | 'audio/mpeg' | 'audio/x-m4a' | 'video/mp4' | 'video/quicktime' | 'video/x-m4v' | null
         }
     duration_seconds: number | null
     season: number | null
@@ -1256,7 +1256,7 @@ export type EPISODE_PREVIEW_QUERY_RESULT =
         | {
             url: string
             length: number | null
-            type: 'audio/aac' | 'audio/mp4' | 'audio/mpeg' | 'audio/x-m4a' | null
+            type: 'audio/mp4' | 'audio/mpeg' | 'audio/x-m4a' | 'video/mp4' | 'video/quicktime' | 'video/x-m4v' | null
           }
       duration_seconds: number | null
       season: number | null

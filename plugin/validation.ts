@@ -1,5 +1,5 @@
 import {ARTWORK_MIN_PIXELS, imageAssetDimensions} from '../server/api/v1/artwork.ts'
-import {ENGLISH_TAG_PATTERN, LANGUAGE_TAG_PATTERN, SLUG_MAX_LENGTH, SLUG_PATTERN} from '../server/api/v1/contract.ts'
+import {ENCLOSURE_MIME_TYPES, ENGLISH_TAG_PATTERN, FETCHED_URL_PATTERN, LANGUAGE_TAG_PATTERN, SLUG_MAX_LENGTH, SLUG_PATTERN} from '../server/api/v1/contract.ts'
 
 // The contract's rules as Studio validation messages, in Hebrew for the editors. Each returns true
 // or what to fix, in the shape Sanity's `rule.custom()` takes, and uses the contract's own
@@ -90,7 +90,16 @@ export function feedBytesLeft(text: string | undefined): Verdict {
   return left < 0 ? true : `נותרו ${left} בתים מתוך ${FEED_TEXT_MAX_BYTES} בפיד (אות עברית היא 2 בתים).`
 }
 
-/** Apple's artwork rules: square and at least 1400 px (the image CDN serves it as JPEG, at most 3000 px). */
+/**
+ * The show's artwork is uploaded as JPEG or PNG, as Apple asks: the feed serves a PNG as PNG and
+ * anything else converted to JPEG, so a WebP or GIF upload would be served as something else.
+ */
+export function checkArtworkFormat(assetId: string | undefined): Verdict {
+  const format = assetId === undefined ? undefined : imageAssetDimensions(assetId)?.format
+  return format === undefined || format === 'jpg' || format === 'png' ? true : `עטיפה רק בפורמט JPEG או PNG (זו ${format.toUpperCase()}).`
+}
+
+/** Apple's artwork rules: square and at least 1400 px (the image CDN serves it as JPEG or PNG, at most 3000 px). */
 export function checkPodcastArtwork(assetId: string | undefined): Verdict {
   if (assetId === undefined) return true
   const size = imageAssetDimensions(assetId)
@@ -100,10 +109,31 @@ export function checkPodcastArtwork(assetId: string | undefined): Verdict {
   return true
 }
 
-/** Podcast apps fetch audio only over https, from an address written in ASCII. */
-export function checkAudioUrl(url: string | undefined): Verdict {
+/**
+ * Podcast apps and directories fetch a URL (audio, transcript, funding) only over https, from an
+ * address written in ASCII: the contract's own pattern. `what` names the link in the message.
+ */
+export function checkFetchedUrl(url: string | undefined, what = 'קישור'): Verdict {
   if (url === undefined) return true
-  if (!url.startsWith('https://')) return 'קישור לאודיו חייב להתחיל ב-https://.'
-  if (!/^[\x21-\x7e]+$/.test(url)) return 'קישור לאודיו רק באותיות ASCII, בלי רווחים (קודדו אותיות עבריות כ-%D7%...).'
+  if (!url.startsWith('https://')) return `${what} חייב להתחיל ב-https://.`
+  if (!FETCHED_URL_PATTERN.test(url)) return `${what} רק באותיות ASCII, בלי רווחים (קודדו אותיות עבריות כ-%D7%...).`
   return true
+}
+
+export const checkAudioUrl = (url: string | undefined): Verdict => checkFetchedUrl(url, 'קישור לאודיו')
+
+const ENCLOSURE_TYPES: readonly string[] = ENCLOSURE_MIME_TYPES
+const APPLE_MEDIA = 'MP3, M4A, MP4, MOV או M4V'
+
+/** The enclosure types Apple Podcasts plays; AAC in an .aac file is not among them. */
+export function checkAudioType(type: string | undefined): Verdict {
+  if (type === undefined || ENCLOSURE_TYPES.includes(type)) return true
+  return `Apple Podcasts מקבלת רק ${APPLE_MEDIA} (${ENCLOSURE_MIME_TYPES.join(', ')}); ${type} לא נתמך.`
+}
+
+/** An uploaded file's format, from its asset id (`file-<hash>-<extension>`), against Apple's list. */
+export function checkAudioFile(assetId: string | undefined): Verdict {
+  const extension = assetId && /^file-[A-Za-z0-9]+-([a-z0-9]+)$/.exec(assetId)?.[1]
+  if (!extension || ['mp3', 'm4a', 'mp4', 'mov', 'm4v'].includes(extension)) return true
+  return `Apple Podcasts מקבלת רק קבצי ${APPLE_MEDIA}; קובץ .${extension} לא נתמך.`
 }

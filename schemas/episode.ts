@@ -1,6 +1,6 @@
 import {defineArrayMember, defineField, defineType} from 'sanity'
-import {checkAudioUrl, checkFaqPair, checkFeedTextBytes, checkPodcastArtwork, checkText, feedBytesLeft, REQUIRED} from '../plugin/validation.ts'
-import {dateField, hebrewText, languageField, slugField, tagsField, urlField, videoIdField, voiceReferences} from './fields.ts'
+import {checkAudioFile, checkAudioType, checkAudioUrl, checkFaqPair, checkFeedTextBytes, checkPodcastArtwork, checkText, feedBytesLeft, REQUIRED} from '../plugin/validation.ts'
+import {dateField, fetchedUrlField, hebrewText, languageField, slugField, tagsField, urlField, videoIdField, voiceReferences} from './fields.ts'
 
 /** An uploaded audio file makes the external URL, length and type fields moot, so they are hidden. */
 function hasAudioFile(document: Record<string, unknown> | undefined): boolean {
@@ -37,7 +37,9 @@ export const episodeType = defineType({
       title: 'קובץ האודיו',
       type: 'file',
       description: 'גודל וסוג הקובץ נלקחים מהקובץ עצמו. בלי קובץ, קישור חיצוני עם גודל וסוג.',
-      options: {accept: 'audio/mpeg,audio/x-m4a,audio/mp4,audio/aac'},
+      // Apple Podcasts' formats only: MP3, M4A, MP4, MOV, M4V.
+      options: {accept: 'audio/mpeg,audio/x-m4a,audio/mp4,video/mp4,video/quicktime,video/x-m4v,.mp3,.m4a,.mp4,.mov,.m4v'},
+      validation: (rule) => rule.custom((value: {asset?: {_ref?: string}} | undefined) => checkAudioFile(value?.asset?._ref)).error(),
     }),
     defineField({
       name: 'audioUrl',
@@ -66,11 +68,16 @@ export const episodeType = defineType({
         list: [
           {title: 'MP3 (audio/mpeg)', value: 'audio/mpeg'},
           {title: 'M4A (audio/x-m4a)', value: 'audio/x-m4a'},
-          {title: 'MP4 (audio/mp4)', value: 'audio/mp4'},
-          {title: 'AAC (audio/aac)', value: 'audio/aac'},
+          {title: 'M4A (audio/mp4)', value: 'audio/mp4'},
+          {title: 'MP4 (video/mp4)', value: 'video/mp4'},
+          {title: 'MOV (video/quicktime)', value: 'video/quicktime'},
+          {title: 'M4V (video/x-m4v)', value: 'video/x-m4v'},
         ],
       },
-      validation: (rule) => rule.custom((value: string | undefined, context) => (context.document?.['audioUrl'] && !value ? 'בחרו את סוג הקובץ.' : true)),
+      validation: (rule) => [
+        rule.custom((value: string | undefined, context) => (context.document?.['audioUrl'] && !value ? 'בחרו את סוג הקובץ.' : true)),
+        rule.custom((value: string | undefined) => checkAudioType(value)).error(),
+      ],
     }),
     defineField({name: 'duration', title: 'משך (שניות)', type: 'number', validation: (rule) => rule.integer().positive()}),
     defineField({name: 'season', title: 'עונה', type: 'number', validation: (rule) => rule.integer().positive()}),
@@ -91,7 +98,7 @@ export const episodeType = defineType({
     }),
     defineField({name: 'explicit', title: 'תוכן בוטה', type: 'boolean', initialValue: false}),
     defineField({name: 'transcriptFile', title: 'תמלול (קובץ VTT או SRT)', type: 'file', options: {accept: '.vtt,.srt,text/vtt,application/x-subrip'}}),
-    urlField('transcriptUrl', 'תמלול (קישור ל-VTT או SRT)'),
+    fetchedUrlField('transcriptUrl', 'תמלול (קישור ל-VTT או SRT)'),
     videoIdField({required: false}),
     urlField('podcastDirectoryUrl', 'קישור בספריית פודקאסטים'),
     defineField({

@@ -2,6 +2,7 @@ import {defineArrayMember, defineField, type SanityClient, type SanityDocumentLi
 import {slugify} from '../plugin/slugify.ts'
 import {
   checkEnglishTag,
+  checkFetchedUrl,
   checkLanguage,
   checkSlug,
   checkText,
@@ -105,6 +106,15 @@ export const tagsField = defineField({
 
 export const urlField = (name: string, title: string) =>
   defineField({name, title, type: 'url', validation: (rule) => rule.uri({scheme: ['http', 'https']}).error('קישור מלא, שמתחיל ב-https:// או ב-http://')})
+
+/** A URL podcast apps or directories fetch themselves (a transcript, a funding page): https, in ASCII. */
+export const fetchedUrlField = (name: string, title: string) =>
+  defineField({
+    name,
+    title,
+    type: 'url',
+    validation: (rule) => [rule.uri({scheme: ['https']}).error('קישור מלא, שמתחיל ב-https://'), rule.custom((value: string | undefined) => checkFetchedUrl(value)).error()],
+  })
 
 export const videoIdField = (options: {required: boolean}) =>
   defineField({

@@ -1,7 +1,7 @@
 import {defineArrayMember, defineField, defineType} from 'sanity'
 import {APPLE_CATEGORY_CHOICES} from '../server/api/v1/apple-categories.ts'
-import {checkFeedTextBytes, checkPodcastArtwork, feedBytesLeft, REQUIRED} from '../plugin/validation.ts'
-import {hebrewText, urlField, voiceReferences} from './fields.ts'
+import {checkArtworkFormat, checkFeedTextBytes, checkPodcastArtwork, feedBytesLeft, REQUIRED} from '../plugin/validation.ts'
+import {fetchedUrlField, hebrewText, voiceReferences} from './fields.ts'
 
 /** The one document id of the podcast's settings: a singleton, edited from the structure's own item. */
 export const PODCAST_SETTINGS_ID = 'podcastSettings'
@@ -39,8 +39,13 @@ export const podcastSettingsType = defineType({
       name: 'artwork',
       title: 'עטיפה',
       type: 'image',
-      description: 'ריבועית, 1400 עד 3000 פיקסלים; הפיד מגיש אותה כ-JPEG.',
-      validation: (rule) => [rule.required().error(REQUIRED), rule.custom((value: {asset?: {_ref?: string}} | undefined) => checkPodcastArtwork(value?.asset?._ref)).error()],
+      description: 'JPEG או PNG, ריבועית, 1400 עד 3000 פיקסלים.',
+      options: {accept: 'image/jpeg,image/png'},
+      validation: (rule) => [
+        rule.required().error(REQUIRED),
+        rule.custom((value: {asset?: {_ref?: string}} | undefined) => checkArtworkFormat(value?.asset?._ref)).error(),
+        rule.custom((value: {asset?: {_ref?: string}} | undefined) => checkPodcastArtwork(value?.asset?._ref)).error(),
+      ],
     }),
     defineField({
       name: 'categories',
@@ -70,7 +75,7 @@ export const podcastSettingsType = defineType({
       name: 'funding',
       title: 'תמיכה בתוכנית',
       type: 'object',
-      fields: [urlField('url', 'קישור'), hebrewText('text', 'טקסט הקישור', {required: false})],
+      fields: [fetchedUrlField('url', 'קישור'), hebrewText('text', 'טקסט הקישור', {required: false})],
     }),
     defineField({name: 'locked', title: 'נעילת הפיד (podcast:locked)', type: 'boolean', initialValue: true, description: 'מונע מפלטפורמה אחרת לייבא את הפיד בלי אישור הבעלים.'}),
     defineField({

@@ -8,6 +8,7 @@ import {statusHandler} from './http/status.ts'
 import {LIVENESS_PATH, livenessHandler, READINESS_PATH, readinessHandler, type Readiness} from './http/health.ts'
 import type {Config} from './config.ts'
 import {API_V1_PREFIX} from './api/v1/links.ts'
+import {FEED_PATH, feedUnavailableDetail} from './feed/rss-feed.ts'
 import type {EdgeStatus} from './edge/edge-purging.ts'
 import {METRICS_PATH, type CatalogMetrics} from './observability/metrics.ts'
 import {MCP_INSTRUCTIONS, MCP_SERVER_NAME} from './mcp/mcp-server.ts'
@@ -147,7 +148,10 @@ export function createApp(dependencies: AppDependencies): express.Express {
     const snapshot = store.current()
     const document = snapshot.site(request.path)
     if (!document) {
-      next()
+      // Refused settings with no good version: a 404 would tell directories the podcast is gone.
+      const unavailable = request.path === FEED_PATH ? feedUnavailableDetail(snapshot.catalog) : undefined
+      if (unavailable) readOnly(request, response, () => sendProblem(request, response, problem(503, unavailable, request.originalUrl), {'Retry-After': '60'}))
+      else next()
       return
     }
     readOnly(request, response, () => sendRepresentation(request, response, document, {extra: catalogVersionHeader(snapshot), servedFrom: {store, snapshot}}))

@@ -48,7 +48,9 @@ export function feedItemOf(entry: CatalogEntry<Episode>, context: ItemContext): 
 
 function rssItemOf(entry: CatalogEntry<Episode>, audio: NonNullable<Episode['audio']>, context: ItemContext): RssFeed.Item<Date> {
   const episode = entry.value
-  const guests = episode.guests.flatMap((guest) => context.voice(guest.slug) ?? [])
+  // A host who is also a guest stands once, as host: apps list every podcast:person they read.
+  const isHost = (slug: string) => context.hosts.some((host) => host.value.slug === slug)
+  const guests = episode.guests.flatMap((guest) => (isHost(guest.slug) ? [] : (context.voice(guest.slug) ?? [])))
   return {
     title: episode.title,
     link: episode.url,

@@ -187,3 +187,13 @@ function channelXml(channel: PodcastChannel, hosts: readonly CatalogEntry<Voice>
   const insertAt = xml.slice(0, close).trimEnd().length
   return [Buffer.from(xml.slice(0, insertAt), 'utf8'), Buffer.from(xml.slice(insertAt), 'utf8')]
 }
+
+/**
+ * Why there is no feed while settings exist: they were refused and no valid version was served
+ * since the server started. Undefined when there is a feed, or no settings document at all.
+ */
+export function feedUnavailableDetail(catalog: Catalog): string | undefined {
+  const podcast = catalog.podcast
+  if (!podcast || podcast.ok) return undefined
+  return `The podcast settings are invalid and no valid version is held, so there is no feed to serve until they are fixed: ${podcast.messages.join('; ')}`
+}

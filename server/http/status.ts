@@ -2,18 +2,23 @@ import type {RequestHandler} from 'express'
 import type {EdgeStatus} from '../edge/edge-purging.ts'
 import type {SnapshotStore} from '../snapshot/store.ts'
 
+// A refused document (`rejected`) or one served at its last valid version (`kept`, the feed's
+// channel among them) means the source's content is not what is served.
+const holdsBack = (problem: {severity: string}) => problem.severity !== 'warning'
+
 /**
  * `GET /status`: what an operator needs to know about the content, built per request from the
  * current snapshot and the store: its age and counts, the last build, and every document that is
- * not served as it is in the source.
+ * not served as it is in the source. `ok` only while builds succeed and nothing is held back.
  */
 export function statusHandler(store: SnapshotStore, sourceDescription: string, clock: () => Date, edge?: () => EdgeStatus, requestBodiesInFlight?: () => number): RequestHandler {
   return (_request, response) => {
     const snapshot = store.current()
     const status = store.status()
     const iso = (date: Date | undefined) => date?.toISOString() ?? null
+    const {problems} = snapshot.catalog
     response.set('Cache-Control', 'no-store').json({
-      status: status.consecutiveFailures === 0 ? 'ok' : 'degraded',
+      status: status.consecutiveFailures === 0 && !problems.some(holdsBack) ? 'ok' : 'degraded',
       source: sourceDescription,
       snapshot: {
         version: snapshot.version,
@@ -37,7 +42,7 @@ export function statusHandler(store: SnapshotStore, sourceDescription: string, c
       edge: edge ? edgeStatusBody(edge()) : null,
       // Each holds a socket and a buffer; one that never leaves the count would shut POST out at the bound.
       request_bodies_in_flight: requestBodiesInFlight?.() ?? null,
-      problems: snapshot.catalog.problems.map((problem) => ({
+      problems: problems.map((problem) => ({
         document_id: problem.documentId,
         collection: problem.collection,
         severity: problem.severity,

@@ -1,5 +1,6 @@
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import {collectDefaultMetrics, Counter, Gauge, Histogram, Registry} from 'prom-client'
+import {PROBLEM_SEVERITIES, PROBLEM_SOURCES} from '../api/v1/catalog.ts'
 import type {RequestObserver} from '../http/request-listener.ts'
 import {pathOf} from '../http/request-target.ts'
 import type {BuildOutcome, SnapshotStore} from '../snapshot/store.ts'
@@ -87,6 +88,17 @@ export function createMetrics(options: {
     registers,
     collect() {
       for (const [collection, count] of Object.entries(store().current().counts)) this.set({collection}, count)
+    },
+  })
+  new Gauge({
+    name: 'catalog_document_problems',
+    help: 'Documents in the served snapshot not served as they are in the source, by collection (settings: the podcast settings) and severity: rejected (not served), kept (its last valid version served), warning (served with something left out).',
+    labelNames: ['collection', 'severity'],
+    registers,
+    collect() {
+      this.reset()
+      for (const collection of PROBLEM_SOURCES) for (const severity of PROBLEM_SEVERITIES) this.set({collection, severity}, 0)
+      for (const {collection, severity} of store().current().catalog.problems) this.inc({collection, severity})
     },
   })
 

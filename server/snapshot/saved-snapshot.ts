@@ -2,7 +2,7 @@ import {createHash} from 'node:crypto'
 import {mkdir, open, readFile, rename, rm, type FileHandle} from 'node:fs/promises'
 import {join} from 'node:path'
 import {z} from 'zod'
-import type {Catalog, CatalogEntry} from '../api/v1/catalog.ts'
+import {PROBLEM_SEVERITIES, PROBLEM_SOURCES, type Catalog, type CatalogEntry} from '../api/v1/catalog.ts'
 import type {Episode, Meetup, Voice} from '../api/v1/contract.ts'
 import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
 import type {KnownItem, KnownItems, Snapshot} from './snapshot.ts'
@@ -37,7 +37,7 @@ const headerSchema = z.object({
   key: z.string(),
   fingerprint: z.string(),
   savedAt: z.number(),
-  problems: z.array(z.object({documentId: z.string(), collection: z.enum(COLLECTION_NAMES), severity: z.enum(['rejected', 'kept', 'warning']), messages: z.array(z.string())})),
+  problems: z.array(z.object({documentId: z.string(), collection: z.enum(PROBLEM_SOURCES), severity: z.enum(PROBLEM_SEVERITIES), messages: z.array(z.string())})),
   items: z.object({episodes: z.array(recordSchema), meetups: z.array(recordSchema), voices: z.array(recordSchema)}),
   podcast: mappedSettingsSchema.nullable(),
 })

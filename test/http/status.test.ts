@@ -7,14 +7,17 @@ import type {Snapshot} from '../../server/snapshot/snapshot.ts'
 import type {SnapshotStore, StoreStatus} from '../../server/snapshot/store.ts'
 
 const builtAt = new Date('2026-01-01T00:00:00Z')
-const snapshot = {
-  version: 'v1',
-  builtAt,
-  counts: {episodes: 2, meetups: 1, voices: 3},
-  catalog: {problems: [{documentId: 'episode-9', collection: 'episodes', severity: 'rejected', messages: ['title is missing']}]},
-} as unknown as Snapshot
+const warning = {documentId: 'episode-9', collection: 'episodes', severity: 'warning', messages: ['guests: left out voice "ghost", which the catalog does not serve']}
+const snapshotWith = (problems: unknown[]) =>
+  ({
+    version: 'v1',
+    builtAt,
+    counts: {episodes: 2, meetups: 1, voices: 3},
+    catalog: {problems},
+  }) as unknown as Snapshot
 
-function statusOf(status: StoreStatus, now: Date, edge?: () => EdgeStatus) {
+function statusOf(status: StoreStatus, now: Date, edge?: () => EdgeStatus, problems: unknown[] = [warning]) {
+  const snapshot = snapshotWith(problems)
   const store = {current: () => snapshot, status: () => status} as unknown as SnapshotStore
   const sent: {headers: Record<string, string>; body: unknown} = {headers: {}, body: undefined}
   const response = {
@@ -53,8 +56,20 @@ describe('the status document', () => {
       next_retry_at: null,
       edge: null,
       request_bodies_in_flight: null,
-      problems: [{document_id: 'episode-9', collection: 'episodes', severity: 'rejected', messages: ['title is missing']}],
+      problems: [{document_id: 'episode-9', collection: 'episodes', severity: 'warning', messages: ['guests: left out voice "ghost", which the catalog does not serve']}],
     })
+  })
+
+  it('is degraded while anything is held back: a refused document, or settings served at their last valid version', () => {
+    const healthy = {lastBuild: undefined, lastSuccessAt: builtAt, consecutiveFailures: 0, nextRetryAt: undefined}
+    const refused = {documentId: 'episode-9', collection: 'episodes', severity: 'rejected', messages: ['title: Invalid input']}
+    const kept = {documentId: 'podcastSettings', collection: 'settings', severity: 'kept', messages: ["categories.0: is not in Apple Podcasts' category list"]}
+    expect(statusOf(healthy, builtAt, undefined, [warning, refused]).body).toMatchObject({status: 'degraded'})
+    expect(statusOf(healthy, builtAt, undefined, [kept]).body).toMatchObject({
+      status: 'degraded',
+      problems: [{document_id: 'podcastSettings', collection: 'settings', severity: 'kept', messages: ["categories.0: is not in Apple Podcasts' category list"]}],
+    })
+    expect(statusOf(healthy, builtAt, undefined, []).body).toMatchObject({status: 'ok', problems: []})
   })
 
   it('reports a failing store as degraded, with the error and the next retry; never a negative age', () => {

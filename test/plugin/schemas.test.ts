@@ -116,4 +116,40 @@ describe('validation rules', () => {
     expect(await errorsOf({...sample('podcastSettings'), ...artwork('image-0123456789abcdef0123456789abcdef01234567-1200x1200-jpg')})).toContain('artwork: לפחות 1400×1400 פיקסלים (זו 1200×1200).')
     expect(await errorsOf({...sample('podcastSettings'), categories: ['Podcasts|Nonsense']})).toContainEqual(expect.stringMatching(/^categories/))
   })
+
+  it("refuses the show's artwork as WebP or GIF: Apple takes JPEG or PNG", async () => {
+    const artwork = (format: string) => {
+      const assetId = `image-0123456789abcdef0123456789abcdef01234567-3000x3000-${format}`
+      ids.add(assetId) // an uploaded asset, as the reference check sees it
+      return {artwork: {_type: 'image', asset: {_type: 'reference', _ref: assetId}}}
+    }
+    expect(await errorsOf({...sample('podcastSettings'), ...artwork('webp')})).toContain('artwork: עטיפה רק בפורמט JPEG או PNG (זו WEBP).')
+    expect(await errorsOf({...sample('podcastSettings'), ...artwork('gif')})).toContain('artwork: עטיפה רק בפורמט JPEG או PNG (זו GIF).')
+    expect(await errorsOf({...sample('podcastSettings'), ...artwork('png')})).toEqual([])
+    expect(await errorsOf({...sample('podcastSettings'), ...artwork('jpg')})).toEqual([])
+  })
+
+  it('refuses audio Apple does not play: an audio/aac type or an .aac upload', async () => {
+    expect(await errorsOf({...sample('episode'), audioType: 'audio/aac'})).toContainEqual(
+      expect.stringMatching(/^audioType: Apple Podcasts מקבלת רק MP3, M4A, MP4, MOV או M4V .*audio\/aac לא נתמך\.$/),
+    )
+    const upload = (extension: string) => {
+      const assetId = `file-0123456789abcdef0123456789abcdef01234567-${extension}`
+      ids.add(assetId)
+      return {audioUrl: undefined, audioLength: undefined, audioType: undefined, audioFile: {_type: 'file', asset: {_type: 'reference', _ref: assetId}}}
+    }
+    expect(await errorsOf({...sample('episode'), ...upload('aac')})).toContain('audioFile: Apple Podcasts מקבלת רק קבצי MP3, M4A, MP4, MOV או M4V; קובץ .aac לא נתמך.')
+    for (const extension of ['mp3', 'm4a', 'mp4', 'mov', 'm4v']) expect(await errorsOf({...sample('episode'), ...upload(extension)})).toEqual([])
+    for (const type of ['audio/x-m4a', 'video/quicktime']) expect(await errorsOf({...sample('episode'), audioType: type})).toEqual([])
+  })
+
+  it('refuses a transcript or funding URL a podcast app would fetch over http, or with a space', async () => {
+    expect(await errorsOf({...sample('episode'), transcriptUrl: 'http://media.codetalks.example/ep.vtt'})).toContain('transcriptUrl: קישור מלא, שמתחיל ב-https://')
+    expect(await errorsOf({...sample('episode'), transcriptUrl: 'https://media.codetalks.example/ep 1.vtt'})).toContainEqual(
+      expect.stringMatching(/^transcriptUrl: קישור רק באותיות ASCII, בלי רווחים/),
+    )
+    const funding = (url: string) => ({funding: {_type: 'object', url, text: 'תמכו'}})
+    expect(await errorsOf({...sample('podcastSettings'), ...funding('http://codetalks.example/support')})).toContain('funding.url: קישור מלא, שמתחיל ב-https://')
+    expect(await errorsOf({...sample('podcastSettings'), ...funding('https://codetalks.example/support')})).toEqual([])
+  })
 })

@@ -1,7 +1,7 @@
 import {z} from 'zod'
 import {episodeSchema, meetupSchema, voiceSchema, type Episode, type Meetup, type Voice} from './contract.ts'
 import {episodeRowSchema, mapEpisode} from './episode.ts'
-import type {CollectionName, Links} from './links.ts'
+import {COLLECTION_NAMES, type CollectionName, type Links} from './links.ts'
 import {meetupRowSchema, mapMeetup} from './meetup.ts'
 import {episodeOrder, meetupOrder, voiceOrder, type ListOrder} from './order.ts'
 import type {Mapped, MappingContext} from './person-ref.ts'
@@ -15,12 +15,16 @@ export interface CatalogEntry<Item> {
   readonly documentId: string
 }
 
+/** What a problem's document is: one of a collection's, or the podcast settings (the feed's channel). */
+export const PROBLEM_SOURCES = [...COLLECTION_NAMES, 'settings'] as const
+export const PROBLEM_SEVERITIES = ['rejected', 'kept', 'warning'] as const
+
 /** A document the API does not serve as it is, and why. */
 interface DocumentProblem {
   documentId: string
-  collection: CollectionName
+  collection: (typeof PROBLEM_SOURCES)[number]
   /** `rejected`: not served; `kept`: its last valid version is still served; `warning`: served, with something left out. */
-  severity: 'rejected' | 'kept' | 'warning'
+  severity: (typeof PROBLEM_SEVERITIES)[number]
   messages: string[]
 }
 
@@ -85,13 +89,22 @@ export function mapCatalog(result: unknown, settings: CatalogSettings, previous?
     meetups: mapCollection('meetups', specs.meetups, rows.meetups, context, previous?.meetups, problems),
     voices,
     problems,
-    podcast: podcastSettingsOf(rows.podcast, settings),
+    podcast: podcastSettingsOf(rows.podcast, settings, previous?.podcast, problems),
   }
 }
 
-/** The settings singleton's row (null when there is none) as the catalog holds it. */
-function podcastSettingsOf(row: unknown, settings: CatalogSettings): MappedSettings | null {
-  return row === null || row === undefined ? null : mapPodcastSettings(row, settings.links)
+/**
+ * The settings singleton's row (null when there is none) as the catalog holds it. Invalid settings
+ * are refused like any document: the last valid channel stays (`kept`), so the feed keeps serving
+ * it; with none, the refusal itself is held, and the feed says why it is unavailable.
+ */
+function podcastSettingsOf(row: unknown, settings: CatalogSettings, previous: MappedSettings | null | undefined, problems: DocumentProblem[]): MappedSettings | null {
+  if (row === null || row === undefined) return null
+  const mapped = mapPodcastSettings(row, settings.links)
+  if (mapped.ok) return mapped
+  const kept = previous?.ok ? previous : undefined
+  problems.push({documentId: documentIdOf(row), collection: 'settings', severity: kept ? 'kept' : 'rejected', messages: mapped.messages})
+  return kept ?? mapped
 }
 
 /**

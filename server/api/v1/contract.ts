@@ -9,6 +9,15 @@ export const SLUG_MAX_LENGTH = 128
 
 export const slugSchema = z.string().regex(SLUG_PATTERN).max(SLUG_MAX_LENGTH)
 const uri = z.url({protocol: /^https?$/})
+/**
+ * A URL a podcast app or directory fetches itself (audio, transcript, artwork, pictures, funding):
+ * https only, written in printable ASCII, as Apple and the apps require. A space or a Hebrew letter
+ * must be percent-encoded by whoever writes the URL; the server does not guess.
+ */
+export const FETCHED_URL_PATTERN = /^https:\/\/[\x21-\x7e]+$/
+export const fetchedUrl = z.url({protocol: /^https$/, abort: true}).regex(FETCHED_URL_PATTERN, 'must be an https:// URL in printable ASCII (no spaces; percent-encode other letters)')
+/** The audio and video types Apple Podcasts takes for an enclosure: MP3, M4A, MP4, MOV and M4V. */
+export const ENCLOSURE_MIME_TYPES = ['audio/mpeg', 'audio/x-m4a', 'audio/mp4', 'video/mp4', 'video/quicktime', 'video/x-m4v'] as const
 const isoDate = z.iso.date()
 export const LANGUAGE_TAG_PATTERN = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/
 export const ENGLISH_TAG_PATTERN = /^[a-z0-9][a-z0-9 .+#-]*$/
@@ -36,11 +45,11 @@ export const episodeSchema = z
     published_date: isoDate,
     tags: z.array(englishTag),
     guests: z.array(personRefSchema),
-    audio_url: uri.nullable(),
+    audio_url: fetchedUrl.nullable(),
     video_id: z.string().nullable(),
     video_url: uri.nullable(),
     podcast_directory_url: uri.nullable(),
-    image_url: uri.nullable(),
+    image_url: fetchedUrl.nullable(),
     takeaways: z.array(text),
     faq: z.array(z.strictObject({question: text, answer: text})),
     feed_url: uri,
@@ -49,11 +58,16 @@ export const episodeSchema = z
     episode_type: z.enum(['full', 'trailer', 'bonus']),
     explicit: z.boolean(),
     audio: z
-      .strictObject({url: uri, length_bytes: z.number().int().positive(), mime_type: z.string().regex(/^audio\/[\w.+-]+$/)})
+      .strictObject({url: fetchedUrl, length_bytes: z.number().int().positive(), mime_type: z.enum(ENCLOSURE_MIME_TYPES)})
       .nullable()
-      .meta({description: 'The audio file as the podcast feed encloses it; null while it has no exact size and type.'}),
-    transcript: z.strictObject({url: uri, mime_type: z.enum(['text/vtt', 'application/x-subrip'])}).nullable(),
-    artwork_url: uri.nullable().meta({description: 'Square JPEG artwork of 1400-3000 px for podcast apps; null when the cover image is smaller.'}),
+      .meta({description: "The audio file as the podcast feed encloses it: an https URL in printable ASCII and one of Apple Podcasts' types; null while it has no exact size and type."}),
+    transcript: z
+      .strictObject({url: fetchedUrl, mime_type: z.enum(['text/vtt', 'application/x-subrip'])})
+      .nullable()
+      .meta({description: 'The transcript podcast apps fetch (https, printable ASCII).'}),
+    artwork_url: fetchedUrl
+      .nullable()
+      .meta({description: 'Square artwork of 1400-3000 px for podcast apps, JPEG (a PNG upload stays PNG) with the matching extension; null when the cover image is smaller.'}),
   })
   .meta({id: 'Episode', description: 'A podcast episode. Content text is Hebrew; tags are English.'})
 
@@ -71,7 +85,7 @@ export const meetupSchema = z
     speakers: z.array(personRefSchema),
     video_id: z.string().min(1),
     video_url: uri,
-    image_url: uri.nullable(),
+    image_url: fetchedUrl.nullable(),
   })
   .meta({id: 'Meetup', description: 'An internal meetup talk.'})
 
@@ -86,7 +100,7 @@ export const voiceSchema = z
     language: languageTag,
     tech_stack: z.array(text),
     social_profile_url: uri.nullable(),
-    image_url: uri.nullable(),
+    image_url: fetchedUrl.nullable(),
   })
   .meta({id: 'Voice', description: 'A speaker profile.'})
 

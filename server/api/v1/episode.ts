@@ -1,5 +1,5 @@
 import {z} from 'zod'
-import {episodeSchema, type Episode} from './contract.ts'
+import {ENCLOSURE_MIME_TYPES, episodeSchema, type Episode} from './contract.ts'
 import {documentRowSchema, optional, personRowSchema} from './rows.ts'
 import {toPersonRefs, type Mapped, type MappingContext} from './person-ref.ts'
 import {podcastArtworkSide} from './artwork.ts'
@@ -9,7 +9,7 @@ export const episodeRowSchema = documentRowSchema.extend({
   ...episodeSchema.pick({title: true, description: true, language: true, published_date: true, tags: true, takeaways: true, faq: true}).shape,
   guests: z.array(personRowSchema),
   audio_url: optional(z.string()),
-  audio: optional(z.object({url: z.string(), length: optional(z.number()), type: optional(z.string())})),
+  audio: optional(z.object({url: z.string(), length: optional(z.number()), type: optional(z.string().pipe(z.enum(ENCLOSURE_MIME_TYPES)))})),
   duration_seconds: optional(z.number()),
   season: optional(z.number()),
   episode_type: optional(z.enum(['full', 'trailer', 'bonus'])),

@@ -1,4 +1,9 @@
 import {createImageUrlBuilder, type SanityImageSource} from '@sanity/image-url'
+import type {z} from 'zod'
+import {imageAssetDimensions} from './artwork.ts'
+import type {imageSourceSchema} from './rows.ts'
+
+type ImageSource = z.infer<typeof imageSourceSchema>
 
 export const COLLECTION_NAMES = ['episodes', 'meetups', 'voices'] as const
 export type CollectionName = (typeof COLLECTION_NAMES)[number]
@@ -42,8 +47,11 @@ export interface Links {
   apiPath(path: string): string
   /** Sanity image CDN URL, cropped to the given size and served as WebP. */
   image(source: SanityImageSource, width: number, height: number): string
-  /** Sanity image CDN URL, cropped square to `side` and served as JPEG, as podcast apps require (never WebP). */
-  artwork(source: SanityImageSource, side: number): string
+  /**
+   * Sanity image CDN URL, cropped square to `side`: a PNG stays PNG, anything else is served as
+   * JPEG (never WebP), and the URL's path ends in the served format's extension, as Apple requires.
+   */
+  artwork(source: ImageSource, side: number): string
   /** The podcast RSS feed on this origin. */
   feed: string
   video(videoId: string): string
@@ -57,8 +65,18 @@ export function createLinks(settings: LinkSettings): Links {
     api: (collection, slug) => apiPath(`${collection}/${slug}.json`),
     apiPath,
     image: (source, width, height) => images.image(source).width(width).height(height).fit('crop').format('webp').url(),
-    artwork: (source, side) => images.image(source).width(side).height(side).fit('crop').format('jpg').url(),
+    artwork: (source, side) => artworkUrl(images.image(source).width(side).height(side).fit('crop'), imageAssetDimensions(source.asset._ref)?.format),
     feed: `${settings.publicBaseUrl}/feed.xml`,
     video: (videoId) => `https://www.youtube.com/watch?v=${encodeURIComponent(videoId)}`,
   }
+}
+
+type ImageUrl = ReturnType<ReturnType<typeof createImageUrlBuilder>['image']>
+
+// The CDN names a URL after the upload (`…-2000x2000.webp`) whatever `fm` serves; a vanity file
+// name after the asset's path gives the URL the served format's extension.
+function artworkUrl(image: ImageUrl, format: string | undefined): string {
+  if (format === 'png') return image.format('png').url()
+  const jpeg = image.format('jpg')
+  return format === 'jpg' ? jpeg.url() : jpeg.vanityName('artwork.jpg').url()
 }

@@ -1,4 +1,5 @@
 import {z} from 'zod'
+import {fetchedUrl} from './contract.ts'
 import {podcastArtworkSide} from './artwork.ts'
 import type {Links} from './links.ts'
 import {imageSourceSchema, optional, personRowSchema} from './rows.ts'
@@ -27,7 +28,7 @@ const podcastSettingsRowSchema = z.object({
   show_type: optional(z.enum(['episodic', 'serial'])),
   copyright: text,
   hosts: z.array(personRowSchema),
-  funding_url: optional(z.url({protocol: /^https?$/})),
+  funding_url: optional(fetchedUrl),
   funding_text: optional(z.string()),
   locked: optional(z.boolean()),
   guid: optional(z.uuid()),

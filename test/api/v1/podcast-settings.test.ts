@@ -41,7 +41,7 @@ describe('the podcast settings', () => {
         description: 'פודקאסט',
         author: 'Example',
         owner: {name: 'Owner', email: 'owner@example.com'},
-        artworkUrl: 'https://cdn.sanity.io/images/proj/prod/abc123-1400x1400.png?w=1400&h=1400&fm=jpg&fit=crop',
+        artworkUrl: 'https://cdn.sanity.io/images/proj/prod/abc123-1400x1400.png?w=1400&h=1400&fm=png&fit=crop',
         categories: [
           {category: 'Technology', subcategory: null},
           {category: 'Business', subcategory: 'Careers'},
@@ -220,9 +220,16 @@ describe('links', () => {
     expect(made.api('voices', 'dana')).toBe('https://api.example/api/v1/voices/dana.json')
     expect(made.apiPath('all.json')).toBe('https://api.example/api/v1/all.json')
     expect(made.image(artwork('image-abc-800x600-png'), 400, 300)).toBe('https://cdn.sanity.io/images/p1/d1/abc-800x600.png?w=400&h=300&fm=webp&fit=crop')
-    expect(made.artwork(artwork('image-abc-1600x1600-png'), 1400)).toBe('https://cdn.sanity.io/images/p1/d1/abc-1600x1600.png?w=1400&h=1400&fm=jpg&fit=crop')
     expect(made.feed).toBe('https://api.example/feed.xml')
     expect(made.video('a&b')).toBe('https://www.youtube.com/watch?v=a%26b')
+  })
+
+  it('name artwork after the format served: a PNG stays PNG, anything else is a .jpg served as JPEG', () => {
+    const made = createLinks({publicBaseUrl: 'https://api.example', siteUrl: 'https://www.example', images: {projectId: 'p1', dataset: 'd1'}})
+    expect(made.artwork(artwork('image-abc-1600x1600-png'), 1400)).toBe('https://cdn.sanity.io/images/p1/d1/abc-1600x1600.png?w=1400&h=1400&fm=png&fit=crop')
+    expect(made.artwork(artwork('image-abc-1600x1600-jpg'), 1400)).toBe('https://cdn.sanity.io/images/p1/d1/abc-1600x1600.jpg?w=1400&h=1400&fm=jpg&fit=crop')
+    expect(made.artwork(artwork('image-abc-2000x2000-webp'), 2000)).toBe('https://cdn.sanity.io/images/p1/d1/abc-2000x2000.webp/artwork.jpg?w=2000&h=2000&fm=jpg&fit=crop')
+    expect(made.artwork(artwork('image-abc-2000x2000-gif'), 2000)).toBe('https://cdn.sanity.io/images/p1/d1/abc-2000x2000.gif/artwork.jpg?w=2000&h=2000&fm=jpg&fit=crop')
   })
 })
 
