@@ -24,7 +24,7 @@ export function firstForbiddenCharacter(text: string): ForbiddenCharacter | unde
 export const codePointName = (codePoint: number) => `U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}`
 
 /** Where a string sits in a JSON-like value: field names and array indexes. */
-export type TextPath = (string | number)[]
+type TextPath = (string | number)[]
 
 /** A value with every string in it cleaned, and where each string that changed sits, with its first refused character. */
 export interface CleanedValue {
