@@ -157,7 +157,10 @@ describe('hostile text in any text field of any document', () => {
 
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...fields), hostileText, async ({document, path}, text) => {
-        await serve(sampleDocuments.map((each) => (each === document ? withText(each, path, text) : each)))
+        // Settings a feed cannot be made from (blank once cleaned, or a description over Apple's 4000
+        // bytes) are another case (issue 37, item 3); here the settings' text stays within them.
+        const written = document._type === 'podcastSettings' ? `א${text.slice(0, 1000)}` : text
+        await serve(sampleDocuments.map((each) => (each === document ? withText(each, path, written) : each)))
         for (const [xmlPath, xml] of await xmlDocuments()) expect(await xmlErrors(xml), `${xmlPath} with ${JSON.stringify(text.slice(0, 80))} in ${document._id} ${path.join('.')}`).toBe('')
         const poisoned = itemPath(document)
         for (const [itemPath, served] of await itemDocuments()) {
