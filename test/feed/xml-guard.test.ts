@@ -5,6 +5,7 @@
 import {execFileSync} from 'node:child_process'
 import {describe, expect, it} from 'vitest'
 import type {Catalog, CatalogEntry} from '../../server/api/v1/catalog.ts'
+import {feedSiteDocument} from '../../server/discovery/site-documents.ts'
 import {buildSitemaps, type LeftOut} from '../../server/discovery/sitemaps.ts'
 import {buildFeed} from '../../server/feed/rss-feed.ts'
 import {buildSnapshot} from '../../server/snapshot/snapshot.ts'
@@ -40,6 +41,15 @@ describe('the feed', () => {
     expect(feed?.leftOut).toEqual([{documentId: targetId, reason: expect.stringMatching(/position \d+$/)}])
     expect(feed?.itemCount).toBe((baseline?.itemCount ?? 0) - 1)
     expect(wellFormed(feed?.body.toString('utf8') ?? '')).toBe(true)
+  })
+
+  it("tells the site documents' caller what it left out", () => {
+    const poisoned = withEntry('episodes', target, (entry) => ({...entry, value: {...entry.value, title: '\uFFFE'}}))
+    const leftOut: LeftOut[] = []
+    const site = {publicBaseUrl: 'http://api.test', siteUrl: 'https://site.test', feedUrl: 'http://api.test/feed.xml', apiName: 'Catalog'}
+    const feed = feedSiteDocument(buildSnapshot(poisoned, snapshotSettings({}), undefined, new Date()), site, (item) => leftOut.push(item))
+    expect(feed?.path).toBe('/feed.xml')
+    expect(leftOut.map((item) => item.documentId)).toEqual([targetId])
   })
 
   it('leaves out an item whose writer throws', () => {
