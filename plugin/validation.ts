@@ -1,4 +1,6 @@
 import {ARTWORK_MIN_PIXELS, imageAssetDimensions} from '../server/api/v1/artwork.ts'
+import {z} from 'zod'
+import {cleanStrings, codePointName} from '../server/api/v1/xml-text.ts'
 import {ENCLOSURE_MIME_TYPES, ENGLISH_TAG_PATTERN, FETCHED_URL_PATTERN, LANGUAGE_TAG_PATTERN, SLUG_MAX_LENGTH, SLUG_PATTERN} from '../server/api/v1/contract.ts'
 
 // The contract's rules as Studio validation messages, in Hebrew for the editors. Each returns true
@@ -136,4 +138,40 @@ export function checkAudioFile(assetId: string | undefined): Verdict {
   const extension = assetId && /^file-[A-Za-z0-9]+-([a-z0-9]+)$/.exec(assetId)?.[1]
   if (!extension || ['mp3', 'm4a', 'mp4', 'mov', 'm4v'].includes(extension)) return true
   return `Apple Podcasts מקבלת רק קבצי ${APPLE_MEDIA}; קובץ .${extension} לא נתמך.`
+}
+
+/** A document-level error placed on the field that holds it, in the shape Sanity's `rule.custom()` takes. */
+export interface FieldError {
+  message: string
+  path: (string | number | {_key: string})[]
+}
+
+const keyedSchema = z.object({_key: z.string()})
+
+/** Array items with a `_key` are named by it, as the Studio's form finds them; others by index. */
+function studioPath(document: unknown, path: readonly (string | number)[]): FieldError['path'] {
+  let node: unknown = document
+  return path.map((segment) => {
+    node = typeof node === 'object' && node !== null ? Object.entries(node).find(([key]) => key === String(segment))?.[1] : undefined
+    const keyed = typeof segment === 'number' ? keyedSchema.safeParse(node) : undefined
+    return keyed?.success ? {_key: keyed.data._key} : segment
+  })
+}
+
+/**
+ * Characters no feed can carry (control characters pasted from word processors and chat apps,
+ * U+FFFE/U+FFFF, broken surrogates), anywhere in the document: the server's own rule, one error on
+ * each field that holds one, naming the field (`fieldTitle` turns a field name into its title) and
+ * the character's position.
+ */
+export function checkCharacters(document: unknown, fieldTitle: (name: string) => string | undefined = () => undefined): true | FieldError[] {
+  const errors = cleanStrings(document).found.map(({path, character}): FieldError => {
+    const [field = '', ...rest] = path
+    const name = [fieldTitle(String(field)) ?? String(field), ...rest.map((segment) => (typeof segment === 'number' ? segment + 1 : segment))].join(' › ')
+    return {
+      path: studioPath(document, path),
+      message: `בשדה "${name}" יש תו שאי אפשר להגיש בפיד (${codePointName(character.codePoint)}) במקום ${character.position}. מחקו אותו: לרוב הוא מגיע בהדבקה ממעבד תמלילים או מצ'אט.`,
+    }
+  })
+  return errors.length === 0 ? true : errors
 }

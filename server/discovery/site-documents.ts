@@ -9,7 +9,7 @@ import {SERVER_VERSION} from '../version.ts'
 import {buildFeed, feedItemCount, FEED_CONTENT_TYPE, FEED_PATH, type FeedSettings} from '../feed/rss-feed.ts'
 import {buildDeveloperPortal} from './portal.ts'
 import {catalogSkills} from './skills.ts'
-import {buildSitemaps} from './sitemaps.ts'
+import {buildSitemaps, type LeftOut} from './sitemaps.ts'
 
 export interface SiteSettings {
   publicBaseUrl: string
@@ -36,7 +36,8 @@ const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').diges
  * Every document outside `/api/v1`, made from one snapshot and the MCP definitions, so counts,
  * links and digests always agree with what the API and the MCP server serve.
  */
-export function buildSiteDocuments(snapshot: Snapshot, settings: SiteSettings): SiteDocument[] {
+/** `leftOut` hears of each item an XML document (a sitemap) left out because it could not be written. */
+export function buildSiteDocuments(snapshot: Snapshot, settings: SiteSettings, leftOut?: (item: LeftOut) => void): SiteDocument[] {
   const base = settings.publicBaseUrl
   const withMcp = settings.staticExport !== true
   const url = {
@@ -250,14 +251,15 @@ ${withMcp ? `3. For MCP, POST JSON-RPC to \`${url.mcp}\` with no credentials.\n`
     {path: '/.well-known/ard.json', contentType: JSON_TYPE, body: ard},
     // Its skills are the MCP tools, which a static copy does not serve.
     ...(withMcp ? [{path: '/.well-known/agent-card.json', contentType: JSON_TYPE, body: agentCard}] : []),
-    ...buildSitemaps(snapshot, base),
+    ...buildSitemaps(snapshot, base, leftOut),
   ]
 }
 
 const feedSettingsOf = (settings: SiteSettings): FeedSettings => ({selfUrl: settings.feedUrl, siteUrl: settings.siteUrl, websubHub: settings.websubHub})
 
 /** The podcast feed as a site document the snapshot builds on its own (see SnapshotSettings.feed). */
-export function feedSiteDocument(snapshot: Snapshot, settings: SiteSettings): SiteDocument | undefined {
+export function feedSiteDocument(snapshot: Snapshot, settings: SiteSettings, leftOut?: (item: LeftOut) => void): SiteDocument | undefined {
   const feed = buildFeed(snapshot.catalog, feedSettingsOf(settings))
+  if (feed && leftOut) for (const item of feed.leftOut) leftOut(item)
   return feed && {path: FEED_PATH, contentType: FEED_CONTENT_TYPE, body: feed.body, etag: feed.etag}
 }

@@ -1,6 +1,7 @@
 import type {CatalogEntry} from '../api/v1/catalog.ts'
 import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
 import type {SiteDocument, Snapshot} from '../snapshot/snapshot.ts'
+import {firstForbiddenCharacter} from '../api/v1/xml-text.ts'
 
 const MAX_URLS = 50_000 // per sitemap file, as the sitemaps protocol allows
 const XML = 'application/xml; charset=utf-8'
@@ -12,13 +13,30 @@ interface Entry {
   line: string
 }
 
+/** An item a sitemap leaves out because its `<url>` could not be written, and why. */
+export interface LeftOut {
+  documentId: string
+  reason: string
+}
+
 // An item's `<url>` line, made once per catalog entry (entries are immutable): after an edit, a
 // sitemap of 50,000 items is the same lines joined again, not 50,000 dates formatted again (300 ms at 100k).
-const lines = new WeakMap<CatalogEntry<unknown>, Entry & {base: string}>()
+const lines = new WeakMap<CatalogEntry<unknown>, (Entry | {problem: string}) & {base: string}>()
 
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 const w3c = (time: number) => new Date(time).toISOString().replace('.000Z', 'Z')
 const latest = (times: readonly number[]) => times.reduce((newest, time) => Math.max(newest, time), 0)
+
+/** An item's entry, or why it cannot be written: one item never takes its sitemap down. */
+function guarded(make: () => Entry): Entry | {problem: string} {
+  try {
+    const entry = make()
+    const forbidden = firstForbiddenCharacter(entry.line)
+    return forbidden ? {problem: `sitemap: a character XML cannot carry at position ${forbidden.position}`} : entry
+  } catch (error) {
+    return {problem: `sitemap: ${error instanceof Error ? error.message : String(error)}`}
+  }
+}
 
 /**
  * `/sitemap-index.xml` and one sitemap per collection (split every 50,000 URLs) listing the API
@@ -26,20 +44,29 @@ const latest = (times: readonly number[]) => times.reduce((newest, time) => Math
  * from the content (the latest `_updatedAt` an item shows), never from when a rebuild ran, so
  * replicas that read the same content serve the same bytes whatever order their edits came in.
  */
-export function buildSitemaps(snapshot: Snapshot, publicBaseUrl: string): SiteDocument[] {
+export function buildSitemaps(snapshot: Snapshot, publicBaseUrl: string, leftOut: (item: LeftOut) => void = () => {}): SiteDocument[] {
   const api = (path: string) => `${publicBaseUrl}/api/v1/${path}`
   // Joined, not a template literal: one flat string instead of a rope of six, which is smaller to
   // keep for 100k items and which the sitemap's own join copies without walking a tree.
   const line = (path: string, lastmod: number) => ['<url><loc>', escape(api(path)), '</loc><lastmod>', w3c(lastmod), '</lastmod></url>'].join('')
-  const itemEntry = (name: CollectionName, catalogEntry: CatalogEntry<{slug: string}>): Entry => {
-    let made = lines.get(catalogEntry)
-    if (made?.base !== publicBaseUrl) {
+  const itemEntry = (name: CollectionName, catalogEntry: CatalogEntry<{slug: string}>): Entry | undefined => {
+    let cached = lines.get(catalogEntry)
+    if (cached?.base !== publicBaseUrl) {
       const lastmod = Date.parse(catalogEntry.updatedAt)
-      lines.set(catalogEntry, (made = {base: publicBaseUrl, lastmod, line: line(`${name}/${catalogEntry.value.slug}.json`, lastmod)}))
+      lines.set(catalogEntry, (cached = {base: publicBaseUrl, ...guarded(() => ({lastmod, line: line(`${name}/${catalogEntry.value.slug}.json`, lastmod)}))}))
     }
-    return made
+    if ('line' in cached) return cached
+    leftOut({documentId: catalogEntry.documentId, reason: cached.problem})
+    return undefined
   }
-  const itemsOf = (name: CollectionName) => snapshot.catalog[name].map((catalogEntry) => itemEntry(name, catalogEntry))
+  const itemsOf = (name: CollectionName) => {
+    const entries: Entry[] = []
+    for (const catalogEntry of snapshot.catalog[name]) {
+      const entry = itemEntry(name, catalogEntry)
+      if (entry) entries.push(entry)
+    }
+    return entries
+  }
   const items: Record<CollectionName, Entry[]> = {episodes: itemsOf('episodes'), meetups: itemsOf('meetups'), voices: itemsOf('voices')}
   const dateOf = (entries: readonly Entry[]) => latest(entries.map((entry) => entry.lastmod))
   const everything = latest(COLLECTION_NAMES.map((name) => dateOf(items[name])))

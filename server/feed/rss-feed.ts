@@ -4,7 +4,8 @@ import type {Catalog, CatalogEntry} from '../api/v1/catalog.ts'
 import type {Episode, Voice} from '../api/v1/contract.ts'
 import {ChunkedBody} from '../snapshot/chunked-body.ts'
 import {feedItemOf, hasFeedItem, personOf, type ItemContext} from './feed-item.ts'
-import {appleExplicit, itemXml} from './item-xml.ts'
+import {appleExplicit, indexOutsideCdata, itemXml} from './item-xml.ts'
+import {firstForbiddenCharacter} from '../api/v1/xml-text.ts'
 import {podcastGuidOf} from './podcast-guid.ts'
 import type {PodcastChannel} from '../api/v1/podcast-settings.ts'
 
@@ -28,6 +29,8 @@ export interface FeedDocument {
   lastBuildDate: Date
   /** Items the feed holds (episodes with audio). */
   itemCount: number
+  /** Episodes whose item could not be written, and why: left out, the rest of the feed is served. */
+  leftOut: readonly {documentId: string; reason: string}[]
 }
 
 const FEED_INDENT = '    '
@@ -35,6 +38,8 @@ const FEED_INDENT = '    '
 interface MadeItem {
   /** The item's bytes in order (the hosts' persons are one buffer that every item shares), or null for no item. */
   chunks: readonly Buffer[] | null
+  /** Why an item the episode should have could not be written. */
+  problem?: string
   digest: string
   updatedAtMs: number
   /** What the bytes were made from besides the entry: reused only while these are the same objects. */
@@ -60,10 +65,11 @@ function isCurrent(made: MadeItem, entry: CatalogEntry<Episode>, context: ItemCo
 function itemBytes(entry: CatalogEntry<Episode>, context: ItemContext): MadeItem {
   const made = madeItems.get(entry)
   if (made && isCurrent(made, entry, context)) return made
-  const item = feedItemOf(entry, context)
-  const chunks = item ? itemChunks(`\n${FEED_INDENT}${itemXml(item)}`, context.hosts) : null
+  const written = writeItem(entry, context)
+  const chunks = typeof written === 'string' ? itemChunks(`\n${FEED_INDENT}${written}`, context.hosts) : null
   const fresh = {
     chunks,
+    ...(written && typeof written === 'object' ? {problem: written.problem} : {}),
     digest: chunks ? chunks.reduce((hash, chunk) => hash.update(chunk), createHash('sha256')).digest('base64url') : '',
     updatedAtMs: Date.parse(entry.updatedAt),
     channel: context.channel,
@@ -74,6 +80,22 @@ function itemBytes(entry: CatalogEntry<Episode>, context: ItemContext): MadeItem
   return fresh
 }
 
+/**
+ * The item's XML, null when the episode has none, or why it cannot be written. Text is cleaned as
+ * it enters the catalog; this guard keeps one item the writer fails on from taking the feed down.
+ */
+function writeItem(entry: CatalogEntry<Episode>, context: ItemContext): string | null | {problem: string} {
+  try {
+    const item = feedItemOf(entry, context)
+    if (!item) return null
+    const xml = itemXml(item)
+    const forbidden = firstForbiddenCharacter(xml)
+    return forbidden ? {problem: `feed item: a character XML cannot carry at position ${forbidden.position}`} : xml
+  } catch (error) {
+    return {problem: `feed item: ${error instanceof Error ? error.message : String(error)}`}
+  }
+}
+
 // An item's persons replace the channel's, so every item restates the hosts: at 100k documents
 // 50k copies of the same few hundred bytes, a quarter of the feed. They are held once per hosts
 // list and every item's bytes point at them; the bytes written are the same.
@@ -81,10 +103,10 @@ const PERSON_CLOSE = '</podcast:person>'
 const sharedHosts = new WeakMap<readonly CatalogEntry<Voice>[], {xml: string; bytes: Buffer}>()
 
 function itemChunks(xml: string, hosts: readonly CatalogEntry<Voice>[]): Buffer[] {
-  const start = xml.indexOf('<podcast:person')
+  const start = indexOutsideCdata(xml, '<podcast:person')
   let end = start
   for (let index = 0; index < hosts.length && end !== -1; index++) {
-    const close = xml.indexOf(PERSON_CLOSE, end)
+    const close = indexOutsideCdata(xml, PERSON_CLOSE, end)
     end = close === -1 ? -1 : close + PERSON_CLOSE.length
   }
   if (hosts.length === 0 || start === -1 || end === -1) return [Buffer.from(xml, 'utf8')]
@@ -129,9 +151,11 @@ export function buildFeed(catalog: Catalog, settings: FeedSettings): FeedDocumen
   const context: ItemContext = {channel, hosts, voice: (slug) => voices.get(slug)}
   const chunks: Buffer[] = [Buffer.alloc(0)] // the channel's head goes first, once its date is known
   const digests: string[] = []
+  const leftOut: {documentId: string; reason: string}[] = []
   let newest = Date.parse(channel.updatedAt)
   for (const entry of catalog.episodes) {
     const made = itemBytes(entry, context)
+    if (made.problem !== undefined) leftOut.push({documentId: entry.documentId, reason: made.problem})
     if (!made.chunks) continue
     chunks.push(...made.chunks)
     digests.push(made.digest)
@@ -142,7 +166,7 @@ export function buildFeed(catalog: Catalog, settings: FeedSettings): FeedDocumen
   chunks[0] = head
   chunks.push(tail)
   const digest = createHash('sha256').update(head).update(digests.join(' ')).update(tail)
-  return {body: new ChunkedBody(chunks), etag: `"${digest.digest('base64url').slice(0, 32)}"`, lastBuildDate, itemCount: digests.length}
+  return {body: new ChunkedBody(chunks), etag: `"${digest.digest('base64url').slice(0, 32)}"`, lastBuildDate, itemCount: digests.length, leftOut}
 }
 
 /** How many items `buildFeed` would hold, without making them; undefined when there would be no feed. */

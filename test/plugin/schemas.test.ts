@@ -75,6 +75,16 @@ describe('validation rules', () => {
     expect(errors.some((error) => error.startsWith(expected))).toBe(true)
   })
 
+  it('refuses characters no feed can carry in any text field, naming the field and the position, as Hebrew errors', async () => {
+    const episode = sample('episode')
+    expect(await errorsOf({...episode, title: 'פרק\u0008 חדש'})).toContain('title: בשדה "כותרת" יש תו שאי אפשר להגיש בפיד (U+0008) במקום 4. מחקו אותו: לרוב הוא מגיע בהדבקה ממעבד תמלילים או מצ\'אט.')
+    // Nested text (an FAQ answer) and a voice's name, where the feed's persons come from.
+    const faq = [{_key: 'k1', _type: 'faqEntry', question: 'למה?', answer: 'כי\uFFFE'}]
+    expect(await errorsOf({...episode, faq})).toContainEqual(expect.stringMatching(/^faq\.\[\]\.answer: בשדה "[^"]+ › 1 › answer" יש תו שאי אפשר להגיש בפיד \(U\+FFFE\) במקום 3\./))
+    expect(await errorsOf({...sample('voice'), name: '\uD800דנה'})).toContainEqual(expect.stringMatching(/^name: בשדה "שם" יש תו .* \(U\+D800\) במקום 1\./))
+    expect(await errorsOf({...episode, title: 'tab\there, a new line\nand emoji 😀'})).toEqual([])
+  })
+
   it('refuses a slug another document of the same type has, but not one only another type has', async () => {
     const [first, second] = documents.filter((document) => document._type === 'episode' && !document._id.startsWith('drafts.'))
     const slugOfFirst = first?.slug

@@ -7,6 +7,7 @@ import {episodeOrder, meetupOrder, voiceOrder, type ListOrder} from './order.ts'
 import type {Mapped, MappingContext} from './person-ref.ts'
 import {mapVoice, voiceRowSchema} from './voice.ts'
 import {mapPodcastSettings, type MappedSettings} from './podcast-settings.ts'
+import {cleanStrings} from './xml-text.ts'
 
 export interface CatalogEntry<Item> {
   readonly value: Item
@@ -100,7 +101,7 @@ export function mapCatalog(result: unknown, settings: CatalogSettings, previous?
  */
 function podcastSettingsOf(row: unknown, settings: CatalogSettings, previous: MappedSettings | null | undefined, problems: DocumentProblem[]): MappedSettings | null {
   if (row === null || row === undefined) return null
-  const mapped = mapPodcastSettings(row, settings.links)
+  const mapped = mapPodcastSettings(cleanStrings(row).value, settings.links)
   if (mapped.ok) return mapped
   const kept = previous?.ok ? previous : undefined
   problems.push({documentId: documentIdOf(row), collection: 'settings', severity: kept ? 'kept' : 'rejected', messages: mapped.messages})
@@ -153,13 +154,17 @@ export function mapOneDocument(collection: CollectionName, raw: unknown, context
 export type MappedDocument<Item> = {ok: true; entry: CatalogEntry<Item>; warnings: string[]} | {ok: false; messages: string[]; issues: readonly z.core.$ZodIssue[]}
 
 function mapDocument<Row, Item>(spec: CollectionSpec<Row, Item>, raw: unknown, documentId: string, context: MappingContext, error?: z.core.$ZodErrorMap): MappedDocument<Item> {
-  const row = spec.rowSchema.safeParse(raw, {error})
+  // Text is cleaned once, here, so no output (the feed, sitemaps, MCP) has to cope with it.
+  const cleaned = cleanStrings(raw)
+  const row = spec.rowSchema.safeParse(cleaned.value, {error})
   if (!row.success) return {ok: false, messages: describeIssues(row.error), issues: row.error.issues}
   const mapped = spec.map(row.data, context)
   const item = spec.itemSchema.safeParse(mapped.value, {error})
   if (!item.success) return {ok: false, messages: describeIssues(item.error), issues: item.error.issues}
-  return {ok: true, entry: Object.freeze({value: item.data, updatedAt: mapped.updatedAt, documentId}), warnings: mapped.warnings}
+  return {ok: true, entry: Object.freeze({value: item.data, updatedAt: mapped.updatedAt, documentId}), warnings: [...cleaned.found.map(({path}) => cleanedField(path.join('.'))), ...mapped.warnings]}
 }
+
+const cleanedField = (field: string) => `${field}: removed characters that XML cannot carry (control characters, U+FFFE, U+FFFF or lone surrogates)`
 
 function documentIdOf(raw: unknown): string {
   const identified = documentIdSchema.safeParse(raw)
