@@ -34,6 +34,8 @@ export function statusHandler(store: SnapshotStore, sourceDescription: string, c
       last_success_at: iso(status.lastSuccessAt),
       consecutive_failures: status.consecutiveFailures,
       next_retry_at: iso(status.nextRetryAt),
+      // With SNAPSHOT_DIR: the saved snapshot served at start (or why it was refused), and the first read behind it.
+      ...(status.saved && {saved_snapshot: {saved_at: iso(status.saved.savedAt), refused: status.saved.refused ?? null, first_read: status.saved.firstRead ?? null}}),
       edge: edge ? edgeStatusBody(edge()) : null,
       problems: snapshot.catalog.problems.map((problem) => ({
         document_id: problem.documentId,
