@@ -67,7 +67,7 @@ export interface BuildOutcome {
 }
 
 /** How the store started from a saved snapshot; only when its builder looks for one. */
-export interface SavedStart {
+interface SavedStart {
   /** When the snapshot served since start was saved; undefined when none was served. */
   savedAt: Date | undefined
   /** Why a saved snapshot was not served (it was damaged), if so. */
