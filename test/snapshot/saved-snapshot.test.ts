@@ -155,9 +155,9 @@ describe('when the saved snapshot is not used', () => {
     await file.save(snapshotOf({episodes: [item('x'), item('y')]}), 'f')
     const whole = await readFile(path)
     await writeFile(path, whole.subarray(0, whole.length - 1))
-    await expect(file.load()).rejects.toThrow(`${path} ends before its last item: it was cut short`)
+    await expect(file.load()).rejects.toThrow(`${path}: the items do not match their checksum`)
     await writeFile(path, Buffer.concat([whole, Buffer.from('{"data":{}}\n')]))
-    await expect(file.load()).rejects.toThrow(`${path} holds more lines than its header lists`)
+    await expect(file.load()).rejects.toThrow(`${path}: the items do not match their checksum`)
   })
 })
 
@@ -171,13 +171,13 @@ describe('a damaged saved snapshot', () => {
   it('is refused whole when one byte of an item changed', async () => {
     const text = await saveTwo()
     await writeFile(path(), text.replace('second', 'secoNd'))
-    await expect(openSnapshotFile(directory, SETTINGS, CODE).load()).rejects.toThrow('episodes document episodes-y does not match its checksum')
+    await expect(openSnapshotFile(directory, SETTINGS, CODE).load()).rejects.toThrow('the items do not match their checksum')
   })
 
   it('is refused whole when an item line was swapped for other valid JSON', async () => {
     const text = await saveTwo()
     await writeFile(path(), text.replace(item('x', 'first').body.toString(), JSON.stringify({data: {slug: 'elsewhere', filler: 'first'}})))
-    await expect(openSnapshotFile(directory, SETTINGS, CODE).load()).rejects.toThrow('episodes document episodes-x does not match its checksum')
+    await expect(openSnapshotFile(directory, SETTINGS, CODE).load()).rejects.toThrow('the items do not match their checksum')
   })
 
   it('is refused whole when its header changed', async () => {
