@@ -102,7 +102,7 @@ export class Representation<B extends Body = Body> {
   }
 }
 
-export function strongEtag(body: Body): string {
+function strongEtag(body: Body): string {
   const hash = createHash('sha256')
   if (Buffer.isBuffer(body)) hash.update(body)
   else for (const chunk of body.chunks) hash.update(chunk)
