@@ -103,7 +103,7 @@ describe('a restart over a bad dataset file, with a saved snapshot and CDN purge
       expect(held.status).toBe('degraded')
       expect(held.snapshot.version).toBe(saved.version)
       expect(await body(process, '/api/v1/all.json')).toEqual({status: 200, etag: saved.etag, text: saved.text})
-      expect(process.output()).toMatch(/held: the source now has \d+ documents where \d+ are served/)
+      await eventually(async () => expect(process.output()).toMatch(/held: the source now has \d+ documents where \d+ are served/), STARTS)
       // A purge would go out at once; a moment more lets one that was planned reach the recorder.
       await new Promise((resolve) => setTimeout(resolve, 1000))
       expect((await status(process)).edge?.queue_depth).toBe(0)
@@ -160,10 +160,11 @@ describe('a restart while Sanity answers 500, with a saved snapshot', {timeout: 
         expect(await body(process, '/api/v1/all.json')).toEqual(first)
         await eventually(async () => expect(await status(process)).toMatchObject({status: 'degraded', saved_snapshot: {first_read: 'failed'}}), 60_000)
         expect(await body(process, '/api/v1/all.json')).toEqual(first)
-        expect(process.output()).toMatch(/full rebuild failed after \d+ ms \(stand-in failure\); still serving the last good snapshot/)
+        await eventually(async () => expect(process.output()).toMatch(/full rebuild failed after \d+ ms \(stand-in failure\); still serving the last good snapshot/), STARTS)
         standIn.failWith(undefined)
         await eventually(async () => expect(await status(process)).toMatchObject({status: 'ok', saved_snapshot: {first_read: 'done'}}), 60_000)
-        expect(process.output()).toContain('reusing the snapshot')
+        // The log line may reach the pipe after the GET that shows the read done.
+        await eventually(async () => expect(process.output()).toContain('reusing the snapshot'), STARTS)
       })
     } finally {
       standIn.failWith(undefined)
