@@ -80,6 +80,7 @@ export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies)
     // A restored snapshot whose source has not moved since it was saved is the source's content.
     const restored = previous && restoredFrom.get(previous)
     if (restored && restored.fingerprint === fingerprint) {
+      restoredFrom.delete(previous) // confirmed once; a later reconcile reads in full, as it always has
       saved?.onRestored?.(restored.savedAt)
       return previous
     }
