@@ -190,6 +190,8 @@ try {
         const coldRss = await peakRssMiB(first.server)
         await stopServer(first.server)
         const {server, firstOkMs} = await startServer(environment)
+        // The saved snapshot is served first; the log says it was reused once the source's fingerprint agrees.
+        await waitFor(() => /reusing the snapshot saved|full rebuild (done|failed)|could not be read/.test(server.output()), 120_000)
         const warm = /reusing the snapshot saved/.test(server.output()) ? firstOkMs : undefined
         const debugRss = async (stage: string) => {
           if (process.env.BENCH_DEBUG) console.log(`warm process ${stage}: peak RSS ${(await peakRssMiB(server)).toFixed(0)} MiB`)

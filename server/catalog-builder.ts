@@ -12,7 +12,7 @@ import {whileBuilding} from './snapshot/heap-growth.ts'
 import {createDemandCaches, type DemandCaches} from './snapshot/demand-caches.ts'
 import type {SnapshotFile} from './snapshot/saved-snapshot.ts'
 import {buildSnapshot, type Snapshot} from './snapshot/snapshot.ts'
-import type {SnapshotBuilder} from './snapshot/store.ts'
+import type {Restored, SnapshotBuilder} from './snapshot/store.ts'
 
 export type Clock = () => Date
 
@@ -24,6 +24,8 @@ const referencingSchema = z.object({episodes: z.array(identified), meetups: z.ar
 // The source's fingerprint taken just before the full read a snapshot was built from: what it may
 // be saved with. (Taken before, so content that changes during the read never matches it later.)
 const fingerprints = new WeakMap<Snapshot, string>()
+// A restored snapshot's fingerprint, kept apart: it is already saved, so it is never saved again.
+const restoredFrom = new WeakMap<Snapshot, {fingerprint: string; savedAt: Date}>()
 
 /** The fingerprint a snapshot can be saved with: only snapshots built by a full read have one. */
 export function fingerprintOf(snapshot: Snapshot): string | undefined {
@@ -38,8 +40,8 @@ export interface CatalogBuilderDependencies {
   /** Surrogate keys for the configured CDN, shared with whoever plans its purges. */
   keying?: SurrogateKeying
   /**
-   * Where a saved snapshot is looked for on the first build; `onRestored` hears when one is used,
-   * `onUnusable` when one could not be read (the source is then read in full, as without one).
+   * Where a saved snapshot is looked for at start (`restore`); `onRestored` hears when the source's
+   * fingerprint confirms one, `onUnusable` when one was refused (the source is then read in full).
    */
   saved?: {file: SnapshotFile; onRestored?: (savedAt: Date) => void; onUnusable?: (error: unknown) => void}
   /** Site documents for `npm run export`'s static files: no MCP, no `limit` (see SiteSettings.staticExport). */
@@ -77,21 +79,32 @@ export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies)
   }
   const readAll = async (previous: Snapshot | undefined): Promise<Snapshot> => {
     const fingerprint = saved && source.fingerprint ? await source.fingerprint() : undefined
-    const restored =
-      !previous && fingerprint !== undefined
-        ? await saved?.file.load(fingerprint).catch((error: unknown) => {
-            saved.onUnusable?.(error)
-            return undefined
-          })
-        : undefined
-    if (restored) {
+    // A restored snapshot whose source has not moved since it was saved is the source's content.
+    const restored = previous && restoredFrom.get(previous)
+    if (restored && restored.fingerprint === fingerprint) {
+      restoredFrom.delete(previous) // confirmed once; a later reconcile reads in full, as it always has
       saved?.onRestored?.(restored.savedAt)
-      return buildSnapshot(restored.catalog, snapshotSettings, undefined, clock(), restored.items)
+      return previous
     }
     const catalog = mapCatalog(await readCatalog(source), settings, previous?.catalog)
     const snapshot = buildSnapshot(catalog, snapshotSettings, previous, clock())
     if (fingerprint !== undefined) fingerprints.set(snapshot, fingerprint)
     return snapshot
+  }
+  // The saved snapshot, served before the source is asked anything: the source may be down,
+  // emptied or cut short, and the store's first read (guarded, retried) decides what replaces it.
+  const restore = async (): Promise<Restored<Snapshot>> => {
+    if (!saved) return {}
+    try {
+      const restored = await saved.file.load()
+      if (!restored) return {}
+      const snapshot = buildSnapshot(restored.catalog, snapshotSettings, undefined, clock(), restored.items)
+      restoredFrom.set(snapshot, {fingerprint: restored.fingerprint, savedAt: restored.savedAt})
+      return {snapshot: {value: snapshot, savedAt: restored.savedAt}}
+    } catch (error) {
+      saved.onUnusable?.(error)
+      return {refused: error instanceof Error ? error.message : String(error)}
+    }
   }
   const build: SnapshotBuilder = async (previous, change) => {
     if (!previous || change.kind === 'all') return readAll(previous)
@@ -113,14 +126,20 @@ export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies)
   const warmLater = (snapshot: Snapshot) => {
     warmTimer = setTimeout(() => void snapshot.warm().catch(() => undefined), WARM_AFTER_MS).unref()
   }
-  return async (previous, change) => {
+  const built: SnapshotBuilder = async (previous, change) => {
     const snapshot = await whileBuilding(async () => {
-      const built = await build(previous, change)
-      await built.precompress()
-      return built
+      const next = await build(previous, change)
+      await next.precompress()
+      return next
     })
     clearTimeout(warmTimer)
     if (previous) warmLater(snapshot)
     return snapshot
   }
+  built.restore = async () => {
+    const restored = await whileBuilding(restore)
+    await restored.snapshot?.value.precompress()
+    return restored
+  }
+  return built
 }

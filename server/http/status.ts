@@ -39,6 +39,8 @@ export function statusHandler(store: SnapshotStore, sourceDescription: string, c
       last_success_at: iso(status.lastSuccessAt),
       consecutive_failures: status.consecutiveFailures,
       next_retry_at: iso(status.nextRetryAt),
+      // With SNAPSHOT_DIR: the saved snapshot served at start (or why it was refused), and the first read behind it.
+      ...(status.saved && {saved_snapshot: {saved_at: iso(status.saved.savedAt), refused: status.saved.refused ?? null, first_read: status.saved.firstRead ?? null}}),
       edge: edge ? edgeStatusBody(edge()) : null,
       // Each holds a socket and a buffer; one that never leaves the count would shut POST out at the bound.
       request_bodies_in_flight: requestBodiesInFlight?.() ?? null,

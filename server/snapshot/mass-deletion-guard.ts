@@ -1,5 +1,5 @@
 import type {Snapshot} from './snapshot.ts'
-import type {SnapshotBuilder} from './store.ts'
+import {BuildHeld, type SnapshotBuilder} from './store.ts'
 
 export interface MassDeletionGuardOptions {
   clock: () => Date
@@ -29,28 +29,31 @@ const documentsIn = (snapshot: Snapshot) => snapshot.counts.episodes + snapshot.
 export function guardMassDeletion(build: SnapshotBuilder, options: MassDeletionGuardOptions): MassDeletionGuard {
   let held: {version: string; since: number} | undefined
   let confirmedByOperator = false
+  // A restored snapshot is `previous` to the first read, so that read is guarded like any other.
+  const guarded: SnapshotBuilder = async (previous, change) => {
+    const next = await build(previous, change)
+    const before = previous ? documentsIn(previous) : 0
+    const after = documentsIn(next)
+    const drastic = options.confirmAfterMs > 0 && before >= GUARDED_FROM_DOCUMENTS && after < before * (1 - DRASTIC_SHARE)
+    const now = options.clock().getTime()
+    const agreed = held?.version === next.version && now - held.since >= options.confirmAfterMs
+    if (!drastic || agreed || confirmedByOperator) {
+      held = undefined
+      confirmedByOperator = false
+      return next
+    }
+    if (held?.version !== next.version) held = {version: next.version, since: now}
+    const confirmAt = new Date(held.since + options.confirmAfterMs).toISOString()
+    throw new BuildHeld(
+      `held: the source now has ${after} documents where ${before} are served, which looks like an emptied or truncated dataset. ` +
+        `Still serving the ${before}; the new content is served if a read at ${confirmAt} or later agrees, or at once after an operator's SIGHUP.`,
+    )
+  }
+  if (build.restore) guarded.restore = build.restore
   return {
     confirm: () => {
       confirmedByOperator = true
     },
-    build: async (previous, change) => {
-      const next = await build(previous, change)
-      const before = previous ? documentsIn(previous) : 0
-      const after = documentsIn(next)
-      const drastic = options.confirmAfterMs > 0 && before >= GUARDED_FROM_DOCUMENTS && after < before * (1 - DRASTIC_SHARE)
-      const now = options.clock().getTime()
-      const agreed = held?.version === next.version && now - held.since >= options.confirmAfterMs
-      if (!drastic || agreed || confirmedByOperator) {
-        held = undefined
-        confirmedByOperator = false
-        return next
-      }
-      if (held?.version !== next.version) held = {version: next.version, since: now}
-      const confirmAt = new Date(held.since + options.confirmAfterMs).toISOString()
-      throw new Error(
-        `held: the source now has ${after} documents where ${before} are served, which looks like an emptied or truncated dataset. ` +
-          `Still serving the ${before}; the new content is served if a read at ${confirmAt} or later agrees, or at once after an operator's SIGHUP.`,
-      )
-    },
+    build: guarded,
   }
 }

@@ -1,5 +1,5 @@
 import {createHash} from 'node:crypto'
-import {mkdir, open, readFile, rename, rm, type FileHandle} from 'node:fs/promises'
+import {mkdir, open, readdir, readFile, rename, rm, type FileHandle} from 'node:fs/promises'
 import {join} from 'node:path'
 import {z} from 'zod'
 import {PROBLEM_SEVERITIES, PROBLEM_SOURCES, type Catalog, type CatalogEntry} from '../api/v1/catalog.ts'
@@ -7,27 +7,36 @@ import type {Episode, Meetup, Voice} from '../api/v1/contract.ts'
 import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
 import type {KnownItem, KnownItems, Snapshot} from './snapshot.ts'
 import {mappedSettingsSchema} from '../api/v1/podcast-settings.ts'
+import {codeDigest} from '../version.ts'
 
 interface SavedCatalog {
   catalog: Catalog
   items: KnownItems
   savedAt: Date
+  /** The source's fingerprint taken before the read the saved snapshot was built from. */
+  fingerprint: string
 }
 
 /**
  * The last snapshot built by a full read, on disk, with the source's fingerprint taken before
- * that read. A restart whose source still gives the same fingerprint serves it at once instead of
- * reading, mapping and serialising the whole catalog again. One file, replaced atomically: a
- * header line (fingerprint, settings, one record per item), then each item's served bytes on a line.
+ * that read. A restart serves it at once, before the source is asked anything, and then reads
+ * the source only if its fingerprint moved. One file, replaced atomically: a header line (its own
+ * digest, then fingerprint, settings, the items' digest, one record per item), then each item's
+ * served bytes on a line.
  */
 export interface SnapshotFile {
-  /** The saved catalog if one was saved under these settings with this fingerprint; rejects if the file is damaged. */
-  load(fingerprint: string): Promise<SavedCatalog | undefined>
+  /**
+   * The saved catalog if one was saved under these settings and this code; undefined if there is
+   * none. Rejects if the file is damaged: a header or items whose bytes do not match their
+   * checksum refuse the whole file. Removes temporary files a killed save left behind first.
+   */
+  load(): Promise<SavedCatalog | undefined>
   save(snapshot: Snapshot, fingerprint: string): Promise<void>
 }
 
-const FORMAT = 2
+const FORMAT = 3
 const FILE_NAME = 'snapshot.ndjson'
+const TEMPORARY = /^snapshot\.ndjson\..+\.tmp$/
 const WRITE_BLOCK_BYTES = 1 << 20
 const NEWLINE = Buffer.from('\n')
 
@@ -36,27 +45,50 @@ const headerSchema = z.object({
   format: z.literal(FORMAT),
   key: z.string(),
   fingerprint: z.string(),
+  /** SHA-256 of every byte after the header line: the items' checksum. */
+  itemsDigest: z.string(),
   savedAt: z.number(),
   problems: z.array(z.object({documentId: z.string(), collection: z.enum(PROBLEM_SOURCES), severity: z.enum(PROBLEM_SEVERITIES), messages: z.array(z.string())})),
   items: z.object({episodes: z.array(recordSchema), meetups: z.array(recordSchema), voices: z.array(recordSchema)}),
   podcast: mappedSettingsSchema.nullable(),
 })
 
-/** `settings` is everything the served bytes depend on besides the content (server version, base URLs, image settings). */
-export function openSnapshotFile(directory: string, settings: unknown): SnapshotFile {
-  const key = createHash('sha256').update(JSON.stringify({FORMAT, settings})).digest('base64url')
+const digestOf = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('base64url')
+
+/**
+ * `settings` is everything the served bytes depend on besides the content and the code (base URLs,
+ * image settings); `code` is the digest of the code that makes them (`codeDigest`).
+ */
+export function openSnapshotFile(directory: string, settings: unknown, code: string = codeDigest()): SnapshotFile {
+  const key = digestOf(JSON.stringify({FORMAT, settings, code}))
   const path = join(directory, FILE_NAME)
   return {
-    async load(fingerprint) {
+    async load() {
+      await removeLeftovers(directory)
       const bytes = await readFile(path).catch(() => undefined)
       if (!bytes) return undefined
+      // The first line is the header's digest and the header: `<digest> <json>`.
       const headerEnd = bytes.indexOf(0x0a)
-      const header = headerSchema.safeParse(JSON.parse(bytes.toString('utf8', 0, headerEnd)))
-      if (!header.success || header.data.key !== key || header.data.fingerprint !== fingerprint) return undefined
+      if (headerEnd === -1) throw new Error(`${path} ends inside its header: it was cut short`)
+      const line = bytes.subarray(0, headerEnd)
+      const space = line.indexOf(0x20)
+      const headerBytes = line.subarray(space + 1)
+      if (space === -1 || line.toString('utf8', 0, space) !== digestOf(headerBytes)) {
+        // A file of an earlier format begins with its JSON header: not damaged, only not this code's.
+        if (line[0] === 0x7b) return undefined
+        throw new Error(`${path}: the header does not match its checksum`)
+      }
+      const parsed = headerSchema.safeParse(JSON.parse(headerBytes.toString('utf8')))
+      // Saved by other code or under other settings: not reused, and not damaged either.
+      if (!parsed.success || parsed.data.key !== key) return undefined
+      const header = parsed.data
+      // One digest over all items: the file is refused whole on any mismatch, and one pass over
+      // contiguous bytes costs a fraction of a digest per item.
+      if (digestOf(bytes.subarray(headerEnd + 1)) !== header.itemsDigest) throw new Error(`${path}: the items do not match their checksum`)
       const items = new Map<CatalogEntry<unknown>, KnownItem>()
       let offset = headerEnd + 1
       const entries = <Item>(collection: CollectionName): CatalogEntry<Item>[] =>
-        header.data.items[collection].map(([documentId, updatedAt, etag, lastModified]) => {
+        header.items[collection].map(([documentId, updatedAt, etag, lastModified]) => {
           const end = bytes.indexOf(0x0a, offset)
           if (end === -1) throw new Error(`${path} ends before its last item: it was cut short`)
           // Items are views into the file's bytes: the catalog is held once, as the server holds it.
@@ -70,11 +102,11 @@ export function openSnapshotFile(directory: string, settings: unknown): Snapshot
         episodes: entries<Episode>('episodes'),
         meetups: entries<Meetup>('meetups'),
         voices: entries<Voice>('voices'),
-        problems: header.data.problems,
-        podcast: header.data.podcast,
+        problems: header.problems,
+        podcast: header.podcast,
       }
       if (offset !== bytes.length) throw new Error(`${path} holds more lines than its header lists`)
-      return {catalog, items, savedAt: new Date(header.data.savedAt)}
+      return {catalog, items, savedAt: new Date(header.savedAt), fingerprint: header.fingerprint}
     },
     async save(snapshot, fingerprint) {
       const record = (collection: CollectionName) =>
@@ -84,30 +116,40 @@ export function openSnapshotFile(directory: string, settings: unknown): Snapshot
           return {record: [entry.documentId, entry.updatedAt, item.etag, item.lastModified.getTime()], body: item.body}
         })
       const records = Object.fromEntries(COLLECTION_NAMES.map((collection) => [collection, record(collection)]))
-      const header = {
+      const bodies = COLLECTION_NAMES.flatMap((collection) => (records[collection] ?? []).map((item) => item.body))
+      const items = createHash('sha256')
+      for (const body of bodies) items.update(body).update(NEWLINE)
+      const header = JSON.stringify({
         format: FORMAT,
         key,
         fingerprint,
+        itemsDigest: items.digest('base64url'),
         savedAt: snapshot.builtAt.getTime(),
         problems: snapshot.catalog.problems,
         podcast: snapshot.catalog.podcast,
         items: Object.fromEntries(COLLECTION_NAMES.map((collection) => [collection, (records[collection] ?? []).map((item) => item.record)])),
-      }
+      })
       await mkdir(directory, {recursive: true})
       // Written beside and renamed over: a reader sees the old file or the new one, never half of one.
       const temporary = `${path}.${process.pid}.${Date.now()}.tmp`
       try {
-        await writeLines(
-          temporary,
-          Buffer.from(`${JSON.stringify(header)}\n`),
-          COLLECTION_NAMES.flatMap((collection) => (records[collection] ?? []).map((item) => item.body)),
-        )
+        await writeLines(temporary, Buffer.from(`${digestOf(header)} ${header}\n`), bodies)
         await rename(temporary, path)
       } finally {
         await rm(temporary, {force: true})
       }
     },
   }
+}
+
+/**
+ * A save killed before its rename (`kill -9`, a crash) leaves its temporary file: each as large as
+ * the snapshot. Removed at start, before this process saves anything; a directory that cannot be
+ * listed is left to the save that follows, which reports it.
+ */
+async function removeLeftovers(directory: string): Promise<void> {
+  const names = await readdir(directory).catch(() => [])
+  await Promise.all(names.filter((name) => TEMPORARY.test(name)).map((name) => rm(join(directory, name), {force: true}).catch(() => undefined)))
 }
 
 /**
@@ -144,8 +186,8 @@ async function writeAll(handle: FileHandle, bytes: Buffer): Promise<void> {
 }
 
 /**
- * The item a saved body holds. Not validated again: the file is keyed by the server version and
- * settings that wrote it, and every item in it passed the contract's schema when it was built.
+ * The item a saved body holds. Not validated again: the file is keyed by the code and settings that
+ * wrote it, its bytes matched their checksum, and every item passed the contract's schema when built.
  */
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the caller names the type the file was written with
 function savedItem<Item>(body: Buffer): Item {

@@ -32,8 +32,26 @@ export function isPodcastSettingsChange(documentId: string, type: string): boole
 /** What the next build must cover: everything, or only some documents. */
 export type PendingChange = {kind: 'all'} | {kind: 'documents'; documents: ReadonlyMap<string, CollectionName>}
 
+/** What a builder can serve before its first read: a snapshot saved by an earlier run, or why the saved one was refused. */
+export interface Restored<S> {
+  snapshot?: {value: S; savedAt: Date}
+  refused?: string
+}
+
 /** Builds the next snapshot from the current one (undefined on the first build). */
-export type SnapshotBuilder<S = Snapshot> = (previous: S | undefined, change: PendingChange) => Promise<S>
+export interface SnapshotBuilder<S = Snapshot> {
+  (previous: S | undefined, change: PendingChange): Promise<S>
+  /**
+   * A snapshot to serve before the first build: the store serves it at once and runs the first
+   * build in the background with it as `previous`, retried on failure like any other build.
+   */
+  restore?: () => Promise<Restored<S>>
+}
+
+/** A build that a check refused rather than one that failed (the mass-deletion guard's hold). */
+export class BuildHeld extends Error {
+  override name = 'BuildHeld'
+}
 
 /** A failed build's error as /status shows it: an Error's message, anything else as text. */
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
@@ -48,11 +66,23 @@ export interface BuildOutcome {
   error?: string
 }
 
+/** How the store started from a saved snapshot; only when its builder looks for one. */
+interface SavedStart {
+  /** When the snapshot served since start was saved; undefined when none was served. */
+  savedAt: Date | undefined
+  /** Why a saved snapshot was not served (it was damaged), if so. */
+  refused: string | undefined
+  /** The first read of the source after the saved snapshot was served. */
+  firstRead: 'reading' | 'done' | 'failed' | 'held' | undefined
+}
+
 export interface StoreStatus {
   lastBuild: BuildOutcome | undefined
   lastSuccessAt: Date
   consecutiveFailures: number
   nextRetryAt: Date | undefined
+  /** Only when the builder looks for a saved snapshot. */
+  saved?: SavedStart
 }
 
 export interface SnapshotStore<S = Snapshot> {
@@ -79,14 +109,20 @@ export interface StoreOptions {
   onBuild?: (outcome: BuildOutcome) => void
 }
 
-/** Builds the first snapshot (rejects if that fails: there is nothing to serve yet). */
+/**
+ * Serves the builder's restored snapshot, if any, and reads the source behind it; otherwise builds
+ * the first snapshot (rejects if that fails: there is nothing to serve yet).
+ */
 export async function createSnapshotStore<S = Snapshot>(build: SnapshotBuilder<S>, options: StoreOptions = {}): Promise<SnapshotStore<S>> {
   const {clock = () => new Date(), retryDelayMs = 1000, maxRetryDelayMs = 60_000, maxDocumentsPerBuild = 100, onBuild} = options
-  let current: S = await build(undefined, {kind: 'all'})
+  const restored = await build.restore?.()
+  const saved: SavedStart | undefined = restored && {savedAt: restored.snapshot?.savedAt, refused: restored.refused, firstRead: restored.snapshot && 'reading'}
+  let current: S = restored?.snapshot?.value ?? (await build(undefined, {kind: 'all'}))
   let lastSuccessAt = clock()
   let lastBuild: BuildOutcome | undefined
   let consecutiveFailures = 0
-  let pending: PendingChange | undefined
+  // A restored snapshot is followed by a full read, as if a change to everything had come in.
+  let pending: PendingChange | undefined = restored?.snapshot && {kind: 'all'}
   let running: Promise<S> | undefined
   let followUp: Promise<S> | undefined
   let retryTimer: NodeJS.Timeout | undefined
@@ -132,11 +168,13 @@ export async function createSnapshotStore<S = Snapshot>(build: SnapshotBuilder<S
         current = next
         lastSuccessAt = clock()
         consecutiveFailures = 0
+        if (saved?.firstRead) saved.firstRead = 'done'
         record(true)
         return next
       },
       (error: unknown) => {
         consecutiveFailures += 1
+        if (saved?.firstRead && saved.firstRead !== 'done') saved.firstRead = error instanceof BuildHeld ? 'held' : 'failed'
         merge(change) // nothing is lost: the failed change is tried again
         record(false, error)
         scheduleRetry()
@@ -158,6 +196,9 @@ export async function createSnapshotStore<S = Snapshot>(build: SnapshotBuilder<S
     return followUp
   }
 
+  // After the caller has the store: the read's outcome reaches `onBuild`, which may ask the store.
+  const firstRead: NodeJS.Immediate | undefined = pending && setImmediate(() => void startOrFollow().catch(() => undefined))
+
   return {
     current: () => current,
     refresh(changes) {
@@ -166,7 +207,10 @@ export async function createSnapshotStore<S = Snapshot>(build: SnapshotBuilder<S
       nextRetryAt = undefined
       return startOrFollow()
     },
-    status: () => ({lastBuild, lastSuccessAt, consecutiveFailures, nextRetryAt}),
-    close: () => clearTimeout(retryTimer),
+    status: () => ({lastBuild, lastSuccessAt, consecutiveFailures, nextRetryAt, ...(saved ? {saved: {...saved}} : {})}),
+    close: () => {
+      clearImmediate(firstRead)
+      clearTimeout(retryTimer)
+    },
   }
 }

@@ -14,9 +14,12 @@ export interface MainProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>
 }
 
-/** Runs `server/main.ts` as its own process, as `npm start` does, and waits until it listens. */
-export async function startMainProcess(environment: Record<string, string>): Promise<MainProcess> {
-  const child = spawn(process.execPath, ['server/main.ts'], {env: {PATH: process.env.PATH, ...environment}, stdio: ['ignore', 'pipe', 'pipe']})
+/**
+ * Runs `server/main.ts` as its own process, as `npm start` does, and waits until it listens;
+ * `cwd` runs another copy of the project (a changed copy of `server/`).
+ */
+export async function startMainProcess(environment: Record<string, string>, options: {cwd?: string} = {}): Promise<MainProcess> {
+  const child = spawn(process.execPath, ['server/main.ts'], {env: {PATH: process.env.PATH, ...environment}, stdio: ['ignore', 'pipe', 'pipe'], cwd: options.cwd})
   let output = ''
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   let listening: string | undefined

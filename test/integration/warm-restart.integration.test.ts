@@ -1,6 +1,6 @@
-// Integration: `npm start` with SNAPSHOT_DIR saves the snapshot it read in full and, restarted
-// over an unchanged source, serves that snapshot without reading the source in full; a changed
-// source, or other settings, are read in full again.
+// Integration: `npm start` with SNAPSHOT_DIR saves the snapshot it read in full and, restarted,
+// serves it at once; over an unchanged source nothing more is read, a changed source is read in
+// full and replaces it, and other settings are read in full from the start.
 import {copyFile, mkdtemp, readFile, rm, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -48,8 +48,11 @@ describe('a restart with SNAPSHOT_DIR', {timeout: 60_000}, () => {
       return served(process)
     })
     const second = await run({}, async (process) => {
-      expect(process.output()).toMatch(/reusing the snapshot saved at \S+: the source's fingerprint has not changed/)
-      return served(process)
+      // Served at once; the source's fingerprint, asked next, confirms it.
+      const bytes = await served(process)
+      await eventually(async () => expect(process.output()).toMatch(/reusing the snapshot saved at \S+: the source's fingerprint has not changed/), 15_000)
+      expect(process.output()).not.toMatch(/full rebuild done[\s\S]*saved the snapshot/)
+      return bytes
     })
     expect(second).toEqual(first)
   })
@@ -59,12 +62,13 @@ describe('a restart with SNAPSHOT_DIR', {timeout: 60_000}, () => {
     const text = await readFile(file, 'utf8')
     await writeFile(file, text.replace('"title":"פרק 1: למה התחלנו פודקאסט על קוד"', '"title":"פרק 1: נערך בזמן שהשרת כבה"'))
     await run({}, async (process) => {
-      expect(process.output()).not.toContain('reusing the snapshot')
-      expect(await (await fetch(`${process.baseUrl}/api/v1/episodes/ep-1-why-we-started.json`)).text()).toContain('נערך בזמן שהשרת כבה')
+      // The saved snapshot is served first, then replaced by the file's content.
+      await eventually(async () => expect(await (await fetch(`${process.baseUrl}/api/v1/episodes/ep-1-why-we-started.json`)).text()).toContain('נערך בזמן שהשרת כבה'), 15_000)
       await eventually(async () => expect(process.output()).toContain('saved the snapshot'), 15_000)
+      expect(process.output()).not.toContain('reusing the snapshot')
     })
     await run({}, async (process) => {
-      expect(process.output()).toContain('reusing the snapshot')
+      await eventually(async () => expect(process.output()).toContain('reusing the snapshot'), 15_000)
       // Edits after a reuse are still noticed: the file is compared with the bytes that were fingerprinted.
       await writeFile(file, text.replace('"title":"פרק 1: למה התחלנו פודקאסט על קוד"', '"title":"פרק 1: אחרי ההפעלה"'))
       await eventually(async () => expect(await (await fetch(`${process.baseUrl}/api/v1/episodes/ep-1-why-we-started.json`)).text()).toContain('אחרי ההפעלה'), 15_000)
@@ -89,7 +93,7 @@ describe('a restart with SNAPSHOT_DIR', {timeout: 60_000}, () => {
       expect((await fetch(`${process.baseUrl}/api/v1/all.json`)).status).toBe(200)
       await eventually(async () => expect(process.output()).toContain('saved the snapshot'), 15_000)
     })
-    await run({}, async (process) => expect(process.output()).toContain('reusing the snapshot'))
+    await run({}, async (process) => eventually(async () => expect(process.output()).toContain('reusing the snapshot'), 15_000))
   })
 
   it('does not reuse a snapshot saved under other settings', async () => {

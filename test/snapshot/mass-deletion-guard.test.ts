@@ -6,6 +6,7 @@ import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import type {SanityDocument} from '../../server/content/ndjson.ts'
 import {catalogSnapshotBuilder} from '../../server/catalog-builder.ts'
 import {guardMassDeletion} from '../../server/snapshot/mass-deletion-guard.ts'
+import {BuildHeld} from '../../server/snapshot/store.ts'
 import type {Snapshot} from '../../server/snapshot/snapshot.ts'
 import {episode, meetup, voice} from '../fixtures/documents.ts'
 
@@ -110,7 +111,7 @@ describe('the held build', () => {
     state.documents = voices(5)
     later(1500)
     await expect(guard.build(first, ALL)).rejects.toThrow(
-      new Error(
+      new BuildHeld(
         'held: the source now has 5 documents where 11 are served, which looks like an emptied or truncated dataset. ' +
           "Still serving the 11; the new content is served if a read at 2026-01-01T00:01:01.500Z or later agrees, or at once after an operator's SIGHUP.",
       ),

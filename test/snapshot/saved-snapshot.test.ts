@@ -1,5 +1,6 @@
 // The saved snapshot file on its own: what a restart gets back, and when it must read the source
 // instead. Snapshots are stand-ins holding only what saving reads, so bodies can be of any size.
+import {createHash} from 'node:crypto'
 import {mkdtemp, readFile, rm, writeFile, readdir} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -10,6 +11,7 @@ import {openSnapshotFile} from '../../server/snapshot/saved-snapshot.ts'
 import type {Snapshot} from '../../server/snapshot/snapshot.ts'
 
 const SETTINGS = {version: '1.0.0', publicBaseUrl: 'http://api.test'}
+const CODE = 'code-digest-1'
 let directory: string
 
 beforeEach(async () => {
@@ -46,11 +48,12 @@ function snapshotOf(collections: Partial<Record<CollectionName, Item[]>>, option
 
 describe('a saved snapshot', () => {
   it('gives back the catalog, each item as served, its ETag and date, and when it was saved', async () => {
-    const file = openSnapshotFile(directory, SETTINGS)
+    const file = openSnapshotFile(directory, SETTINGS, CODE)
     const episodes = [item('ep-1'), item('ep-2', 'עברית')]
     await file.save(snapshotOf({episodes, voices: [item('dana')]}), 'fingerprint-1')
-    const saved = await file.load('fingerprint-1')
+    const saved = await file.load()
     expect(saved?.savedAt).toEqual(new Date('2026-02-02T00:00:00Z'))
+    expect(saved?.fingerprint).toBe('fingerprint-1')
     expect(saved?.catalog.episodes).toEqual([
       {value: {slug: 'ep-1', filler: ''}, documentId: 'episodes-ep-1', updatedAt: '2026-01-01T00:00:00Z'},
       {value: {slug: 'ep-2', filler: 'עברית'}, documentId: 'episodes-ep-2', updatedAt: '2026-01-02T00:00:00Z'},
@@ -69,12 +72,14 @@ describe('a saved snapshot', () => {
     expect(await readdir(directory), 'no temporary file left').toEqual(['snapshot.ndjson'])
   })
 
-  it('is one header line, then each body on a line', async () => {
-    await openSnapshotFile(directory, SETTINGS).save(snapshotOf({meetups: [item('m-1')], voices: [item('v-1')]}), 'f')
+  it("is one header line (the header's digest, then the header), then each body on a line", async () => {
+    await openSnapshotFile(directory, SETTINGS, CODE).save(snapshotOf({meetups: [item('m-1')], voices: [item('v-1')]}), 'f')
     const lines = (await readFile(join(directory, 'snapshot.ndjson'), 'utf8')).split('\n')
     expect(lines).toHaveLength(4)
-    expect(JSON.parse(lines[0] ?? '')).toMatchObject({
-      format: 2,
+    const [digest, header = ''] = (lines[0] ?? '').split(/ (.*)/s)
+    expect(digest).toBe(createHash('sha256').update(header).digest('base64url'))
+    expect(JSON.parse(header)).toMatchObject({
+      format: 3,
       fingerprint: 'f',
       savedAt: Date.parse('2026-02-02T00:00:00Z'),
       items: {episodes: [], meetups: [['meetups-m-1', '2026-01-01T00:00:00Z', '"etag-m-1"', Date.parse('2025-01-01T00:00:00Z')]]},
@@ -84,9 +89,9 @@ describe('a saved snapshot', () => {
 
   it('keeps bodies whole across the megabyte write blocks, a body larger than a block included', async () => {
     const episodes = [item('a', 'x'.repeat(700_000)), item('b', 'y'.repeat(400_000)), item('c', 'z'.repeat(1_100_000)), item('d', 'w'.repeat(1_048_550)), item('e', 'v')]
-    const file = openSnapshotFile(directory, SETTINGS)
+    const file = openSnapshotFile(directory, SETTINGS, CODE)
     await file.save(snapshotOf({episodes}), 'big')
-    const saved = await file.load('big')
+    const saved = await file.load()
     expect([...(saved?.items.values() ?? [])].map((known) => known.body.equals(episodes.find((entry) => known.etag === `"etag-${entry.slug}"`)?.body ?? Buffer.alloc(0)))).toEqual([
       true,
       true,
@@ -100,53 +105,91 @@ describe('a saved snapshot', () => {
   })
 
   it('replaces the previous file whole', async () => {
-    const file = openSnapshotFile(directory, SETTINGS)
+    const file = openSnapshotFile(directory, SETTINGS, CODE)
     await file.save(snapshotOf({episodes: [item('old')]}), 'one')
     await file.save(snapshotOf({episodes: [item('new')]}), 'two')
-    expect(await file.load('one')).toBeUndefined()
-    expect((await file.load('two'))?.catalog.episodes.map((entry) => entry.documentId)).toEqual(['episodes-new'])
+    const saved = await file.load()
+    expect(saved?.fingerprint).toBe('two')
+    expect(saved?.catalog.episodes.map((entry) => entry.documentId)).toEqual(['episodes-new'])
   })
 
   it('creates its directory', async () => {
     const nested = join(directory, 'a', 'b')
-    await openSnapshotFile(nested, SETTINGS).save(snapshotOf({episodes: [item('x')]}), 'f')
+    await openSnapshotFile(nested, SETTINGS, CODE).save(snapshotOf({episodes: [item('x')]}), 'f')
     expect(await readdir(nested)).toEqual(['snapshot.ndjson'])
   })
 
   it('refuses to save an item the catalog lists but the snapshot does not serve, and leaves nothing behind', async () => {
-    await expect(openSnapshotFile(directory, SETTINGS).save(snapshotOf({voices: [item('dana')]}, {missing: 'dana'}), 'f')).rejects.toThrow('voices/dana is in the catalog but not served')
+    await expect(openSnapshotFile(directory, SETTINGS, CODE).save(snapshotOf({voices: [item('dana')]}, {missing: 'dana'}), 'f')).rejects.toThrow('voices/dana is in the catalog but not served')
     expect(await readdir(directory)).toEqual([])
   })
 })
 
 describe('when the saved snapshot is not used', () => {
   it('is not there', async () => {
-    expect(await openSnapshotFile(directory, SETTINGS).load('f')).toBeUndefined()
+    expect(await openSnapshotFile(directory, SETTINGS, CODE).load()).toBeUndefined()
   })
 
-  it('was saved with another fingerprint or other settings', async () => {
-    await openSnapshotFile(directory, SETTINGS).save(snapshotOf({episodes: [item('x')]}), 'f')
-    expect(await openSnapshotFile(directory, SETTINGS).load('g')).toBeUndefined()
-    expect(await openSnapshotFile(directory, {...SETTINGS, version: '1.0.1'}).load('f')).toBeUndefined()
-    expect(await openSnapshotFile(directory, {...SETTINGS}).load('f')).toBeDefined()
+  it('was saved under other settings or by other code', async () => {
+    await openSnapshotFile(directory, SETTINGS, CODE).save(snapshotOf({episodes: [item('x')]}), 'f')
+    expect(await openSnapshotFile(directory, {...SETTINGS, version: '1.0.1'}, CODE).load()).toBeUndefined()
+    expect(await openSnapshotFile(directory, SETTINGS, 'code-digest-2').load()).toBeUndefined()
+    expect(await openSnapshotFile(directory, {...SETTINGS}, CODE).load()).toBeDefined()
   })
 
   it('has a header of another shape', async () => {
     const path = join(directory, 'snapshot.ndjson')
-    await openSnapshotFile(directory, SETTINGS).save(snapshotOf({episodes: [item('x')]}), 'f')
+    await openSnapshotFile(directory, SETTINGS, CODE).save(snapshotOf({episodes: [item('x')]}), 'f')
     const [header = '', ...rest] = (await readFile(path, 'utf8')).split('\n')
-    await writeFile(path, [JSON.stringify({...JSON.parse(header), format: 1}), ...rest].join('\n'))
-    expect(await openSnapshotFile(directory, SETTINGS).load('f')).toBeUndefined()
+    const older = JSON.stringify({...JSON.parse(header.slice(header.indexOf(' ') + 1)), format: 2})
+    await writeFile(path, [older, ...rest].join('\n'))
+    expect(await openSnapshotFile(directory, SETTINGS, CODE).load()).toBeUndefined()
   })
 
   it('rejects a file cut short or with lines its header does not list', async () => {
     const path = join(directory, 'snapshot.ndjson')
-    const file = openSnapshotFile(directory, SETTINGS)
+    const file = openSnapshotFile(directory, SETTINGS, CODE)
     await file.save(snapshotOf({episodes: [item('x'), item('y')]}), 'f')
     const whole = await readFile(path)
     await writeFile(path, whole.subarray(0, whole.length - 1))
-    await expect(file.load('f')).rejects.toThrow(`${path} ends before its last item: it was cut short`)
+    await expect(file.load()).rejects.toThrow(`${path}: the items do not match their checksum`)
     await writeFile(path, Buffer.concat([whole, Buffer.from('{"data":{}}\n')]))
-    await expect(file.load('f')).rejects.toThrow(`${path} holds more lines than its header lists`)
+    await expect(file.load()).rejects.toThrow(`${path}: the items do not match their checksum`)
+  })
+})
+
+describe('a damaged saved snapshot', () => {
+  const path = () => join(directory, 'snapshot.ndjson')
+  const saveTwo = async () => {
+    await openSnapshotFile(directory, SETTINGS, CODE).save(snapshotOf({episodes: [item('x', 'first'), item('y', 'second')]}), 'f')
+    return readFile(path(), 'utf8')
+  }
+
+  it('is refused whole when one byte of an item changed', async () => {
+    const text = await saveTwo()
+    await writeFile(path(), text.replace('second', 'secoNd'))
+    await expect(openSnapshotFile(directory, SETTINGS, CODE).load()).rejects.toThrow('the items do not match their checksum')
+  })
+
+  it('is refused whole when an item line was swapped for other valid JSON', async () => {
+    const text = await saveTwo()
+    await writeFile(path(), text.replace(item('x', 'first').body.toString(), JSON.stringify({data: {slug: 'elsewhere', filler: 'first'}})))
+    await expect(openSnapshotFile(directory, SETTINGS, CODE).load()).rejects.toThrow('the items do not match their checksum')
+  })
+
+  it('is refused whole when its header changed', async () => {
+    const text = await saveTwo()
+    await writeFile(path(), text.replace('"episodes-x"', '"episodes-z"'))
+    await expect(openSnapshotFile(directory, SETTINGS, CODE).load()).rejects.toThrow('the header does not match its checksum')
+  })
+})
+
+describe('temporary files left by a killed save', () => {
+  it('are removed when the saved snapshot is loaded, and nothing else is', async () => {
+    await openSnapshotFile(directory, SETTINGS, CODE).save(snapshotOf({episodes: [item('x')]}), 'f')
+    await writeFile(join(directory, 'snapshot.ndjson.4242.1764190000000.tmp'), 'half a snapshot')
+    await writeFile(join(directory, 'purge-queue.json'), '{}')
+    expect(await openSnapshotFile(directory, SETTINGS, CODE).load()).toBeDefined()
+    expect((await readdir(directory)).sort()).toEqual(['purge-queue.json', 'snapshot.ndjson'])
   })
 })

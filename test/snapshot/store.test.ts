@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {createSnapshotStore, type PendingChange} from '../../server/snapshot/store.ts'
+import {BuildHeld, createSnapshotStore, type PendingChange, type SnapshotBuilder} from '../../server/snapshot/store.ts'
 
 interface PendingBuild {
   change: PendingChange
@@ -94,5 +94,65 @@ describe('snapshot store', () => {
 
   it('refuses to start without a first snapshot', async () => {
     await expect(createSnapshotStore(() => Promise.reject(new Error('no content')))).rejects.toThrow('no content')
+  })
+})
+
+describe('a store started from a saved snapshot', () => {
+  /** Builds (all of them) finish when the test says; `restore` gives the saved snapshot. */
+  function restoringBuilder(restore: SnapshotBuilder<Snapshot>['restore']) {
+    const builds: {previous: Snapshot | undefined; change: PendingChange; resolve: (snapshot: Snapshot) => void; reject: (error: Error) => void}[] = []
+    const build: SnapshotBuilder<Snapshot> = (previous, change) => new Promise((resolve, reject) => builds.push({previous, change, resolve, reject}))
+    build.restore = restore
+    return {build, builds}
+  }
+  const SAVED_AT = new Date('2026-01-01T00:00:00Z')
+
+  it('serves it at once and reads the source behind it, with it as the previous snapshot', async () => {
+    const saved = fakeSnapshot('saved')
+    const {build, builds} = restoringBuilder(async () => ({snapshot: {value: saved, savedAt: SAVED_AT}}))
+    const store = await createSnapshotStore<Snapshot>(build)
+    expect(store.current()).toBe(saved)
+    expect(builds).toEqual([])
+    expect(store.status().saved).toEqual({savedAt: SAVED_AT, refused: undefined, firstRead: 'reading'})
+    await settle()
+    expect(builds.map(({previous, change}) => ({previous, change}))).toEqual([{previous: saved, change: {kind: 'all'}}])
+    builds[0]?.resolve(fakeSnapshot('read'))
+    await settle()
+    expect(store.current().version).toBe('read')
+    expect(store.status().saved?.firstRead).toBe('done')
+    store.close()
+  })
+
+  it('keeps serving it when the first read fails or is held, says which, and retries', async () => {
+    const saved = fakeSnapshot('saved')
+    const outcomes: boolean[] = []
+    const {build, builds} = restoringBuilder(async () => ({snapshot: {value: saved, savedAt: SAVED_AT}}))
+    const store = await createSnapshotStore<Snapshot>(build, {retryDelayMs: 5, onBuild: (outcome) => outcomes.push(outcome.ok)})
+    await settle()
+    builds.shift()?.reject(new Error('answered 500'))
+    await settle()
+    expect(store.current()).toBe(saved)
+    expect(store.status()).toMatchObject({consecutiveFailures: 1, saved: {firstRead: 'failed'}, lastBuild: {ok: false, error: 'answered 500'}})
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    expect(builds[0]?.change).toEqual({kind: 'all'})
+    builds.shift()?.reject(new BuildHeld('held: 0 documents where 34 are served'))
+    await settle()
+    expect(store.current()).toBe(saved)
+    expect(store.status().saved?.firstRead).toBe('held')
+    expect(outcomes).toEqual([false, false])
+    store.close()
+  })
+
+  it('builds the first snapshot itself when the saved one was refused, and says why', async () => {
+    const {build, builds} = restoringBuilder(async () => ({refused: 'episodes document e-1 does not match its checksum'}))
+    const starting = createSnapshotStore<Snapshot>(build)
+    await settle()
+    expect(builds.map(({previous, change}) => ({previous, change}))).toEqual([{previous: undefined, change: {kind: 'all'}}])
+    builds[0]?.resolve(fakeSnapshot('read'))
+    const store = await starting
+    expect(store.current().version).toBe('read')
+    expect(store.status().saved).toEqual({savedAt: undefined, refused: 'episodes document e-1 does not match its checksum', firstRead: undefined})
+    await settle()
+    expect(builds).toHaveLength(1)
   })
 })
