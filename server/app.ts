@@ -35,6 +35,8 @@ export interface AppDependencies {
   logError?: (error: unknown) => void
   /** The CDN purge queue shown in `/status`, when a CDN is purged. */
   edgeStatus?: () => EdgeStatus
+  /** Items the current snapshot's feed or sitemaps left out, shown in `/status`. */
+  leftOut?: () => readonly {output: string; documentId: string; reason: string}[]
   /** The request bodies being received, shown in `/status`. */
   requestBodiesInFlight?: () => number
   /** Where library warnings are reported (the MCP SDK's); the console by default. */
@@ -136,7 +138,11 @@ export function createApp(dependencies: AppDependencies): express.Express {
     response.writeHead(302, {Location: '/docs', 'Content-Length': '0', 'Cache-Control': 'public, max-age=3600'})
     response.end()
   })
-  app.all('/status', readOnly, statusHandler(store, sourceDescription, clock, dependencies.edgeStatus, dependencies.requestBodiesInFlight))
+  app.all(
+    '/status',
+    readOnly,
+    statusHandler({store, sourceDescription, clock, edge: dependencies.edgeStatus, requestBodiesInFlight: dependencies.requestBodiesInFlight, leftOut: dependencies.leftOut}),
+  )
   app.all(LIVENESS_PATH, readOnly, livenessHandler)
   app.all(READINESS_PATH, readOnly, readinessHandler(dependencies.ready ?? servesItsSnapshot, publicBaseUrl))
   const {metrics} = dependencies

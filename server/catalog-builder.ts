@@ -6,6 +6,7 @@ import {readCatalog} from './content/catalog-read.ts'
 import {EPISODE_BY_ID_QUERY, MEETUP_BY_ID_QUERY, REFERENCING_QUERY, VOICE_BY_ID_QUERY} from './content/queries.ts'
 import type {ContentSource} from './content/source.ts'
 import {buildSiteDocuments, feedSiteDocument} from './discovery/site-documents.ts'
+import type {LeftOut} from './discovery/sitemaps.ts'
 import type {SurrogateKeying} from './snapshot/surrogate-keys.ts'
 import {FEED_PATH} from './feed/rss-feed.ts'
 import {whileBuilding} from './snapshot/heap-growth.ts'
@@ -46,6 +47,8 @@ export interface CatalogBuilderDependencies {
   saved?: {file: SnapshotFile; onRestored?: (savedAt: Date) => void; onUnusable?: (error: unknown) => void}
   /** Site documents for `npm run export`'s static files: no MCP, no `limit` (see SiteSettings.staticExport). */
   staticExport?: boolean
+  /** Hears of each item an XML output (the feed, a sitemap) left out of a snapshot because it could not be written. */
+  onLeftOut?: (snapshot: Snapshot, output: string, item: LeftOut) => void
 }
 
 /**
@@ -54,14 +57,14 @@ export interface CatalogBuilderDependencies {
  * patches the previous catalog; an unknown change reads the whole catalog.
  */
 export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies): SnapshotBuilder {
-  const {source, config, clock, saved, caches = createDemandCaches(config.caches), keying} = dependencies
+  const {source, config, clock, saved, caches = createDemandCaches(config.caches), keying, onLeftOut} = dependencies
   const links = createLinks(config)
   const settings = {links, feedUrl: config.feedUrl}
   const snapshotSettings = {
     links,
     index: {apiName: config.apiName, feedUrl: config.feedUrl, contactEmail: config.contactEmail, publicBaseUrl: config.publicBaseUrl},
-    site: (snapshot: Snapshot) => buildSiteDocuments(snapshot, {...config, staticExport: dependencies.staticExport}),
-    feed: {path: FEED_PATH, build: (snapshot: Snapshot) => feedSiteDocument(snapshot, config)},
+    site: (snapshot: Snapshot) => buildSiteDocuments(snapshot, {...config, staticExport: dependencies.staticExport}, (item) => onLeftOut?.(snapshot, 'sitemaps', item)),
+    feed: {path: FEED_PATH, build: (snapshot: Snapshot) => feedSiteDocument(snapshot, config, (item) => onLeftOut?.(snapshot, FEED_PATH, item))},
     caches,
     keying,
   }

@@ -13,6 +13,7 @@ import {bodyGate} from './http/connection-guard.ts'
 import {DEFAULT_LIMITS, type ServerLimits} from './http/server.ts'
 import type {ServerLog} from './observability/logger.ts'
 import {createMetrics} from './observability/metrics.ts'
+import {createLeftOutItems} from './left-out-items.ts'
 import {createPublishPath} from './publish-path.ts'
 import {connectRedis} from './scaling/redis.ts'
 import {createDemandCaches} from './snapshot/demand-caches.ts'
@@ -64,8 +65,10 @@ export async function createCatalogService(config: Config, log: ServerLog, overr
   const caches = createDemandCaches(config.caches)
   const limits = overrides.limits ?? DEFAULT_LIMITS
   const bodies = bodyGate(limits.maxBodiesInFlight)
+  const leftOut = createLeftOutItems((item) => logger.warn({documentId: item.documentId, output: item.output}, `${item.output} left out ${item.documentId}: ${item.reason}`))
   const metrics = createMetrics({
     requestBodiesInFlight: bodies.inFlight,
+    outputItemsLeftOut: () => leftOut.of(store.current()).length,
     store: () => store,
     clock,
     droppedLogLines: log.droppedLines,
@@ -114,6 +117,7 @@ export async function createCatalogService(config: Config, log: ServerLog, overr
     clock,
     caches,
     keying: edge?.keying,
+    onLeftOut: (snapshot, output, item) => leftOut.record(snapshot, output, item),
     saved: saved && {
       file: saved.file,
       onRestored: (savedAt) => logger.info(`reusing the snapshot saved at ${savedAt.toISOString()}: the source's fingerprint has not changed`),
@@ -158,6 +162,11 @@ export async function createCatalogService(config: Config, log: ServerLog, overr
     rateLimitStore: redis?.counterStore,
     onContentChange: (change) => publish.accepted([change], store),
     edgeStatus: edge ? () => edge.status() : undefined,
+    leftOut: () => leftOut.of(store.current()),
+    ready: () =>
+      store.status().saved?.firstRead === 'held'
+        ? {ready: false, detail: 'The first read of the source is held by the mass-deletion guard (it would drop most of the catalog); the saved snapshot is served meanwhile. See /status.'}
+        : {ready: true},
   })
 
   return {

@@ -1,3 +1,4 @@
+import {LRUCache} from 'lru-cache'
 import type {Logger} from 'pino'
 import {fingerprintOf} from './catalog-builder.ts'
 import type {EdgePurging} from './edge/edge-purging.ts'
@@ -96,13 +97,17 @@ function logBuild(logger: Logger, outcome: BuildOutcome): void {
   else logger.error(fields, `${scope} failed after ${outcome.durationMs} ms (${outcome.error}); still serving the last good snapshot, retrying`)
 }
 
-/** Each document problem is logged once for as long as it stays the same (bounded by the documents). */
+/** How many distinct document problems are remembered as already logged. */
+const PROBLEMS_REMEMBERED = 10_000
+
+/** Each document problem is logged once for as long as it stays the same. */
 function problemReporter(logger: Logger): (problem: Snapshot['catalog']['problems'][number]) => void {
-  const reported = new Set<string>()
+  // Bounded: edits over months make ever new messages.
+  const reported = new LRUCache<string, true>({max: PROBLEMS_REMEMBERED})
   return (problem) => {
     const key = `${problem.documentId} ${problem.severity} ${problem.messages.join('; ')}`
     if (reported.has(key)) return
-    reported.add(key)
+    reported.set(key, true)
     logger.warn({documentId: problem.documentId, collection: problem.collection}, `${problem.severity}: ${problem.collection} document ${problem.documentId}: ${problem.messages.join('; ')}`)
   }
 }

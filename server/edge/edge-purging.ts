@@ -113,11 +113,16 @@ export function createEdgePurging(options: EdgePurgingOptions): EdgePurging {
       acceptedAt ??= lastAcceptedAt
       return queue.changeAccepted()
     },
-    markBuilds: (build) => async (previous, change) => {
-      const accepted = queue.acceptedCount()
-      const snapshot = await build(previous, change)
-      if (!coveredBy.has(snapshot)) coveredBy.set(snapshot, accepted)
-      return snapshot
+    markBuilds(build) {
+      const marked: SnapshotBuilder = async (previous, change) => {
+        const accepted = queue.acceptedCount()
+        const snapshot = await build(previous, change)
+        if (!coveredBy.has(snapshot)) coveredBy.set(snapshot, accepted)
+        return snapshot
+      }
+      // A restored snapshot covers no change accepted here; the store's first read after it is marked as above.
+      if (build.restore) marked.restore = build.restore
+      return marked
     },
     snapshotServed(snapshot, buildStartedAt) {
       const previous = lastServed

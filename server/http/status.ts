@@ -11,14 +11,30 @@ const holdsBack = (problem: {severity: string}) => problem.severity !== 'warning
  * current snapshot and the store: its age and counts, the last build, and every document that is
  * not served as it is in the source. `ok` only while builds succeed and nothing is held back.
  */
-export function statusHandler(store: SnapshotStore, sourceDescription: string, clock: () => Date, edge?: () => EdgeStatus, requestBodiesInFlight?: () => number): RequestHandler {
+export interface StatusParts {
+  store: SnapshotStore
+  sourceDescription: string
+  clock: () => Date
+  edge?: (() => EdgeStatus) | undefined
+  requestBodiesInFlight?: (() => number) | undefined
+  /** Items the feed or a sitemap of the current snapshot left out because they could not be written. */
+  leftOut?: (() => readonly {output: string; documentId: string; reason: string}[]) | undefined
+}
+
+export function statusHandler(parts: StatusParts): RequestHandler {
+  const {store, sourceDescription, clock, edge, requestBodiesInFlight, leftOut = () => []} = parts
   return (_request, response) => {
     const snapshot = store.current()
     const status = store.status()
     const iso = (date: Date | undefined) => date?.toISOString() ?? null
     const {problems} = snapshot.catalog
+    const edgeNow = edge?.()
+    const left = leftOut()
+    // Anything held back: a failing or held build, a document not served as it is, an output item
+    // left out, a purge queue that cannot be written or a purge older than the edge TTL.
+    const heldBack = status.consecutiveFailures > 0 || problems.some(holdsBack) || left.length > 0 || (edgeNow !== undefined && (!edgeNow.writable || edgeNow.purgeOverdue))
     response.set('Cache-Control', 'no-store').json({
-      status: status.consecutiveFailures === 0 && !problems.some(holdsBack) ? 'ok' : 'degraded',
+      status: heldBack ? 'degraded' : 'ok',
       source: sourceDescription,
       snapshot: {
         version: snapshot.version,
@@ -41,7 +57,7 @@ export function statusHandler(store: SnapshotStore, sourceDescription: string, c
       next_retry_at: iso(status.nextRetryAt),
       // With SNAPSHOT_DIR: the saved snapshot served at start (or why it was refused), and the first read behind it.
       ...(status.saved && {saved_snapshot: {saved_at: iso(status.saved.savedAt), refused: status.saved.refused ?? null, first_read: status.saved.firstRead ?? null}}),
-      edge: edge ? edgeStatusBody(edge()) : null,
+      edge: edgeNow ? edgeStatusBody(edgeNow) : null,
       // Each holds a socket and a buffer; one that never leaves the count would shut POST out at the bound.
       request_bodies_in_flight: requestBodiesInFlight?.() ?? null,
       problems: problems.map((problem) => ({
@@ -50,6 +66,7 @@ export function statusHandler(store: SnapshotStore, sourceDescription: string, c
         severity: problem.severity,
         messages: problem.messages,
       })),
+      left_out: left.map((item) => ({output: item.output, document_id: item.documentId, reason: item.reason})),
     })
   }
 }

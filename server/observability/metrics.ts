@@ -30,6 +30,8 @@ export function createMetrics(options: {
   cacheBytes?: () => {pages: number; variants: number}
   /** The request bodies being received (the HTTP server's body gate). */
   requestBodiesInFlight?: () => number
+  /** Items the served feed and sitemaps left out because they could not be written. */
+  outputItemsLeftOut?: () => number
 }): CatalogMetrics {
   const {store, clock = () => new Date(), droppedLogLines = () => 0, cacheBytes = () => ({pages: 0, variants: 0})} = options
   const registry = new Registry()
@@ -129,6 +131,18 @@ export function createMetrics(options: {
       this.set(cacheBytes().variants)
     },
   })
+
+  const {outputItemsLeftOut} = options
+  if (outputItemsLeftOut) {
+    new Gauge({
+      name: 'catalog_output_items_left_out',
+      help: 'Items the served feed and sitemaps left out because they could not be written (see left_out in /status).',
+      registers,
+      collect() {
+        this.set(outputItemsLeftOut())
+      },
+    })
+  }
 
   const {requestBodiesInFlight} = options
   if (requestBodiesInFlight) {

@@ -16,7 +16,9 @@ const snapshotWith = (problems: unknown[]) =>
     catalog: {problems},
   }) as unknown as Snapshot
 
-function statusOf(status: StoreStatus, now: Date, edge?: () => EdgeStatus, problems: unknown[] = [warning]) {
+const leftOutItem = {output: '/feed.xml', documentId: 'episode-7', reason: 'its item could not be written'}
+
+function statusOf(status: StoreStatus, now: Date, edge?: () => EdgeStatus, problems: unknown[] = [warning], leftOut: (typeof leftOutItem)[] = []) {
   const snapshot = snapshotWith(problems)
   const store = {current: () => snapshot, status: () => status} as unknown as SnapshotStore
   const sent: {headers: Record<string, string>; body: unknown} = {headers: {}, body: undefined}
@@ -30,7 +32,7 @@ function statusOf(status: StoreStatus, now: Date, edge?: () => EdgeStatus, probl
       return response
     },
   }
-  statusHandler(store, 'file data/catalog.ndjson', () => now, edge)({} as unknown as Request, response as unknown as Response, () => undefined)
+  statusHandler({store, sourceDescription: 'file data/catalog.ndjson', clock: () => now, edge, leftOut: () => leftOut})({} as unknown as Request, response as unknown as Response, () => undefined)
   return sent
 }
 
@@ -57,6 +59,7 @@ describe('the status document', () => {
       edge: null,
       request_bodies_in_flight: null,
       problems: [{document_id: 'episode-9', collection: 'episodes', severity: 'warning', messages: ['guests: left out voice "ghost", which the catalog does not serve']}],
+      left_out: [],
     })
   })
 
@@ -70,6 +73,10 @@ describe('the status document', () => {
       problems: [{document_id: 'podcastSettings', collection: 'settings', severity: 'kept', messages: ["categories.0: is not in Apple Podcasts' category list"]}],
     })
     expect(statusOf(healthy, builtAt, undefined, []).body).toMatchObject({status: 'ok', problems: []})
+    expect(statusOf(healthy, builtAt, undefined, [], [leftOutItem]).body).toMatchObject({
+      status: 'degraded',
+      left_out: [{output: '/feed.xml', document_id: 'episode-7', reason: 'its item could not be written'}],
+    })
   })
 
   it('reports a failing store as degraded, with the error and the next retry; never a negative age', () => {

@@ -101,6 +101,9 @@ describe('a restart over a bad dataset file, with a saved snapshot and CDN purge
       await eventually(async () => expect((await status(process)).saved_snapshot?.first_read).toBe('held'), STARTS)
       const held = await status(process)
       expect(held.status).toBe('degraded')
+      // A load balancer takes it out of rotation while held; liveness is unaffected.
+      expect((await fetch(`${process.baseUrl}/readyz`)).status).toBe(503)
+      expect((await fetch(`${process.baseUrl}/healthz`)).status).toBe(200)
       expect(held.snapshot.version).toBe(saved.version)
       expect(await body(process, '/api/v1/all.json')).toEqual({status: 200, etag: saved.etag, text: saved.text})
       await eventually(async () => expect(process.output()).toMatch(/held: the source now has \d+ documents where \d+ are served/), STARTS)

@@ -1,0 +1,38 @@
+import {LRUCache} from 'lru-cache'
+import type {LeftOut} from './discovery/sitemaps.ts'
+import type {Snapshot} from './snapshot/snapshot.ts'
+
+/** An item an output (the feed, a sitemap) left out because it could not be written, and why. */
+export interface LeftOutItem extends LeftOut {
+  output: string
+}
+
+export interface LeftOutItems {
+  /** What `output` of `snapshot` left out; each is logged once for as long as it keeps happening. */
+  record(snapshot: Snapshot, output: string, item: LeftOut): void
+  of(snapshot: Snapshot): readonly LeftOutItem[]
+}
+
+/** How many distinct left-out items are remembered as already logged. */
+const LOGGED_AT_MOST = 10_000
+
+/**
+ * The outputs' own refusals, per snapshot (a retired snapshot's go with it). Site documents are
+ * built lazily, so an item is recorded when the output that cannot carry it is first made.
+ */
+export function createLeftOutItems(log: (item: LeftOutItem) => void): LeftOutItems {
+  const bySnapshot = new WeakMap<Snapshot, Map<string, LeftOutItem>>()
+  const logged = new LRUCache<string, true>({max: LOGGED_AT_MOST})
+  return {
+    record(snapshot, output, item) {
+      let items = bySnapshot.get(snapshot)
+      if (!items) bySnapshot.set(snapshot, (items = new Map<string, LeftOutItem>()))
+      const key = `${output} ${item.documentId} ${item.reason}`
+      items.set(key, {output, ...item})
+      if (logged.has(key)) return
+      logged.set(key, true)
+      log({output, ...item})
+    },
+    of: (snapshot) => [...(bySnapshot.get(snapshot)?.values() ?? [])],
+  }
+}
