@@ -313,7 +313,26 @@ describe("an editor, the operator's server and the API's readers", () => {
     await page.getByText(`נותרו ${bytesLeft} בתים מתוך 4000 בפיד`, {exact: false}).filter({visible: true}).first().waitFor({timeout: 10_000})
     await page.screenshot({path: 'test/artifacts/studio-feed-validation.png'})
     await expect.poll(() => page.locator('[data-testid="action-publish"]').isDisabled(), {timeout: 10_000}).toBe(true)
+    // A control character pasted into the title (word processors and chat apps carry them) is named, with its position.
+    const title = String(episode.title)
+    await page.locator('#title').fill(`${title}\u0008`)
+    await page
+      .getByText(`יש תו שאי אפשר להגיש בפיד (U+0008) במקום ${Array.from(title).length + 1}`, {exact: false})
+      .filter({visible: true})
+      .first()
+      .waitFor({timeout: 10_000})
+    await page.screenshot({path: 'test/artifacts/studio-control-character.png'})
+    await page.locator('#title').fill(title)
     await page.locator('#audioUrl').fill(audio.url)
+    // A transcript is fetched by podcast apps too: plain http is refused the same way (once the
+    // audio's address is https, the transcript's is the only one that can show this message).
+    const httpsOnly = page.getByText('קישור מלא, שמתחיל ב-https://', {exact: true}).filter({visible: true})
+    await expect.poll(() => httpsOnly.count(), {timeout: 10_000}).toBe(0)
+    await page.locator('#transcriptUrl').fill('http://media.codetalks.test/episodes/ep-31.vtt')
+    await httpsOnly.first().waitFor({timeout: 10_000})
+    await page.screenshot({path: 'test/artifacts/studio-http-transcript.png'})
+    await page.locator('#transcriptUrl').fill('')
+    await expect.poll(() => httpsOnly.count(), {timeout: 10_000}).toBe(0)
     await page.locator('#audioLength').fill(audio.length)
     // Sanity's select names each option by its title; its values are the list's indices.
     await page.locator('select#audioType').selectOption({label: `MP3 (${audio.type})`})
