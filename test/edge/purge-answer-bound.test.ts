@@ -7,39 +7,22 @@ import {cloudflareAdapter} from '../../server/edge/cloudflare-adapter.ts'
 import {fastlyAdapter} from '../../server/edge/fastly-adapter.ts'
 import {PurgeFailure, type PurgeAdapter} from '../../server/edge/purge-adapter.ts'
 import {varnishAdapter} from '../../server/edge/varnish-adapter.ts'
+import {answerHugely, type HugeAnswer} from '../helpers/huge-answer.ts'
 
-const HUGE = 200 * 1024 * 1024
 const MB = 1024 * 1024
-
-interface Answered {
-  sent: number
-  closed: boolean
-}
 
 let standIn: Server
 let baseUrl: string
-let answered: Answered[]
+let answered: HugeAnswer[]
 /** How the stand-in answers: a status with 200 MB of body, or nothing at all. */
 let answer: {status: number} | 'never'
 
 beforeEach(async () => {
   answered = []
-  const chunk = Buffer.alloc(64 * 1024, 'x')
   standIn = createServer((request, response: ServerResponse) => {
     request.resume()
     if (answer === 'never') return
-    const record: Answered = {sent: 0, closed: false}
-    answered.push(record)
-    response.once('close', () => (record.closed = true))
-    response.writeHead(answer.status, {'content-type': 'application/json', 'content-length': String(HUGE)})
-    const pump = () => {
-      while (record.sent < HUGE && !response.destroyed) {
-        record.sent += chunk.length
-        if (!response.write(chunk)) return void response.once('drain', pump)
-      }
-      if (record.sent >= HUGE) response.end()
-    }
-    pump()
+    answered.push(answerHugely(response, answer.status, 'application/json'))
   })
   await new Promise<void>((resolve) => standIn.listen(0, '127.0.0.1', resolve))
   const address = standIn.address()

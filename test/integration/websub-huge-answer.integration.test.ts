@@ -9,43 +9,24 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, expect, it} from 'vitest'
 import {parseNdjson} from '../../server/content/ndjson.ts'
+import {answerHugely, HUGE_ANSWER_BYTES, type HugeAnswer} from '../helpers/huge-answer.ts'
 import {startMainProcess, type MainProcess} from '../helpers/main-process.ts'
 import {SAMPLE_DATASET} from '../helpers/server.ts'
 
-const HUGE = 200 * 1024 * 1024
 const MB = 1024 * 1024
-
-interface Ping {
-  /** Bytes of the 200 MB body handed to the connection before the server dropped it (or all of them). */
-  sent: number
-  closed: boolean
-}
 
 let folder: string
 let hub: Server
-let pings: Ping[]
+let pings: HugeAnswer[]
 let server: MainProcess
 
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'catalog-huge-hub-'))
   await copyFile(SAMPLE_DATASET, join(folder, 'catalog.ndjson'))
   pings = []
-  const chunk = Buffer.alloc(64 * 1024, 'x')
   hub = createServer((request, response) => {
     request.resume()
-    const ping: Ping = {sent: 0, closed: false}
-    pings.push(ping)
-    response.once('close', () => (ping.closed = true))
-    response.writeHead(500, {'content-type': 'text/plain', 'content-length': String(HUGE)})
-    // Written as the connection takes it, so the test holds one chunk, never the body.
-    const pump = () => {
-      while (ping.sent < HUGE && !response.destroyed) {
-        ping.sent += chunk.length
-        if (!response.write(chunk)) return void response.once('drain', pump)
-      }
-      if (ping.sent >= HUGE) response.end()
-    }
-    pump()
+    pings.push(answerHugely(response, 500, 'text/plain'))
   })
   await new Promise<void>((resolve) => hub.listen(0, '127.0.0.1', resolve))
   const address = hub.address()
@@ -100,7 +81,7 @@ it('reads a hub answer of 200 MB only up to a few KB: resident memory stays with
   // A new high-water mark is a peak the sampling may have missed.
   if (peakAfter > peakBefore) highest = Math.max(highest, peakAfter)
   console.info(
-    `websub-huge-answer: RSS ${(before / MB).toFixed(0)} MB before the ping, highest ${(highest / MB).toFixed(0)} MB during it; the hub sent ${pings.map((ping) => `${(ping.sent / MB).toFixed(1)} MB`).join(', ')} of ${HUGE / MB} MB`,
+    `websub-huge-answer: RSS ${(before / MB).toFixed(0)} MB before the ping, highest ${(highest / MB).toFixed(0)} MB during it; the hub sent ${pings.map((ping) => `${(ping.sent / MB).toFixed(1)} MB`).join(', ')} of ${HUGE_ANSWER_BYTES / MB} MB`,
   )
 
   expect(highest - before).toBeLessThan(50 * MB)
