@@ -6,7 +6,18 @@ import {defineConfig} from 'eslint/config'
 import tseslint from 'typescript-eslint'
 
 export default defineConfig(
-  {ignores: ['node_modules/', 'studio/dist/', '.sanity/', 'reports/', 'data/', '.stryker-tmp/', '**/*.cjs', '**/*.mjs']},
+  {
+    ignores: [
+      'node_modules/',
+      'studio/dist/',
+      '.sanity/',
+      'reports/',
+      'data/',
+      '.stryker-tmp/',
+      '**/*.cjs',
+      '**/*.mjs',
+    ],
+  },
   js.configs.recommended,
   tseslint.configs.strictTypeChecked,
   {
@@ -18,7 +29,10 @@ export default defineConfig(
       '@typescript-eslint/restrict-template-expressions': ['error', {allowNumber: true}],
       // `() => expect(x)` and `() => resolve()` are the idiom of every callback API (vitest, events, timers).
       // ...and `return send(response, …)` as an early exit from a handler that itself returns nothing.
-      '@typescript-eslint/no-confusing-void-expression': ['error', {ignoreArrowShorthand: true, ignoreVoidReturningFunctions: true}],
+      '@typescript-eslint/no-confusing-void-expression': [
+        'error',
+        {ignoreArrowShorthand: true, ignoreVoidReturningFunctions: true},
+      ],
       // `const {_rev, ...rest} = document` is how a field is left out.
       '@typescript-eslint/no-unused-vars': ['error', {ignoreRestSiblings: true}],
     },

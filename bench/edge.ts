@@ -48,29 +48,53 @@ async function edgeOver(initial: SanityDocument[]): Promise<EdgeUnderTest> {
   const varnishPort = await freePort()
   const origin = await startTestServer({
     source: createEmbeddedSource('in-memory catalog', () => Promise.resolve(documents)),
-    environment: {SANITY_WEBHOOK_SECRET: SECRET, CDN_PURGE: 'varnish', CDN_PURGE_URLS: `http://127.0.0.1:${varnishPort}/`, CDN_PURGE_TOKEN: TOKEN, RECONCILE_INTERVAL_SECONDS: '0'},
+    environment: {
+      SANITY_WEBHOOK_SECRET: SECRET,
+      CDN_PURGE: 'varnish',
+      CDN_PURGE_URLS: `http://127.0.0.1:${varnishPort}/`,
+      CDN_PURGE_TOKEN: TOKEN,
+      RECONCILE_INTERVAL_SECONDS: '0',
+    },
     edge: {retry: {initialDelayMs: 50, maxDelayMs: 500}},
   })
   // Room for the bulk document (about 120 MB at 100k documents) and everything else, twice over.
-  const varnish = await startVarnish({backends: [new URL(origin.baseUrl).host], token: TOKEN, port: varnishPort, storageMiB: 1024})
+  const varnish = await startVarnish({
+    backends: [new URL(origin.baseUrl).host],
+    token: TOKEN,
+    port: varnishPort,
+    storageMiB: 1024,
+  })
   // The origin's start purges everything (it cannot know what the edge holds), and Varnish was not
   // listening yet: until that purge's retry has landed, it can empty the cache in the middle of the
   // first edit's measurement (16 of 20 untouched items read as refetched after edit 0 in one run).
   await origin.edge?.drained()
   // The newest episode: its edit changes its item, the first page of the list and the bulk document.
-  const newest = z.object({data: z.array(z.object({slug: z.string()})).min(1)}).parse(await (await fetch(`${origin.baseUrl}/api/v1/episodes.json?limit=1`)).json()).data[0]?.slug
-  const edited = initial.find((document) => document._type === 'episode' && !document._id.startsWith('drafts.') && JSON.stringify(document.slug).includes(`"${newest}"`))
+  const newest = z
+    .object({data: z.array(z.object({slug: z.string()})).min(1)})
+    .parse(await (await fetch(`${origin.baseUrl}/api/v1/episodes.json?limit=1`)).json()).data[0]?.slug
+  const edited = initial.find(
+    (document) =>
+      document._type === 'episode' &&
+      !document._id.startsWith('drafts.') &&
+      JSON.stringify(document.slug).includes(`"${newest}"`),
+  )
   if (!edited || !newest) throw new Error('the dataset has no episode')
   return {
     origin,
     varnish,
     slug: newest,
     async publish(title) {
-      documents = documents.map((document) => (document._id === edited._id ? {...document, title, _updatedAt: new Date().toISOString()} : document))
+      documents = documents.map((document) =>
+        document._id === edited._id ? {...document, title, _updatedAt: new Date().toISOString()} : document,
+      )
       const body = JSON.stringify({_id: edited._id, _type: 'episode'})
       const signature = await encodeSignatureHeader(body, Date.now(), SECRET)
       const sentAt = performance.now()
-      const response = await fetch(`${origin.baseUrl}/webhooks/sanity`, {method: 'POST', headers: {'content-type': 'application/json', 'sanity-webhook-signature': signature}, body})
+      const response = await fetch(`${origin.baseUrl}/webhooks/sanity`, {
+        method: 'POST',
+        headers: {'content-type': 'application/json', 'sanity-webhook-signature': signature},
+        body,
+      })
       if (response.status !== 202) throw new Error(`webhook answered ${response.status}`)
       return sentAt
     },
@@ -81,7 +105,8 @@ async function edgeOver(initial: SanityDocument[]): Promise<EdgeUnderTest> {
   }
 }
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))] ?? Number.NaN
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))] ?? Number.NaN
 /** HEAD through Varnish: the ETag names the bytes (the bulk document at 100k is 100 MB, too large to poll whole). */
 const headAt = async (url: string) => {
   const response = await fetch(url, {method: 'HEAD', headers: {'accept-encoding': 'identity'}})
@@ -103,14 +128,27 @@ const freshnessRows: Freshness[] = []
 let hitRatio = {reads: 0, hits: 0, documents: 0, failed: new Map<string, number>()}
 for (const size of SIZES) {
   const edge = await edgeOver(growDataset(sample, size))
-  const documentsToWatch = {item: `/api/v1/episodes/${edge.slug}.json`, list: '/api/v1/episodes.json', bulk: '/api/v1/all.json'}
+  const documentsToWatch = {
+    item: `/api/v1/episodes/${edge.slug}.json`,
+    list: '/api/v1/episodes.json',
+    bulk: '/api/v1/all.json',
+  }
   // Untouched by the edit: items of other episodes and of voices, read before each edit and after its purge.
   const untouched = edge.origin.store
     .current()
     .paths.filter((path) => /^(episodes|voices)\//.test(path) && !path.includes(edge.slug))
     .slice(0, 20)
     .map((path) => `/api/v1/${path}`)
-  const row: Freshness = {documents: size, edits: size > 10_000 ? LARGE_EDITS : EDITS, item: [], list: [], bulk: [], staleAfterFresh: 0, untouchedRefetched: 0, untouchedChecked: 0}
+  const row: Freshness = {
+    documents: size,
+    edits: size > 10_000 ? LARGE_EDITS : EDITS,
+    item: [],
+    list: [],
+    bulk: [],
+    staleAfterFresh: 0,
+    untouchedRefetched: 0,
+    untouchedChecked: 0,
+  }
   for (let edit = 0; edit < row.edits; edit += 1) {
     const before = new Map<string, string | null>()
     for (const path of [...Object.values(documentsToWatch), ...untouched]) {
@@ -121,11 +159,17 @@ for (const size of SIZES) {
     await Promise.all(
       (['item', 'list', 'bulk'] as const).map(async (name) => {
         const url = `${edge.varnish.url}${documentsToWatch[name]}`
-        for (const giveUpAt = performance.now() + 30_000; (await headAt(url)).etag === before.get(documentsToWatch[name]); await new Promise((resolve) => setTimeout(resolve, 2))) {
-          if (performance.now() > giveUpAt) throw new Error(`${name} (${url}) was not fresh at the edge 30 s after the webhook`)
+        for (
+          const giveUpAt = performance.now() + 30_000;
+          (await headAt(url)).etag === before.get(documentsToWatch[name]);
+          await new Promise((resolve) => setTimeout(resolve, 2))
+        ) {
+          if (performance.now() > giveUpAt)
+            throw new Error(`${name} (${url}) was not fresh at the edge 30 s after the webhook`)
         }
         row[name].push(performance.now() - sentAt)
-        for (let read = 0; read < READS_AFTER_FRESH; read += 1) if ((await headAt(url)).etag === before.get(documentsToWatch[name])) row.staleAfterFresh += 1
+        for (let read = 0; read < READS_AFTER_FRESH; read += 1)
+          if ((await headAt(url)).etag === before.get(documentsToWatch[name])) row.staleAfterFresh += 1
       }),
     )
     await edge.origin.edge?.drained()
@@ -181,40 +225,77 @@ for (const size of SIZES) {
 
 // 3. Throughput, one core each: one episode, the bulk document and a 304 for the episode.
 async function wrk(url: string, headers: Record<string, string> = {}): Promise<number> {
-  const {stdout} = await run('taskset', ['-c', '1', 'wrk', '-t1', '-c32', `-d${SECONDS}s`, ...Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]), url])
+  const {stdout} = await run('taskset', [
+    '-c',
+    '1',
+    'wrk',
+    '-t1',
+    '-c32',
+    `-d${SECONDS}s`,
+    ...Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]),
+    url,
+  ])
   return Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1])
 }
 const originPort = await freePort()
 const originProcess = spawn('taskset', ['-c', '0', process.execPath, 'server/main.ts'], {
-  env: {...process.env, PORT: String(originPort), PUBLIC_BASE_URL: 'http://api.test', RATE_LIMIT_QUOTA: '0', RECONCILE_INTERVAL_SECONDS: '0', LOG_LEVEL: 'silent'},
+  env: {
+    ...process.env,
+    PORT: String(originPort),
+    PUBLIC_BASE_URL: 'http://api.test',
+    RATE_LIMIT_QUOTA: '0',
+    RECONCILE_INTERVAL_SECONDS: '0',
+    LOG_LEVEL: 'silent',
+  },
   stdio: 'ignore',
 })
 const originUrl = `http://127.0.0.1:${originPort}`
 await waitFor(`${originUrl}/api/v1/index.json`)
-const episodeSlug = /"current":"([^"]+)"/.exec(JSON.stringify(sample.find((document) => document._type === 'episode' && !document._id.startsWith('drafts.'))))?.[1] ?? ''
+const episodeSlug =
+  /"current":"([^"]+)"/.exec(
+    JSON.stringify(sample.find((document) => document._type === 'episode' && !document._id.startsWith('drafts.'))),
+  )?.[1] ?? ''
 const cases = {episode: `/api/v1/episodes/${episodeSlug}.json`, bulk: '/api/v1/all.json'}
 const sizes = {
-  episode: (await (await fetch(`${originUrl}${cases.episode}`, {headers: {'accept-encoding': 'identity'}})).arrayBuffer()).byteLength,
-  bulk: (await (await fetch(`${originUrl}${cases.bulk}`, {headers: {'accept-encoding': 'identity'}})).arrayBuffer()).byteLength,
+  episode: (
+    await (await fetch(`${originUrl}${cases.episode}`, {headers: {'accept-encoding': 'identity'}})).arrayBuffer()
+  ).byteLength,
+  bulk: (await (await fetch(`${originUrl}${cases.bulk}`, {headers: {'accept-encoding': 'identity'}})).arrayBuffer())
+    .byteLength,
 }
 type ThroughputRow = {server: string; episode: number; bulk: number; notModified: number}
 const throughput: ThroughputRow[] = []
 /** One episode, the bulk document, and a 304 for the episode with the ETag `baseUrl` gives it. */
 async function measureAt(server: string, baseUrl: string) {
-  const etag = (await fetch(`${baseUrl}${cases.episode}`, {headers: {'accept-encoding': 'identity'}})).headers.get('etag') ?? ''
-  for (const path of Object.values(cases)) await fetch(`${baseUrl}${path}`, {headers: {'accept-encoding': 'identity'}}).then((response) => response.arrayBuffer())
-  throughput.push({server, episode: await wrk(`${baseUrl}${cases.episode}`), bulk: await wrk(`${baseUrl}${cases.bulk}`), notModified: await wrk(`${baseUrl}${cases.episode}`, {'If-None-Match': etag})})
+  const etag =
+    (await fetch(`${baseUrl}${cases.episode}`, {headers: {'accept-encoding': 'identity'}})).headers.get('etag') ?? ''
+  for (const path of Object.values(cases))
+    await fetch(`${baseUrl}${path}`, {headers: {'accept-encoding': 'identity'}}).then((response) =>
+      response.arrayBuffer(),
+    )
+  throughput.push({
+    server,
+    episode: await wrk(`${baseUrl}${cases.episode}`),
+    bulk: await wrk(`${baseUrl}${cases.bulk}`),
+    notModified: await wrk(`${baseUrl}${cases.episode}`, {'If-None-Match': etag}),
+  })
 }
 for (const parameters of ['default', 'recommended'] as const) {
   const pinned = await startVarnish({backends: [`127.0.0.1:${originPort}`], token: TOKEN, parameters, cpu: 0})
-  await measureAt(`Varnish, ${parameters === 'default' ? 'default parameters' : 'recommended parameters (edge.vcl.params)'}`, pinned.url)
+  await measureAt(
+    `Varnish, ${parameters === 'default' ? 'default parameters' : 'recommended parameters (edge.vcl.params)'}`,
+    pinned.url,
+  )
   await pinned.stop()
 }
 await measureAt('origin alone (node, rate limit off)', originUrl)
 const root = join(work, 'root')
 for (const path of Object.values(cases)) {
   await mkdir(join(root, path, '..'), {recursive: true})
-  await writeFile(join(root, path), Buffer.from(await (await fetch(`${originUrl}${path}`, {headers: {'accept-encoding': 'identity'}})).arrayBuffer()))
+  await writeFile(
+    join(root, path),
+    Buffer.from(await (await fetch(`${originUrl}${path}`, {headers: {'accept-encoding': 'identity'}})).arrayBuffer()),
+  )
 }
 originProcess.kill('SIGTERM')
 const nginxPort = await freePort()
@@ -225,7 +306,9 @@ events { worker_connections 1024; }
 http { access_log off; default_type application/json; server { listen 127.0.0.1:${nginxPort}; root ${root}; } }
 `,
 )
-const nginx = spawn('taskset', ['-c', '0', 'nginx', '-p', work, '-c', join(work, 'nginx.conf'), '-g', 'daemon off;'], {stdio: 'ignore'})
+const nginx = spawn('taskset', ['-c', '0', 'nginx', '-p', work, '-c', join(work, 'nginx.conf'), '-g', 'daemon off;'], {
+  stdio: 'ignore',
+})
 await waitFor(`http://127.0.0.1:${nginxPort}${cases.bulk}`)
 await measureAt('nginx, the same bytes from files', `http://127.0.0.1:${nginxPort}`)
 nginx.kill('SIGTERM')
@@ -235,7 +318,8 @@ const ms = (value: number) => `${Math.round(value)} ms`
 const count = (value: number) => Math.round(value).toLocaleString('en-US')
 const nginxRow = throughput.find((row) => row.server.startsWith('nginx'))
 const recommended = throughput.find((row) => row.server.includes('recommended'))
-const ofNginx = (row: ThroughputRow | undefined, key: 'episode' | 'bulk' | 'notModified') => (row && nginxRow ? (row[key] / nginxRow[key]).toFixed(2) : '—')
+const ofNginx = (row: ThroughputRow | undefined, key: 'episode' | 'bulk' | 'notModified') =>
+  row && nginxRow ? (row[key] / nginxRow[key]).toFixed(2) : '—'
 const report = `# Edge: Varnish in front of the origin
 
 \`npm run bench:edge\` on ${new Date().toISOString().slice(0, 10)}, on a 2-core machine (numbers are indicative; run it again before relying on one).

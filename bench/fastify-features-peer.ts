@@ -14,7 +14,12 @@ const {config, snapshot, responses} = await prebuiltCatalog(process.env)
 const prefix = randomBytes(6).toString('base64url')
 let sequence = 0
 // With the origin's server option (bodiless requests skip their stream's life cycle): like for like.
-const app = Fastify({logger: false, http: {optimizeEmptyRequests: true}, requestIdHeader: 'x-request-id', genReqId: () => `${prefix}-${(sequence += 1).toString(36)}`})
+const app = Fastify({
+  logger: false,
+  http: {optimizeEmptyRequests: true},
+  requestIdHeader: 'x-request-id',
+  genReqId: () => `${prefix}-${(sequence += 1).toString(36)}`,
+})
 await app.register(cors, {origin: '*', exposedHeaders: EXPOSED_HEADERS})
 await app.register(rateLimit, {max: 1_000_000_000, timeWindow: 60_000, enableDraftSpec: true})
 app.addHook('onRequest', (request, reply, done) => {
@@ -25,7 +30,8 @@ app.get('/api/v1/*', (request, reply) => {
   const found = responses.get(request.url)
   if (!found) return reply.code(404).send()
   const variant = variantFor(found, request.headers['accept-encoding'])
-  if (request.headers['if-none-match'] === variant.etag) return reply.code(304).headers(variant.notModifiedObject).send()
+  if (request.headers['if-none-match'] === variant.etag)
+    return reply.code(304).headers(variant.notModifiedObject).send()
   return reply.headers(variant.headerObject).send(variant.body)
 })
 await app.listen({port: config.port, host: '127.0.0.1'})

@@ -18,13 +18,20 @@ export function growDataset(sample: readonly SanityDocument[], total: number): S
     const suffix = copy === 0 ? '' : `-${copy}`
     const renamed = (document: SanityDocument): SanityDocument => {
       const slug = document.slug
-      const current = typeof slug === 'object' && slug !== null && 'current' in slug ? String(slug.current) : document._id
+      const current =
+        typeof slug === 'object' && slug !== null && 'current' in slug ? String(slug.current) : document._id
       return {...document, _id: `${document._id}${suffix}`, slug: {_type: 'slug', current: `${current}${suffix}`}}
     }
     const withReferences = (document: SanityDocument, field: string): SanityDocument => {
       const references = document[field]
       if (!Array.isArray(references)) return document
-      return {...document, [field]: references.map((reference: {_ref: string; _key: string}) => ({...reference, _ref: `${reference._ref}${suffix}`}))}
+      return {
+        ...document,
+        [field]: references.map((reference: {_ref: string; _key: string}) => ({
+          ...reference,
+          _ref: `${reference._ref}${suffix}`,
+        })),
+      }
     }
     grown.push(...voices.map(renamed))
     grown.push(...episodes.map((document) => withReferences(renamed(document), 'guests')))

@@ -95,9 +95,17 @@ const ORIGIN_ENVIRONMENT = {
 }
 
 /** A Node process on CPU 0; its stdout (the request log, for the origin) goes to a file, as a log collector would take it. */
-async function startNode(script: string, port: number, environment: Record<string, string>, options: {profileDirectory?: string; cwd?: string} = {}): Promise<ChildProcess> {
+async function startNode(
+  script: string,
+  port: number,
+  environment: Record<string, string>,
+  options: {profileDirectory?: string; cwd?: string} = {},
+): Promise<ChildProcess> {
   // The origin runs with npm start's Node flags; the peers with Node's defaults.
-  const nodeArguments = [...(script === 'server/main.ts' ? START_FLAGS : []), ...(options.profileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDirectory}`] : [])]
+  const nodeArguments = [
+    ...(script === 'server/main.ts' ? START_FLAGS : []),
+    ...(options.profileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDirectory}`] : []),
+  ]
   const stdout = await open(join(work, `stdout-${port}.log`), 'w')
   const child = spawn('taskset', ['-c', '0', process.execPath, ...nodeArguments, script], {
     env: {...process.env, ...ORIGIN_ENVIRONMENT, ...environment, PORT: String(port)},
@@ -107,12 +115,22 @@ async function startNode(script: string, port: number, environment: Record<strin
   await stdout.close() // the child has its own copy of the descriptor
   await waitFor(`http://127.0.0.1:${port}/api/v1/index.json`)
   // The bulk document and its variants are built just after start; wait until they are.
-  await fetch(`http://127.0.0.1:${port}/api/v1/all.json`, {headers: {'Accept-Encoding': 'br'}}).then((response) => response.arrayBuffer())
+  await fetch(`http://127.0.0.1:${port}/api/v1/all.json`, {headers: {'Accept-Encoding': 'br'}}).then((response) =>
+    response.arrayBuffer(),
+  )
   return child
 }
 
-const startOrigin = (dataset: string, options: {profileDirectory?: string; logLevel?: string; port?: number; cwd?: string} = {}) =>
-  startNode('server/main.ts', options.port ?? ORIGIN_PORT, {DATASET_FILE: options.cwd ? join(process.cwd(), dataset) : dataset, LOG_LEVEL: options.logLevel ?? 'warn'}, options)
+const startOrigin = (
+  dataset: string,
+  options: {profileDirectory?: string; logLevel?: string; port?: number; cwd?: string} = {},
+) =>
+  startNode(
+    'server/main.ts',
+    options.port ?? ORIGIN_PORT,
+    {DATASET_FILE: options.cwd ? join(process.cwd(), dataset) : dataset, LOG_LEVEL: options.logLevel ?? 'warn'},
+    options,
+  )
 
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return
@@ -124,12 +142,16 @@ async function stop(child: ChildProcess): Promise<void> {
 /** The export of the catalog, once: the files every nginx serves. */
 async function exportCatalog(dataset: string, listen: string): Promise<string> {
   const out = join(work, 'export')
-  await run(process.execPath, ['server/export.ts', '--out', out, '--listen', listen], {env: {...process.env, PUBLIC_BASE_URL: 'http://api.test', DATASET_FILE: dataset}})
+  await run(process.execPath, ['server/export.ts', '--out', out, '--listen', listen], {
+    env: {...process.env, PUBLIC_BASE_URL: 'http://api.test', DATASET_FILE: dataset},
+  })
   return out
 }
 
 async function startNginx(prefix: string, configuration: string, port: number): Promise<ChildProcess> {
-  const nginx = spawn('taskset', ['-c', '0', 'nginx', '-p', prefix, '-c', configuration, '-g', 'daemon off;'], {stdio: ['ignore', 'ignore', 'inherit']})
+  const nginx = spawn('taskset', ['-c', '0', 'nginx', '-p', prefix, '-c', configuration, '-g', 'daemon off;'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
   await waitFor(`http://127.0.0.1:${port}/api/v1/index.json`)
   return nginx
 }
@@ -179,12 +201,23 @@ interface Case {
 const EPISODE = '/api/v1/episodes/ep-3-schema-migrations.json'
 const identity = () => Promise.resolve({'Accept-Encoding': 'identity'})
 const mcpScript = join(work, 'mcp-search.lua')
-const MCP_CALL = {jsonrpc: '2.0', id: 1, method: 'tools/call', params: {name: 'search_catalog', arguments: {query: 'react', limit: 5}}}
+const MCP_CALL = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: {name: 'search_catalog', arguments: {query: 'react', limit: 5}},
+}
 await writeFile(
   mcpScript,
   `wrk.method = "POST"\nwrk.body = '${JSON.stringify(MCP_CALL)}'\nwrk.headers["Content-Type"] = "application/json"\nwrk.headers["Accept"] = "application/json, text/event-stream"\n`,
 )
-const NODE_SERVERS = ['origin, logs off', 'origin, logs on', 'raw node:http', "raw node:http, Node's defaults", 'Fastify']
+const NODE_SERVERS = [
+  'origin, logs off',
+  'origin, logs on',
+  'raw node:http',
+  "raw node:http, Node's defaults",
+  'Fastify',
+]
 const allCases: Case[] = [
   {name: 'one episode (identity)', path: EPISODE, headers: identity},
   {name: 'list page (episodes.json, identity)', path: '/api/v1/episodes.json', headers: identity},
@@ -198,13 +231,32 @@ const allCases: Case[] = [
       return {'Accept-Encoding': 'identity', 'If-None-Match': response.headers.get('etag') ?? ''}
     },
   },
-  {name: 'one episode, brotli', path: EPISODE, headers: () => Promise.resolve({'Accept-Encoding': 'br'}), servers: [...NODE_SERVERS, 'export nginx']},
-  {name: 'MCP tools/call search_catalog', path: '/mcp', headers: () => Promise.resolve({}), script: mcpScript, servers: ['origin, logs off', 'origin, logs on', 'raw node:http']},
-  {name: 'the same search, no MCP SDK (raw node:http only)', path: '/mcp-bare', headers: () => Promise.resolve({}), script: mcpScript, servers: ['raw node:http'], informational: true},
+  {
+    name: 'one episode, brotli',
+    path: EPISODE,
+    headers: () => Promise.resolve({'Accept-Encoding': 'br'}),
+    servers: [...NODE_SERVERS, 'export nginx'],
+  },
+  {
+    name: 'MCP tools/call search_catalog',
+    path: '/mcp',
+    headers: () => Promise.resolve({}),
+    script: mcpScript,
+    servers: ['origin, logs off', 'origin, logs on', 'raw node:http'],
+  },
+  {
+    name: 'the same search, no MCP SDK (raw node:http only)',
+    path: '/mcp-bare',
+    headers: () => Promise.resolve({}),
+    script: mcpScript,
+    servers: ['raw node:http'],
+    informational: true,
+  },
 ]
 const cases = allCases.filter((benchCase) => !(QUICK && benchCase.informational))
 // Other trees of the origin get the origin's cases.
-const appliesTo = (benchCase: Case, server: string): boolean => !benchCase.servers || benchCase.servers.includes(server.startsWith('tree ') ? 'origin, logs off' : server)
+const appliesTo = (benchCase: Case, server: string): boolean =>
+  !benchCase.servers || benchCase.servers.includes(server.startsWith('tree ') ? 'origin, logs off' : server)
 
 interface Measurement {
   requestsPerSecond: number
@@ -214,12 +266,31 @@ interface Measurement {
   errors: number
 }
 
-async function wrk(port: number, path: string, headers: Record<string, string>, seconds = SECONDS, script?: string): Promise<Measurement> {
+async function wrk(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+  seconds = SECONDS,
+  script?: string,
+): Promise<Measurement> {
   const headerArguments = Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`])
   const scriptArguments = script ? ['-s', script] : []
-  const {stdout} = await run('taskset', ['-c', '1', 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', ...scriptArguments, ...headerArguments, `http://127.0.0.1:${port}${path}`])
+  const {stdout} = await run('taskset', [
+    '-c',
+    '1',
+    'wrk',
+    '-t1',
+    `-c${CONNECTIONS}`,
+    `-d${seconds}s`,
+    '--latency',
+    ...scriptArguments,
+    ...headerArguments,
+    `http://127.0.0.1:${port}${path}`,
+  ])
   const requestsPerSecond = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1])
-  const errors = [...stdout.matchAll(/(?:Non-2xx or 3xx responses|Socket errors:.*?(?:connect|read|write|timeout)) (\d+)/g)].reduce((sum, match) => sum + Number(match[1]), 0)
+  const errors = [
+    ...stdout.matchAll(/(?:Non-2xx or 3xx responses|Socket errors:.*?(?:connect|read|write|timeout)) (\d+)/g),
+  ].reduce((sum, match) => sum + Number(match[1]), 0)
   return {
     requestsPerSecond,
     requests: Number(/(\d+) requests in/.exec(stdout)?.[1]),
@@ -240,7 +311,9 @@ async function cpuSeconds(pid: number | undefined): Promise<number> {
     const stat = await readFile(`/proc/${id}/stat`, 'utf8').catch(() => '')
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
     const own = Number(fields[11]) + Number(fields[12]) // utime, stime (fields 14 and 15 of proc(5))
-    const children = (await readFile(`/proc/${id}/task/${id}/children`, 'utf8').catch(() => '')).split(' ').filter(Boolean)
+    const children = (await readFile(`/proc/${id}/task/${id}/children`, 'utf8').catch(() => ''))
+      .split(' ')
+      .filter(Boolean)
     return own + (await Promise.all(children.map(ticks))).reduce((sum, value) => sum + value, 0)
   }
   return (await ticks(String(pid))) / 100 // USER_HZ
@@ -274,20 +347,44 @@ const sampleDataset = await datasetOf('sample')
 const exported = QUICK ? '' : await exportCatalog(sampleDataset, '127.0.0.1:4302')
 const servers: Server[] = [
   {name: 'origin, logs off', port: ORIGIN_PORT, start: () => startOrigin(sampleDataset)},
-  {name: 'raw node:http', port: 4305, start: () => startNode('bench/raw-ceiling.ts', 4305, {DATASET_FILE: sampleDataset})},
+  {
+    name: 'raw node:http',
+    port: 4305,
+    start: () => startNode('bench/raw-ceiling.ts', 4305, {DATASET_FILE: sampleDataset}),
+  },
   ...(QUICK
     ? []
     : [
         {name: 'origin, logs on', port: 4306, start: () => startOrigin(sampleDataset, {logLevel: 'info', port: 4306})},
-        {name: "raw node:http, Node's defaults", port: 4309, start: () => startNode('bench/raw-ceiling.ts', 4309, {DATASET_FILE: sampleDataset, RAW_NODE_DEFAULTS: '1'})},
-        {name: 'Fastify', port: 4307, start: () => startNode('bench/fastify-peer.ts', 4307, {DATASET_FILE: sampleDataset})},
-        {name: 'Fastify, same features', port: 4308, start: () => startNode('bench/fastify-features-peer.ts', 4308, {DATASET_FILE: sampleDataset})},
+        {
+          name: "raw node:http, Node's defaults",
+          port: 4309,
+          start: () => startNode('bench/raw-ceiling.ts', 4309, {DATASET_FILE: sampleDataset, RAW_NODE_DEFAULTS: '1'}),
+        },
+        {
+          name: 'Fastify',
+          port: 4307,
+          start: () => startNode('bench/fastify-peer.ts', 4307, {DATASET_FILE: sampleDataset}),
+        },
+        {
+          name: 'Fastify, same features',
+          port: 4308,
+          start: () => startNode('bench/fastify-features-peer.ts', 4308, {DATASET_FILE: sampleDataset}),
+        },
         {name: 'plain nginx', port: 4303, start: () => plainNginx(join(exported, 'site'), 4303, false)},
         {name: 'plain nginx, access log', port: 4304, start: () => plainNginx(join(exported, 'site'), 4304, true)},
         {name: 'export nginx', port: 4302, start: () => startNginx(exported, join(exported, 'nginx.conf'), 4302)},
         ...TREES.flatMap((tree, index) => [
-          {name: `tree ${tree.label}, logs off`, port: 4310 + 2 * index, start: () => startOrigin(sampleDataset, {port: 4310 + 2 * index, cwd: tree.directory})},
-          {name: `tree ${tree.label}, logs on`, port: 4311 + 2 * index, start: () => startOrigin(sampleDataset, {port: 4311 + 2 * index, cwd: tree.directory, logLevel: 'info'})},
+          {
+            name: `tree ${tree.label}, logs off`,
+            port: 4310 + 2 * index,
+            start: () => startOrigin(sampleDataset, {port: 4310 + 2 * index, cwd: tree.directory}),
+          },
+          {
+            name: `tree ${tree.label}, logs on`,
+            port: 4311 + 2 * index,
+            start: () => startOrigin(sampleDataset, {port: 4311 + 2 * index, cwd: tree.directory, logLevel: 'info'}),
+          },
         ]),
       ]),
 ]
@@ -316,12 +413,15 @@ async function measureRounds(roundCases: readonly Case[]): Promise<void> {
     const running = await Promise.all(servers.map(async (server) => ({...server, process: await server.start()})))
     for (const benchCase of roundCases) {
       const measured = running.filter((server) => appliesTo(benchCase, server.name))
-      const headers = new Map(await Promise.all(measured.map(async (server) => [server.name, await benchCase.headers(server.port)] as const)))
+      const headers = new Map(
+        await Promise.all(measured.map(async (server) => [server.name, await benchCase.headers(server.port)] as const)),
+      )
       // One uncounted second each first, so the JIT and the case's own caches are as warm as in service
       // (a 1 s quick round measured a cold origin: the list page once read 0.52 of raw node:http).
       // The round's first case is the first load fresh processes see: it warms them longer.
       const warmUpSeconds = benchCase === roundCases[0] ? 1 + ROUND_WARM_UP_SECONDS : 1
-      for (const server of measured) await wrk(server.port, benchCase.path, headers.get(server.name) ?? {}, warmUpSeconds, benchCase.script)
+      for (const server of measured)
+        await wrk(server.port, benchCase.path, headers.get(server.name) ?? {}, warmUpSeconds, benchCase.script)
       // The servers take turns in slices, so a slower spell of the machine falls on all of them
       // rather than on whichever one was being measured (one 3 s run each read the bulk document at
       // 1.39 of raw node:http, and brotli at 0.75, in the same round).
@@ -329,9 +429,16 @@ async function measureRounds(roundCases: readonly Case[]): Promise<void> {
       for (let slice = 0; slice < SLICES; slice++) {
         for (const server of measured) {
           const cpuBefore = await cpuSeconds(server.process.pid)
-          const measurement = await wrk(server.port, benchCase.path, headers.get(server.name) ?? {}, Math.round(SECONDS / SLICES), benchCase.script)
+          const measurement = await wrk(
+            server.port,
+            benchCase.path,
+            headers.get(server.name) ?? {},
+            Math.round(SECONDS / SLICES),
+            benchCase.script,
+          )
           const cpu = (await cpuSeconds(server.process.pid)) - cpuBefore
-          if (measurement.errors > 0) throw new Error(`${server.name}: ${measurement.errors} errors on ${benchCase.name}`)
+          if (measurement.errors > 0)
+            throw new Error(`${server.name}: ${measurement.errors} errors on ${benchCase.name}`)
           const total = totals.get(server.name)
           if (!total) continue
           total.requests += measurement.requests
@@ -348,10 +455,28 @@ async function measureRounds(roundCases: readonly Case[]): Promise<void> {
   }
   for (const benchCase of roundCases) {
     const measured = servers.filter((server) => appliesTo(benchCase, server.name))
-    rates.set(benchCase.name, new Map(measured.map((server) => [server.name, median(roundsOf(benchCase, server.name).rates)])))
-    perCpuSecond.set(benchCase.name, new Map(measured.map((server) => [server.name, median(roundsOf(benchCase, server.name).perCpu)])))
-    console.log(benchCase.name, JSON.stringify(Object.fromEntries([...(rates.get(benchCase.name) ?? [])].map(([name, value]) => [name, Math.round(value)]))))
-    console.log(`${benchCase.name} per CPU-second`, JSON.stringify(Object.fromEntries([...(perCpuSecond.get(benchCase.name) ?? [])].map(([name, value]) => [name, Math.round(value)]))))
+    rates.set(
+      benchCase.name,
+      new Map(measured.map((server) => [server.name, median(roundsOf(benchCase, server.name).rates)])),
+    )
+    perCpuSecond.set(
+      benchCase.name,
+      new Map(measured.map((server) => [server.name, median(roundsOf(benchCase, server.name).perCpu)])),
+    )
+    console.log(
+      benchCase.name,
+      JSON.stringify(
+        Object.fromEntries([...(rates.get(benchCase.name) ?? [])].map(([name, value]) => [name, Math.round(value)])),
+      ),
+    )
+    console.log(
+      `${benchCase.name} per CPU-second`,
+      JSON.stringify(
+        Object.fromEntries(
+          [...(perCpuSecond.get(benchCase.name) ?? [])].map(([name, value]) => [name, Math.round(value)]),
+        ),
+      ),
+    )
   }
 }
 // Below in requests per second and in requests per CPU-second: a real regression costs CPU, while a
@@ -359,11 +484,14 @@ async function measureRounds(roundCases: readonly Case[]): Promise<void> {
 const belowGuard = (benchCase: Case) =>
   !benchCase.informational &&
   rate(benchCase.name, 'origin, logs off') < GUARD_RATIO * rate(benchCase.name, 'raw node:http') &&
-  (perCpuSecond.get(benchCase.name)?.get('origin, logs off') ?? Number.NaN) < GUARD_RATIO * (perCpuSecond.get(benchCase.name)?.get('raw node:http') ?? Number.NaN)
+  (perCpuSecond.get(benchCase.name)?.get('origin, logs off') ?? Number.NaN) <
+    GUARD_RATIO * (perCpuSecond.get(benchCase.name)?.get('raw node:http') ?? Number.NaN)
 await measureRounds(cases)
 const failingOnce = QUICK ? cases.filter(belowGuard) : []
 if (failingOnce.length > 0) {
-  console.log(`${failingOnce.map((benchCase) => benchCase.name).join('; ')}: below ${GUARD_RATIO} of raw node:http; measuring once more`)
+  console.log(
+    `${failingOnce.map((benchCase) => benchCase.name).join('; ')}: below ${GUARD_RATIO} of raw node:http; measuring once more`,
+  )
   await measureRounds(failingOnce)
 }
 
@@ -372,17 +500,21 @@ const ratio = (benchCase: string, server: string, baseline: string) => {
   return Number.isNaN(value) ? '—' : value.toFixed(2)
 }
 const perCpu = (benchCase: string, server: string) => perCpuSecond.get(benchCase)?.get(server) ?? Number.NaN
-const cpuCell = (benchCase: string, server: string) => (Number.isNaN(perCpu(benchCase, server)) ? '—' : thousands(perCpu(benchCase, server)))
+const cpuCell = (benchCase: string, server: string) =>
+  Number.isNaN(perCpu(benchCase, server)) ? '—' : thousands(perCpu(benchCase, server))
 const cpuRatio = (benchCase: string, server: string, baseline: string) => {
   const value = perCpu(benchCase, server) / perCpu(benchCase, baseline)
   return Number.isNaN(value) ? '—' : value.toFixed(2)
 }
-const rateCell = (benchCase: string, server: string) => (Number.isNaN(rate(benchCase, server)) ? '—' : thousands(rate(benchCase, server)))
+const rateCell = (benchCase: string, server: string) =>
+  Number.isNaN(rate(benchCase, server)) ? '—' : thousands(rate(benchCase, server))
 
 if (QUICK) {
   // The guard: the origin against raw node:http, measured in this run.
   const failing = cases.filter(belowGuard)
-  console.log('\n| case | origin, logs off req/s | raw node:http req/s | ratio | ratio per CPU-second |\n|---|---|---|---|---|')
+  console.log(
+    '\n| case | origin, logs off req/s | raw node:http req/s | ratio | ratio per CPU-second |\n|---|---|---|---|---|',
+  )
   for (const benchCase of cases) {
     console.log(
       `| ${benchCase.name} | ${rateCell(benchCase.name, 'origin, logs off')} | ${rateCell(benchCase.name, 'raw node:http')} | ${ratio(benchCase.name, 'origin, logs off', 'raw node:http')} | ${cpuRatio(benchCase.name, 'origin, logs off', 'raw node:http')} |`,
@@ -390,7 +522,9 @@ if (QUICK) {
   }
   await rm(work, {recursive: true, force: true})
   if (failing.length > 0) {
-    console.error(`\nbench:http --quick: below ${GUARD_RATIO} of raw node:http (a 2× regression): ${failing.map((benchCase) => benchCase.name).join('; ')}`)
+    console.error(
+      `\nbench:http --quick: below ${GUARD_RATIO} of raw node:http (a 2× regression): ${failing.map((benchCase) => benchCase.name).join('; ')}`,
+    )
     process.exit(1)
   }
   console.log(`\nbench:http --quick: every case of the origin is at least ${GUARD_RATIO} of raw node:http`)
@@ -418,11 +552,17 @@ report.push(
   '',
   `| case | ${servers.map((server) => server.name).join(' | ')} |`,
   `|---|${servers.map(() => '---').join('|')}|`,
-  ...cases.map((benchCase) => `| ${benchCase.name} | ${servers.map((server) => rateCell(benchCase.name, server.name)).join(' | ')} |`),
+  ...cases.map(
+    (benchCase) =>
+      `| ${benchCase.name} | ${servers.map((server) => rateCell(benchCase.name, server.name)).join(' | ')} |`,
+  ),
   '',
   `| case | ${columns.map(([title]) => title).join(' | ')} |`,
   `|---|${columns.map(() => '---').join('|')}|`,
-  ...cases.map((benchCase) => `| ${benchCase.name} | ${columns.map(([, server, baseline]) => ratio(benchCase.name, server, baseline)).join(' | ')} |`),
+  ...cases.map(
+    (benchCase) =>
+      `| ${benchCase.name} | ${columns.map(([, server, baseline]) => ratio(benchCase.name, server, baseline)).join(' | ')} |`,
+  ),
   '',
   '### Requests per CPU-second of the server',
   '',
@@ -430,11 +570,17 @@ report.push(
   '',
   `| case | ${servers.map((server) => server.name).join(' | ')} |`,
   `|---|${servers.map(() => '---').join('|')}|`,
-  ...cases.map((benchCase) => `| ${benchCase.name} | ${servers.map((server) => cpuCell(benchCase.name, server.name)).join(' | ')} |`),
+  ...cases.map(
+    (benchCase) =>
+      `| ${benchCase.name} | ${servers.map((server) => cpuCell(benchCase.name, server.name)).join(' | ')} |`,
+  ),
   '',
   `| case | ${columns.map(([title]) => title).join(' | ')} |`,
   `|---|${columns.map(() => '---').join('|')}|`,
-  ...cases.map((benchCase) => `| ${benchCase.name} | ${columns.map(([, server, baseline]) => cpuRatio(benchCase.name, server, baseline)).join(' | ')} |`),
+  ...cases.map(
+    (benchCase) =>
+      `| ${benchCase.name} | ${columns.map(([, server, baseline]) => cpuRatio(benchCase.name, server, baseline)).join(' | ')} |`,
+  ),
 )
 
 // A CPU profile of the origin (logs off) serving one episode, summarised by self time.
@@ -442,7 +588,9 @@ report.push(
   const profileDirectory = PROFILE ? join('bench', 'results', 'profiles') : join(work, 'profiles')
   await mkdir(profileDirectory, {recursive: true})
   const profiled = await startOrigin(sampleDataset, {profileDirectory})
-  const measured = await wrk(ORIGIN_PORT, '/api/v1/episodes/ep-3-schema-migrations.json', {'Accept-Encoding': 'identity'})
+  const measured = await wrk(ORIGIN_PORT, '/api/v1/episodes/ep-3-schema-migrations.json', {
+    'Accept-Encoding': 'identity',
+  })
   await stop(profiled)
   const top = await summariseProfile(profileDirectory, 18)
   report.push(
@@ -471,7 +619,10 @@ for (const size of SIZES) {
   const dataset = await datasetOf(size)
   const grown = await startOrigin(dataset)
   const base = `http://127.0.0.1:${ORIGIN_PORT}`
-  const firstPage = (await (await fetch(`${base}/api/v1/episodes.json`)).json()) as {data: {slug: string}[]; pagination: {next: string | null}}
+  const firstPage = (await (await fetch(`${base}/api/v1/episodes.json`)).json()) as {
+    data: {slug: string}[]
+    pagination: {next: string | null}
+  }
   let laterPage = '/api/v1/episodes.json'
   let next = firstPage.pagination.next
   for (let page = 1; page < 5 && next; page++) {
@@ -484,7 +635,9 @@ for (const size of SIZES) {
   const firstRate = (await wrk(ORIGIN_PORT, '/api/v1/episodes.json', {'Accept-Encoding': 'br'})).requestsPerSecond
   const laterRate = (await wrk(ORIGIN_PORT, laterPage, {'Accept-Encoding': 'br'})).requestsPerSecond
   const rssAfter = await residentMiB(grown)
-  report.push(`| ${thousands(size)} | ${thousands(itemRate)} | ${thousands(firstRate)} | ${thousands(laterRate)} | ${rssBefore.toFixed(0)} MiB | ${rssAfter.toFixed(0)} MiB |`)
+  report.push(
+    `| ${thousands(size)} | ${thousands(itemRate)} | ${thousands(firstRate)} | ${thousands(laterRate)} | ${rssBefore.toFixed(0)} MiB | ${rssAfter.toFixed(0)} MiB |`,
+  )
   console.log(report.at(-1))
   await stop(grown)
 }
@@ -500,7 +653,10 @@ interface ProfileNode {
 }
 
 /** The functions with the most self time in the one `.cpuprofile` in `directory`. */
-async function summariseProfile(directory: string, count: number): Promise<{share: number; name: string; where: string}[]> {
+async function summariseProfile(
+  directory: string,
+  count: number,
+): Promise<{share: number; name: string; where: string}[]> {
   const {readdir} = await import('node:fs/promises')
   const file = (await readdir(directory)).find((name) => name.endsWith('.cpuprofile'))
   if (!file) return []
@@ -514,7 +670,9 @@ async function summariseProfile(directory: string, count: number): Promise<{shar
     const key = `${frame.functionName || '(anonymous)'}\t${frame.url ? `${frame.url.replace(/^.*\/(node_modules|server|bench)\//, '$1/')}:${frame.lineNumber + 1}` : ''}`
     selfSamples.set(key, (selfSamples.get(key) ?? 0) + 1)
   }
-  const busy = [...selfSamples].filter(([key]) => !key.startsWith('(idle)')).reduce((sum, [, samples]) => sum + samples, 0)
+  const busy = [...selfSamples]
+    .filter(([key]) => !key.startsWith('(idle)'))
+    .reduce((sum, [, samples]) => sum + samples, 0)
   return [...selfSamples]
     .filter(([key]) => !key.startsWith('(idle)'))
     .sort((a, b) => b[1] - a[1])
@@ -522,6 +680,10 @@ async function summariseProfile(directory: string, count: number): Promise<{shar
     .map(([key, samples]) => {
       const [name = '', where = ''] = key.split('\t')
       // A profiled regular expression may hold a `|`, which would end a Markdown table cell.
-      return {share: (100 * samples) / busy, name: `\`${name.replaceAll('|', '\\|')}\``, where: where ? `\`${where}\`` : 'native / V8'}
+      return {
+        share: (100 * samples) / busy,
+        name: `\`${name.replaceAll('|', '\\|')}\``,
+        where: where ? `\`${where}\`` : 'native / V8',
+      }
     })
 }

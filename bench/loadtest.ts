@@ -18,7 +18,14 @@ const base = `http://127.0.0.1:${PORT}`
 const EPISODE = '/api/v1/episodes/ep-1-why-we-started.json'
 
 const server = spawn(process.execPath, ['server/main.ts'], {
-  env: {PATH: process.env.PATH, PORT: String(PORT), PUBLIC_BASE_URL: 'http://api.test', RATE_LIMIT_QUOTA: '1000000000', RECONCILE_INTERVAL_SECONDS: '0', LOG_LEVEL},
+  env: {
+    PATH: process.env.PATH,
+    PORT: String(PORT),
+    PUBLIC_BASE_URL: 'http://api.test',
+    RATE_LIMIT_QUOTA: '1000000000',
+    RECONCILE_INTERVAL_SECONDS: '0',
+    LOG_LEVEL,
+  },
   stdio: ['ignore', 'ignore', 'inherit'],
 })
 const exited = once(server, 'exit')
@@ -31,7 +38,9 @@ async function memory(): Promise<{rss: number; heap: number}> {
 
 await waitFor(`${base}/api/v1/index.json`, 30_000)
 const etag = (await fetch(`${base}${EPISODE}`, {headers: {'Accept-Encoding': 'identity'}})).headers.get('etag') ?? ''
-const secondPage = ((await (await fetch(`${base}/api/v1/episodes.json?limit=10`)).json()) as {pagination?: {next?: string | null}}).pagination?.next
+const secondPage = (
+  (await (await fetch(`${base}/api/v1/episodes.json?limit=10`)).json()) as {pagination?: {next?: string | null}}
+).pagination?.next
 const requests: autocannon.Request[] = [
   {path: '/api/v1/index.json'},
   {path: EPISODE, headers: {'accept-encoding': 'br, gzip'}},

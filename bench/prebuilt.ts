@@ -29,7 +29,9 @@ export interface PrebuiltCatalog {
 
 export async function prebuiltCatalog(environment: NodeJS.ProcessEnv): Promise<PrebuiltCatalog> {
   const config = loadConfig(environment)
-  const source = createEmbeddedFileSource(config.content.kind === 'embedded' ? config.content.datasetFile : 'data/catalog.ndjson')
+  const source = createEmbeddedFileSource(
+    config.content.kind === 'embedded' ? config.content.datasetFile : 'data/catalog.ndjson',
+  )
   const snapshot = await catalogSnapshotBuilder({source, config, clock: () => new Date()})(undefined, {kind: 'all'})
   const responses: PrebuiltCatalog['responses'] = new Map()
   for (const path of snapshot.paths) {
@@ -39,12 +41,38 @@ export async function prebuiltCatalog(environment: NodeJS.ProcessEnv): Promise<P
     // A bulk document past the one-buffer limit is not served by the baselines (the bench's catalog is small).
     if (!identityBody) continue
     const prebuilt = (body: Buffer, etag: string, coding?: string): Prebuilt => {
-      const common = ['Content-Type', representation.contentType, 'ETag', etag, 'Last-Modified', representation.lastModifiedHeader, 'Cache-Control', CACHE_CONTROL, 'Vary', 'Accept-Encoding']
-      const headers = [...common, 'Content-Length', String(body.length), ...(coding ? ['Content-Encoding', coding] : [])]
-      return {etag, body, headers, headerObject: objectOf(headers), notModified: common, notModifiedObject: objectOf(common)}
+      const common = [
+        'Content-Type',
+        representation.contentType,
+        'ETag',
+        etag,
+        'Last-Modified',
+        representation.lastModifiedHeader,
+        'Cache-Control',
+        CACHE_CONTROL,
+        'Vary',
+        'Accept-Encoding',
+      ]
+      const headers = [
+        ...common,
+        'Content-Length',
+        String(body.length),
+        ...(coding ? ['Content-Encoding', coding] : []),
+      ]
+      return {
+        etag,
+        body,
+        headers,
+        headerObject: objectOf(headers),
+        notModified: common,
+        notModifiedObject: objectOf(common),
+      }
     }
     const brotli = await representation.encode('br')
-    responses.set(`/api/v1/${path}`, {identity: prebuilt(identityBody, representation.etag), ...(brotli ? {br: prebuilt(brotli.body, brotli.etag, 'br')} : {})})
+    responses.set(`/api/v1/${path}`, {
+      identity: prebuilt(identityBody, representation.etag),
+      ...(brotli ? {br: prebuilt(brotli.body, brotli.etag, 'br')} : {}),
+    })
   }
   return {config, snapshot, responses}
 }
@@ -74,7 +102,11 @@ export function searchToolResponse(snapshot: Snapshot, requestBody: string): str
   const limit = typeof args.limit === 'number' ? args.limit : 10
   const hits = searchCatalog(snapshot, query, COLLECTION_NAMES)
   const result = {results: hits.slice(0, limit), total: hits.length}
-  return JSON.stringify({jsonrpc: '2.0', id, result: {content: [{type: 'text', text: JSON.stringify(result)}], structuredContent: result}})
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    result: {content: [{type: 'text', text: JSON.stringify(result)}], structuredContent: result},
+  })
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

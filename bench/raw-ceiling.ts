@@ -16,8 +16,16 @@ import {SERVER_VERSION} from '../server/version.ts'
 import {prebuiltCatalog, searchToolResponse, variantFor} from './prebuilt.ts'
 
 const {config, snapshot, responses} = await prebuiltCatalog(process.env)
-const mcpOptions = {snapshot: () => snapshot, publicBaseUrl: config.publicBaseUrl, name: MCP_SERVER_NAME, version: SERVER_VERSION, instructions: MCP_INSTRUCTIONS}
-const mcp = toNodeHandler(createMcpHandler(() => createCatalogMcpServer(mcpOptions), {legacy: 'stateless', responseMode: 'json'}))
+const mcpOptions = {
+  snapshot: () => snapshot,
+  publicBaseUrl: config.publicBaseUrl,
+  name: MCP_SERVER_NAME,
+  version: SERVER_VERSION,
+  instructions: MCP_INSTRUCTIONS,
+}
+const mcp = toNodeHandler(
+  createMcpHandler(() => createCatalogMcpServer(mcpOptions), {legacy: 'stateless', responseMode: 'json'}),
+)
 const optimizeEmptyRequests = process.env.RAW_NODE_DEFAULTS !== '1'
 createServer({optimizeEmptyRequests}, (request, response) => {
   if (request.method === 'POST' && request.url === '/mcp') return void mcp(request, response)
@@ -45,4 +53,6 @@ createServer({optimizeEmptyRequests}, (request, response) => {
     response.writeHead(200, variant.headers)
     response.end(variant.body)
   }
-}).listen(config.port, '127.0.0.1', () => console.log(`raw node:http ceiling on ${config.port}${optimizeEmptyRequests ? '' : ", Node's defaults"}`))
+}).listen(config.port, '127.0.0.1', () =>
+  console.log(`raw node:http ceiling on ${config.port}${optimizeEmptyRequests ? '' : ", Node's defaults"}`),
+)

@@ -45,7 +45,16 @@ for (const size of SIZES) {
     const [result, query] = await time(() => source.fetch(CATALOG_QUERY))
     const [catalog, map] = await time(() => mapCatalog(result, {links, feedUrl: config.feedUrl}))
     const [, build] = await time(() =>
-      buildSnapshot(catalog, {links, index: {apiName: 'bench', feedUrl: config.feedUrl, publicBaseUrl: config.publicBaseUrl}, caches: createDemandCaches(config.caches)}, undefined, new Date()),
+      buildSnapshot(
+        catalog,
+        {
+          links,
+          index: {apiName: 'bench', feedUrl: config.feedUrl, publicBaseUrl: config.publicBaseUrl},
+          caches: createDemandCaches(config.caches),
+        },
+        undefined,
+        new Date(),
+      ),
     )
     return [query, map, build]
   })()
@@ -57,14 +66,31 @@ for (const size of SIZES) {
   for (let round = 0; round < UPDATES; round++) {
     const target = episodes[(round * 7919) % episodes.length]
     if (!target) throw new Error('no episode to edit')
-    documents = documents.map((document) => (document._id === target._id ? {...document, title: `עריכה ${round}`, _updatedAt: new Date().toISOString()} : document))
-    const [next, took] = await time(() => build(current, {kind: 'documents', documents: new Map([[target._id, 'episodes']])}))
+    documents = documents.map((document) =>
+      document._id === target._id
+        ? {...document, title: `עריכה ${round}`, _updatedAt: new Date().toISOString()}
+        : document,
+    )
+    const [next, took] = await time(() =>
+      build(current, {kind: 'documents', documents: new Map([[target._id, 'episodes']])}),
+    )
     current = next
     editTimes.push(took)
   }
   const newId = `bench-new-${size}`
-  documents = [...documents, {...episodes[0], _id: newId, _type: 'episode', slug: {_type: 'slug', current: `bench-new-${size}`}, publishedAt: '2030-01-01'}]
-  const [inserted, insertMs] = await time(() => build(current, {kind: 'documents', documents: new Map([[newId, 'episodes']])}))
+  documents = [
+    ...documents,
+    {
+      ...episodes[0],
+      _id: newId,
+      _type: 'episode',
+      slug: {_type: 'slug', current: `bench-new-${size}`},
+      publishedAt: '2030-01-01',
+    },
+  ]
+  const [inserted, insertMs] = await time(() =>
+    build(current, {kind: 'documents', documents: new Map([[newId, 'episodes']])}),
+  )
   // all.json is built lazily, right after the swap (not inside the build above): time it apart.
   const [, bulkMs] = await time(() => inserted.representation('all.json'))
   const itemCount = snapshot.counts.episodes + snapshot.counts.meetups + snapshot.counts.voices

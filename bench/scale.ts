@@ -33,7 +33,14 @@ interface Server {
 async function startServer(environment: Record<string, string>): Promise<{server: Server; firstOkMs: number}> {
   const started = performance.now()
   const child = spawn(process.execPath, START_ARGUMENTS, {
-    env: {PATH: process.env.PATH, NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS ?? '', PORT: '0', LOG_LEVEL: 'info', RECONCILE_INTERVAL_SECONDS: '0', ...environment},
+    env: {
+      PATH: process.env.PATH,
+      NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS ?? '',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      RECONCILE_INTERVAL_SECONDS: '0',
+      ...environment,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
@@ -79,7 +86,10 @@ async function deliver(server: Server, document: {_id: string; _type: string}): 
   const body = JSON.stringify(document)
   const response = await fetch(`${server.baseUrl}/webhooks/sanity`, {
     method: 'POST',
-    headers: {'content-type': 'application/json', 'sanity-webhook-signature': await encodeSignatureHeader(body, Date.now(), SECRET)},
+    headers: {
+      'content-type': 'application/json',
+      'sanity-webhook-signature': await encodeSignatureHeader(body, Date.now(), SECRET),
+    },
     body,
   })
   if (response.status !== 202) throw new Error(`webhook answered ${response.status}`)
@@ -104,7 +114,13 @@ async function settled(server: Server): Promise<void> {
 }
 
 /** Settles, publishes (`publish` puts the change where the source reads it), then times from the publish until `GET path` shows `expected`. */
-async function publishToVisible(server: Server, publish: () => Promise<void>, document: {_id: string; _type: string}, path: string, expected: string): Promise<number> {
+async function publishToVisible(
+  server: Server,
+  publish: () => Promise<void>,
+  document: {_id: string; _type: string},
+  path: string,
+  expected: string,
+): Promise<number> {
   await settled(server)
   await publish()
   const started = performance.now()
@@ -118,9 +134,17 @@ async function publishToVisible(server: Server, publish: () => Promise<void>, do
 }
 
 /** As publishToVisible, for a document too large to poll whole (the feed): until `HEAD path` answers another ETag than before the publish. */
-async function publishToNewEtag(server: Server, publish: () => Promise<void>, document: {_id: string; _type: string}, path: string): Promise<number> {
+async function publishToNewEtag(
+  server: Server,
+  publish: () => Promise<void>,
+  document: {_id: string; _type: string},
+  path: string,
+): Promise<number> {
   await settled(server)
-  const etagOf = async () => (await fetch(`${server.baseUrl}${path}`, {method: 'HEAD', headers: {'accept-encoding': 'identity'}})).headers.get('etag')
+  const etagOf = async () =>
+    (await fetch(`${server.baseUrl}${path}`, {method: 'HEAD', headers: {'accept-encoding': 'identity'}})).headers.get(
+      'etag',
+    )
   const before = await etagOf()
   await publish()
   const started = performance.now()
@@ -135,8 +159,16 @@ async function publishToNewEtag(server: Server, publish: () => Promise<void>, do
 async function throughput(server: Server, path: string): Promise<number> {
   // A second of warm-up first: the item's first compression and the JIT are not throughput.
   await autocannon({url: `${server.baseUrl}${path}`, connections: 32, duration: 1, headers: {'accept-encoding': 'br'}})
-  const result = await autocannon({url: `${server.baseUrl}${path}`, connections: 32, duration: THROUGHPUT_SECONDS, headers: {'accept-encoding': 'br'}})
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${path}: ${result.non2xx} answers other than 2xx and ${result.errors} errors in the throughput run`)
+  const result = await autocannon({
+    url: `${server.baseUrl}${path}`,
+    connections: 32,
+    duration: THROUGHPUT_SECONDS,
+    headers: {'accept-encoding': 'br'},
+  })
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(
+      `${path}: ${result.non2xx} answers other than 2xx and ${result.errors} errors in the throughput run`,
+    )
   return result.requests.average
 }
 
@@ -174,13 +206,16 @@ try {
         await rename(`${datasetFile}.next`, datasetFile)
       }
       await writeDataset()
-      const standIn = sourceName === 'sanity' ? await startSanityStandIn(() => documents, {dataset: 'production'}) : undefined
+      const standIn =
+        sourceName === 'sanity' ? await startSanityStandIn(() => documents, {dataset: 'production'}) : undefined
       const environment = {
         SANITY_WEBHOOK_SECRET: SECRET,
         // Every request counted, none refused: at the default 600 a minute, the req/s column measured 429s.
         RATE_LIMIT_QUOTA: '1000000000',
         SNAPSHOT_DIR: join(folder, `snapshots-${sourceName}-${size}`),
-        ...(standIn ? {SANITY_PROJECT_ID: 'bench', SANITY_DATASET: 'production', SANITY_API_HOST: standIn.apiHost} : {DATASET_FILE: datasetFile}),
+        ...(standIn
+          ? {SANITY_PROJECT_ID: 'bench', SANITY_DATASET: 'production', SANITY_API_HOST: standIn.apiHost}
+          : {DATASET_FILE: datasetFile}),
       }
       try {
         // Cold: a full read, saved to SNAPSHOT_DIR once served; warm: a restart over the same content.
@@ -191,10 +226,14 @@ try {
         await stopServer(first.server)
         const {server, firstOkMs} = await startServer(environment)
         // The saved snapshot is served first; the log says it was reused once the source's fingerprint agrees.
-        await waitFor(() => /reusing the snapshot saved|full rebuild (done|failed)|could not be read/.test(server.output()), 120_000)
+        await waitFor(
+          () => /reusing the snapshot saved|full rebuild (done|failed)|could not be read/.test(server.output()),
+          120_000,
+        )
         const warm = /reusing the snapshot saved/.test(server.output()) ? firstOkMs : undefined
         const debugRss = async (stage: string) => {
-          if (process.env.BENCH_DEBUG) console.log(`warm process ${stage}: peak RSS ${(await peakRssMiB(server)).toFixed(0)} MiB`)
+          if (process.env.BENCH_DEBUG)
+            console.log(`warm process ${stage}: peak RSS ${(await peakRssMiB(server)).toFixed(0)} MiB`)
         }
         await settled(server)
         await debugRss('settled after its start')
@@ -214,29 +253,61 @@ try {
           else await writeDataset()
         }
         // A voice's new slug must show in the episodes that link to it.
-        const referencesOf = (document: SanityDocument) => [...JSON.stringify(document).matchAll(/"_ref":"([^"]+)"/g)].map((match) => match[1])
+        const referencesOf = (document: SanityDocument) =>
+          [...JSON.stringify(document).matchAll(/"_ref":"([^"]+)"/g)].map((match) => match[1])
         const linking = documents.find((document) => document._type === 'episode' && referencesOf(document).length > 0)
-        const guest = linking && documents.find((document) => document._type === 'voice' && referencesOf(linking).includes(document._id))
+        const guest =
+          linking &&
+          documents.find((document) => document._type === 'voice' && referencesOf(linking).includes(document._id))
         if (!guest) throw new Error('no linked voice')
 
         for (let round = 1; round <= PUBLISH_ROUNDS; round++) {
           const title = `עריכה ${size} ${round}`
-          const retitle = () => change(documents.map((document) => (document._id === edited._id ? {...document, title} : document)))
+          const retitle = () =>
+            change(documents.map((document) => (document._id === edited._id ? {...document, title} : document)))
           edit.push(await publishToVisible(server, retitle, edited, `/api/v1/episodes/${slugOf(edited)}.json`, title))
 
           const slug = `bench-new-${size}-${round}`
-          const inserted = {...edited, _id: slug, slug: {_type: 'slug', current: slug}, title: `פרק חדש ${round}`, publishedAt: '2030-01-01'}
-          insert.push(await publishToVisible(server, () => change([...documents, inserted]), inserted, `/api/v1/episodes/${slug}.json`, `פרק חדש ${round}`))
+          const inserted = {
+            ...edited,
+            _id: slug,
+            slug: {_type: 'slug', current: slug},
+            title: `פרק חדש ${round}`,
+            publishedAt: '2030-01-01',
+          }
+          insert.push(
+            await publishToVisible(
+              server,
+              () => change([...documents, inserted]),
+              inserted,
+              `/api/v1/episodes/${slug}.json`,
+              `פרק חדש ${round}`,
+            ),
+          )
 
           const renamed = `${slugOf(guest)}-renamed-${round}`
-          const rename = () => change(documents.map((document) => (document._id === guest._id ? {...document, slug: {_type: 'slug', current: renamed}} : document)))
-          voice.push(await publishToVisible(server, rename, guest, `/api/v1/episodes/${slugOf(linking)}.json`, `"${renamed}"`))
+          const rename = () =>
+            change(
+              documents.map((document) =>
+                document._id === guest._id ? {...document, slug: {_type: 'slug', current: renamed}} : document,
+              ),
+            )
+          voice.push(
+            await publishToVisible(server, rename, guest, `/api/v1/episodes/${slugOf(linking)}.json`, `"${renamed}"`),
+          )
 
           const feedTitle = `עריכה בפיד ${size} ${round}`
-          const retitleForFeed = () => change(documents.map((document) => (document._id === edited._id ? {...document, title: feedTitle} : document)))
+          const retitleForFeed = () =>
+            change(
+              documents.map((document) => (document._id === edited._id ? {...document, title: feedTitle} : document)),
+            )
           feed.push(await publishToNewEtag(server, retitleForFeed, edited, '/feed.xml'))
         }
-        const feedBytes = Number((await fetch(`${server.baseUrl}/feed.xml`, {method: 'HEAD', headers: {'accept-encoding': 'identity'}})).headers.get('content-length'))
+        const feedBytes = Number(
+          (
+            await fetch(`${server.baseUrl}/feed.xml`, {method: 'HEAD', headers: {'accept-encoding': 'identity'}})
+          ).headers.get('content-length'),
+        )
 
         if (process.env.BENCH_DEBUG)
           console.log(
@@ -250,11 +321,24 @@ try {
         await debugRss('after the edits')
         const requests = await throughput(server, `/api/v1/episodes/${slugOf(edited)}.json`)
         const warmRss = await peakRssMiB(server)
-        if (process.env.BENCH_DEBUG) console.log(`peak RSS: cold process ${coldRss.toFixed(0)} MiB, warm process ${warmRss.toFixed(0)} MiB`)
+        if (process.env.BENCH_DEBUG)
+          console.log(`peak RSS: cold process ${coldRss.toFixed(0)} MiB, warm process ${warmRss.toFixed(0)} MiB`)
         const rss = Math.max(coldRss, warmRss)
         await stopServer(server)
 
-        rows.push({source: sourceName, documents: grown.length, cold, warm, rss, edit, insert, voice, feed, feedBytes, requests})
+        rows.push({
+          source: sourceName,
+          documents: grown.length,
+          cold,
+          warm,
+          rss,
+          edit,
+          insert,
+          voice,
+          feed,
+          feedBytes,
+          requests,
+        })
         console.log(rows.at(-1))
       } finally {
         await standIn?.close()
@@ -265,7 +349,8 @@ try {
   await rm(folder, {recursive: true, force: true})
 }
 
-const ms = (value: number | undefined) => (value === undefined ? 'n/a' : value < 10 ? value.toFixed(1) : value.toFixed(0))
+const ms = (value: number | undefined) =>
+  value === undefined ? 'n/a' : value < 10 ? value.toFixed(1) : value.toFixed(0)
 /** The median of a few publishes, with the slowest in brackets. */
 const spread = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b)
@@ -288,5 +373,6 @@ local stand-in of the query API (\`test/helpers/sanity-stand-in.ts\`, groq-js, i
 |---|---|---|---|---|---|---|---|---|---|---|
 ${rows.map((row) => `| ${row.source} | ${row.documents.toLocaleString('en')} | ${ms(row.cold)} | ${ms(row.warm)} | ${row.rss.toFixed(0)} | ${spread(row.edit)} | ${spread(row.insert)} | ${spread(row.voice)} | ${spread(row.feed)} | ${(row.feedBytes / 1e6).toFixed(1)} | ${row.requests.toFixed(0)} |`).join('\n')}
 `
-if (process.env.BENCH_SIZES === undefined && process.env.BENCH_SOURCES === undefined) await writeFile('bench/results/scale.md', report)
+if (process.env.BENCH_SIZES === undefined && process.env.BENCH_SOURCES === undefined)
+  await writeFile('bench/results/scale.md', report)
 console.log(report)

@@ -26,7 +26,11 @@ const QUESTIONS: [question: string, wanted: string][] = [
 ]
 
 const config = loadConfig({PUBLIC_BASE_URL: 'https://api.example.org'})
-const snapshot = await catalogSnapshotBuilder({source: createEmbeddedFileSource('data/catalog.ndjson'), config, clock: () => new Date()})(undefined, {kind: 'all'})
+const snapshot = await catalogSnapshotBuilder({
+  source: createEmbeddedFileSource('data/catalog.ndjson'),
+  config,
+  clock: () => new Date(),
+})(undefined, {kind: 'all'})
 searchCatalog(snapshot, 'חימום', ['episodes']) // builds the index once, outside the timings
 const rows: string[] = []
 let first = 0

@@ -22,7 +22,10 @@ const gcOrFail = globalThis.gc
 if (!gcOrFail) throw new Error('run with node --expose-gc (npm run soak does)')
 const gc = gcOrFail
 
-const config = loadConfig({PUBLIC_BASE_URL: 'https://api.example.org', PAGE_CACHE_MEGABYTES: String(PAGE_CACHE_MEGABYTES)})
+const config = loadConfig({
+  PUBLIC_BASE_URL: 'https://api.example.org',
+  PAGE_CACHE_MEGABYTES: String(PAGE_CACHE_MEGABYTES),
+})
 const sample = parseNdjson(await readFile('data/catalog.ndjson', 'utf8'), 'data/catalog.ndjson')
 const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1)
 const settle = () => new Promise((resolve) => setImmediate(resolve))
@@ -37,19 +40,25 @@ const retained = async () => {
 
 // Part 1: rebuilds. Every round edits one episode's title, so every build makes a new snapshot.
 let documents: SanityDocument[] = sample
-const episodeIds = sample.filter((document) => document._type === 'episode' && !document._id.startsWith('drafts.')).map((document) => document._id)
+const episodeIds = sample
+  .filter((document) => document._type === 'episode' && !document._id.startsWith('drafts.'))
+  .map((document) => document._id)
 const source = createEmbeddedSource('soak', () => Promise.resolve(documents))
 const store = await createSnapshotStore(catalogSnapshotBuilder({source, config, clock: () => new Date()}))
 const edit = async (round: number) => {
   const id = episodeIds[round % episodeIds.length] ?? ''
-  documents = documents.map((document) => (document._id === id ? {...document, title: `פרק בעריכה ${round}`, _updatedAt: new Date().toISOString()} : document))
+  documents = documents.map((document) =>
+    document._id === id ? {...document, title: `פרק בעריכה ${round}`, _updatedAt: new Date().toISOString()} : document,
+  )
   await (round % 2 === 0 ? store.refresh() : store.refresh([{documentId: id, collection: 'episodes'}]))
 }
 
 const WARM_UP = Math.min(200, REBUILDS)
 for (let round = 0; round < WARM_UP; round++) await edit(round)
 const baseline = await retained()
-const samples: {rebuilds: number; total: number; rss: number}[] = [{rebuilds: WARM_UP, total: baseline.total, rss: baseline.rss}]
+const samples: {rebuilds: number; total: number; rss: number}[] = [
+  {rebuilds: WARM_UP, total: baseline.total, rss: baseline.rss},
+]
 const started = performance.now()
 for (let round = WARM_UP; round < REBUILDS; round++) {
   await edit(round)
@@ -68,7 +77,14 @@ store.close()
 const grown = growDataset(sample, 3000)
 const caches = createDemandCaches(config.caches)
 const pageCache = caches.pages
-const bigStore = await createSnapshotStore(catalogSnapshotBuilder({source: createEmbeddedSource('soak 3k', () => Promise.resolve(grown)), config, clock: () => new Date(), caches}))
+const bigStore = await createSnapshotStore(
+  catalogSnapshotBuilder({
+    source: createEmbeddedSource('soak 3k', () => Promise.resolve(grown)),
+    config,
+    clock: () => new Date(),
+    caches,
+  }),
+)
 const snapshot = bigStore.current()
 const keys = snapshot.catalog.episodes.map((entry) => episodeOrder.key(entry.value))
 const limits = [1, 10, 50, 100, 250, 500]
@@ -90,7 +106,9 @@ const bound = config.caches.pageCacheBytes
 const largestCache = Math.max(...cacheSizes)
 bigStore.close()
 
-const rows = samples.map((sample) => `| ${sample.rebuilds.toLocaleString('en')} | ${mib(sample.total)} | ${mib(sample.rss)} |`)
+const rows = samples.map(
+  (sample) => `| ${sample.rebuilds.toLocaleString('en')} | ${mib(sample.total)} | ${mib(sample.rss)} |`,
+)
 const report = `# Soak benchmark
 
 \`npm run soak\` on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} cores. Memory is read after two full GCs.

@@ -2,7 +2,9 @@
 import {readFile} from 'node:fs/promises'
 import {z} from 'zod'
 
-const startScript = z.object({scripts: z.object({start: z.string()})}).parse(JSON.parse(await readFile('package.json', 'utf8'))).scripts.start
+const startScript = z
+  .object({scripts: z.object({start: z.string()})})
+  .parse(JSON.parse(await readFile('package.json', 'utf8'))).scripts.start
 
 /** The arguments after `node`: its flags, then the script. */
 export const START_ARGUMENTS = startScript.split(' ').slice(1)

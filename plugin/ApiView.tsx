@@ -38,12 +38,19 @@ export const ApiView: UserViewComponent<CatalogPluginOptions> = ({document, docu
   useEffect(() => {
     if (!collection) return
     const controller = new AbortController()
-    client.fetch(PREVIEW_QUERIES[collection], {id: getPublishedId(documentId)}, {perspective: 'drafts', signal: controller.signal}).then(
-      (row: unknown) => setLoaded({state: 'ready', preview: buildApiPreview(collection, row, settings, fieldTitle)}),
-      (error: unknown) => {
-        if (!controller.signal.aborted) setLoaded({state: 'failed', message: error instanceof Error ? error.message : String(error)})
-      },
-    )
+    client
+      .fetch(
+        PREVIEW_QUERIES[collection],
+        {id: getPublishedId(documentId)},
+        {perspective: 'drafts', signal: controller.signal},
+      )
+      .then(
+        (row: unknown) => setLoaded({state: 'ready', preview: buildApiPreview(collection, row, settings, fieldTitle)}),
+        (error: unknown) => {
+          if (!controller.signal.aborted)
+            setLoaded({state: 'failed', message: error instanceof Error ? error.message : String(error)})
+        },
+      )
     return () => controller.abort()
   }, [client, collection, documentId, revision, settings, fieldTitle])
 
@@ -54,7 +61,8 @@ export const ApiView: UserViewComponent<CatalogPluginOptions> = ({document, docu
         <Spinner muted />
       </Flex>
     )
-  if (loaded.state === 'failed') return <Notice tone="critical" text={t('api-view.query-failed', {message: loaded.message})} />
+  if (loaded.state === 'failed')
+    return <Notice tone="critical" text={t('api-view.query-failed', {message: loaded.message})} />
   const {preview} = loaded
   if (preview.status === 'missing') return <Notice tone="default" text={t('api-view.missing')} />
   if (preview.status === 'rejected') {

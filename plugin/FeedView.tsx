@@ -34,13 +34,18 @@ export const FeedView: UserViewComponent<CatalogPluginOptions> = ({document, doc
         // The feed's channel is the published settings, whatever draft of them is open elsewhere.
         client.fetch<unknown>(PODCAST_SETTINGS_QUERY, {}, {perspective: 'published', signal}),
       ])
-      const voices = await client.fetch<unknown[]>(VOICES_BY_SLUG_QUERY, {slugs: voiceSlugsFor(episode, podcast)}, {perspective: 'published', signal})
+      const voices = await client.fetch<unknown[]>(
+        VOICES_BY_SLUG_QUERY,
+        {slugs: voiceSlugsFor(episode, podcast)},
+        {perspective: 'published', signal},
+      )
       return buildFeedPreview(episode, podcast, voices, settings)
     }
     read().then(
       (preview) => setLoaded({state: 'ready', preview}),
       (error: unknown) => {
-        if (!signal.aborted) setLoaded({state: 'failed', message: error instanceof Error ? error.message : String(error)})
+        if (!signal.aborted)
+          setLoaded({state: 'failed', message: error instanceof Error ? error.message : String(error)})
       },
     )
     return () => controller.abort()
@@ -52,7 +57,8 @@ export const FeedView: UserViewComponent<CatalogPluginOptions> = ({document, doc
         <Spinner muted />
       </Flex>
     )
-  if (loaded.state === 'failed') return <Notice tone="critical" text={t('feed-view.query-failed', {message: loaded.message})} />
+  if (loaded.state === 'failed')
+    return <Notice tone="critical" text={t('feed-view.query-failed', {message: loaded.message})} />
   const {preview} = loaded
   if (preview.status === 'not-served') {
     return (

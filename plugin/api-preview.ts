@@ -9,7 +9,10 @@ export interface PreviewSettings extends LinkSettings {
   feedUrl: string
 }
 
-export type ApiPreview = {status: 'served'; path: string; json: string; warnings: string[]} | {status: 'rejected'; problems: string[]} | {status: 'missing'}
+export type ApiPreview =
+  | {status: 'served'; path: string; json: string; warnings: string[]}
+  | {status: 'rejected'; problems: string[]}
+  | {status: 'missing'}
 
 /** The server's own projection for each collection, over one document in any perspective. */
 export const PREVIEW_QUERIES: Record<CollectionName, string> = {
@@ -30,12 +33,35 @@ const linkedVoicesSchema = z.looseObject({
  * Linked voices are taken as served; the server also leaves out voices it rejects, which this
  * view cannot know.
  */
-export function buildApiPreview(collection: CollectionName, row: unknown, settings: PreviewSettings, fieldTitle?: (studioField: string) => string | undefined): ApiPreview {
+export function buildApiPreview(
+  collection: CollectionName,
+  row: unknown,
+  settings: PreviewSettings,
+  fieldTitle?: (studioField: string) => string | undefined,
+): ApiPreview {
   if (row === null || row === undefined) return {status: 'missing'}
   const linked = linkedVoicesSchema.safeParse(row)
-  const servedVoices = new Set(linked.success ? [...(linked.data.guests ?? []), ...(linked.data.speakers ?? [])].map((voice) => voice.slug) : [])
-  const mapped = mapOneDocument(collection, row, {links: createLinks(settings), feedUrl: settings.feedUrl, servedVoices}, fieldTitle && hebrewErrors)
-  if (!mapped.ok) return {status: 'rejected', problems: fieldTitle ? mapped.issues.map((issue) => describeObjection(collection, issue, fieldTitle)) : mapped.messages}
+  const servedVoices = new Set(
+    linked.success ? [...(linked.data.guests ?? []), ...(linked.data.speakers ?? [])].map((voice) => voice.slug) : [],
+  )
+  const mapped = mapOneDocument(
+    collection,
+    row,
+    {links: createLinks(settings), feedUrl: settings.feedUrl, servedVoices},
+    fieldTitle && hebrewErrors,
+  )
+  if (!mapped.ok)
+    return {
+      status: 'rejected',
+      problems: fieldTitle
+        ? mapped.issues.map((issue) => describeObjection(collection, issue, fieldTitle))
+        : mapped.messages,
+    }
   const item = mapped.entry.value
-  return {status: 'served', path: `/api/v1/${collection}/${item.slug}.json`, json: JSON.stringify({data: item}, null, 2), warnings: mapped.warnings}
+  return {
+    status: 'served',
+    path: `/api/v1/${collection}/${item.slug}.json`,
+    json: JSON.stringify({data: item}, null, 2),
+    warnings: mapped.warnings,
+  }
 }

@@ -5,7 +5,17 @@ export type TextDirection = 'rtl' | 'ltr'
 // Content text is Hebrew; tags, roles, slugs, URLs and ids are Latin. Keyed by the top-level
 // field of each catalog document type (FAQ questions and answers sit under `faq`).
 const FIELD_DIRECTIONS: Record<string, Record<string, TextDirection>> = {
-  episode: {title: 'rtl', description: 'rtl', takeaways: 'rtl', faq: 'rtl', slug: 'ltr', tags: 'ltr', audioUrl: 'ltr', videoId: 'ltr', podcastDirectoryUrl: 'ltr'},
+  episode: {
+    title: 'rtl',
+    description: 'rtl',
+    takeaways: 'rtl',
+    faq: 'rtl',
+    slug: 'ltr',
+    tags: 'ltr',
+    audioUrl: 'ltr',
+    videoId: 'ltr',
+    podcastDirectoryUrl: 'ltr',
+  },
   meetup: {title: 'rtl', abstract: 'rtl', audience: 'rtl', slug: 'ltr', tags: 'ltr', videoId: 'ltr'},
   voice: {name: 'rtl', bio: 'rtl', slug: 'ltr', role: 'ltr', techStack: 'ltr', socialProfileUrl: 'ltr'},
 }

@@ -16,7 +16,10 @@ const linkedSchema = z.looseObject({guests: slugsSchema.optional(), hosts: slugs
 export function voiceSlugsFor(episodeRow: unknown, settingsRow: unknown): string[] {
   const episode = linkedSchema.safeParse(episodeRow)
   const settings = linkedSchema.safeParse(settingsRow)
-  return [...(episode.success ? (episode.data.guests ?? []) : []), ...(settings.success ? (settings.data.hosts ?? []) : [])].map((voice) => voice.slug)
+  return [
+    ...(episode.success ? (episode.data.guests ?? []) : []),
+    ...(settings.success ? (settings.data.hosts ?? []) : []),
+  ].map((voice) => voice.slug)
 }
 
 /**
@@ -24,15 +27,25 @@ export function voiceSlugsFor(episodeRow: unknown, settingsRow: unknown): string
  * item writer), or the reasons it would not be in the feed: the API would refuse the episode, it
  * has no audio with a byte length and type, or the podcast settings are missing or invalid.
  */
-export function buildFeedPreview(episodeRow: unknown, settingsRow: unknown, voiceRows: readonly unknown[], settings: PreviewSettings): FeedPreview {
+export function buildFeedPreview(
+  episodeRow: unknown,
+  settingsRow: unknown,
+  voiceRows: readonly unknown[],
+  settings: PreviewSettings,
+): FeedPreview {
   const links = createLinks(settings)
   const voices = new Map<string, CatalogEntry<Voice>>()
   for (const row of voiceRows) {
     const mapped = mapOneDocument('voices', row, {links, feedUrl: settings.feedUrl, servedVoices: new Set()})
-    if (mapped.ok && 'name' in mapped.entry.value) voices.set(mapped.entry.value.slug, {...mapped.entry, value: mapped.entry.value})
+    if (mapped.ok && 'name' in mapped.entry.value)
+      voices.set(mapped.entry.value.slug, {...mapped.entry, value: mapped.entry.value})
   }
   const reasons: string[] = []
-  const episode = mapOneDocument('episodes', episodeRow, {links, feedUrl: settings.feedUrl, servedVoices: new Set(voices.keys())})
+  const episode = mapOneDocument('episodes', episodeRow, {
+    links,
+    feedUrl: settings.feedUrl,
+    servedVoices: new Set(voices.keys()),
+  })
   if (!episode.ok) reasons.push(...episode.messages.map((message) => `הפרק לא עובר את חוזה ה-API: ${message}`))
   const channel = settingsRow === null || settingsRow === undefined ? undefined : mapPodcastSettings(settingsRow, links)
   if (!channel) reasons.push('אין עדיין מסמך "הגדרות הפודקאסט" שפורסם: בלעדיו אין פיד.')
@@ -42,7 +55,11 @@ export function buildFeedPreview(episodeRow: unknown, settingsRow: unknown, voic
   if (!entry) return {status: 'not-served', reasons: ['לא פרק.']}
   const hosts = channel.channel.hostSlugs.flatMap((slug) => voices.get(slug) ?? [])
   const item = feedItemOf(entry, {channel: channel.channel, hosts, voice: (slug) => voices.get(slug)})
-  if (!item) return {status: 'not-served', reasons: ['אין לפרק אודיו עם גודל מדויק בבתים וסוג קובץ: פרק בלי אודיו לא נכנס לפיד.']}
+  if (!item)
+    return {
+      status: 'not-served',
+      reasons: ['אין לפרק אודיו עם גודל מדויק בבתים וסוג קובץ: פרק בלי אודיו לא נכנס לפיד.'],
+    }
   return {status: 'served', xml: itemXml(item)}
 }
 

@@ -22,7 +22,11 @@ export const catalogStrings = {
 
 // The Studio has no Hebrew locale (none is published) and runs in en-US; the team's editors write
 // Hebrew, so the plugin's strings are Hebrew there. A bundle for another locale replaces them in it.
-export const catalogLocaleBundle = defineLocaleResourceBundle({locale: 'en-US', namespace: CATALOG_NAMESPACE, resources: catalogStrings})
+export const catalogLocaleBundle = defineLocaleResourceBundle({
+  locale: 'en-US',
+  namespace: CATALOG_NAMESPACE,
+  resources: catalogStrings,
+})
 
 /**
  * Hebrew for the messages of Sanity's built-in rules that the catalog's types can meet (the slug

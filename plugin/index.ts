@@ -24,7 +24,12 @@ export const catalogPlugin = definePlugin<CatalogPluginOptions>((options) => ({
     // then kept: a later move of the feed does not change it.
     templates: (templates) => [
       ...templates.filter((template) => template.id !== PODCAST_SETTINGS_ID),
-      {id: PODCAST_SETTINGS_ID, title: 'הגדרות הפודקאסט', schemaType: PODCAST_SETTINGS_ID, value: {guid: podcastGuidOf(feedUrlOf(options)), explicit: false, showType: 'episodic', locked: true}},
+      {
+        id: PODCAST_SETTINGS_ID,
+        title: 'הגדרות הפודקאסט',
+        schemaType: PODCAST_SETTINGS_ID,
+        value: {guid: podcastGuidOf(feedUrlOf(options)), explicit: false, showType: 'episodic', locked: true},
+      },
     ],
   },
   document: {
@@ -34,7 +39,10 @@ export const catalogPlugin = definePlugin<CatalogPluginOptions>((options) => ({
   form: {components: {input: DirectionalInput}},
   studio: {components: {layout: DirectionalTitles}},
   i18n: {bundles: [catalogLocaleBundle, validationLocaleBundle]},
-  plugins: options.structure === false ? [] : [structureTool({structure: catalogStructure, defaultDocumentNode: catalogDocumentNode(options)})],
+  plugins:
+    options.structure === false
+      ? []
+      : [structureTool({structure: catalogStructure, defaultDocumentNode: catalogDocumentNode(options)})],
 }))
 
 export {catalogDocumentNode, catalogStructure} from './structure.ts'

@@ -4,7 +4,8 @@ import type {CollectionName} from '../server/api/v1/links.ts'
 const hebrew = z.locales.he().localeError
 
 /** zod's Hebrew wording, with a missing value said as an editor would say it. */
-export const hebrewErrors: z.core.$ZodErrorMap = (issue) => (issue.code === 'invalid_type' && issue.input == null ? 'חסר: יש למלא את השדה' : hebrew(issue))
+export const hebrewErrors: z.core.$ZodErrorMap = (issue) =>
+  issue.code === 'invalid_type' && issue.input == null ? 'חסר: יש למלא את השדה' : hebrew(issue)
 
 // The API's field names where they differ from the Studio's (the GROQ projections rename them).
 const STUDIO_FIELDS: Record<CollectionName, Record<string, string>> = {
@@ -32,7 +33,11 @@ export function studioFieldOf(collection: CollectionName, apiField: string): str
  * One objection as an editor reads it: the field's title in the Studio (and which item, in a
  * list), then what is wrong. `titleOf` gives a Studio field's title.
  */
-export function describeObjection(collection: CollectionName, issue: z.core.$ZodIssue, titleOf: (studioField: string) => string | undefined): string {
+export function describeObjection(
+  collection: CollectionName,
+  issue: z.core.$ZodIssue,
+  titleOf: (studioField: string) => string | undefined,
+): string {
   const [field, ...rest] = issue.path
   if (typeof field !== 'string') return issue.message
   const title = titleOf(studioFieldOf(collection, field)) ?? field

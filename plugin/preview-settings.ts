@@ -18,7 +18,15 @@ export function feedUrlOf(options: CatalogPluginOptions): string {
 }
 
 /** Settings for the "API" view, given the Studio's project and dataset (for image URLs, as the server makes them). */
-export function previewSettings(options: CatalogPluginOptions, images: {projectId: string; dataset: string}): PreviewSettings {
+export function previewSettings(
+  options: CatalogPluginOptions,
+  images: {projectId: string; dataset: string},
+): PreviewSettings {
   const trim = (url: string) => url.replace(/\/+$/, '')
-  return {publicBaseUrl: trim(options.publicBaseUrl), siteUrl: trim(options.siteUrl), feedUrl: feedUrlOf(options), images}
+  return {
+    publicBaseUrl: trim(options.publicBaseUrl),
+    siteUrl: trim(options.siteUrl),
+    feedUrl: feedUrlOf(options),
+    images,
+  }
 }

@@ -142,10 +142,13 @@ function transliterateWord(word: string): string {
  * title. Returns an empty string when nothing usable is left, so the Studio's required rule says so.
  */
 export function slugify(title: string): string {
-  // eslint-disable-next-line no-misleading-character-class -- Hebrew points listed on purpose, matched one code point at a time
-  const words = title.normalize('NFC').match(/[\u05D0-\u05EA][\u05D0-\u05EA\u0591-\u05C7'\u05F3\u2019]*|[^\u05D0-\u05EA]+/g) ?? []
+  const words =
+    // eslint-disable-next-line no-misleading-character-class -- Hebrew points listed on purpose, matched one code point at a time
+    title.normalize('NFC').match(/[\u05D0-\u05EA][\u05D0-\u05EA\u0591-\u05C7'\u05F3\u2019]*|[^\u05D0-\u05EA]+/g) ?? []
   const latin = words
-    .map((word) => (/^[\u05D0-\u05EA]/.test(word) ? transliterateWord(word) : word.normalize('NFKD').replace(/[\u0300-\u036f]/g, '')))
+    .map((word) =>
+      /^[\u05D0-\u05EA]/.test(word) ? transliterateWord(word) : word.normalize('NFKD').replace(/[\u0300-\u036f]/g, ''),
+    )
     .join('')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')

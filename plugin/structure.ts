@@ -16,7 +16,11 @@ import {VOICE_LIST_QUERY, voicesInApiOrder} from './voice-order.ts'
 export const catalogStructure: StructureResolver = (S, {documentStore, i18n}) => {
   const text = (key: keyof typeof catalogStrings) => i18n.t(key, {ns: CATALOG_NAMESPACE})
   /** One document type's list, newest first by the date the API sorts it by. */
-  const newestFirst = (collection: 'episodes' | 'meetups', type: 'episode' | 'meetup', dateField: 'publishedAt' | 'talkDate') =>
+  const newestFirst = (
+    collection: 'episodes' | 'meetups',
+    type: 'episode' | 'meetup',
+    dateField: 'publishedAt' | 'talkDate',
+  ) =>
     S.listItem()
       .id(collection)
       .title(text(`structure.${collection}`))
@@ -54,8 +58,15 @@ export const catalogStructure: StructureResolver = (S, {documentStore, i18n}) =>
         .id(PODCAST_SETTINGS_ID)
         .title(text('structure.podcast-settings'))
         .schemaType(PODCAST_SETTINGS_ID)
-        .child(S.document().schemaType(PODCAST_SETTINGS_ID).documentId(PODCAST_SETTINGS_ID).initialValueTemplate(PODCAST_SETTINGS_ID)),
-      ...S.documentTypeListItems().filter((item) => !collectionOfDocumentType(item.getId() ?? '') && item.getId() !== PODCAST_SETTINGS_ID),
+        .child(
+          S.document()
+            .schemaType(PODCAST_SETTINGS_ID)
+            .documentId(PODCAST_SETTINGS_ID)
+            .initialValueTemplate(PODCAST_SETTINGS_ID),
+        ),
+      ...S.documentTypeListItems().filter(
+        (item) => !collectionOfDocumentType(item.getId() ?? '') && item.getId() !== PODCAST_SETTINGS_ID,
+      ),
     ])
 }
 

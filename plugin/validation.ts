@@ -1,7 +1,14 @@
 import {ARTWORK_MIN_PIXELS, imageAssetDimensions} from '../server/api/v1/artwork.ts'
 import {z} from 'zod'
 import {cleanStrings, codePointName} from '../server/api/v1/xml-text.ts'
-import {ENCLOSURE_MIME_TYPES, ENGLISH_TAG_PATTERN, FETCHED_URL_PATTERN, LANGUAGE_TAG_PATTERN, SLUG_MAX_LENGTH, SLUG_PATTERN} from '../server/api/v1/contract.ts'
+import {
+  ENCLOSURE_MIME_TYPES,
+  ENGLISH_TAG_PATTERN,
+  FETCHED_URL_PATTERN,
+  LANGUAGE_TAG_PATTERN,
+  SLUG_MAX_LENGTH,
+  SLUG_PATTERN,
+} from '../server/api/v1/contract.ts'
 
 // The contract's rules as Studio validation messages, in Hebrew for the editors. Each returns true
 // or what to fix, in the shape Sanity's `rule.custom()` takes, and uses the contract's own
@@ -31,7 +38,9 @@ export function checkSlug(slug: string | undefined): Verdict {
 export function checkEnglishTag(tag: string | undefined): Verdict {
   if (tag === undefined) return true
   if (tag !== tag.toLowerCase()) return `תגיות נכתבות באנגלית באותיות קטנות: "${tag.toLowerCase()}".`
-  return ENGLISH_TAG_PATTERN.test(tag) ? true : 'תגיות הן מילים באנגלית באותיות קטנות (a-z, ספרות, רווח, . + # -), למשל "kubernetes" או "c#".'
+  return ENGLISH_TAG_PATTERN.test(tag)
+    ? true
+    : 'תגיות הן מילים באנגלית באותיות קטנות (a-z, ספרות, רווח, . + # -), למשל "kubernetes" או "c#".'
 }
 
 export function checkLanguage(language: string | undefined): Verdict {
@@ -98,7 +107,9 @@ export function feedBytesLeft(text: string | undefined): Verdict {
  */
 export function checkArtworkFormat(assetId: string | undefined): Verdict {
   const format = assetId === undefined ? undefined : imageAssetDimensions(assetId)?.format
-  return format === undefined || format === 'jpg' || format === 'png' ? true : `עטיפה רק בפורמט JPEG או PNG (זו ${format.toUpperCase()}).`
+  return format === undefined || format === 'jpg' || format === 'png'
+    ? true
+    : `עטיפה רק בפורמט JPEG או PNG (זו ${format.toUpperCase()}).`
 }
 
 /** Apple's artwork rules: square and at least 1400 px (the image CDN serves it as JPEG or PNG, at most 3000 px). */
@@ -107,7 +118,8 @@ export function checkPodcastArtwork(assetId: string | undefined): Verdict {
   const size = imageAssetDimensions(assetId)
   if (!size) return true
   if (size.width !== size.height) return `התמונה צריכה להיות ריבועית (זו ${size.width}×${size.height}).`
-  if (size.width < ARTWORK_MIN_PIXELS) return `לפחות ${ARTWORK_MIN_PIXELS}×${ARTWORK_MIN_PIXELS} פיקסלים (זו ${size.width}×${size.height}).`
+  if (size.width < ARTWORK_MIN_PIXELS)
+    return `לפחות ${ARTWORK_MIN_PIXELS}×${ARTWORK_MIN_PIXELS} פיקסלים (זו ${size.width}×${size.height}).`
   return true
 }
 
@@ -152,7 +164,10 @@ const keyedSchema = z.object({_key: z.string()})
 function studioPath(document: unknown, path: readonly (string | number)[]): FieldError['path'] {
   let node: unknown = document
   return path.map((segment) => {
-    node = typeof node === 'object' && node !== null ? Object.entries(node).find(([key]) => key === String(segment))?.[1] : undefined
+    node =
+      typeof node === 'object' && node !== null
+        ? Object.entries(node).find(([key]) => key === String(segment))?.[1]
+        : undefined
     const keyed = typeof segment === 'number' ? keyedSchema.safeParse(node) : undefined
     return keyed?.success ? {_key: keyed.data._key} : segment
   })
@@ -164,10 +179,16 @@ function studioPath(document: unknown, path: readonly (string | number)[]): Fiel
  * each field that holds one, naming the field (`fieldTitle` turns a field name into its title) and
  * the character's position.
  */
-export function checkCharacters(document: unknown, fieldTitle: (name: string) => string | undefined = () => undefined): true | FieldError[] {
+export function checkCharacters(
+  document: unknown,
+  fieldTitle: (name: string) => string | undefined = () => undefined,
+): true | FieldError[] {
   const errors = cleanStrings(document).found.map(({path, character}): FieldError => {
     const [field = '', ...rest] = path
-    const name = [fieldTitle(String(field)) ?? String(field), ...rest.map((segment) => (typeof segment === 'number' ? segment + 1 : segment))].join(' › ')
+    const name = [
+      fieldTitle(String(field)) ?? String(field),
+      ...rest.map((segment) => (typeof segment === 'number' ? segment + 1 : segment)),
+    ].join(' › ')
     return {
       path: studioPath(document, path),
       message: `בשדה "${name}" יש תו שאי אפשר להגיש בפיד (${codePointName(character.codePoint)}) במקום ${character.position}. מחקו אותו: לרוב הוא מגיע בהדבקה ממעבד תמלילים או מצ'אט.`,

@@ -1,6 +1,26 @@
 import {defineArrayMember, defineField, defineType} from 'sanity'
-import {checkAudioFile, checkAudioType, checkAudioUrl, checkFaqPair, checkFeedTextBytes, checkPodcastArtwork, checkText, feedBytesLeft, REQUIRED} from '../plugin/validation.ts'
-import {dateField, fetchedUrlField, hebrewText, languageField, slugField, tagsField, urlField, videoIdField, voiceReferences} from './fields.ts'
+import {
+  checkAudioFile,
+  checkAudioType,
+  checkAudioUrl,
+  checkFaqPair,
+  checkFeedTextBytes,
+  checkPodcastArtwork,
+  checkText,
+  feedBytesLeft,
+  REQUIRED,
+} from '../plugin/validation.ts'
+import {
+  dateField,
+  fetchedUrlField,
+  hebrewText,
+  languageField,
+  slugField,
+  tagsField,
+  urlField,
+  videoIdField,
+  voiceReferences,
+} from './fields.ts'
 
 /** An uploaded audio file makes the external URL, length and type fields moot, so they are hidden. */
 function hasAudioFile(document: Record<string, unknown> | undefined): boolean {
@@ -38,15 +58,21 @@ export const episodeType = defineType({
       type: 'file',
       description: 'גודל וסוג הקובץ נלקחים מהקובץ עצמו. בלי קובץ, קישור חיצוני עם גודל וסוג.',
       // Apple Podcasts' formats only: MP3, M4A, MP4, MOV, M4V.
-      options: {accept: 'audio/mpeg,audio/x-m4a,audio/mp4,video/mp4,video/quicktime,video/x-m4v,.mp3,.m4a,.mp4,.mov,.m4v'},
-      validation: (rule) => rule.custom((value: {asset?: {_ref?: string}} | undefined) => checkAudioFile(value?.asset?._ref)).error(),
+      options: {
+        accept: 'audio/mpeg,audio/x-m4a,audio/mp4,video/mp4,video/quicktime,video/x-m4v,.mp3,.m4a,.mp4,.mov,.m4v',
+      },
+      validation: (rule) =>
+        rule.custom((value: {asset?: {_ref?: string}} | undefined) => checkAudioFile(value?.asset?._ref)).error(),
     }),
     defineField({
       name: 'audioUrl',
       title: 'קישור חיצוני לאודיו',
       type: 'url',
       hidden: ({document}) => hasAudioFile(document),
-      validation: (rule) => [rule.uri({scheme: ['https']}).error('קישור מלא, שמתחיל ב-https://'), rule.custom((value: string | undefined) => checkAudioUrl(value)).error()],
+      validation: (rule) => [
+        rule.uri({scheme: ['https']}).error('קישור מלא, שמתחיל ב-https://'),
+        rule.custom((value: string | undefined) => checkAudioUrl(value)).error(),
+      ],
     }),
     defineField({
       name: 'audioLength',
@@ -55,7 +81,9 @@ export const episodeType = defineType({
       hidden: ({document}) => hasAudioFile(document),
       validation: (rule) =>
         rule
-          .custom((value: number | undefined, context) => (context.document?.['audioUrl'] && !value ? 'הגודל המדויק בבתים, כפי שהשרת מגיש אותו.' : true))
+          .custom((value: number | undefined, context) =>
+            context.document?.['audioUrl'] && !value ? 'הגודל המדויק בבתים, כפי שהשרת מגיש אותו.' : true,
+          )
           .integer()
           .positive(),
     }),
@@ -75,11 +103,18 @@ export const episodeType = defineType({
         ],
       },
       validation: (rule) => [
-        rule.custom((value: string | undefined, context) => (context.document?.['audioUrl'] && !value ? 'בחרו את סוג הקובץ.' : true)),
+        rule.custom((value: string | undefined, context) =>
+          context.document?.['audioUrl'] && !value ? 'בחרו את סוג הקובץ.' : true,
+        ),
         rule.custom((value: string | undefined) => checkAudioType(value)).error(),
       ],
     }),
-    defineField({name: 'duration', title: 'משך (שניות)', type: 'number', validation: (rule) => rule.integer().positive()}),
+    defineField({
+      name: 'duration',
+      title: 'משך (שניות)',
+      type: 'number',
+      validation: (rule) => rule.integer().positive(),
+    }),
     defineField({name: 'season', title: 'עונה', type: 'number', validation: (rule) => rule.integer().positive()}),
     defineField({
       name: 'episodeType',
@@ -97,7 +132,12 @@ export const episodeType = defineType({
       },
     }),
     defineField({name: 'explicit', title: 'תוכן בוטה', type: 'boolean', initialValue: false}),
-    defineField({name: 'transcriptFile', title: 'תמלול (קובץ VTT או SRT)', type: 'file', options: {accept: '.vtt,.srt,text/vtt,application/x-subrip'}}),
+    defineField({
+      name: 'transcriptFile',
+      title: 'תמלול (קובץ VTT או SRT)',
+      type: 'file',
+      options: {accept: '.vtt,.srt,text/vtt,application/x-subrip'},
+    }),
     fetchedUrlField('transcriptUrl', 'תמלול (קישור ל-VTT או SRT)'),
     videoIdField({required: false}),
     urlField('podcastDirectoryUrl', 'קישור בספריית פודקאסטים'),
@@ -107,13 +147,25 @@ export const episodeType = defineType({
       type: 'image',
       options: {hotspot: true},
       description: 'לפיד: ריבועית ולפחות 1400 פיקסלים; אחרת הפיד מציג את עטיפת התוכנית.',
-      validation: (rule) => rule.custom((value: {asset?: {_ref?: string}} | undefined) => checkPodcastArtwork(value?.asset?._ref)).warning(),
+      validation: (rule) =>
+        rule
+          .custom((value: {asset?: {_ref?: string}} | undefined) => checkPodcastArtwork(value?.asset?._ref))
+          .warning(),
     }),
     defineField({
       name: 'takeaways',
       title: 'תובנות',
       type: 'array',
-      of: [defineArrayMember({type: 'text', rows: 2, validation: (rule) => [rule.required().error(REQUIRED), rule.custom((value: string | undefined) => checkText(value))]})],
+      of: [
+        defineArrayMember({
+          type: 'text',
+          rows: 2,
+          validation: (rule) => [
+            rule.required().error(REQUIRED),
+            rule.custom((value: string | undefined) => checkText(value)),
+          ],
+        }),
+      ],
     }),
     defineField({
       name: 'faq',
@@ -125,7 +177,8 @@ export const episodeType = defineType({
           name: 'faqEntry',
           title: 'שאלה ותשובה',
           fields: [hebrewText('question', 'שאלה', {rows: 2}), hebrewText('answer', 'תשובה', {rows: 4})],
-          validation: (rule) => rule.custom((value: {question?: string; answer?: string} | undefined) => checkFaqPair(value)),
+          validation: (rule) =>
+            rule.custom((value: {question?: string; answer?: string} | undefined) => checkFaqPair(value)),
           preview: {select: {title: 'question', subtitle: 'answer'}},
         }),
       ],

@@ -32,7 +32,10 @@ async function isUniqueInType(slug: string, context: SlugContext): Promise<boole
   const {document} = context
   if (!document) return true
   const client = context.getClient({apiVersion: STUDIO_API_VERSION})
-  const taken = await client.fetch<boolean>(OTHER_DOCUMENT_WITH_SLUG_QUERY, slugQueryParameters(document._id, document._type, slug))
+  const taken = await client.fetch<boolean>(
+    OTHER_DOCUMENT_WITH_SLUG_QUERY,
+    slugQueryParameters(document._id, document._type, slug),
+  )
   return !taken
 }
 
@@ -65,7 +68,10 @@ export const hebrewText = (name: string, title: string, options: {rows?: number;
     title,
     type: options.rows ? 'text' : 'string',
     ...(options.rows ? {rows: options.rows} : {}),
-    validation: (rule) => [...(options.required === false ? [] : [rule.required().error(REQUIRED)]), rule.custom((value: string | undefined) => checkText(value))],
+    validation: (rule) => [
+      ...(options.required === false ? [] : [rule.required().error(REQUIRED)]),
+      rule.custom((value: string | undefined) => checkText(value)),
+    ],
   })
 
 export const languageField = defineField({
@@ -82,7 +88,10 @@ export const languageField = defineField({
     layout: 'radio',
     direction: 'horizontal',
   },
-  validation: (rule) => [rule.required().error(REQUIRED), rule.custom((value: string | undefined) => checkLanguage(value))],
+  validation: (rule) => [
+    rule.required().error(REQUIRED),
+    rule.custom((value: string | undefined) => checkLanguage(value)),
+  ],
 })
 
 export const dateField = (name: string, title: string) =>
@@ -99,13 +108,24 @@ export const tagsField = defineField({
   title: 'תגיות',
   type: 'array',
   description: 'באנגלית ובאותיות קטנות, למשל "kubernetes" או "web-performance".',
-  of: [defineArrayMember({type: 'string', title: 'תגית', validation: (rule) => rule.custom((value: string | undefined) => checkEnglishTag(value))})],
+  of: [
+    defineArrayMember({
+      type: 'string',
+      title: 'תגית',
+      validation: (rule) => rule.custom((value: string | undefined) => checkEnglishTag(value)),
+    }),
+  ],
   options: {layout: 'tags'},
   validation: (rule) => rule.unique(),
 })
 
 export const urlField = (name: string, title: string) =>
-  defineField({name, title, type: 'url', validation: (rule) => rule.uri({scheme: ['http', 'https']}).error('קישור מלא, שמתחיל ב-https:// או ב-http://')})
+  defineField({
+    name,
+    title,
+    type: 'url',
+    validation: (rule) => rule.uri({scheme: ['http', 'https']}).error('קישור מלא, שמתחיל ב-https:// או ב-http://'),
+  })
 
 /** A URL podcast apps or directories fetch themselves (a transcript, a funding page): https, in ASCII. */
 export const fetchedUrlField = (name: string, title: string) =>
@@ -113,7 +133,10 @@ export const fetchedUrlField = (name: string, title: string) =>
     name,
     title,
     type: 'url',
-    validation: (rule) => [rule.uri({scheme: ['https']}).error('קישור מלא, שמתחיל ב-https://'), rule.custom((value: string | undefined) => checkFetchedUrl(value)).error()],
+    validation: (rule) => [
+      rule.uri({scheme: ['https']}).error('קישור מלא, שמתחיל ב-https://'),
+      rule.custom((value: string | undefined) => checkFetchedUrl(value)).error(),
+    ],
   })
 
 export const videoIdField = (options: {required: boolean}) =>
@@ -121,7 +144,10 @@ export const videoIdField = (options: {required: boolean}) =>
     name: 'videoId',
     title: 'מזהה סרטון ביוטיוב',
     type: 'string',
-    validation: (rule) => [...(options.required ? [rule.required().error(REQUIRED)] : []), rule.custom((value: string | undefined) => checkVideoId(value))],
+    validation: (rule) => [
+      ...(options.required ? [rule.required().error(REQUIRED)] : []),
+      rule.custom((value: string | undefined) => checkVideoId(value)),
+    ],
   })
 
 export const voiceReferences = (name: string, title: string) =>
@@ -133,4 +159,5 @@ export const voiceReferences = (name: string, title: string) =>
     validation: (rule) => rule.unique(),
   })
 
-export const imageField = (name: string, title: string) => defineField({name, title, type: 'image', options: {hotspot: true}})
+export const imageField = (name: string, title: string) =>
+  defineField({name, title, type: 'image', options: {hotspot: true}})

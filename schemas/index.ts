@@ -9,7 +9,10 @@ import {voiceType} from './voice.ts'
 // where they sit, whatever field (or nested field) an editor pasted them into.
 const withCharacterRule = <Type extends {fields: readonly {name: string; title?: string}[]}>(type: Type) => ({
   ...type,
-  validation: (rule: DocumentRule) => rule.custom((document) => checkCharacters(document, (name) => type.fields.find((field) => field.name === name)?.title)),
+  validation: (rule: DocumentRule) =>
+    rule.custom((document) =>
+      checkCharacters(document, (name) => type.fields.find((field) => field.name === name)?.title),
+    ),
 })
 
 export const schemaTypes = [episodeType, meetupType, voiceType, podcastSettingsType].map(withCharacterRule)

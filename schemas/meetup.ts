@@ -1,6 +1,15 @@
 import {defineArrayMember, defineField, defineType} from 'sanity'
 import {checkText} from '../plugin/validation.ts'
-import {dateField, hebrewText, imageField, languageField, slugField, tagsField, videoIdField, voiceReferences} from './fields.ts'
+import {
+  dateField,
+  hebrewText,
+  imageField,
+  languageField,
+  slugField,
+  tagsField,
+  videoIdField,
+  voiceReferences,
+} from './fields.ts'
 
 export const meetupType = defineType({
   name: 'meetup',
@@ -18,7 +27,12 @@ export const meetupType = defineType({
       title: 'קהל יעד',
       type: 'array',
       description: 'למי ההרצאה מיועדת, בעברית.',
-      of: [defineArrayMember({type: 'string', validation: (rule) => rule.custom((value: string | undefined) => checkText(value))})],
+      of: [
+        defineArrayMember({
+          type: 'string',
+          validation: (rule) => rule.custom((value: string | undefined) => checkText(value)),
+        }),
+      ],
       options: {layout: 'tags'},
     }),
     voiceReferences('speakers', 'מרצים'),

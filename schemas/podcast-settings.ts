@@ -1,6 +1,12 @@
 import {defineArrayMember, defineField, defineType} from 'sanity'
 import {APPLE_CATEGORY_CHOICES} from '../server/api/v1/apple-categories.ts'
-import {checkArtworkFormat, checkFeedTextBytes, checkPodcastArtwork, feedBytesLeft, REQUIRED} from '../plugin/validation.ts'
+import {
+  checkArtworkFormat,
+  checkFeedTextBytes,
+  checkPodcastArtwork,
+  feedBytesLeft,
+  REQUIRED,
+} from '../plugin/validation.ts'
 import {fetchedUrlField, hebrewText, voiceReferences} from './fields.ts'
 
 /** The one document id of the podcast's settings: a singleton, edited from the structure's own item. */
@@ -31,7 +37,12 @@ export const podcastSettingsType = defineType({
       type: 'object',
       fields: [
         hebrewText('name', 'שם'),
-        defineField({name: 'email', title: 'דוא"ל', type: 'string', validation: (rule) => [rule.required().error(REQUIRED), rule.email().error('כתובת דוא"ל תקינה')]}),
+        defineField({
+          name: 'email',
+          title: 'דוא"ל',
+          type: 'string',
+          validation: (rule) => [rule.required().error(REQUIRED), rule.email().error('כתובת דוא"ל תקינה')],
+        }),
       ],
       validation: (rule) => rule.required().error(REQUIRED),
     }),
@@ -52,9 +63,19 @@ export const podcastSettingsType = defineType({
       title: 'קטגוריות (של Apple)',
       type: 'array',
       of: [defineArrayMember({type: 'string', options: {list: [...APPLE_CATEGORY_CHOICES]}})],
-      validation: (rule) => [rule.required().min(1).error('בחרו קטגוריה אחת לפחות.'), rule.max(3).error('Apple מציגה עד שלוש קטגוריות.'), rule.unique()],
+      validation: (rule) => [
+        rule.required().min(1).error('בחרו קטגוריה אחת לפחות.'),
+        rule.max(3).error('Apple מציגה עד שלוש קטגוריות.'),
+        rule.unique(),
+      ],
     }),
-    defineField({name: 'explicit', title: 'תוכן בוטה', type: 'boolean', initialValue: false, validation: (rule) => rule.required().error(REQUIRED)}),
+    defineField({
+      name: 'explicit',
+      title: 'תוכן בוטה',
+      type: 'boolean',
+      initialValue: false,
+      validation: (rule) => rule.required().error(REQUIRED),
+    }),
     defineField({
       name: 'showType',
       title: 'סוג התוכנית',
@@ -77,7 +98,13 @@ export const podcastSettingsType = defineType({
       type: 'object',
       fields: [fetchedUrlField('url', 'קישור'), hebrewText('text', 'טקסט הקישור', {required: false})],
     }),
-    defineField({name: 'locked', title: 'נעילת הפיד (podcast:locked)', type: 'boolean', initialValue: true, description: 'מונע מפלטפורמה אחרת לייבא את הפיד בלי אישור הבעלים.'}),
+    defineField({
+      name: 'locked',
+      title: 'נעילת הפיד (podcast:locked)',
+      type: 'boolean',
+      initialValue: true,
+      description: 'מונע מפלטפורמה אחרת לייבא את הפיד בלי אישור הבעלים.',
+    }),
     defineField({
       name: 'guid',
       title: 'מזהה הפודקאסט (podcast:guid)',

@@ -10,7 +10,13 @@ export const voiceType = defineType({
   fields: [
     hebrewText('name', 'שם'),
     slugField('name'),
-    defineField({name: 'role', title: 'תפקיד', type: 'string', description: 'באנגלית, למשל "Staff Engineer".', validation: (rule) => rule.required().error(REQUIRED)}),
+    defineField({
+      name: 'role',
+      title: 'תפקיד',
+      type: 'string',
+      description: 'באנגלית, למשל "Staff Engineer".',
+      validation: (rule) => rule.required().error(REQUIRED),
+    }),
     hebrewText('bio', 'ביוגרפיה', {rows: 4}),
     languageField,
     defineField({

@@ -1,6 +1,14 @@
 import express, {type ErrorRequestHandler, type RequestHandler} from 'express'
 import {createCatalogHandler, sendReadOnlyRefusal} from './http/api-router.ts'
-import {buildProblem, isProblemStatus, isReadMethod, sendMethodNotAllowed, sendProblem, unknownPathDetail, type ProblemStatus} from './http/problem.ts'
+import {
+  buildProblem,
+  isProblemStatus,
+  isReadMethod,
+  sendMethodNotAllowed,
+  sendProblem,
+  unknownPathDetail,
+  type ProblemStatus,
+} from './http/problem.ts'
 import {catalogVersionHeader} from './http/fast-path.ts'
 import {splitTarget} from './http/request-target.ts'
 import {sendRepresentation} from './http/representation-response.ts'
@@ -60,7 +68,13 @@ function isLoopback(host: string): boolean {
 
 /** The HTTP application. No side effects: it neither reads the environment nor listens. */
 export function createApp(dependencies: AppDependencies): express.Express {
-  const {store, config, sourceDescription = 'content source', clock = () => new Date(), logError = console.error} = dependencies
+  const {
+    store,
+    config,
+    sourceDescription = 'content source',
+    clock = () => new Date(),
+    logError = console.error,
+  } = dependencies
   const onContentChange = dependencies.onContentChange ?? ((change) => refreshFor(store, change))
   const {publicBaseUrl} = config
   const app = express()
@@ -71,7 +85,8 @@ export function createApp(dependencies: AppDependencies): express.Express {
   app.set('query parser', false) // only the list handler reads the query, with URLSearchParams
   app.set('trust proxy', config.trustProxy ?? false) // request.ip in logs agrees with the rate limiter's client address
 
-  const problem = (status: ProblemStatus, detail: string, instance: string) => buildProblem(publicBaseUrl, status, detail, instance)
+  const problem = (status: ProblemStatus, detail: string, instance: string) =>
+    buildProblem(publicBaseUrl, status, detail, instance)
 
   const rejectMalformedUrl: RequestHandler = (request, response, next) => {
     try {
@@ -94,10 +109,15 @@ export function createApp(dependencies: AppDependencies): express.Express {
 
   const catalog = createCatalogHandler(store, publicBaseUrl)
   const catalogRoute: RequestHandler = (request, response) => {
-    catalog(request, response, {path: request.path, query: splitTarget(request.url).query ?? '', instance: request.originalUrl})
+    catalog(request, response, {
+      path: request.path,
+      query: splitTarget(request.url).query ?? '',
+      instance: request.originalUrl,
+    })
   }
 
-  const notFound: RequestHandler = (request, response) => sendProblem(request, response, problem(404, unknownPathDetail(publicBaseUrl), request.originalUrl))
+  const notFound: RequestHandler = (request, response) =>
+    sendProblem(request, response, problem(404, unknownPathDetail(publicBaseUrl), request.originalUrl))
 
   const errorResponse: ErrorRequestHandler = (error: unknown, request, response, next) => {
     if (response.headersSent) {
@@ -107,18 +127,38 @@ export function createApp(dependencies: AppDependencies): express.Express {
     // Body parsers and the like mark client errors with a 4xx `status`.
     const status: unknown = typeof error === 'object' && error !== null && 'status' in error ? error.status : undefined
     if (isProblemStatus(status) && status < 500) {
-      sendProblem(request, response, problem(status, error instanceof Error ? error.message : 'The request was refused.', request.originalUrl))
+      sendProblem(
+        request,
+        response,
+        problem(status, error instanceof Error ? error.message : 'The request was refused.', request.originalUrl),
+      )
       return
     }
     logError(error)
-    sendProblem(request, response, problem(500, 'The server failed to answer. The payload is static, so a retry with backoff is safe.', request.originalUrl))
+    sendProblem(
+      request,
+      response,
+      problem(
+        500,
+        'The server failed to answer. The payload is static, so a retry with backoff is safe.',
+        request.originalUrl,
+      ),
+    )
   }
 
   app.use(rejectMalformedUrl)
   if (config.webhookSecret) {
-    app.post(WEBHOOK_PATH, ...createSanityWebhookHandlers({secret: config.webhookSecret, publicBaseUrl, clock, onChange: onContentChange}))
+    app.post(
+      WEBHOOK_PATH,
+      ...createSanityWebhookHandlers({secret: config.webhookSecret, publicBaseUrl, clock, onChange: onContentChange}),
+    )
     app.all(WEBHOOK_PATH, (request, response) =>
-      sendMethodNotAllowed(request, response, {publicBaseUrl, allow: 'POST', instance: request.originalUrl, detail: `${request.method} is not supported here; use POST.`}),
+      sendMethodNotAllowed(request, response, {
+        publicBaseUrl,
+        allow: 'POST',
+        instance: request.originalUrl,
+        detail: `${request.method} is not supported here; use POST.`,
+      }),
     )
   }
   app.use(
@@ -141,12 +181,20 @@ export function createApp(dependencies: AppDependencies): express.Express {
   app.all(
     '/status',
     readOnly,
-    statusHandler({store, sourceDescription, clock, edge: dependencies.edgeStatus, requestBodiesInFlight: dependencies.requestBodiesInFlight, leftOut: dependencies.leftOut}),
+    statusHandler({
+      store,
+      sourceDescription,
+      clock,
+      edge: dependencies.edgeStatus,
+      requestBodiesInFlight: dependencies.requestBodiesInFlight,
+      leftOut: dependencies.leftOut,
+    }),
   )
   app.all(LIVENESS_PATH, readOnly, livenessHandler)
   app.all(READINESS_PATH, readOnly, readinessHandler(dependencies.ready ?? servesItsSnapshot, publicBaseUrl))
   const {metrics} = dependencies
-  if (metrics) app.all(METRICS_PATH, readOnly, (request, response, next) => void metrics.send(request, response).catch(next))
+  if (metrics)
+    app.all(METRICS_PATH, readOnly, (request, response, next) => void metrics.send(request, response).catch(next))
   app.use(API_V1_PREFIX, catalogRoute)
   // OpenAPI, the portal, discovery documents and sitemaps: pre-built with the snapshot. After the
   // catalog route, so API requests (which never match one) skip this lookup.
@@ -156,11 +204,19 @@ export function createApp(dependencies: AppDependencies): express.Express {
     if (!document) {
       // Refused settings with no good version: a 404 would tell directories the podcast is gone.
       const unavailable = request.path === FEED_PATH ? feedUnavailableDetail(snapshot.catalog) : undefined
-      if (unavailable) readOnly(request, response, () => sendProblem(request, response, problem(503, unavailable, request.originalUrl), {'Retry-After': '60'}))
+      if (unavailable)
+        readOnly(request, response, () =>
+          sendProblem(request, response, problem(503, unavailable, request.originalUrl), {'Retry-After': '60'}),
+        )
       else next()
       return
     }
-    readOnly(request, response, () => sendRepresentation(request, response, document, {extra: catalogVersionHeader(snapshot), servedFrom: {store, snapshot}}))
+    readOnly(request, response, () =>
+      sendRepresentation(request, response, document, {
+        extra: catalogVersionHeader(snapshot),
+        servedFrom: {store, snapshot},
+      }),
+    )
   })
   app.use(notFound)
   app.use(errorResponse)

@@ -62,17 +62,40 @@ export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies)
   const settings = {links, feedUrl: config.feedUrl}
   const snapshotSettings = {
     links,
-    index: {apiName: config.apiName, feedUrl: config.feedUrl, contactEmail: config.contactEmail, publicBaseUrl: config.publicBaseUrl},
-    site: (snapshot: Snapshot) => buildSiteDocuments(snapshot, {...config, staticExport: dependencies.staticExport}, (item) => onLeftOut?.(snapshot, 'sitemaps', item)),
-    feed: {path: FEED_PATH, build: (snapshot: Snapshot) => feedSiteDocument(snapshot, config, (item) => onLeftOut?.(snapshot, FEED_PATH, item))},
+    index: {
+      apiName: config.apiName,
+      feedUrl: config.feedUrl,
+      contactEmail: config.contactEmail,
+      publicBaseUrl: config.publicBaseUrl,
+    },
+    site: (snapshot: Snapshot) =>
+      buildSiteDocuments(snapshot, {...config, staticExport: dependencies.staticExport}, (item) =>
+        onLeftOut?.(snapshot, 'sitemaps', item),
+      ),
+    feed: {
+      path: FEED_PATH,
+      build: (snapshot: Snapshot) =>
+        feedSiteDocument(snapshot, config, (item) => onLeftOut?.(snapshot, FEED_PATH, item)),
+    },
     caches,
     keying,
   }
   const readDocument = async (documentId: string, collection: CollectionName): Promise<DocumentUpdate[]> => {
     if (collection !== 'voices') {
-      return [{collection, documentId, row: await source.fetch(collection === 'episodes' ? EPISODE_BY_ID_QUERY : MEETUP_BY_ID_QUERY, {id: documentId})}]
+      return [
+        {
+          collection,
+          documentId,
+          row: await source.fetch(collection === 'episodes' ? EPISODE_BY_ID_QUERY : MEETUP_BY_ID_QUERY, {
+            id: documentId,
+          }),
+        },
+      ]
     }
-    const [row, referencing] = await Promise.all([source.fetch(VOICE_BY_ID_QUERY, {id: documentId}), source.fetch(REFERENCING_QUERY, {id: documentId})])
+    const [row, referencing] = await Promise.all([
+      source.fetch(VOICE_BY_ID_QUERY, {id: documentId}),
+      source.fetch(REFERENCING_QUERY, {id: documentId}),
+    ])
     const {episodes, meetups} = referencingSchema.parse(referencing)
     return [
       {collection, documentId, row},
@@ -111,7 +134,9 @@ export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies)
   }
   const build: SnapshotBuilder = async (previous, change) => {
     if (!previous || change.kind === 'all') return readAll(previous)
-    const reads = await Promise.all([...change.documents].map(([documentId, collection]) => readDocument(documentId, collection)))
+    const reads = await Promise.all(
+      [...change.documents].map(([documentId, collection]) => readDocument(documentId, collection)),
+    )
     // A document named by the change and also referencing a changed voice is applied once.
     const updates = [...new Map(reads.flat().map((update) => [update.documentId, update])).values()]
     return buildSnapshot(patchCatalog(previous.catalog, updates, settings), snapshotSettings, previous, clock())

@@ -15,7 +15,10 @@ import {bodyGate, type BodyGate} from './http/connection-guard.ts'
 import {createHttpServer, DEFAULT_LIMITS, type CatalogHttpServer, type ServerLimits} from './http/server.ts'
 
 export interface CatalogServerDependencies extends AppDependencies {
-  config: Pick<Config, 'publicBaseUrl' | 'webhookSecret' | 'apiName' | 'host' | 'rateLimit' | 'trustProxy' | 'lifecycle'>
+  config: Pick<
+    Config,
+    'publicBaseUrl' | 'webhookSecret' | 'apiName' | 'host' | 'rateLimit' | 'trustProxy' | 'lifecycle'
+  >
   /** Where request counts live: in this process by default, in Redis to share one quota across replicas. */
   rateLimitStore?: CounterStore
   limits?: ServerLimits
@@ -42,7 +45,8 @@ export function createCatalogServer(dependencies: CatalogServerDependencies): Ca
       : undefined
   // The level is set for the life of the process: above info, no request is timed for a log.
   const logsRequests = dependencies.logger?.isLevelEnabled('info') === true
-  const logRequest = dependencies.logger && logsRequests ? requestLogObserver(dependencies.logger, clientAddress, clock) : undefined
+  const logRequest =
+    dependencies.logger && logsRequests ? requestLogObserver(dependencies.logger, clientAddress, clock) : undefined
   const countRequest = dependencies.metrics?.observe
   const limits = dependencies.limits ?? DEFAULT_LIMITS
   const bodies = dependencies.bodies ?? bodyGate(limits.maxBodiesInFlight)
@@ -72,5 +76,8 @@ export function createCatalogServer(dependencies: CatalogServerDependencies): Ca
     clock,
     onError: logError,
   })
-  return createHttpServer(listener, config.publicBaseUrl, limits, {isTrustedProxy: trustedProxyTest(config.trustProxy), bodies})
+  return createHttpServer(listener, config.publicBaseUrl, limits, {
+    isTrustedProxy: trustedProxyTest(config.trustProxy),
+    bodies,
+  })
 }

@@ -20,7 +20,15 @@ import {createDemandCaches} from './snapshot/demand-caches.ts'
 import {whileBuilding} from './snapshot/heap-growth.ts'
 import {guardMassDeletion} from './snapshot/mass-deletion-guard.ts'
 import {openSnapshotFile} from './snapshot/saved-snapshot.ts'
-import {createSnapshotStore, documentChangeOf, isPodcastSettingsChange, type BuildOutcome, type ContentChange, type SnapshotStore, type StoreOptions} from './snapshot/store.ts'
+import {
+  createSnapshotStore,
+  documentChangeOf,
+  isPodcastSettingsChange,
+  type BuildOutcome,
+  type ContentChange,
+  type SnapshotStore,
+  type StoreOptions,
+} from './snapshot/store.ts'
 import {describeStartFailure} from './start-failure.ts'
 import {SERVER_VERSION} from './version.ts'
 
@@ -58,14 +66,23 @@ export class StartFailure extends Error {}
  * happens after each build (publish-path.ts), the HTTP server, and the timers and watchers that
  * bring changes. Reads no environment and listens only when asked.
  */
-export async function createCatalogService(config: Config, log: ServerLog, overrides: CatalogServiceOverrides = {}): Promise<CatalogService> {
+export async function createCatalogService(
+  config: Config,
+  log: ServerLog,
+  overrides: CatalogServiceOverrides = {},
+): Promise<CatalogService> {
   const {logger} = log
   const clock = overrides.clock ?? (() => new Date())
   const source = overrides.source ?? createSource(config.content)
   const caches = createDemandCaches(config.caches)
   const limits = overrides.limits ?? DEFAULT_LIMITS
   const bodies = bodyGate(limits.maxBodiesInFlight)
-  const leftOut = createLeftOutItems((item) => logger.warn({documentId: item.documentId, output: item.output}, `${item.output} left out ${item.documentId}: ${item.reason}`))
+  const leftOut = createLeftOutItems((item) =>
+    logger.warn(
+      {documentId: item.documentId, output: item.output},
+      `${item.output} left out ${item.documentId}: ${item.reason}`,
+    ),
+  )
   const metrics = createMetrics({
     requestBodiesInFlight: bodies.inFlight,
     outputItemsLeftOut: () => leftOut.of(store.current()).length,
@@ -76,7 +93,9 @@ export async function createCatalogService(config: Config, log: ServerLog, overr
   })
 
   // Redis first: the first snapshot's purge waits until every replica serves it.
-  const redis = config.redis ? await connectReplicas(config.redis, overrides.replicaId ?? `${hostname()}:${process.pid}`) : undefined
+  const redis = config.redis
+    ? await connectReplicas(config.redis, overrides.replicaId ?? `${hostname()}:${process.pid}`)
+    : undefined
   const edge: EdgePurging | undefined =
     config.edge &&
     createEdgePurging({
@@ -87,12 +106,22 @@ export async function createCatalogService(config: Config, log: ServerLog, overr
       beforeSend: async (version) => {
         if (redis && version !== null) await redis.servedVersions.allServe(version)
       },
-      onWriteFailure: (error) => logger.warn({err: error}, `cannot write the purge queue in ${config.snapshotDirectory}; keeping it in memory, purging from there, retrying the write`),
+      onWriteFailure: (error) =>
+        logger.warn(
+          {err: error},
+          `cannot write the purge queue in ${config.snapshotDirectory}; keeping it in memory, purging from there, retrying the write`,
+        ),
       onWriteRestored: () => logger.info(`the purge queue in ${config.snapshotDirectory} is written again`),
       onFailure: (error, retryInMs) =>
-        logger.warn(retryInMs === undefined ? `CDN purge given up (dead-lettered): ${error.message}` : `CDN purge failed, retrying in ${retryInMs} ms: ${error.message}`),
+        logger.warn(
+          retryInMs === undefined
+            ? `CDN purge given up (dead-lettered): ${error.message}`
+            : `CDN purge failed, retrying in ${retryInMs} ms: ${error.message}`,
+        ),
     })
-  const saved = config.snapshotDirectory ? {file: openSnapshotFile(config.snapshotDirectory, bytesDependOn(config)), directory: config.snapshotDirectory} : undefined
+  const saved = config.snapshotDirectory
+    ? {file: openSnapshotFile(config.snapshotDirectory, bytesDependOn(config)), directory: config.snapshotDirectory}
+    : undefined
   const publish = createPublishPath({
     logger,
     metrics,
@@ -120,11 +149,19 @@ export async function createCatalogService(config: Config, log: ServerLog, overr
     onLeftOut: (snapshot, output, item) => leftOut.record(snapshot, output, item),
     saved: saved && {
       file: saved.file,
-      onRestored: (savedAt) => logger.info(`reusing the snapshot saved at ${savedAt.toISOString()}: the source's fingerprint has not changed`),
-      onUnusable: (error) => logger.warn({err: error}, `the snapshot saved in ${saved.directory} could not be read; reading the source in full`),
+      onRestored: (savedAt) =>
+        logger.info(`reusing the snapshot saved at ${savedAt.toISOString()}: the source's fingerprint has not changed`),
+      onUnusable: (error) =>
+        logger.warn(
+          {err: error},
+          `the snapshot saved in ${saved.directory} could not be read; reading the source in full`,
+        ),
     },
   })
-  const guard = guardMassDeletion(edge ? edge.markBuilds(builder) : builder, {clock, confirmAfterMs: config.massDeletionConfirmMs})
+  const guard = guardMassDeletion(edge ? edge.markBuilds(builder) : builder, {
+    clock,
+    confirmAfterMs: config.massDeletionConfirmMs,
+  })
   const firstBuildStartedAt = clock()
   const store: SnapshotStore = await createSnapshotStore(guard.build, {
     ...overrides.store,
@@ -145,8 +182,14 @@ export async function createCatalogService(config: Config, log: ServerLog, overr
     logger.info(`re-reading the catalog: ${reason}`)
     store.refresh().catch(() => undefined) // recorded, logged and retried by the store
   }
-  const stopWatching = source === overrides.source || config.content.kind !== 'embedded' ? () => undefined : watchDatasetFile(config.content.datasetFile)
-  const reconcileTimer = config.reconcileIntervalSeconds > 0 ? setInterval(rereadAll('reconcile timer'), config.reconcileIntervalSeconds * 1000).unref() : undefined
+  const stopWatching =
+    source === overrides.source || config.content.kind !== 'embedded'
+      ? () => undefined
+      : watchDatasetFile(config.content.datasetFile)
+  const reconcileTimer =
+    config.reconcileIntervalSeconds > 0
+      ? setInterval(rereadAll('reconcile timer'), config.reconcileIntervalSeconds * 1000).unref()
+      : undefined
 
   const {server, shutDown} = createCatalogServer({
     store,
@@ -165,7 +208,11 @@ export async function createCatalogService(config: Config, log: ServerLog, overr
     leftOut: () => leftOut.of(store.current()),
     ready: () =>
       store.status().saved?.firstRead === 'held'
-        ? {ready: false, detail: 'The first read of the source is held by the mass-deletion guard (it would drop most of the catalog); the saved snapshot is served meanwhile. See /status.'}
+        ? {
+            ready: false,
+            detail:
+              'The first read of the source is held by the mass-deletion guard (it would drop most of the catalog); the saved snapshot is served meanwhile. See /status.',
+          }
         : {ready: true},
   })
 
@@ -203,7 +250,9 @@ export async function createCatalogService(config: Config, log: ServerLog, overr
   // then the site documents (sitemaps of every item), one piece of start-up work at a time.
   function prepareAfterListening(): void {
     whileBuilding(async () => source.prepare?.())
-      .catch((error: unknown) => logger.warn({err: error}, `could not prepare ${source.description}; the first edit will read it`))
+      .catch((error: unknown) =>
+        logger.warn({err: error}, `could not prepare ${source.description}; the first edit will read it`),
+      )
       .then(() => store.current().warm())
       .catch(() => undefined) // a request builds what it asks for
   }
@@ -215,7 +264,9 @@ export async function createCatalogService(config: Config, log: ServerLog, overr
       source.changedDocuments?.().then(
         (touched) => {
           const settingsChanged = touched.some((document) => isPodcastSettingsChange(document.id, document.type))
-          const changes = settingsChanged ? ['all' as const] : touched.flatMap((document) => documentChangeOf(document.id, document.type) ?? [])
+          const changes = settingsChanged
+            ? ['all' as const]
+            : touched.flatMap((document) => documentChangeOf(document.id, document.type) ?? [])
           if (changes.length > 0) publish.accepted(changes, store)
         },
         rereadAll(`${file} changed and could not be read`),
@@ -236,9 +287,13 @@ export async function createCatalogService(config: Config, log: ServerLog, overr
         served?.refresh().catch(() => undefined)
       },
       log: {info: (message) => logger.info(message), error: (error, message) => logger.error({err: error}, message)},
-      onPurgeWaitGaveUp: (version, lagging) => logger.warn(`CDN purge for version ${version} sent after waiting 30 s for ${lagging.join(', ')} to serve it`),
+      onPurgeWaitGaveUp: (version, lagging) =>
+        logger.warn(`CDN purge for version ${version} sent after waiting 30 s for ${lagging.join(', ')} to serve it`),
     }).catch((error: unknown) => {
-      throw new StartFailure(`REDIS_URL: ${error instanceof Error ? error.message : String(error)}. Start Redis or correct REDIS_URL.`, {cause: error})
+      throw new StartFailure(
+        `REDIS_URL: ${error instanceof Error ? error.message : String(error)}. Start Redis or correct REDIS_URL.`,
+        {cause: error},
+      )
     })
     logger.info(`Redis connected: one rate limit across replicas, webhooks fanned out to all`)
     return {
@@ -255,5 +310,12 @@ export async function createCatalogService(config: Config, log: ServerLog, overr
 
 /** What the served bytes depend on besides the content: a snapshot saved under other settings is not reused. */
 function bytesDependOn(config: Config) {
-  return {version: SERVER_VERSION, publicBaseUrl: config.publicBaseUrl, siteUrl: config.siteUrl, feedUrl: config.feedUrl, images: config.images, content: config.content}
+  return {
+    version: SERVER_VERSION,
+    publicBaseUrl: config.publicBaseUrl,
+    siteUrl: config.siteUrl,
+    feedUrl: config.feedUrl,
+    images: config.images,
+    content: config.content,
+  }
 }

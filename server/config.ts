@@ -1,7 +1,9 @@
 import proxyAddr from 'proxy-addr'
 import {z} from 'zod'
 
-const absoluteUrl = z.url({protocol: /^https?$/, error: 'must be an absolute http(s) URL'}).transform((url) => url.replace(/\/+$/, ''))
+const absoluteUrl = z
+  .url({protocol: /^https?$/, error: 'must be an absolute http(s) URL'})
+  .transform((url) => url.replace(/\/+$/, ''))
 
 /** A date (`2027-01-31`) or date-time with offset, read as an instant. */
 const httpDate = z.union([z.iso.date(), z.iso.datetime({offset: true})]).transform((value) => new Date(value))
@@ -17,7 +19,10 @@ const trustProxySchema = z.string().transform((value, context) => {
   try {
     proxyAddr.compile(entries)
   } catch (error) {
-    context.addIssue({code: 'custom', message: error instanceof Error ? error.message : 'not a list of proxy addresses'})
+    context.addIssue({
+      code: 'custom',
+      message: error instanceof Error ? error.message : 'not a list of proxy addresses',
+    })
     return z.NEVER
   }
   return entries
@@ -113,10 +118,18 @@ const environmentSchema = environmentObject
   .superRefine((env, context) => {
     const lifecycle = [env.DEPRECATION_DATE, env.SUNSET_DATE, env.SUCCESSOR_URL]
     if (lifecycle.some((value) => value !== undefined) && lifecycle.some((value) => value === undefined)) {
-      context.addIssue({code: 'custom', path: ['DEPRECATION_DATE'], message: 'DEPRECATION_DATE, SUNSET_DATE and SUCCESSOR_URL are set together or not at all'})
+      context.addIssue({
+        code: 'custom',
+        path: ['DEPRECATION_DATE'],
+        message: 'DEPRECATION_DATE, SUNSET_DATE and SUCCESSOR_URL are set together or not at all',
+      })
     }
     if (env.DEPRECATION_DATE && env.SUNSET_DATE && env.SUNSET_DATE < addMonths(env.DEPRECATION_DATE, 6)) {
-      context.addIssue({code: 'custom', path: ['SUNSET_DATE'], message: "must be at least 6 months after DEPRECATION_DATE (the spec's minimum notice)"})
+      context.addIssue({
+        code: 'custom',
+        path: ['SUNSET_DATE'],
+        message: "must be at least 6 months after DEPRECATION_DATE (the spec's minimum notice)",
+      })
     }
   })
   // Runs even when other variables are bad (it reads only whether these are set), so one message
@@ -125,7 +138,9 @@ const environmentSchema = environmentObject
     (env, context) => {
       const requireFor = (provider: string, names: (keyof typeof env)[]) => {
         if (env.CDN_PURGE !== provider) return
-        for (const name of names) if (env[name] === undefined) context.addIssue({code: 'custom', path: [name], message: `is required when CDN_PURGE=${provider}`})
+        for (const name of names)
+          if (env[name] === undefined)
+            context.addIssue({code: 'custom', path: [name], message: `is required when CDN_PURGE=${provider}`})
       }
       requireFor('varnish', ['CDN_PURGE_URLS', 'CDN_PURGE_TOKEN'])
       requireFor('fastly', ['FASTLY_API_TOKEN', 'FASTLY_SERVICE_ID'])
@@ -164,7 +179,10 @@ const environmentSchema = environmentObject
       rateLimit: {quota: env.RATE_LIMIT_QUOTA, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS},
       /** Which proxies may name the client in X-Forwarded-For; unset trusts none, so the socket address counts. */
       trustProxy: env.TRUST_PROXY,
-      lifecycle: env.DEPRECATION_DATE && env.SUNSET_DATE && env.SUCCESSOR_URL ? {deprecation: env.DEPRECATION_DATE, sunset: env.SUNSET_DATE, successorUrl: env.SUCCESSOR_URL} : undefined,
+      lifecycle:
+        env.DEPRECATION_DATE && env.SUNSET_DATE && env.SUCCESSOR_URL
+          ? {deprecation: env.DEPRECATION_DATE, sunset: env.SUNSET_DATE, successorUrl: env.SUCCESSOR_URL}
+          : undefined,
       /** Lets a new process listen on the port before the old one stops: restarts without refused connections (Linux SO_REUSEPORT). */
       reusePort: env.REUSE_PORT === 'true',
       shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT_SECONDS,
@@ -196,16 +214,36 @@ function edgeConfig(env: Environment) {
     return {provider: 'varnish' as const, urls: env.CDN_PURGE_URLS, token: env.CDN_PURGE_TOKEN, queue}
   }
   if (env.CDN_PURGE === 'fastly' && env.FASTLY_API_TOKEN && env.FASTLY_SERVICE_ID) {
-    return {provider: 'fastly' as const, apiUrl: env.FASTLY_API_URL, token: env.FASTLY_API_TOKEN, serviceId: env.FASTLY_SERVICE_ID, softPurge: env.FASTLY_SOFT_PURGE === 'true', queue}
+    return {
+      provider: 'fastly' as const,
+      apiUrl: env.FASTLY_API_URL,
+      token: env.FASTLY_API_TOKEN,
+      serviceId: env.FASTLY_SERVICE_ID,
+      softPurge: env.FASTLY_SOFT_PURGE === 'true',
+      queue,
+    }
   }
   if (env.CDN_PURGE === 'cloudflare' && env.CLOUDFLARE_API_TOKEN && env.CLOUDFLARE_ZONE_ID) {
-    return {provider: 'cloudflare' as const, apiUrl: env.CLOUDFLARE_API_URL, token: env.CLOUDFLARE_API_TOKEN, zoneId: env.CLOUDFLARE_ZONE_ID, queue}
+    return {
+      provider: 'cloudflare' as const,
+      apiUrl: env.CLOUDFLARE_API_URL,
+      token: env.CLOUDFLARE_API_TOKEN,
+      zoneId: env.CLOUDFLARE_ZONE_ID,
+      queue,
+    }
   }
   return undefined
 }
 
 /** Never echoed in a configuration error: a typo must not print a credential into the logs. */
-const SECRET_VARIABLES = new Set(['SANITY_TOKEN', 'SANITY_WEBHOOK_SECRET', 'CDN_PURGE_TOKEN', 'FASTLY_API_TOKEN', 'CLOUDFLARE_API_TOKEN', 'REDIS_URL'])
+const SECRET_VARIABLES = new Set([
+  'SANITY_TOKEN',
+  'SANITY_WEBHOOK_SECRET',
+  'CDN_PURGE_TOKEN',
+  'FASTLY_API_TOKEN',
+  'CLOUDFLARE_API_TOKEN',
+  'REDIS_URL',
+])
 
 const megabytes = (value: number) => Math.round(value * 1024 * 1024)
 

@@ -3,7 +3,13 @@ import {existsSync} from 'node:fs'
 import {chmod, chown, writeFile} from 'node:fs/promises'
 import {delimiter, join, resolve} from 'node:path'
 import {parseArgs} from 'node:util'
-import {edgeAddressWarning, varnishdCommand, varnishParameters, varnishVcl, type VarnishBackend} from './edge/varnish-vcl.ts'
+import {
+  edgeAddressWarning,
+  varnishdCommand,
+  varnishParameters,
+  varnishVcl,
+  type VarnishBackend,
+} from './edge/varnish-vcl.ts'
 
 // npm run edge:vcl -- --backend HOST:PORT [--backend HOST:PORT …] [--purger CIDR …] --out FILE [--listen :80] [--storage malloc,1g]
 // Reads CDN_PURGE_TOKEN from the environment (never from the command line, where `ps` shows it);
@@ -29,7 +35,11 @@ function varnishGroupId(): number | undefined {
 /** varnishd's absolute path: Debian installs it in /usr/sbin, which a user's PATH often lacks. */
 function varnishdProgram(): string {
   const directories = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin']
-  return directories.map((directory) => join(directory, 'varnishd')).find((path) => path.startsWith('/') && existsSync(path)) ?? 'varnishd'
+  return (
+    directories
+      .map((directory) => join(directory, 'varnishd'))
+      .find((path) => path.startsWith('/') && existsSync(path)) ?? 'varnishd'
+  )
 }
 
 try {
@@ -50,10 +60,12 @@ try {
   const parametersFile = `${vclFile}.params`
   await writeFile(vclFile, vcl, {mode: 0o600})
   const gid = varnishGroupId()
-  let readableBy = 'its owner only: varnishd, which reads it as the varnish group, will say "Permission denied" unless it runs with -j none'
+  let readableBy =
+    'its owner only: varnishd, which reads it as the varnish group, will say "Permission denied" unless it runs with -j none'
   if (gid === undefined) {
     await chmod(vclFile, 0o600)
-    readableBy += " (there is no varnish group here: install Debian's varnish package, or chgrp the file to the group varnishd runs as, then chmod 0640)"
+    readableBy +=
+      " (there is no varnish group here: install Debian's varnish package, or chgrp the file to the group varnishd runs as, then chmod 0640)"
   } else {
     try {
       await chown(vclFile, -1, gid)
@@ -65,7 +77,13 @@ try {
     }
   }
   await writeFile(parametersFile, varnishParameters())
-  const command = varnishdCommand({program: varnishdProgram(), listen: values.listen, storage: values.storage, vclFile, parametersFile})
+  const command = varnishdCommand({
+    program: varnishdProgram(),
+    listen: values.listen,
+    storage: values.storage,
+    vclFile,
+    parametersFile,
+  })
   process.stdout.write(
     [
       `wrote ${vclFile} (readable by ${readableBy}) and ${parametersFile}`,

@@ -31,7 +31,12 @@ const config = loadConfig(process.env)
 const addressWarning = exportAddressWarning(config.publicBaseUrl, Boolean(process.env.PUBLIC_BASE_URL), values.listen)
 if (addressWarning) console.warn(`warning: ${addressWarning}`)
 const started = performance.now()
-const snapshot = await catalogSnapshotBuilder({source: createSource(config.content), config, clock: () => new Date(), staticExport: true})(undefined, {kind: 'all'})
+const snapshot = await catalogSnapshotBuilder({
+  source: createSource(config.content),
+  config,
+  clock: () => new Date(),
+  staticExport: true,
+})(undefined, {kind: 'all'})
 await snapshot.warm()
 const root = resolve(values.out)
 const siteRoot = join(root, 'site')
@@ -40,7 +45,18 @@ const files = staticFiles(snapshot)
 const summary = await writeExport(siteRoot, files)
 await mkdir(join(root, 'tmp'), {recursive: true})
 const brotliModule = values['brotli-module'] || undefined
-await writeFile(join(root, 'nginx.conf'), nginxConfig(files, {root: siteRoot, listen: values.listen, publicBaseUrl: config.publicBaseUrl, lifecycle: config.lifecycle, brotliModule}))
+await writeFile(
+  join(root, 'nginx.conf'),
+  nginxConfig(files, {
+    root: siteRoot,
+    listen: values.listen,
+    publicBaseUrl: config.publicBaseUrl,
+    lifecycle: config.lifecycle,
+    brotliModule,
+  }),
+)
 const seconds = ((performance.now() - started) / 1000).toFixed(1)
-console.log(`Exported ${summary.files} representations (${(summary.bytes / 1e6).toFixed(1)} MB before compression) to ${siteRoot} in ${seconds} s`)
+console.log(
+  `Exported ${summary.files} representations (${(summary.bytes / 1e6).toFixed(1)} MB before compression) to ${siteRoot} in ${seconds} s`,
+)
 console.log(`Serve them: nginx -p ${root} -c ${join(root, 'nginx.conf')} -g 'daemon off;'`)

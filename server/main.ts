@@ -15,9 +15,14 @@ const log = createStdoutLog(config.logLevel)
 const {logger} = log
 // For the process's life: between builds the heap stays within a bounded headroom of what is live.
 boundHeapHeadroom()
-if (!FIXED_HEADS_WORK) logger.warn(`Node ${process.version} does not take pre-joined header lines as this server expects; every header goes through writeHead's checks (slower, same headers)`)
+if (!FIXED_HEADS_WORK)
+  logger.warn(
+    `Node ${process.version} does not take pre-joined header lines as this server expects; every header goes through writeHead's checks (slower, same headers)`,
+  )
 
-const service = await createCatalogService(config, log).catch((error: unknown) => exitWith(error instanceof StartFailure ? error.message : startFailureLine(error)))
+const service = await createCatalogService(config, log).catch((error: unknown) =>
+  exitWith(error instanceof StartFailure ? error.message : startFailureLine(error)),
+)
 await listenOrExit(service)
 
 process.on('SIGHUP', () => service.confirmMassDeletion())
@@ -45,8 +50,11 @@ async function listenOrExit(catalog: CatalogService): Promise<void> {
   })
   const {episodes, meetups, voices} = catalog.store.current().counts
   logger.info(`Serving ${episodes} episodes, ${meetups} meetups and ${voices} voices from ${catalog.sourceDescription}`)
-  logger.info(`Catalog API: ${config.publicBaseUrl}/api/v1/index.json (listening on ${address.address}:${address.port})`)
-  if (!config.webhookSecret) logger.info('Webhooks are off: set SANITY_WEBHOOK_SECRET to receive Sanity deliveries at /webhooks/sanity')
+  logger.info(
+    `Catalog API: ${config.publicBaseUrl}/api/v1/index.json (listening on ${address.address}:${address.port})`,
+  )
+  if (!config.webhookSecret)
+    logger.info('Webhooks are off: set SANITY_WEBHOOK_SECRET to receive Sanity deliveries at /webhooks/sanity')
 }
 
 function listenFailure(error: unknown): string {

@@ -94,7 +94,11 @@ function logBuild(logger: Logger, outcome: BuildOutcome): void {
   const scope = outcome.kind === 'full' ? 'full rebuild' : `rebuild of ${outcome.documents?.join(', ')}`
   const fields = {build: outcome.kind, durationMs: outcome.durationMs, documents: outcome.documents}
   if (outcome.ok) logger.info(fields, `${scope} done in ${outcome.durationMs} ms`)
-  else logger.error(fields, `${scope} failed after ${outcome.durationMs} ms (${outcome.error}); still serving the last good snapshot, retrying`)
+  else
+    logger.error(
+      fields,
+      `${scope} failed after ${outcome.durationMs} ms (${outcome.error}); still serving the last good snapshot, retrying`,
+    )
 }
 
 /** How many distinct document problems are remembered as already logged. */
@@ -108,7 +112,10 @@ function problemReporter(logger: Logger): (problem: Snapshot['catalog']['problem
     const key = `${problem.documentId} ${problem.severity} ${problem.messages.join('; ')}`
     if (reported.has(key)) return
     reported.set(key, true)
-    logger.warn({documentId: problem.documentId, collection: problem.collection}, `${problem.severity}: ${problem.collection} document ${problem.documentId}: ${problem.messages.join('; ')}`)
+    logger.warn(
+      {documentId: problem.documentId, collection: problem.collection},
+      `${problem.severity}: ${problem.collection} document ${problem.documentId}: ${problem.messages.join('; ')}`,
+    )
   }
 }
 
@@ -129,7 +136,11 @@ function snapshotSaver(saved: {file: SnapshotFile; directory: string}, logger: L
       .then(() => whileBuilding(() => saved.file.save(snapshot, fingerprint)))
       .then(
         () => logger.info(`saved the snapshot to ${saved.directory} in ${Math.round(performance.now() - started)} ms`),
-        (error: unknown) => logger.error({err: error}, `could not save the snapshot to ${saved.directory}; a restart will read the source in full`),
+        (error: unknown) =>
+          logger.error(
+            {err: error},
+            `could not save the snapshot to ${saved.directory}; a restart will read the source in full`,
+          ),
       )
   }
 }

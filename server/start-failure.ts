@@ -19,7 +19,8 @@ export function describeStartFailure(error: unknown, content: Config['content'])
   if (status === 401 || status === 403) {
     return `SANITY_TOKEN: ${project} refused the request (${status}). Set SANITY_TOKEN to a token with read access (Viewer), or leave it unset for a public dataset.`
   }
-  if (status === 404) return `SANITY_PROJECT_ID / SANITY_DATASET: ${project} was not found (404). Check both names in sanity.io/manage.`
+  if (status === 404)
+    return `SANITY_PROJECT_ID / SANITY_DATASET: ${project} was not found (404). Check both names in sanity.io/manage.`
   if (status !== undefined) return `SANITY_PROJECT_ID: ${project} answered ${status}: ${message}`
   const host = content.apiHost ?? `https://${content.projectId}.api.sanity.io`
   return `SANITY_PROJECT_ID: could not reach ${project} at ${host} (${code ?? message}). Check SANITY_PROJECT_ID${content.apiHost ? ' and SANITY_API_HOST' : ''} and the network.`
@@ -27,7 +28,11 @@ export function describeStartFailure(error: unknown, content: Config['content'])
 
 /** A system error code (`ENOENT`, `ECONNREFUSED`), on the error or on its cause (fetch wraps them). */
 function errorCode(error: unknown): string | undefined {
-  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 4; current = current.cause, depth++) {
+  for (
+    let current: unknown = error, depth = 0;
+    current instanceof Error && depth < 4;
+    current = current.cause, depth++
+  ) {
     if ('code' in current && typeof current.code === 'string') return current.code
   }
   return undefined
@@ -35,7 +40,9 @@ function errorCode(error: unknown): string | undefined {
 
 /** The HTTP status of a Sanity client error (`statusCode`), if the request got an answer. */
 function statusCode(error: unknown): number | undefined {
-  return error instanceof Error && 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : undefined
+  return error instanceof Error && 'statusCode' in error && typeof error.statusCode === 'number'
+    ? error.statusCode
+    : undefined
 }
 
 function firstLine(error: unknown): string {

@@ -7,10 +7,14 @@ import {encodeSignatureHeader, SIGNATURE_HEADER_NAME} from '@sanity/webhook'
 import {loadConfig} from './config.ts'
 import {WEBHOOK_PATH} from './webhooks/sanity-webhook.ts'
 
-const USAGE = 'usage: npm run webhook:send -- DOCUMENT_ID [--type episode|meetup|voice|podcastSettings] [--deleted] [--url URL]'
+const USAGE =
+  'usage: npm run webhook:send -- DOCUMENT_ID [--type episode|meetup|voice|podcastSettings] [--deleted] [--url URL]'
 
 try {
-  const {values, positionals} = parseArgs({allowPositionals: true, options: {type: {type: 'string'}, deleted: {type: 'boolean', default: false}, url: {type: 'string'}}})
+  const {values, positionals} = parseArgs({
+    allowPositionals: true,
+    options: {type: {type: 'string'}, deleted: {type: 'boolean', default: false}, url: {type: 'string'}},
+  })
   const [documentId, ...extra] = positionals
   if (!documentId || extra.length > 0) throw new Error(USAGE)
   const config = loadConfig(process.env)
@@ -32,7 +36,9 @@ try {
     body,
     signal: AbortSignal.timeout(30_000),
   })
-  process.stdout.write(`POST ${url}\n${SIGNATURE_HEADER_NAME}: ${signature}\n${body}\n→ ${response.status} ${await response.text()}\n`)
+  process.stdout.write(
+    `POST ${url}\n${SIGNATURE_HEADER_NAME}: ${signature}\n${body}\n→ ${response.status} ${await response.text()}\n`,
+  )
   if (!response.ok) process.exitCode = 1
 } catch (error) {
   process.stderr.write(`webhook:send: ${error instanceof Error ? error.message : String(error)}\n`)

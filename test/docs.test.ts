@@ -28,7 +28,8 @@ function anchorOf(heading: string): string {
     .replaceAll(/[^\p{L}\p{N}\- _]/gu, '')
     .replaceAll(' ', '-')
 }
-const anchorsIn = (file: string) => new Set([...prose(read(file)).matchAll(/^#{1,6} (.+)$/gm)].map(([, heading = '']) => anchorOf(heading)))
+const anchorsIn = (file: string) =>
+  new Set([...prose(read(file)).matchAll(/^#{1,6} (.+)$/gm)].map(([, heading = '']) => anchorOf(heading)))
 
 describe('the documentation', () => {
   it('has a README of at most 250 lines', () => {
@@ -37,7 +38,9 @@ describe('the documentation', () => {
 
   it('lists in the README exactly the environment variables the server reads', () => {
     const section = /^## Configuration\n([\s\S]*?)^## /m.exec(read('README.md'))?.[1] ?? ''
-    const documented = [...section.matchAll(/^\| (.+?) \|/gm)].flatMap(([, cell = '']) => [...cell.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map(([, name = '']) => name))
+    const documented = [...section.matchAll(/^\| (.+?) \|/gm)].flatMap(([, cell = '']) =>
+      [...cell.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map(([, name = '']) => name),
+    )
     expect(documented.length).toBeGreaterThan(0)
     expect([...documented].sort()).toEqual([...ENVIRONMENT_VARIABLES].sort())
   })
@@ -49,7 +52,8 @@ describe('the documentation', () => {
       const [path = '', anchor] = target.split('#')
       const resolved = path === '' ? file : join(dirname(file), path)
       if (!existsSync(resolved)) broken.push(`${target} (no ${relative('.', resolved)})`)
-      else if (anchor && (statSync(resolved).isDirectory() || !anchorsIn(resolved).has(anchor))) broken.push(`${target} (no heading #${anchor})`)
+      else if (anchor && (statSync(resolved).isDirectory() || !anchorsIn(resolved).has(anchor)))
+        broken.push(`${target} (no heading #${anchor})`)
     }
     expect(broken).toEqual([])
   })

@@ -2,7 +2,17 @@ import {z} from 'zod'
 import {createDocument} from 'zod-openapi'
 import {DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT} from './v1/contract.ts'
 import {API_V1_PREFIX} from './v1/links.ts'
-import {bulkSchema, episodeSchema, itemEnvelope, listEnvelope, meetupSchema, problemSchema, serviceIndexSchema, SLUG_MAX_LENGTH, voiceSchema} from './v1/contract.ts'
+import {
+  bulkSchema,
+  episodeSchema,
+  itemEnvelope,
+  listEnvelope,
+  meetupSchema,
+  problemSchema,
+  serviceIndexSchema,
+  SLUG_MAX_LENGTH,
+  voiceSchema,
+} from './v1/contract.ts'
 
 export interface OpenApiSettings {
   publicBaseUrl: string
@@ -15,7 +25,10 @@ const slugParameter = z.object({
     .string()
     .regex(/^[a-z0-9-]+$/)
     .max(SLUG_MAX_LENGTH)
-    .meta({description: 'The `slug` value returned by the matching list endpoint.', examples: ['ep-22-cache-invalidation']}),
+    .meta({
+      description: 'The `slug` value returned by the matching list endpoint.',
+      examples: ['ep-22-cache-invalidation'],
+    }),
 })
 
 const pageParameters = z.object({
@@ -25,12 +38,19 @@ const pageParameters = z.object({
     .max(MAX_PAGE_LIMIT)
     .default(DEFAULT_PAGE_LIMIT)
     .optional()
-    .meta({description: `Items per page, 1 to ${MAX_PAGE_LIMIT}. The default (${DEFAULT_PAGE_LIMIT}) fits today's whole catalog on one page.`}),
-  cursor: z.string().optional().meta({description: 'Opaque keyset cursor: the `next_cursor` of the previous page. Pages stay correct when items are published between requests.'}),
+    .meta({
+      description: `Items per page, 1 to ${MAX_PAGE_LIMIT}. The default (${DEFAULT_PAGE_LIMIT}) fits today's whole catalog on one page.`,
+    }),
+  cursor: z.string().optional().meta({
+    description:
+      'Opaque keyset cursor: the `next_cursor` of the previous page. Pages stay correct when items are published between requests.',
+  }),
 })
 
 const conditionalHeaders = z.object({
-  'if-none-match': z.string().optional().meta({description: 'An ETag from an earlier response (lists and `*` accepted; weak comparison). A match gives 304.'}),
+  'if-none-match': z.string().optional().meta({
+    description: 'An ETag from an earlier response (lists and `*` accepted; weak comparison). A match gives 304.',
+  }),
   'if-modified-since': z.string().optional().meta({description: 'An HTTP-date; used only without If-None-Match.'}),
 })
 
@@ -41,10 +61,22 @@ const successHeaders = z.object({
   'cache-control': z.string(),
   'ratelimit-policy': rateLimitPolicy.optional(),
   ratelimit: z.string().optional().meta({description: 'Remaining quota, `"<name>";r=<remaining>;t=<reset seconds>`.'}),
-  vary: z.literal('Accept-Encoding').meta({description: 'Bodies are pre-compressed in br and gzip; each coding has its own ETag (the identity ETag with `-br` or `-gzip` before the closing quote).'}),
-  deprecation: z.string().optional().meta({description: 'Only once v1 is deprecated: `@<unix seconds>` of the announcement (RFC 9745).'}),
-  sunset: z.string().optional().meta({description: 'Only once v1 is deprecated: HTTP-date after which v1 answers 410 (RFC 8594), at least 6 months after the deprecation.'}),
-  link: z.string().optional().meta({description: 'Only once v1 is deprecated: `<successor>; rel="successor-version"` (RFC 8288).'}),
+  vary: z.literal('Accept-Encoding').meta({
+    description:
+      'Bodies are pre-compressed in br and gzip; each coding has its own ETag (the identity ETag with `-br` or `-gzip` before the closing quote).',
+  }),
+  deprecation: z
+    .string()
+    .optional()
+    .meta({description: 'Only once v1 is deprecated: `@<unix seconds>` of the announcement (RFC 9745).'}),
+  sunset: z.string().optional().meta({
+    description:
+      'Only once v1 is deprecated: HTTP-date after which v1 answers 410 (RFC 8594), at least 6 months after the deprecation.',
+  }),
+  link: z
+    .string()
+    .optional()
+    .meta({description: 'Only once v1 is deprecated: `<successor>; rel="successor-version"` (RFC 8288).'}),
 })
 
 const problem = (description: string, headers?: z.ZodObject) => ({
@@ -53,7 +85,15 @@ const problem = (description: string, headers?: z.ZodObject) => ({
   content: {'application/problem+json': {schema: problemSchema}},
 })
 
-function operation(options: {operationId: string; summary: string; description: string; tag: string; schema: z.ZodType; path?: boolean; page?: boolean}) {
+function operation(options: {
+  operationId: string
+  summary: string
+  description: string
+  tag: string
+  schema: z.ZodType
+  path?: boolean
+  page?: boolean
+}) {
   const query = options.page ? pageParameters : undefined
   return {
     get: {
@@ -69,12 +109,25 @@ function operation(options: {operationId: string; summary: string; description: 
       },
       responses: {
         200: {description: 'OK', headers: successHeaders, content: {'application/json': {schema: options.schema}}},
-        304: {description: 'Not Modified: the validators you sent match.', headers: successHeaders.pick({etag: true, 'last-modified': true, 'cache-control': true})},
+        304: {
+          description: 'Not Modified: the validators you sent match.',
+          headers: successHeaders.pick({etag: true, 'last-modified': true, 'cache-control': true}),
+        },
         400: problem(options.page ? 'A bad `limit` or `cursor`, or a malformed URL.' : 'A malformed URL.'),
-        404: problem(options.path ? 'No item has this slug. Re-read the list; slugs change only when content is renamed.' : 'No such path.'),
+        404: problem(
+          options.path
+            ? 'No item has this slug. Re-read the list; slugs change only when content is renamed.'
+            : 'No such path.',
+        ),
         405: problem('Only GET and HEAD are allowed.', z.object({allow: z.literal('GET, HEAD')})),
-        410: problem('v1 has passed its `Sunset` date; the `Link` header names the successor version.', z.object({link: z.string()})),
-        429: problem('Rate limit exceeded.', z.object({'retry-after': z.int().meta({description: 'Seconds to wait.'})})),
+        410: problem(
+          'v1 has passed its `Sunset` date; the `Link` header names the successor version.',
+          z.object({link: z.string()}),
+        ),
+        429: problem(
+          'Rate limit exceeded.',
+          z.object({'retry-after': z.int().meta({description: 'Seconds to wait.'})}),
+        ),
         500: problem('Origin or CDN fault; the payload is static, so retrying with backoff is safe.'),
       },
     },
@@ -102,7 +155,10 @@ export function buildOpenApiDocument(settings: OpenApiSettings) {
       },
       servers: [
         {url: `${settings.publicBaseUrl}${API_V1_PREFIX}`, description: 'Live API'},
-        {url: `${settings.publicBaseUrl}${API_V1_PREFIX}/sandbox`, description: 'Sandbox: the same read-only documents, byte for byte'},
+        {
+          url: `${settings.publicBaseUrl}${API_V1_PREFIX}/sandbox`,
+          description: 'Sandbox: the same read-only documents, byte for byte',
+        },
       ],
       security: [],
       tags: [

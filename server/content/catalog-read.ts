@@ -22,7 +22,10 @@ export async function readCatalog(source: ContentSource): Promise<unknown> {
   for (;;) {
     const page = pageSchema.safeParse(await source.fetch(CATALOG_PAGE_QUERY, {after}))
     // The first issue only: a broken page of 10,000 rows would otherwise make a 10,000-line message.
-    if (!page.success) throw new Error(`the catalog page after "${after}" is not a list of documents: ${page.error.issues[0]?.path.join('.')}: ${page.error.issues[0]?.message}`)
+    if (!page.success)
+      throw new Error(
+        `the catalog page after "${after}" is not a list of documents: ${page.error.issues[0]?.path.join('.')}: ${page.error.issues[0]?.message}`,
+      )
     for (const row of page.data) catalog[COLLECTION_OF[row._type]].push(row)
     const last = page.data.at(-1)
     if (!last || page.data.length < CATALOG_PAGE_SIZE) return {...catalog, podcast}

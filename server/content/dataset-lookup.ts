@@ -34,7 +34,10 @@ export function textLookupParameter(tree: ExprNode): string | undefined {
 }
 
 /** The parameter `condition` finds in the filter of every `*` (`*[…]`), if there is one and they agree. */
-function everyDatasetFilteredBy(tree: ExprNode, condition: (expression: ExprNode) => string | undefined): string | undefined {
+function everyDatasetFilteredBy(
+  tree: ExprNode,
+  condition: (expression: ExprNode) => string | undefined,
+): string | undefined {
   let datasets = 0
   let filtered = 0
   const parameters = new Set<string | undefined>()
@@ -79,7 +82,12 @@ function requiredParameter(expression: ExprNode): string | undefined {
     }
     case 'FuncCall': {
       const [argument] = expression.args
-      return expression.namespace === 'global' && expression.name === 'references' && expression.args.length === 1 && argument?.type === 'Parameter' ? argument.name : undefined
+      return expression.namespace === 'global' &&
+        expression.name === 'references' &&
+        expression.args.length === 1 &&
+        argument?.type === 'Parameter'
+        ? argument.name
+        : undefined
     }
     case 'OpCall': {
       const {op, left, right} = expression

@@ -14,7 +14,10 @@ const SEARCHABLE_VALUE = /^[A-Za-z0-9._-]+$/
  * with the published perspective. `loadDocuments` runs on every fetch; while it returns the same
  * array, the id index built from it is reused, so a changed dataset must come as a new array.
  */
-export function createEmbeddedSource(description: string, loadDocuments: () => Promise<readonly SanityDocument[]>): ContentSource {
+export function createEmbeddedSource(
+  description: string,
+  loadDocuments: () => Promise<readonly SanityDocument[]>,
+): ContentSource {
   return createDocumentSetSource(description, async () => documentSetOf(await loadDocuments()))
 }
 
@@ -31,10 +34,16 @@ function createDocumentSetSource(description: string, loadDocuments: () => Promi
     return parsed
   }
   /** What the query can see, narrowed by an index where the query allows it (as the Content Lake's indexes do). */
-  const datasetFor = (documents: DocumentSet, lookup: DatasetLookup | undefined, params: Record<string, unknown>): readonly SanityDocument[] => {
+  const datasetFor = (
+    documents: DocumentSet,
+    lookup: DatasetLookup | undefined,
+    params: Record<string, unknown>,
+  ): readonly SanityDocument[] => {
     const value = lookup && params[lookup.parameter]
-    if (lookup?.by === 'id') return [typeof value === 'string' ? documents.get(value) : undefined].filter((document) => document !== undefined)
-    if (lookup?.by === 'text' && typeof value === 'string' && SEARCHABLE_VALUE.test(value)) return documents.containing(JSON.stringify(value))
+    if (lookup?.by === 'id')
+      return [typeof value === 'string' ? documents.get(value) : undefined].filter((document) => document !== undefined)
+    if (lookup?.by === 'text' && typeof value === 'string' && SEARCHABLE_VALUE.test(value))
+      return documents.containing(JSON.stringify(value))
     return documents.all()
   }
 

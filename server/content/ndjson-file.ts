@@ -141,7 +141,12 @@ export function openDatasetFile(path: string): DatasetFile {
     let lines: Line[] = []
     let blockStart = 0
     const close = (end: number) => {
-      blocks.push({start: base + blockStart, length: end - blockStart, checksum: blockChecksum(BEFORE_FIRST_LINE, bytes.subarray(blockStart, end)), lines})
+      blocks.push({
+        start: base + blockStart,
+        length: end - blockStart,
+        checksum: blockChecksum(BEFORE_FIRST_LINE, bytes.subarray(blockStart, end)),
+        lines,
+      })
       blockStart = end
       lines = []
     }
@@ -152,7 +157,12 @@ export function openDatasetFile(path: string): DatasetFile {
       const text = bytes.subarray(start, end)
       const document = parseDocumentLine(text.toString('utf8'), `${path}:${lineNumber++}`)
       if (document) parsed?.push(document)
-      lines.push({offset: start - blockStart, length: end - start, identity: document && {id: document._id, type: document._type}, digest: hash('sha256', text, 'base64')})
+      lines.push({
+        offset: start - blockStart,
+        length: end - start,
+        identity: document && {id: document._id, type: document._type},
+        digest: hash('sha256', text, 'base64'),
+      })
       const next = Math.min(end + 1, bytes.length)
       if (blocks.length < count - 1 && (start + next) / 2 >= (blocks.length + 1) * size) close(next)
       start = end + 1
@@ -163,7 +173,12 @@ export function openDatasetFile(path: string): DatasetFile {
   // A whole file (1.2 s at 100k documents), or a change that rewrote most of it, is parsed a
   // megabyte of lines at a time with the event loop turning in between, so a server that is
   // already answering keeps answering.
-  const slicedBlocksOf = async (bytes: Buffer, base: number, firstLineNumber: number, parsed?: SanityDocument[]): Promise<Block[]> => {
+  const slicedBlocksOf = async (
+    bytes: Buffer,
+    base: number,
+    firstLineNumber: number,
+    parsed?: SanityDocument[],
+  ): Promise<Block[]> => {
     const blocks: Block[] = []
     let lines = 0
     for (let from = 0; from < bytes.length;) {
@@ -190,7 +205,13 @@ export function openDatasetFile(path: string): DatasetFile {
    * (lines are checked against their SHA-256), and the next read then compares every line.
    * `buffer` is where the blocks are read, grown as needed.
    */
-  const unchangedRun = async (file: OpenedFile, buffer: {bytes: Buffer}, blocks: readonly Block[], shift: number, eligible: (block: Block) => boolean): Promise<number> => {
+  const unchangedRun = async (
+    file: OpenedFile,
+    buffer: {bytes: Buffer},
+    blocks: readonly Block[],
+    shift: number,
+    eligible: (block: Block) => boolean,
+  ): Promise<number> => {
     let run = 0
     while (run < blocks.length) {
       const batch: Block[] = []
@@ -223,13 +244,29 @@ export function openDatasetFile(path: string): DatasetFile {
     const buffer = {bytes: Buffer.alloc(0)}
     // Blocks still where they were at the start of the file. A last line without a newline is
     // kept only if the file still ends there: anything added after it starts on that line.
-    let kept = previous.suspect ? 0 : await unchangedRun(file, buffer, blocks, 0, (block) => blockEnd(block) <= file.size && (endsWithNewline(block) || blockEnd(block) === file.size))
+    let kept = previous.suspect
+      ? 0
+      : await unchangedRun(
+          file,
+          buffer,
+          blocks,
+          0,
+          (block) => blockEnd(block) <= file.size && (endsWithNewline(block) || blockEnd(block) === file.size),
+        )
     const prefixEnd = (kept: number) => {
       const last = blocks[kept - 1]
       return last ? blockEnd(last) : 0
     }
     // Then blocks still where they were counted from its end (moved by `shift`), never overlapping those.
-    const suffixRun = previous.suspect ? 0 : await unchangedRun(file, buffer, blocks.slice(kept).reverse(), shift, (block) => block.start + shift >= prefixEnd(kept))
+    const suffixRun = previous.suspect
+      ? 0
+      : await unchangedRun(
+          file,
+          buffer,
+          blocks.slice(kept).reverse(),
+          shift,
+          (block) => block.start + shift >= prefixEnd(kept),
+        )
     let keptFromEnd = blocks.length - suffixRun
     const suffixStart = (keptFromEnd: number) => {
       const first = blocks[keptFromEnd]
@@ -301,7 +338,9 @@ export function openDatasetFile(path: string): DatasetFile {
         if (!keep) await closeFile(fd)
       }
     }
-    throw new Error(`${path} kept changing while it was read (${READ_ATTEMPTS} times); it will be read again on its next change`)
+    throw new Error(
+      `${path} kept changing while it was read (${READ_ATTEMPTS} times); it will be read again on its next change`,
+    )
   }
   const readWhole = (file: OpenedFile) => readExactly(file.fd, Buffer.allocUnsafe(file.size), 0)
 
@@ -313,7 +352,11 @@ export function openDatasetFile(path: string): DatasetFile {
   const parseWhole = async (parsed: SanityDocument[] | undefined): Promise<FileState> => {
     const baseline: Baseline = unparsed ?? (await withFile(readWhole).then(({result, file}) => ({file, bytes: result})))
     try {
-      const first = adopt({...baseline.file, blocks: await slicedBlocksOf(baseline.bytes, 0, 1, parsed), digest: baseline.digest})
+      const first = adopt({
+        ...baseline.file,
+        blocks: await slicedBlocksOf(baseline.bytes, 0, 1, parsed),
+        digest: baseline.digest,
+      })
       unparsed = undefined
       return first
     } catch (error) {
@@ -330,7 +373,9 @@ export function openDatasetFile(path: string): DatasetFile {
     // query uses them); they are not kept after it.
     const parsed = !state && keepParsed ? [] : undefined
     const current = state ?? (await parseWhole(parsed))
-    const {result: comparison, file} = await withFile(async (file) => (file.stamp === current.stamp && !current.suspect ? undefined : compare(current, file)))
+    const {result: comparison, file} = await withFile(async (file) =>
+      file.stamp === current.stamp && !current.suspect ? undefined : compare(current, file),
+    )
     if (comparison) return {current: apply(current, comparison)}
     await closeFile(file.fd)
     return {current, parsed}
@@ -344,7 +389,9 @@ export function openDatasetFile(path: string): DatasetFile {
       return current.digest
     }
     const previous = unparsed
-    const {result: bytes, file} = await withFile(async (file) => (previous?.file.stamp === file.stamp ? previous.bytes : readWhole(file)))
+    const {result: bytes, file} = await withFile(async (file) =>
+      previous?.file.stamp === file.stamp ? previous.bytes : readWhole(file),
+    )
     if (previous && bytes === previous.bytes) {
       await closeFile(file.fd)
       return previous.digest
@@ -370,7 +417,10 @@ export function openDatasetFile(path: string): DatasetFile {
     // Each document dies young, in the nursery, instead of 430 MB of them living until the parse ends.
     index: () => inTurn(() => readNow(false)).then(() => undefined),
     fingerprint: () => inTurn(fingerprintNow),
-    held: () => ({lines: state?.blocks.reduce((count, block) => count + block.lines.length, 0) ?? 0, blocks: state?.blocks.map((block) => block.length) ?? []}),
+    held: () => ({
+      lines: state?.blocks.reduce((count, block) => count + block.lines.length, 0) ?? 0,
+      blocks: state?.blocks.map((block) => block.length) ?? [],
+    }),
     takeChanges() {
       const changes = [...touched.values()]
       touched.clear()
@@ -399,7 +449,9 @@ async function digestOf(state: FileState): Promise<string> {
   const digest = createHash('sha256')
   const chunk = Buffer.allocUnsafe(READ_CHUNK_BYTES)
   for (let position = 0; position < state.size; position += READ_CHUNK_BYTES) {
-    digest.update(await readExactly(state.fd, chunk.subarray(0, Math.min(READ_CHUNK_BYTES, state.size - position)), position))
+    digest.update(
+      await readExactly(state.fd, chunk.subarray(0, Math.min(READ_CHUNK_BYTES, state.size - position)), position),
+    )
   }
   assertUnchanged(state)
   return digest.digest('hex')
@@ -411,7 +463,8 @@ async function digestOf(state: FileState): Promise<string> {
  * give another version's bytes, and the change's own read will follow.
  */
 function assertUnchanged(state: FileState): void {
-  if (stampOf(fstatSync(state.fd)) !== state.stamp) throw new Error('the dataset file was rewritten while it was read; it will be read again')
+  if (stampOf(fstatSync(state.fd)) !== state.stamp)
+    throw new Error('the dataset file was rewritten while it was read; it will be read again')
 }
 
 /** Where each published document's line is; the last line wins where an id is on two. */
@@ -463,7 +516,9 @@ function documentSetOfFile(path: string, state: FileState, parsed?: readonly San
     if (hash('sha256', bytes, 'base64') !== line.digest) {
       assertUnchanged(state)
       state.suspect = true
-      throw new Error(`${path}: a line is not what was read there (a change its block's checksum missed); the next read compares every line`)
+      throw new Error(
+        `${path}: a line is not what was read there (a change its block's checksum missed); the next read compares every line`,
+      )
     }
     return parseDocumentLine(bytes.toString('utf8'), path)
   }
@@ -476,7 +531,8 @@ function documentSetOfFile(path: string, state: FileState, parsed?: readonly San
       for (const line of block.lines) {
         const {offset, length, identity} = line
         const end = offset + length
-        if (!identity || !isPublished(identity.id) || (needle && !bytes.subarray(offset, end).includes(needle))) continue
+        if (!identity || !isPublished(identity.id) || (needle && !bytes.subarray(offset, end).includes(needle)))
+          continue
         const document = parse(line, bytes.subarray(offset, end))
         if (document) documents.push(document)
       }

@@ -16,7 +16,9 @@ export function parseDocumentLine(line: string, where: string): SanityDocument |
   try {
     value = JSON.parse(line)
   } catch (error) {
-    throw new Error(`${where}: not valid JSON (${error instanceof Error ? error.message : String(error)})`, {cause: error})
+    throw new Error(`${where}: not valid JSON (${error instanceof Error ? error.message : String(error)})`, {
+      cause: error,
+    })
   }
   const parsed = documentSchema.safeParse(value)
   if (!parsed.success) throw new Error(`${where}: not a Sanity document (needs string _id and _type)`)

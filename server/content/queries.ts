@@ -116,7 +116,8 @@ export const CATALOG_PAGE_SIZE = 10_000
  * type's projection. The mapper orders each collection itself, so the pages need no other order.
  * `_id > $after` is a filter of its own so that groq-js tests it before anything else.
  */
-export const CATALOG_PAGE_QUERY = defineQuery(`*[_id > $after][_type in ["episode", "meetup", "voice"] && ${published}] | order(_id asc) [0...${CATALOG_PAGE_SIZE}] {
+export const CATALOG_PAGE_QUERY =
+  defineQuery(`*[_id > $after][_type in ["episode", "meetup", "voice"] && ${published}] | order(_id asc) [0...${CATALOG_PAGE_SIZE}] {
   _type,
   _type == "episode" => ${episodeProjection},
   _type == "meetup" => ${meetupProjection},
@@ -127,7 +128,9 @@ export const CATALOG_PAGE_QUERY = defineQuery(`*[_id > $after][_type in ["episod
 // document that changed, so a rebuild reads only that one. The id gets a filter of its own
 // (same meaning as `&&`): an engine that scans (groq-js evaluates every operand for every
 // document) then tests the type and the perspective on one document only.
-export const EPISODE_BY_ID_QUERY = defineQuery(`*[_id == $id][_type == "episode" && ${published}][0] ${episodeProjection}`)
+export const EPISODE_BY_ID_QUERY = defineQuery(
+  `*[_id == $id][_type == "episode" && ${published}][0] ${episodeProjection}`,
+)
 export const MEETUP_BY_ID_QUERY = defineQuery(`*[_id == $id][_type == "meetup" && ${published}][0] ${meetupProjection}`)
 export const VOICE_BY_ID_QUERY = defineQuery(`*[_id == $id][_type == "voice" && ${published}][0] ${voiceProjection}`)
 

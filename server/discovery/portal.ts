@@ -52,8 +52,23 @@ const renderedOperation = z.looseObject({
   operationId: z.string(),
   summary: z.string().optional(),
   description: z.string().optional(),
-  parameters: z.array(z.looseObject({name: z.string(), in: z.string(), description: z.string().optional(), schema: renderedSchema.optional()})).default([]),
-  responses: z.record(z.string(), z.looseObject({description: z.string(), content: z.record(z.string(), z.looseObject({schema: renderedSchema})).optional()})),
+  parameters: z
+    .array(
+      z.looseObject({
+        name: z.string(),
+        in: z.string(),
+        description: z.string().optional(),
+        schema: renderedSchema.optional(),
+      }),
+    )
+    .default([]),
+  responses: z.record(
+    z.string(),
+    z.looseObject({
+      description: z.string(),
+      content: z.record(z.string(), z.looseObject({schema: renderedSchema})).optional(),
+    }),
+  ),
 })
 const renderedDocument = z.looseObject({
   paths: z.record(z.string(), z.looseObject({get: renderedOperation})),
@@ -96,10 +111,13 @@ function schemaType(schema: RenderedSchema | undefined): string {
       .map(([field, property]) => `${escape(field)}: ${schemaType(property)}`)
       .join(', ')}}`
   }
-  if (schema.$ref) return `<a href="#schema-${escape(schema.$ref.split('/').pop() ?? '')}">${escape(schema.$ref.split('/').pop() ?? '')}</a>`
+  if (schema.$ref)
+    return `<a href="#schema-${escape(schema.$ref.split('/').pop() ?? '')}">${escape(schema.$ref.split('/').pop() ?? '')}</a>`
   if (schema.anyOf) return schema.anyOf.map(schemaType).join(' or ')
   if (schema.type === 'array') return `array of ${schemaType(schema.items)}`
-  const type = Array.isArray(schema.type) ? schema.type.join(' or ') : (schema.type ?? (schema.const !== undefined ? JSON.stringify(schema.const) : 'any'))
+  const type = Array.isArray(schema.type)
+    ? schema.type.join(' or ')
+    : (schema.type ?? (schema.const !== undefined ? JSON.stringify(schema.const) : 'any'))
   return escape(`${type}${schema.format ? ` (${schema.format})` : ''}`)
 }
 
@@ -148,7 +166,10 @@ function exampleBody(url: string, snapshot: Snapshot): string {
 
 function bulkExample(snapshot: Snapshot): unknown {
   const first = (name: CollectionName) => snapshot.catalog[name].slice(0, 1).map((entry) => entry.value)
-  return {data: {episodes: first('episodes'), meetups: first('meetups'), voices: first('voices')}, counts: snapshot.counts}
+  return {
+    data: {episodes: first('episodes'), meetups: first('meetups'), voices: first('voices')},
+    counts: snapshot.counts,
+  }
 }
 
 function pretty(value: unknown): string {
@@ -167,11 +188,20 @@ with urllib.request.urlopen(${escape(JSON.stringify(url))}) as response:
     data = json.load(response)["data"]</code></pre>`
 }
 
-function operationSection(path: string, operation: Operation, snapshot: Snapshot, base: string, staticExport: boolean): string {
+function operationSection(
+  path: string,
+  operation: Operation,
+  snapshot: Snapshot,
+  base: string,
+  staticExport: boolean,
+): string {
   const example = examplePath(path, snapshot, staticExport)
   const id = escape(operation.operationId)
   const parameters = operation.parameters
-    .map((parameter) => `<tr><td>${code(parameter.name)}</td><td>${escape(parameter.in)}</td><td>${schemaType(parameter.schema)}</td><td>${prose(parameter.description)}</td></tr>`)
+    .map(
+      (parameter) =>
+        `<tr><td>${code(parameter.name)}</td><td>${escape(parameter.in)}</td><td>${schemaType(parameter.schema)}</td><td>${prose(parameter.description)}</td></tr>`,
+    )
     .join('')
   const responses = Object.entries(operation.responses)
     .map(([status, response]) => {
@@ -207,12 +237,15 @@ export function buildDeveloperPortal(input: {
   const staticExport = input.staticExport === true
   const base = settings.publicBaseUrl
   const document = renderedDocument.parse(openapi)
-  const operations = Object.entries(document.paths).map(([path, item]) => operationSection(path, item.get, snapshot, base, staticExport))
+  const operations = Object.entries(document.paths).map(([path, item]) =>
+    operationSection(path, item.get, snapshot, base, staticExport),
+  )
   const schemas = Object.entries(document.components.schemas).map(([name, schema]) => schemaTable(name, schema))
   const sample = snapshot.catalog.episodes[0]?.value
   const errors = PROBLEM_STATUSES.filter((status) => !(staticExport && STATIC_OMITTED_STATUSES.has(status)))
     .map(
-      (status) => `<section id="${problemAnchor(status)}"><h3>${status} ${escape(problemTitle(status))}</h3><p>${(staticExport && STATIC_ERROR_ADVICE[status]) || ERROR_ADVICE[status]}</p></section>`,
+      (status) =>
+        `<section id="${problemAnchor(status)}"><h3>${status} ${escape(problemTitle(status))}</h3><p>${(staticExport && STATIC_ERROR_ADVICE[status]) || ERROR_ADVICE[status]}</p></section>`,
     )
     .join('\n')
 

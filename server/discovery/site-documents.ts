@@ -37,7 +37,11 @@ const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').diges
  * links and digests always agree with what the API and the MCP server serve.
  */
 /** `leftOut` hears of each item an XML document (a sitemap) left out because it could not be written. */
-export function buildSiteDocuments(snapshot: Snapshot, settings: SiteSettings, leftOut?: (item: LeftOut) => void): SiteDocument[] {
+export function buildSiteDocuments(
+  snapshot: Snapshot,
+  settings: SiteSettings,
+  leftOut?: (item: LeftOut) => void,
+): SiteDocument[] {
   const base = settings.publicBaseUrl
   const withMcp = settings.staticExport !== true
   const url = {
@@ -64,11 +68,13 @@ export function buildSiteDocuments(snapshot: Snapshot, settings: SiteSettings, l
   const templates = resources.filter((resource) => resource.template)
   const {episodes, meetups, voices} = snapshot.counts
   const openapi = buildOpenApiDocument(settings)
-  const skills = catalogSkills({publicBaseUrl: base, apiName: settings.apiName, tools: catalogTools, withMcp}).map((skill) => ({
-    ...skill,
-    path: `/.well-known/agent-skills/${skill.name}/SKILL.md`,
-    digest: `sha256:${sha256(skill.markdown)}`,
-  }))
+  const skills = catalogSkills({publicBaseUrl: base, apiName: settings.apiName, tools: catalogTools, withMcp}).map(
+    (skill) => ({
+      ...skill,
+      path: `/.well-known/agent-skills/${skill.name}/SKILL.md`,
+      digest: `sha256:${sha256(skill.markdown)}`,
+    }),
+  )
 
   const serverCard = json({
     $schema: 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json',
@@ -77,7 +83,13 @@ export function buildSiteDocuments(snapshot: Snapshot, settings: SiteSettings, l
     description: MCP_INSTRUCTIONS,
     version: SERVER_VERSION,
     websiteUrl: url.docs,
-    remotes: [{type: 'streamable-http', url: url.mcp, supportedProtocolVersions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26']}],
+    remotes: [
+      {
+        type: 'streamable-http',
+        url: url.mcp,
+        supportedProtocolVersions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'],
+      },
+    ],
     _meta: {
       'podcast-catalog/summary': {
         authentication: 'none',
@@ -178,18 +190,36 @@ ${withMcp ? `3. For MCP, POST JSON-RPC to \`${url.mcp}\` with no credentials.\n`
 
   const skillsIndex = json({
     $schema: 'https://schemas.agentskills.io/discovery/0.2.0/schema.json',
-    skills: skills.map((skill) => ({name: skill.name, type: 'skill-md', description: skill.description, url: `${base}${skill.path}`, digest: skill.digest})),
+    skills: skills.map((skill) => ({
+      name: skill.name,
+      type: 'skill-md',
+      description: skill.description,
+      url: `${base}${skill.path}`,
+      digest: skill.digest,
+    })),
   })
 
   const catalogEntries = [
     ...(withMcp
-      ? [{type: 'mcp-server', name: MCP_SERVER_NAME, url: url.serverCard, endpoint: url.mcp, tools: catalogTools.length, resources: listedResources, resource_templates: templates.length}]
+      ? [
+          {
+            type: 'mcp-server',
+            name: MCP_SERVER_NAME,
+            url: url.serverCard,
+            endpoint: url.mcp,
+            tools: catalogTools.length,
+            resources: listedResources,
+            resource_templates: templates.length,
+          },
+        ]
       : []),
     {type: 'openapi', name: settings.apiName, url: url.openapi},
     {type: 'agent-skills', url: url.skillsIndex, skills: skills.length},
     {type: 'llms-txt', url: url.llms},
     {type: 'api-catalog', url: url.apiCatalog},
-    ...(feedItems === undefined ? [] : [{type: 'rss-feed', name: 'podcast feed', url: settings.feedUrl, items: feedItems}]),
+    ...(feedItems === undefined
+      ? []
+      : [{type: 'rss-feed', name: 'podcast feed', url: settings.feedUrl, items: feedItems}]),
   ]
   const aiCatalog = json({
     version: '1.0',
@@ -202,7 +232,11 @@ ${withMcp ? `3. For MCP, POST JSON-RPC to \`${url.mcp}\` with no credentials.\n`
   })
   const ard = json({
     version: '1.0',
-    resources: catalogEntries.map(({type, url: href, ...rest}) => ({type, href, ...('endpoint' in rest ? {endpoint: rest.endpoint} : {})})),
+    resources: catalogEntries.map(({type, url: href, ...rest}) => ({
+      type,
+      href,
+      ...('endpoint' in rest ? {endpoint: rest.endpoint} : {}),
+    })),
   })
 
   // An A2A agent card describes skills; this service answers no A2A protocol binding, so it
@@ -233,12 +267,24 @@ ${withMcp ? `3. For MCP, POST JSON-RPC to \`${url.mcp}\` with no credentials.\n`
     {
       path: '/docs',
       contentType: 'text/html; charset=utf-8',
-      body: buildDeveloperPortal({openapi, settings, snapshot, tools: catalogTools, feedUrl: feedItems === undefined ? undefined : settings.feedUrl, staticExport: !withMcp}),
+      body: buildDeveloperPortal({
+        openapi,
+        settings,
+        snapshot,
+        tools: catalogTools,
+        feedUrl: feedItems === undefined ? undefined : settings.feedUrl,
+        staticExport: !withMcp,
+      }),
     },
     {path: '/llms.txt', contentType: 'text/plain; charset=utf-8', body: llms},
     {path: '/auth.md', contentType: MARKDOWN, body: auth},
     {path: '/.well-known/oauth-protected-resource', contentType: JSON_TYPE, body: protectedResource},
-    {path: '/.well-known/api-catalog', contentType: LINKSET, body: apiCatalog, headers: {Link: `<${url.apiCatalog}>; rel="api-catalog"`}},
+    {
+      path: '/.well-known/api-catalog',
+      contentType: LINKSET,
+      body: apiCatalog,
+      headers: {Link: `<${url.apiCatalog}>; rel="api-catalog"`},
+    },
     ...(withMcp
       ? [
           {path: '/.well-known/mcp/server-card.json', contentType: JSON_TYPE, body: serverCard},
@@ -255,10 +301,18 @@ ${withMcp ? `3. For MCP, POST JSON-RPC to \`${url.mcp}\` with no credentials.\n`
   ]
 }
 
-const feedSettingsOf = (settings: SiteSettings): FeedSettings => ({selfUrl: settings.feedUrl, siteUrl: settings.siteUrl, websubHub: settings.websubHub})
+const feedSettingsOf = (settings: SiteSettings): FeedSettings => ({
+  selfUrl: settings.feedUrl,
+  siteUrl: settings.siteUrl,
+  websubHub: settings.websubHub,
+})
 
 /** The podcast feed as a site document the snapshot builds on its own (see SnapshotSettings.feed). */
-export function feedSiteDocument(snapshot: Snapshot, settings: SiteSettings, leftOut?: (item: LeftOut) => void): SiteDocument | undefined {
+export function feedSiteDocument(
+  snapshot: Snapshot,
+  settings: SiteSettings,
+  leftOut?: (item: LeftOut) => void,
+): SiteDocument | undefined {
   const feed = buildFeed(snapshot.catalog, feedSettingsOf(settings))
   if (feed && leftOut) for (const item of feed.leftOut) leftOut(item)
   return feed && {path: FEED_PATH, contentType: FEED_CONTENT_TYPE, body: feed.body, etag: feed.etag}

@@ -44,16 +44,27 @@ function guarded(make: () => Entry): Entry | {problem: string} {
  * from the content (the latest `_updatedAt` an item shows), never from when a rebuild ran, so
  * replicas that read the same content serve the same bytes whatever order their edits came in.
  */
-export function buildSitemaps(snapshot: Snapshot, publicBaseUrl: string, leftOut: (item: LeftOut) => void = () => {}): SiteDocument[] {
+export function buildSitemaps(
+  snapshot: Snapshot,
+  publicBaseUrl: string,
+  leftOut: (item: LeftOut) => void = () => {},
+): SiteDocument[] {
   const api = (path: string) => `${publicBaseUrl}/api/v1/${path}`
   // Joined, not a template literal: one flat string instead of a rope of six, which is smaller to
   // keep for 100k items and which the sitemap's own join copies without walking a tree.
-  const line = (path: string, lastmod: number) => ['<url><loc>', escape(api(path)), '</loc><lastmod>', w3c(lastmod), '</lastmod></url>'].join('')
+  const line = (path: string, lastmod: number) =>
+    ['<url><loc>', escape(api(path)), '</loc><lastmod>', w3c(lastmod), '</lastmod></url>'].join('')
   const itemEntry = (name: CollectionName, catalogEntry: CatalogEntry<{slug: string}>): Entry | undefined => {
     let cached = lines.get(catalogEntry)
     if (cached?.base !== publicBaseUrl) {
       const lastmod = Date.parse(catalogEntry.updatedAt)
-      lines.set(catalogEntry, (cached = {base: publicBaseUrl, ...guarded(() => ({lastmod, line: line(`${name}/${catalogEntry.value.slug}.json`, lastmod)}))}))
+      lines.set(
+        catalogEntry,
+        (cached = {
+          base: publicBaseUrl,
+          ...guarded(() => ({lastmod, line: line(`${name}/${catalogEntry.value.slug}.json`, lastmod)})),
+        }),
+      )
     }
     if ('line' in cached) return cached
     leftOut({documentId: catalogEntry.documentId, reason: cached.problem})
@@ -67,7 +78,11 @@ export function buildSitemaps(snapshot: Snapshot, publicBaseUrl: string, leftOut
     }
     return entries
   }
-  const items: Record<CollectionName, Entry[]> = {episodes: itemsOf('episodes'), meetups: itemsOf('meetups'), voices: itemsOf('voices')}
+  const items: Record<CollectionName, Entry[]> = {
+    episodes: itemsOf('episodes'),
+    meetups: itemsOf('meetups'),
+    voices: itemsOf('voices'),
+  }
   const dateOf = (entries: readonly Entry[]) => latest(entries.map((entry) => entry.lastmod))
   const everything = latest(COLLECTION_NAMES.map((name) => dateOf(items[name])))
   // Every snapshot serves these; asking it for all.json would assemble the bulk document just to list it.
@@ -75,7 +90,13 @@ export function buildSitemaps(snapshot: Snapshot, publicBaseUrl: string, leftOut
   const groups: [string, Entry[]][] = [
     [
       'api',
-      [document('index.json', everything), document('all.json', everything), ...COLLECTION_NAMES.map((name) => document(`${name}.json`, items[name].length > 0 ? dateOf(items[name]) : everything))],
+      [
+        document('index.json', everything),
+        document('all.json', everything),
+        ...COLLECTION_NAMES.map((name) =>
+          document(`${name}.json`, items[name].length > 0 ? dateOf(items[name]) : everything),
+        ),
+      ],
     ],
   ]
   for (const name of COLLECTION_NAMES) {
@@ -89,9 +110,18 @@ export function buildSitemaps(snapshot: Snapshot, publicBaseUrl: string, leftOut
     contentType: XML,
     body: `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.map((entry) => entry.line).join('\n')}\n</urlset>\n`,
   }))
-  const index = groups.map(([name, entries]) => `<sitemap><loc>${escape(`${publicBaseUrl}/sitemaps/${name}.xml`)}</loc><lastmod>${w3c(dateOf(entries))}</lastmod></sitemap>`).join('\n')
+  const index = groups
+    .map(
+      ([name, entries]) =>
+        `<sitemap><loc>${escape(`${publicBaseUrl}/sitemaps/${name}.xml`)}</loc><lastmod>${w3c(dateOf(entries))}</lastmod></sitemap>`,
+    )
+    .join('\n')
   return [
-    {path: '/sitemap-index.xml', contentType: XML, body: `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${index}\n</sitemapindex>\n`},
+    {
+      path: '/sitemap-index.xml',
+      contentType: XML,
+      body: `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${index}\n</sitemapindex>\n`,
+    },
     ...sitemaps,
   ]
 }

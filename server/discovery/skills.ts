@@ -7,7 +7,12 @@ export interface Skill {
 }
 
 /** Agent Skills (SKILL.md with YAML front matter) describing how to use this service. */
-export function catalogSkills(settings: {publicBaseUrl: string; apiName: string; tools: readonly ToolDefinition[]; withMcp: boolean}): Skill[] {
+export function catalogSkills(settings: {
+  publicBaseUrl: string
+  apiName: string
+  tools: readonly ToolDefinition[]
+  withMcp: boolean
+}): Skill[] {
   const base = settings.publicBaseUrl
   const skill = (name: string, description: string, body: string): Skill => ({
     name,

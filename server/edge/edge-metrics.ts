@@ -57,7 +57,12 @@ export function registerEdgeMetrics(registry: Registry, status: () => EdgeStatus
       this.set(status()?.purgeOverdue ? 1 : 0)
     },
   })
-  const keysPerPurge = new Histogram({name: 'catalog_cdn_keys_per_purge', help: 'Surrogate keys in each confirmed purge.', buckets: [1, 2, 5, 10, 20, 50, 100, 500, 1000, 10000], registers})
+  const keysPerPurge = new Histogram({
+    name: 'catalog_cdn_keys_per_purge',
+    help: 'Surrogate keys in each confirmed purge.',
+    buckets: [1, 2, 5, 10, 20, 50, 100, 500, 1000, 10000],
+    registers,
+  })
   const webhookToPurge = new Histogram({
     name: 'catalog_cdn_webhook_to_purge_seconds',
     help: 'From a webhook accepted to the CDN confirming the purge of what it changed.',

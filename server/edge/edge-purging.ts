@@ -48,7 +48,12 @@ function adapterFor(config: EdgeConfig): PurgeAdapter {
     case 'varnish':
       return varnishAdapter({urls: config.urls, token: config.token})
     case 'fastly':
-      return fastlyAdapter({apiUrl: config.apiUrl, token: config.token, serviceId: config.serviceId, softPurge: config.softPurge})
+      return fastlyAdapter({
+        apiUrl: config.apiUrl,
+        token: config.token,
+        serviceId: config.serviceId,
+        softPurge: config.softPurge,
+      })
     case 'cloudflare':
       return cloudflareAdapter({apiUrl: config.apiUrl, token: config.token, zoneId: config.zoneId})
   }
@@ -77,7 +82,9 @@ export interface EdgePurgingOptions {
  * with what the queue's file says the edge holds; when that is unknown, everything is purged.
  */
 export function createEdgePurging(options: EdgePurgingOptions): EdgePurging {
-  const keying = createSurrogateKeying(options.config.provider, {edgeMaxAgeSeconds: options.config.queue.edgeMaxAgeSeconds})
+  const keying = createSurrogateKeying(options.config.provider, {
+    edgeMaxAgeSeconds: options.config.queue.edgeMaxAgeSeconds,
+  })
   let lastServed: Snapshot | undefined
   let lastWebhookToPurgeMs: number | null = null
   let acceptedAt: number | undefined
@@ -130,7 +137,9 @@ export function createEdgePurging(options: EdgePurgingOptions): EdgePurging {
       if (previous === snapshot) return
       // Without `markBuilds`, by the clock: a change accepted in the build's millisecond counts as not covered.
       const accepted = queue.acceptedCount()
-      const covered = coveredBy.get(snapshot) ?? (lastAcceptedAt !== undefined && lastAcceptedAt >= buildStartedAt.getTime() ? accepted - 1 : accepted)
+      const covered =
+        coveredBy.get(snapshot) ??
+        (lastAcceptedAt !== undefined && lastAcceptedAt >= buildStartedAt.getTime() ? accepted - 1 : accepted)
       if (!previous) {
         const known = queue.knownPurgedVersion()
         queue.enqueue(known === snapshot.version ? [] : [GLOBAL_KEY], snapshot.version, covered)
@@ -140,8 +149,16 @@ export function createEdgePurging(options: EdgePurgingOptions): EdgePurging {
     },
     status: () => {
       const queued = queue.status()
-      const purgeOverdue = queued.oldestUnpurgedAgeSeconds !== null && queued.oldestUnpurgedAgeSeconds >= options.config.queue.edgeMaxAgeSeconds
-      return {provider: options.config.provider, keyFallbacks: keying.fallbacks, lastWebhookToPurgeMs, purgeOverdue, ...queued}
+      const purgeOverdue =
+        queued.oldestUnpurgedAgeSeconds !== null &&
+        queued.oldestUnpurgedAgeSeconds >= options.config.queue.edgeMaxAgeSeconds
+      return {
+        provider: options.config.provider,
+        keyFallbacks: keying.fallbacks,
+        lastWebhookToPurgeMs,
+        purgeOverdue,
+        ...queued,
+      }
     },
     drained: () => queue.drained(),
     close: () => queue.close(),

@@ -38,7 +38,12 @@ function failureOf(answer: ServiceAnswer, what: string): PurgeFailure {
 }
 
 /** Sends one purge call within `bounds`; a call that cannot be sent or answered in time is a failure worth retrying. */
-export async function callPurgeApi(url: string, request: ServiceRequest, what: string, bounds: Partial<CallBounds>): Promise<ServiceAnswer> {
+export async function callPurgeApi(
+  url: string,
+  request: ServiceRequest,
+  what: string,
+  bounds: Partial<CallBounds>,
+): Promise<ServiceAnswer> {
   let answer: ServiceAnswer
   try {
     answer = await callService(url, request, bounds)

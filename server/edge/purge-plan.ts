@@ -1,6 +1,14 @@
 import {COLLECTION_NAMES} from '../api/v1/links.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
-import {BULK_KEY, GLOBAL_KEY, INDEX_KEY, itemKey, listKey, siteKey, type SurrogateKeying} from '../snapshot/surrogate-keys.ts'
+import {
+  BULK_KEY,
+  GLOBAL_KEY,
+  INDEX_KEY,
+  itemKey,
+  listKey,
+  siteKey,
+  type SurrogateKeying,
+} from '../snapshot/surrogate-keys.ts'
 
 /**
  * The surrogate keys whose documents differ between two snapshots, and nothing else: items whose
@@ -8,15 +16,24 @@ import {BULK_KEY, GLOBAL_KEY, INDEX_KEY, itemKey, listKey, siteKey, type Surroga
  * included), the bulk document, the index, and the site documents served so far whose bytes changed. Without a
  * previous snapshot (a start with no record of what the edge holds) everything is purged.
  */
-export function planPurge(previous: Snapshot | undefined, next: Snapshot, keying: Pick<SurrogateKeying, 'effectiveKey'>): string[] {
+export function planPurge(
+  previous: Snapshot | undefined,
+  next: Snapshot,
+  keying: Pick<SurrogateKeying, 'effectiveKey'>,
+): string[] {
   if (!previous) return [GLOBAL_KEY]
-  if (previous.version === next.version && previous.representation('index.json')?.etag === next.representation('index.json')?.etag) return []
+  if (
+    previous.version === next.version &&
+    previous.representation('index.json')?.etag === next.representation('index.json')?.etag
+  )
+    return []
   const keys = new Set<string>()
   for (const collection of COLLECTION_NAMES) {
     const before = previous.itemsOf(collection)
     const after = next.itemsOf(collection)
     for (const slug of new Set([...before.keys(), ...after.keys()])) {
-      if (before.get(slug)?.etag !== after.get(slug)?.etag) keys.add(keying.effectiveKey(itemKey(collection, slug), listKey(collection)))
+      if (before.get(slug)?.etag !== after.get(slug)?.etag)
+        keys.add(keying.effectiveKey(itemKey(collection, slug), listKey(collection)))
     }
     if (previous.collectionDigest(collection) !== next.collectionDigest(collection)) keys.add(listKey(collection))
   }

@@ -146,7 +146,8 @@ export class PurgeQueue {
       removeQuietly(temporary) // a full disk can leave part of it
       if (this.#writeError === undefined) this.#options.onWriteFailure?.(error)
       this.#writeError = error
-      if (!this.#closed) this.#writeTimer = setTimeout(() => this.#save(), this.#options.writeRetryMs ?? WRITE_RETRY_MS).unref()
+      if (!this.#closed)
+        this.#writeTimer = setTimeout(() => this.#save(), this.#options.writeRetryMs ?? WRITE_RETRY_MS).unref()
       return false
     }
     if (this.#writeError !== undefined) {
@@ -195,7 +196,8 @@ export class PurgeQueue {
   enqueue(keys: readonly string[], version: string, acceptedBeforeBuild: number = this.#accepted): void {
     const since = this.#unplannedSince ?? this.#clock()
     this.#generation += 1
-    for (const key of keys) this.#keys.set(key, {generation: this.#generation, since: Math.min(since, this.#keys.get(key)?.since ?? since)})
+    for (const key of keys)
+      this.#keys.set(key, {generation: this.#generation, since: Math.min(since, this.#keys.get(key)?.since ?? since)})
     if (this.#keys.size > this.#options.maxKeys) {
       const oldest = this.#oldestAt() ?? since
       this.#keys.clear()
@@ -265,10 +267,17 @@ export class PurgeQueue {
       // With nothing left, the newest version is covered too (its own keys, if any, went in this batch).
       this.#lastPurgedVersion = this.#keys.size === 0 ? this.#pendingVersion : version
       this.#save()
-      this.#options.onPurged?.({keys: keys.length, version, durationMs: oldestAt === null ? 0 : this.#clock() - oldestAt})
+      this.#options.onPurged?.({
+        keys: keys.length,
+        version,
+        durationMs: oldestAt === null ? 0 : this.#clock() - oldestAt,
+      })
     } catch (error) {
       this.#failed += 1
-      const failure = error instanceof PurgeFailure ? error : new PurgeFailure(error instanceof Error ? error.message : String(error), {cause: error})
+      const failure =
+        error instanceof PurgeFailure
+          ? error
+          : new PurgeFailure(error instanceof Error ? error.message : String(error), {cause: error})
       const oldest = this.#oldestAt()
       const tooOld = oldest !== null && this.#clock() - oldest > (this.#options.giveUpAfterMs ?? 86_400_000)
       if (failure.permanent || tooOld) {
@@ -302,7 +311,12 @@ export class PurgeQueue {
 
   #deadLetter(batch: ReadonlyMap<string, number>, failure: PurgeFailure): void {
     const keys = [...batch.keys()]
-    const letter = {at: this.#clock(), error: failure.message.slice(0, 300), keys: keys.slice(0, MAX_KEYS_KEPT_PER_DEAD_LETTER), keyCount: keys.length}
+    const letter = {
+      at: this.#clock(),
+      error: failure.message.slice(0, 300),
+      keys: keys.slice(0, MAX_KEYS_KEPT_PER_DEAD_LETTER),
+      keyCount: keys.length,
+    }
     this.#forget(batch)
     this.#deadLetters = [...this.#deadLetters, letter].slice(-MAX_DEAD_LETTERS)
     this.#attempt = 0
@@ -318,7 +332,8 @@ function removeLeftovers(directory: string): void {
   } catch {
     return // no directory yet, or unreadable: the first write says so
   }
-  for (const name of names) if (name.startsWith(`${QUEUE_FILE}.`) && name.endsWith('.tmp')) removeQuietly(join(directory, name))
+  for (const name of names)
+    if (name.startsWith(`${QUEUE_FILE}.`) && name.endsWith('.tmp')) removeQuietly(join(directory, name))
 }
 
 function removeQuietly(path: string): void {

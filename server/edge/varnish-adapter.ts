@@ -27,13 +27,21 @@ function keyHeaders(keys: readonly string[], maxBytes = MAX_PURGE_HEADER_BYTES):
  */
 export function varnishAdapter(options: {urls: readonly string[]; token: string; timeoutMs?: number}): PurgeAdapter {
   const {urls, token, timeoutMs = 5000} = options
-  const purgeOne = (url: string, header: string) => callPurgeApi(url, {method: 'PURGE', headers: {[PURGE_KEYS_HEADER]: header, [PURGE_TOKEN_HEADER]: token}}, `PURGE ${url}`, {timeoutMs})
+  const purgeOne = (url: string, header: string) =>
+    callPurgeApi(
+      url,
+      {method: 'PURGE', headers: {[PURGE_KEYS_HEADER]: header, [PURGE_TOKEN_HEADER]: token}},
+      `PURGE ${url}`,
+      {timeoutMs},
+    )
   return {
     provider: 'varnish',
     async purge(keys) {
       for (const header of keyHeaders(keys)) {
         const outcomes = await Promise.allSettled(urls.map((url) => purgeOne(url, header)))
-        const failed = outcomes.filter((outcome) => outcome.status === 'rejected').map((outcome): unknown => outcome.reason)
+        const failed = outcomes
+          .filter((outcome) => outcome.status === 'rejected')
+          .map((outcome): unknown => outcome.reason)
         if (failed.length > 0) throw failed[0] instanceof PurgeFailure ? failed[0] : new PurgeFailure(String(failed[0]))
       }
     },

@@ -44,7 +44,8 @@ function problemBody(statusExpression: string, detailExpression: string): string
 /** A VCL 4.1 for Varnish 7 with vmod_xkey in front of the catalog's origins. */
 export function varnishVcl(options: VarnishVclOptions): string {
   if (options.backends.length === 0) throw new Error('at least one --backend HOST:PORT is needed')
-  if (!TOKEN_PATTERN.test(options.token)) throw new Error('CDN_PURGE_TOKEN must be 16 to 256 letters, digits or ._~+/=-')
+  if (!TOKEN_PATTERN.test(options.token))
+    throw new Error('CDN_PURGE_TOKEN must be 16 to 256 letters, digits or ._~+/=-')
   const purgers = options.purgers.length > 0 ? options.purgers : ['127.0.0.1', '::1']
   const backends = options.backends.map((backend, index) => {
     if (!HOST_PATTERN.test(backend.host)) throw new Error(`not a host name or address: ${backend.host}`)
@@ -207,9 +208,13 @@ const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/
  * PUBLIC_BASE_URL, and the edge caches them as they are: behind a CDN it must be the edge's public
  * address. Only a loopback or missing one is surely wrong, and only when the origin purges a CDN.
  */
-export function edgeAddressWarning(publicBaseUrl: string | undefined, cdnPurge: string | undefined): string | undefined {
+export function edgeAddressWarning(
+  publicBaseUrl: string | undefined,
+  cdnPurge: string | undefined,
+): string | undefined {
   if (!cdnPurge) return undefined
-  if (!publicBaseUrl) return `CDN_PURGE is ${cdnPurge} but PUBLIC_BASE_URL is not set: the origin's links would name http://localhost:PORT. Set it to the edge's public address.`
+  if (!publicBaseUrl)
+    return `CDN_PURGE is ${cdnPurge} but PUBLIC_BASE_URL is not set: the origin's links would name http://localhost:PORT. Set it to the edge's public address.`
   const host = URL.parse(publicBaseUrl)?.hostname
   if (host !== undefined && LOOPBACK_HOST.test(host)) {
     return `CDN_PURGE is ${cdnPurge} but PUBLIC_BASE_URL is ${publicBaseUrl}, a loopback address: the edge would cache links clients cannot follow. Set it to the edge's public address.`

@@ -4,7 +4,11 @@
  * nginx listening elsewhere. A public address behind a proxy is the operator's to know; only a
  * missing setting, or a loopback one on another port, is surely wrong.
  */
-export function exportAddressWarning(publicBaseUrl: string, publicBaseUrlSet: boolean, listen: string): string | undefined {
+export function exportAddressWarning(
+  publicBaseUrl: string,
+  publicBaseUrlSet: boolean,
+  listen: string,
+): string | undefined {
   const port = /(?:^|:)(\d+)$/.exec(listen)?.[1]
   if (!publicBaseUrlSet) {
     return `PUBLIC_BASE_URL is not set, so every link in the export points at ${publicBaseUrl}; set it to the address clients will use (http://127.0.0.1:${port ?? '8080'} to try it here).`

@@ -37,7 +37,11 @@ function quoted(text: string): string {
 const jsonText = (text: string) => JSON.stringify(text).slice(1, -1)
 
 function withVariables(text: string): string {
-  return text.replaceAll(DETAIL, '$catalog_detail').replaceAll(INSTANCE, '$catalog_instance').replaceAll(SLUG, '$catalog_slug').replaceAll(METHOD, '$request_method')
+  return text
+    .replaceAll(DETAIL, '$catalog_detail')
+    .replaceAll(INSTANCE, '$catalog_instance')
+    .replaceAll(SLUG, '$catalog_slug')
+    .replaceAll(METHOD, '$request_method')
 }
 
 function problemBody(publicBaseUrl: string, status: ProblemStatus, detail: string): string {

@@ -28,7 +28,11 @@ export function staticFiles(snapshot: Snapshot): StaticFile[] {
     }
     for (const collection of COLLECTION_NAMES) {
       for (const {cursor, representation} of laterPages(snapshot, collection)) {
-        files.push({url: `${prefix}${collection}.json?cursor=${cursor}`, file: `${prefix}${collection}/${CURSOR_DIRECTORY}/${cursor}.json`, representation})
+        files.push({
+          url: `${prefix}${collection}.json?cursor=${cursor}`,
+          file: `${prefix}${collection}/${CURSOR_DIRECTORY}/${cursor}.json`,
+          representation,
+        })
       }
     }
   }

@@ -43,10 +43,17 @@ export const hasFeedItem = (episode: Episode): episode is EpisodeWithAudio => Bo
 export function feedItemOf(entry: CatalogEntry<Episode>, context: ItemContext): FeedItem | undefined {
   const episode = entry.value
   if (!hasFeedItem(episode)) return undefined
-  return {item: rssItemOf(entry, episode.audio, context), contentLinks: episode.video_url ? [{href: episode.video_url, display: VIDEO_LINK_TEXT}] : []}
+  return {
+    item: rssItemOf(entry, episode.audio, context),
+    contentLinks: episode.video_url ? [{href: episode.video_url, display: VIDEO_LINK_TEXT}] : [],
+  }
 }
 
-function rssItemOf(entry: CatalogEntry<Episode>, audio: NonNullable<Episode['audio']>, context: ItemContext): RssFeed.Item<Date> {
+function rssItemOf(
+  entry: CatalogEntry<Episode>,
+  audio: NonNullable<Episode['audio']>,
+  context: ItemContext,
+): RssFeed.Item<Date> {
   const episode = entry.value
   // A host who is also a guest stands once, as host: apps list every podcast:person they read.
   const isHost = (slug: string) => context.hosts.some((host) => host.value.slug === slug)
@@ -69,7 +76,10 @@ function rssItemOf(entry: CatalogEntry<Episode>, audio: NonNullable<Episode['aud
     },
     podcast: {
       // An item's persons replace the channel's, so the hosts are restated before the guests.
-      persons: [...context.hosts.map((host) => personOf(host.value, 'host')), ...guests.map((guest) => personOf(guest.value, 'guest'))],
+      persons: [
+        ...context.hosts.map((host) => personOf(host.value, 'host')),
+        ...guests.map((guest) => personOf(guest.value, 'guest')),
+      ],
       ...(episode.transcript ? {transcripts: [{url: episode.transcript.url, type: episode.transcript.mime_type}]} : {}),
     },
   }

@@ -14,7 +14,8 @@ const ELLIPSIS = '…'
 const utf8 = new TextEncoder()
 const byteLength = (text: string) => utf8.encode(text).length
 const paragraph = (text: string) => `<p dir="rtl">${RLM}${escapeHtml(text)}</p>`
-const list = (items: readonly string[]) => (items.length === 0 ? '' : `<ul dir="rtl">${items.map((item) => `<li>${RLM}${escapeHtml(item)}</li>`).join('')}</ul>`)
+const list = (items: readonly string[]) =>
+  items.length === 0 ? '' : `<ul dir="rtl">${items.map((item) => `<li>${RLM}${escapeHtml(item)}</li>`).join('')}</ul>`
 
 /**
  * The summary, then as many takeaways as fit in Apple's 4000 bytes (a Hebrew letter is two);
@@ -22,7 +23,8 @@ const list = (items: readonly string[]) => (items.length === 0 ? '' : `<ul dir="
  */
 export function itemDescriptionHtml(summary: string, takeaways: readonly string[]): string {
   const summaryHtml = paragraph(summary)
-  if (byteLength(summaryHtml) > DESCRIPTION_MAX_BYTES) return paragraph(cutToFit(summary, DESCRIPTION_MAX_BYTES - byteLength(paragraph(ELLIPSIS))))
+  if (byteLength(summaryHtml) > DESCRIPTION_MAX_BYTES)
+    return paragraph(cutToFit(summary, DESCRIPTION_MAX_BYTES - byteLength(paragraph(ELLIPSIS))))
   for (let count = takeaways.length; count > 0; count--) {
     const html = summaryHtml + list(takeaways.slice(0, count))
     if (byteLength(html) <= DESCRIPTION_MAX_BYTES) return html

@@ -25,7 +25,12 @@ export const appleExplicit = (xml: string) =>
   xml
     .split(CDATA_SECTION)
     .map((part, index) =>
-      index % 2 === 1 ? part : part.replace(/<itunes:explicit>(yes|no)<\/itunes:explicit>/g, (_, value: string) => `<itunes:explicit>${value === 'yes' ? 'true' : 'false'}</itunes:explicit>`),
+      index % 2 === 1
+        ? part
+        : part.replace(
+            /<itunes:explicit>(yes|no)<\/itunes:explicit>/g,
+            (_, value: string) => `<itunes:explicit>${value === 'yes' ? 'true' : 'false'}</itunes:explicit>`,
+          ),
     )
     .join('')
 
@@ -45,14 +50,22 @@ const MINIMAL_CHANNEL = {title: 'item', link: 'https://example.invalid/', descri
 export function itemXml({item, contentLinks}: FeedItem): string {
   const itemElement = cut(generateRssFeed({...MINIMAL_CHANNEL, items: [item]}), '<item>', '</item>')
   if (contentLinks.length === 0) return appleExplicit(itemElement)
-  const links = cut(generateRssFeed({...MINIMAL_CHANNEL, podcast: {liveItems: [linkHolder(contentLinks)]}}), '<podcast:contentLink', '</podcast:contentLink>')
+  const links = cut(
+    generateRssFeed({...MINIMAL_CHANNEL, podcast: {liveItems: [linkHolder(contentLinks)]}}),
+    '<podcast:contentLink',
+    '</podcast:contentLink>',
+  )
   // Before the line that closes the item, indented as the item's other children.
   const closing = itemElement.lastIndexOf('\n')
   const indent = /^<item>\n( *)/.exec(itemElement)?.[1] ?? ''
   return appleExplicit(`${itemElement.slice(0, closing)}\n${indent}${links}${itemElement.slice(closing)}`)
 }
 
-const linkHolder = (contentLinks: readonly ContentLink[]) => ({status: 'ended', start: new Date(0), contentLinks: [...contentLinks]})
+const linkHolder = (contentLinks: readonly ContentLink[]) => ({
+  status: 'ended',
+  start: new Date(0),
+  contentLinks: [...contentLinks],
+})
 
 /** From the first `open` to the end of the last `close`, inclusive. */
 function cut(xml: string, open: string, close: string): string {

@@ -55,7 +55,12 @@ interface MadeItem {
 const madeItems = new WeakMap<CatalogEntry<Episode>, MadeItem>()
 
 function isCurrent(made: MadeItem, entry: CatalogEntry<Episode>, context: ItemContext): boolean {
-  if (made.channel !== context.channel || made.hosts !== context.hosts || made.guests.length !== entry.value.guests.length) return false
+  if (
+    made.channel !== context.channel ||
+    made.hosts !== context.hosts ||
+    made.guests.length !== entry.value.guests.length
+  )
+    return false
   for (let index = 0; index < made.guests.length; index++) {
     if (made.guests[index] !== context.voice(entry.value.guests[index]?.slug ?? '')) return false
   }
@@ -126,7 +131,10 @@ function voiceIndexOf(voices: readonly CatalogEntry<Voice>[]): Map<string, Catal
 }
 
 // The hosts as one array per channel and voice index, so items can tell by identity that they did not change.
-const hostLists = new WeakMap<PodcastChannel, {voices: Map<string, CatalogEntry<Voice>>; hosts: readonly CatalogEntry<Voice>[]}>()
+const hostLists = new WeakMap<
+  PodcastChannel,
+  {voices: Map<string, CatalogEntry<Voice>>; hosts: readonly CatalogEntry<Voice>[]}
+>()
 function hostsOf(channel: PodcastChannel, voices: Map<string, CatalogEntry<Voice>>): readonly CatalogEntry<Voice>[] {
   const known = hostLists.get(channel)
   if (known?.voices === voices) return known.hosts
@@ -166,7 +174,13 @@ export function buildFeed(catalog: Catalog, settings: FeedSettings): FeedDocumen
   chunks[0] = head
   chunks.push(tail)
   const digest = createHash('sha256').update(head).update(digests.join(' ')).update(tail)
-  return {body: new ChunkedBody(chunks), etag: `"${digest.digest('base64url').slice(0, 32)}"`, lastBuildDate, itemCount: digests.length, leftOut}
+  return {
+    body: new ChunkedBody(chunks),
+    etag: `"${digest.digest('base64url').slice(0, 32)}"`,
+    lastBuildDate,
+    itemCount: digests.length,
+    leftOut,
+  }
 }
 
 /** How many items `buildFeed` would hold, without making them; undefined when there would be no feed. */
@@ -178,7 +192,12 @@ export function feedItemCount(catalog: Catalog): number | undefined {
 }
 
 /** The document around the items: everything before them and everything after. */
-function channelXml(channel: PodcastChannel, hosts: readonly CatalogEntry<Voice>[], settings: FeedSettings, lastBuildDate: Date): [Buffer, Buffer] {
+function channelXml(
+  channel: PodcastChannel,
+  hosts: readonly CatalogEntry<Voice>[],
+  settings: FeedSettings,
+  lastBuildDate: Date,
+): [Buffer, Buffer] {
   const xml = appleExplicit(
     generateRssFeed({
       title: channel.title,
@@ -188,11 +207,17 @@ function channelXml(channel: PodcastChannel, hosts: readonly CatalogEntry<Voice>
       copyright: channel.copyright,
       lastBuildDate,
       atom: {
-        links: [{href: settings.selfUrl, rel: 'self', type: 'application/rss+xml'}, ...(settings.websubHub ? [{href: settings.websubHub, rel: 'hub'}] : [])],
+        links: [
+          {href: settings.selfUrl, rel: 'self', type: 'application/rss+xml'},
+          ...(settings.websubHub ? [{href: settings.websubHub, rel: 'hub'}] : []),
+        ],
       },
       itunes: {
         image: channel.artworkUrl,
-        categories: channel.categories.map(({category, subcategory}) => ({text: category, ...(subcategory ? {categories: [{text: subcategory}]} : {})})),
+        categories: channel.categories.map(({category, subcategory}) => ({
+          text: category,
+          ...(subcategory ? {categories: [{text: subcategory}]} : {}),
+        })),
         explicit: channel.explicit,
         author: channel.author,
         owner: channel.owner,

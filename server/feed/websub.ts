@@ -31,7 +31,11 @@ export function createFeedPinger(settings: FeedPingSettings): FeedPinger {
   const pings: {target: string; request: () => Promise<ServiceAnswer>}[] = []
   if (hubUrl) {
     const body = new URLSearchParams({'hub.mode': 'publish', 'hub.url': feedUrl}).toString()
-    pings.push({target: hubUrl, request: () => callService(hubUrl, {method: 'POST', headers: {'content-type': 'application/x-www-form-urlencoded'}, body})})
+    pings.push({
+      target: hubUrl,
+      request: () =>
+        callService(hubUrl, {method: 'POST', headers: {'content-type': 'application/x-www-form-urlencoded'}, body}),
+    })
   }
   if (pubnotifyUrl) {
     const url = new URL(pubnotifyUrl)
@@ -46,7 +50,9 @@ export function createFeedPinger(settings: FeedPingSettings): FeedPinger {
       try {
         const answer = await request()
         if (succeeded(answer)) return settings.onPinged?.(target)
-        lastError = new Error(`${target} answered ${answer.status}${answer.text ? `: ${answer.text.slice(0, 200)}` : ''}`)
+        lastError = new Error(
+          `${target} answered ${answer.status}${answer.text ? `: ${answer.text.slice(0, 200)}` : ''}`,
+        )
       } catch (error) {
         lastError = error
       }

@@ -11,20 +11,40 @@ import {resolveCatalogPath} from './resolve.ts'
  * mount point. Every answer is a snapshot lookup through the fast path's own resolver.
  */
 export function createCatalogHandler(store: SnapshotStore, publicBaseUrl: string) {
-  return (request: IncomingMessage, response: ServerResponse, target: {path: string; query: string; instance: string}): void => {
+  return (
+    request: IncomingMessage,
+    response: ServerResponse,
+    target: {path: string; query: string; instance: string},
+  ): void => {
     const snapshot = store.current()
     const resolution = resolveCatalogPath(snapshot, publicBaseUrl, target.path, target.query)
     // A path that names a resource refuses other methods; an unknown path is a 404 whatever the method.
     const names = resolution.found || resolution.names
-    if (names && !isReadMethod(request.method)) return sendReadOnlyRefusal(request, response, publicBaseUrl, target.instance)
-    if (resolution.found) return sendRepresentation(request, response, resolution.representation, {extra: catalogVersionHeader(snapshot), servedFrom: {store, snapshot}})
+    if (names && !isReadMethod(request.method))
+      return sendReadOnlyRefusal(request, response, publicBaseUrl, target.instance)
+    if (resolution.found)
+      return sendRepresentation(request, response, resolution.representation, {
+        extra: catalogVersionHeader(snapshot),
+        servedFrom: {store, snapshot},
+      })
     sendProblem(request, response, buildProblem(publicBaseUrl, resolution.status, resolution.detail, target.instance))
   }
 }
 
-export const readOnlyDetail = (method: string) => `The API is read-only: ${method} is not supported. Retry as GET or HEAD.`
+export const readOnlyDetail = (method: string) =>
+  `The API is read-only: ${method} is not supported. Retry as GET or HEAD.`
 
 /** The 405 every read-only document answers to another method. */
-export function sendReadOnlyRefusal(request: IncomingMessage, response: ServerResponse, publicBaseUrl: string, instance: string): void {
-  sendMethodNotAllowed(request, response, {publicBaseUrl, allow: 'GET, HEAD', instance, detail: readOnlyDetail(request.method ?? '')})
+export function sendReadOnlyRefusal(
+  request: IncomingMessage,
+  response: ServerResponse,
+  publicBaseUrl: string,
+  instance: string,
+): void {
+  sendMethodNotAllowed(request, response, {
+    publicBaseUrl,
+    allow: 'GET, HEAD',
+    instance,
+    detail: readOnlyDetail(request.method ?? ''),
+  })
 }

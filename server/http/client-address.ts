@@ -9,7 +9,8 @@ import proxyAddr from 'proxy-addr'
  */
 export function clientAddressResolver(trustProxy: number | string[] | undefined): (request: IncomingMessage) => string {
   if (trustProxy === undefined) return (request) => request.socket.remoteAddress ?? 'unknown'
-  const trusted = typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : proxyAddr.compile(trustProxy)
+  const trusted =
+    typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : proxyAddr.compile(trustProxy)
   return (request) => proxyAddr(request, trusted)
 }
 

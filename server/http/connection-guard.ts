@@ -14,7 +14,13 @@ const LINGER_MS = 1000
  * Writes a whole problem response on a socket no `ServerResponse` will answer (Node's own refusals,
  * connections over a cap) and closes it. Used where Express and the fast path never see the request.
  */
-export function answerOnSocket(socket: Duplex, publicBaseUrl: string, status: ProblemStatus, detail: string, headers = ''): void {
+export function answerOnSocket(
+  socket: Duplex,
+  publicBaseUrl: string,
+  status: ProblemStatus,
+  detail: string,
+  headers = '',
+): void {
   if (!socket.writable) {
     socket.destroy()
     return
@@ -43,7 +49,10 @@ function lingerThenDestroy(socket: Duplex): void {
  * carry many clients (the proxies the operator trusts). Memory: one entry per address that holds
  * a connection, so bounded by the connections themselves.
  */
-export function capConnectionsPerClient(server: Server, options: {max: number; exempt: (address: string) => boolean; publicBaseUrl: string}): void {
+export function capConnectionsPerClient(
+  server: Server,
+  options: {max: number; exempt: (address: string) => boolean; publicBaseUrl: string},
+): void {
   if (options.max <= 0) return
   const held = new Map<string, number>()
   server.on('connection', (socket: Socket) => {
@@ -51,7 +60,13 @@ export function capConnectionsPerClient(server: Server, options: {max: number; e
     if (address === undefined || options.exempt(address)) return
     const count = held.get(address) ?? 0
     if (count >= options.max) {
-      answerOnSocket(socket, options.publicBaseUrl, 429, `This address already holds ${options.max} connections to the server; reuse them (keep-alive) or close some.`, 'Retry-After: 1\r\n')
+      answerOnSocket(
+        socket,
+        options.publicBaseUrl,
+        429,
+        `This address already holds ${options.max} connections to the server; reuse them (keep-alive) or close some.`,
+        'Retry-After: 1\r\n',
+      )
       return
     }
     held.set(address, count + 1)

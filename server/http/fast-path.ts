@@ -18,7 +18,12 @@ export const catalogVersionHeader = (snapshot: Snapshot): readonly string[] => [
  * (problems, other methods, percent-encoded URLs), which the Express application answers through
  * the same resolver.
  */
-export type FastPath = (request: IncomingMessage, response: ServerResponse, extraHeaders: string[], fixed: FixedHeaders) => boolean
+export type FastPath = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  extraHeaders: string[],
+  fixed: FixedHeaders,
+) => boolean
 
 export function createFastPath(store: Pick<SnapshotStore, 'current'>, publicBaseUrl: string): FastPath {
   const lookUp = (snapshot: Snapshot, url: string): Representation | undefined => {

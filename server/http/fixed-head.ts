@@ -1,4 +1,10 @@
-import {IncomingMessage, ServerResponse, validateHeaderName, validateHeaderValue, type OutgoingHttpHeaders} from 'node:http'
+import {
+  IncomingMessage,
+  ServerResponse,
+  validateHeaderName,
+  validateHeaderValue,
+  type OutgoingHttpHeaders,
+} from 'node:http'
 import {Socket} from 'node:net'
 
 declare module 'node:http' {
@@ -27,7 +33,15 @@ export interface FixedHeaders {
 
 // Headers Node reads while it joins the head (framing, connection, Date): they must go through
 // `writeHead`'s own list.
-const READ_BY_NODE = new Set(['connection', 'content-length', 'transfer-encoding', 'date', 'expect', 'trailer', 'keep-alive'])
+const READ_BY_NODE = new Set([
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'date',
+  'expect',
+  'trailer',
+  'keep-alive',
+])
 
 /** Validates a flat name, value list as `writeHead` would, once; throws as it would. */
 export function fixedHeaders(list: readonly string[]): FixedHeaders {
@@ -38,7 +52,8 @@ export function fixedHeaders(list: readonly string[]): FixedHeaders {
     const value = list[index + 1] ?? ''
     validateHeaderName(name)
     validateHeaderValue(name, value)
-    if (READ_BY_NODE.has(name.toLowerCase())) throw new Error(`${name} is read by Node as it writes the head, so it cannot be a fixed header.`)
+    if (READ_BY_NODE.has(name.toLowerCase()))
+      throw new Error(`${name} is read by Node as it writes the head, so it cannot be a fixed header.`)
     lines += `${name}: ${value}\r\n`
   }
   return {list, lines}
@@ -74,7 +89,13 @@ export class FixedHeadResponse<Request extends IncomingMessage = IncomingMessage
     super._storeHeader(lines === '' ? firstLine : firstLine + lines, headers)
   }
 
-  writeHeadWithFixed(statusCode: number, first: FixedHeaders, second: FixedHeaders, own: readonly string[], framing: string[]): void {
+  writeHeadWithFixed(
+    statusCode: number,
+    first: FixedHeaders,
+    second: FixedHeaders,
+    own: readonly string[],
+    framing: string[],
+  ): void {
     let lines = first.lines + second.lines
     for (let index = 0; index + 1 < own.length; index += 2) lines += `${own[index]}: ${own[index + 1]}\r\n`
     pendingLines = lines
@@ -96,7 +117,14 @@ const NO_FRAMING: string[] = []
  * through `writeHead`'s own list, which Node reads. Responses that are not `FixedHeadResponse`s
  * (Express's, whose prototype Express replaces) take it all as one list, checked by Node.
  */
-export function writeHeadWithFixed(response: ServerResponse, statusCode: number, first: FixedHeaders, second: FixedHeaders, own: readonly string[], framing: string[] = NO_FRAMING): void {
+export function writeHeadWithFixed(
+  response: ServerResponse,
+  statusCode: number,
+  first: FixedHeaders,
+  second: FixedHeaders,
+  own: readonly string[],
+  framing: string[] = NO_FRAMING,
+): void {
   if (response instanceof FixedHeadResponse) response.writeHeadWithFixed(statusCode, first, second, own, framing)
   else response.writeHead(statusCode, [...first.list, ...second.list, ...own, ...framing])
 }
@@ -110,12 +138,17 @@ const PROBE = fixedHeaders(['X-Fixed-Probe', '1'])
  * ServerResponse and sends every header as a list: a Node whose `writeHead` changed inside costs
  * speed, never headers.
  */
-export function fixedHeadsWork(Response: new (request: IncomingMessage) => FixedHeadResponse = FixedHeadResponse): boolean {
+export function fixedHeadsWork(
+  Response: new (request: IncomingMessage) => FixedHeadResponse = FixedHeadResponse,
+): boolean {
   try {
     const response = new Response(new IncomingMessage(new Socket()))
     writeHeadWithFixed(response, 200, PROBE, NO_FIXED_HEADERS, ['X-Own-Probe', '2'], ['Content-Length', '0'])
     const head: unknown = Reflect.get(response, '_header')
-    return typeof head === 'string' && head.startsWith('HTTP/1.1 200 OK\r\nX-Fixed-Probe: 1\r\nX-Own-Probe: 2\r\nContent-Length: 0\r\n')
+    return (
+      typeof head === 'string' &&
+      head.startsWith('HTTP/1.1 200 OK\r\nX-Fixed-Probe: 1\r\nX-Own-Probe: 2\r\nContent-Length: 0\r\n')
+    )
   } catch {
     return false
   }

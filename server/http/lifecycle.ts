@@ -34,5 +34,11 @@ export function sendRetired(
   extraHeaders: readonly string[],
 ): void {
   const detail = `This API version was retired on ${lifecycle.sunset.toUTCString()}. Its successor is ${lifecycle.successorUrl}.`
-  sendProblem(request, response, buildProblem(publicBaseUrl, 410, detail, request.url ?? '/'), {Link: successorLink(lifecycle)}, extraHeaders)
+  sendProblem(
+    request,
+    response,
+    buildProblem(publicBaseUrl, 410, detail, request.url ?? '/'),
+    {Link: successorLink(lifecycle)},
+    extraHeaders,
+  )
 }

@@ -28,7 +28,8 @@ export function buildProblem(publicBaseUrl: string, status: ProblemStatus, detai
   return {type: `${publicBaseUrl}/docs#${problemAnchor(status)}`, title: problemTitle(status), status, detail, instance}
 }
 
-export const unknownPathDetail = (publicBaseUrl: string) => `No such path. The API starts at ${publicBaseUrl}/api/v1/index.json.`
+export const unknownPathDetail = (publicBaseUrl: string) =>
+  `No such path. The API starts at ${publicBaseUrl}/api/v1/index.json.`
 
 /** GET and HEAD: the only methods the read-only documents answer. */
 export function isReadMethod(method: string | undefined): boolean {
@@ -36,16 +37,37 @@ export function isReadMethod(method: string | undefined): boolean {
 }
 
 /** A 405 problem with the `Allow` header RFC 9110 requires, for a path that exists. */
-export function sendMethodNotAllowed(request: {method?: string | undefined}, response: ServerResponse, options: {publicBaseUrl: string; allow: string; instance: string; detail: string}): void {
-  sendProblem(request, response, buildProblem(options.publicBaseUrl, 405, options.detail, options.instance), {Allow: options.allow})
+export function sendMethodNotAllowed(
+  request: {method?: string | undefined},
+  response: ServerResponse,
+  options: {publicBaseUrl: string; allow: string; instance: string; detail: string},
+): void {
+  sendProblem(request, response, buildProblem(options.publicBaseUrl, 405, options.detail, options.instance), {
+    Allow: options.allow,
+  })
 }
 
 /**
  * Writes a problem response. Errors are not cached: the next request may well succeed.
  * `extraHeaders` is a flat name, value list (the request's rate-limit and CORS headers).
  */
-export function sendProblem(request: {method?: string | undefined}, response: ServerResponse, problem: Problem, headers: Record<string, string> = {}, extraHeaders: readonly string[] = []): void {
+export function sendProblem(
+  request: {method?: string | undefined},
+  response: ServerResponse,
+  problem: Problem,
+  headers: Record<string, string> = {},
+  extraHeaders: readonly string[] = [],
+): void {
   const body = Buffer.from(JSON.stringify(problem), 'utf8')
-  response.writeHead(problem.status, [...Object.entries(headers).flat(), 'Content-Type', PROBLEM_CONTENT_TYPE, 'Content-Length', String(body.length), 'Cache-Control', 'no-store', ...extraHeaders])
+  response.writeHead(problem.status, [
+    ...Object.entries(headers).flat(),
+    'Content-Type',
+    PROBLEM_CONTENT_TYPE,
+    'Content-Length',
+    String(body.length),
+    'Cache-Control',
+    'no-store',
+    ...extraHeaders,
+  ])
   response.end(request.method === 'HEAD' ? undefined : body)
 }

@@ -42,7 +42,12 @@ export interface RateLimiter {
    * (the in-memory one) gets a synchronous answer, so the request takes no promise hop; a remote
    * store's answer is a promise.
    */
-  count(request: IncomingMessage, response: ServerResponse, headers: string[], fixed: FixedHeaders): boolean | Promise<boolean>
+  count(
+    request: IncomingMessage,
+    response: ServerResponse,
+    headers: string[],
+    fixed: FixedHeaders,
+  ): boolean | Promise<boolean>
 }
 
 /**
@@ -60,13 +65,27 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     pausedUntil = Date.now() + STORE_PAUSE_MS
     return true
   }
-  const decide = (request: IncomingMessage, response: ServerResponse, headers: string[], fixed: FixedHeaders, counted: IncrementResponse): boolean => {
-    const secondsLeft = counted.resetTime ? Math.max(0, Math.ceil((counted.resetTime.getTime() - Date.now()) / 1000)) : windowSeconds
+  const decide = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    headers: string[],
+    fixed: FixedHeaders,
+    counted: IncrementResponse,
+  ): boolean => {
+    const secondsLeft = counted.resetTime
+      ? Math.max(0, Math.ceil((counted.resetTime.getTime() - Date.now()) / 1000))
+      : windowSeconds
     headers.push('RateLimit', `"${policyName}";r=${Math.max(0, quota - counted.totalHits)};t=${secondsLeft}`)
     if (counted.totalHits <= quota) return true
     const retryAfter = Math.max(1, secondsLeft)
     const detail = `More than ${quota} requests in ${windowSeconds} seconds from one client. Retry after ${retryAfter} seconds; the CDN serves cached copies meanwhile.`
-    sendProblem(request, response, buildProblem(publicBaseUrl, 429, detail, request.url ?? '/'), {'Retry-After': String(retryAfter)}, [...fixed.list, ...headers])
+    sendProblem(
+      request,
+      response,
+      buildProblem(publicBaseUrl, 429, detail, request.url ?? '/'),
+      {'Retry-After': String(retryAfter)},
+      [...fixed.list, ...headers],
+    )
     return false
   }
   const count = (request: IncomingMessage, response: ServerResponse, headers: string[], fixed: FixedHeaders) => {
@@ -78,7 +97,10 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       return storeFailed(error)
     }
     if (!(counted instanceof Promise)) return decide(request, response, headers, fixed, counted)
-    return withTimeout(counted, STORE_TIMEOUT_MS).then((answer) => decide(request, response, headers, fixed, answer), storeFailed)
+    return withTimeout(counted, STORE_TIMEOUT_MS).then(
+      (answer) => decide(request, response, headers, fixed, answer),
+      storeFailed,
+    )
   }
   return {policy, count}
 }

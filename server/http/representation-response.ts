@@ -36,12 +36,19 @@ export interface RepresentationHeaders {
   servedFrom?: {store: Pick<SnapshotStore, 'current'>; snapshot: Snapshot}
 }
 
-export function sendRepresentation(request: IncomingMessage, response: ServerResponse, representation: Representation, headers: RepresentationHeaders = {}): void {
+export function sendRepresentation(
+  request: IncomingMessage,
+  response: ServerResponse,
+  representation: Representation,
+  headers: RepresentationHeaders = {},
+): void {
   const {extra = [], fixed = NO_FIXED_HEADERS, servedFrom} = headers
   const coding = negotiateContentCoding(request.headers['accept-encoding'])
-  if (coding === 'identity') return writeVariant(request, response, representation, representation.identity, extra, fixed)
+  if (coding === 'identity')
+    return writeVariant(request, response, representation, representation.identity, extra, fixed)
   const variant = representation.encoded(coding)
-  if (variant !== undefined) return writeVariant(request, response, representation, variant ?? representation.identity, extra, fixed)
+  if (variant !== undefined)
+    return writeVariant(request, response, representation, variant ?? representation.identity, extra, fixed)
   const writeAfterWait = (waited: Variant) => {
     const replaced = servedFrom !== undefined && servedFrom.store.current() !== servedFrom.snapshot
     writeVariant(request, response, representation, waited, extra, fixed, replaced)
@@ -72,8 +79,21 @@ interface Heads {
 }
 
 function headsOfVariant(representation: Representation, variant: Variant, headerList: readonly string[]): Heads {
-  const validators = ['ETag', variant.etag, 'Last-Modified', representation.lastModifiedHeader, 'Cache-Control', CACHE_CONTROL, 'Vary', 'Accept-Encoding']
-  const content = ['Content-Type', representation.contentType, ...(variant.coding === 'identity' ? [] : ['Content-Encoding', variant.coding])]
+  const validators = [
+    'ETag',
+    variant.etag,
+    'Last-Modified',
+    representation.lastModifiedHeader,
+    'Cache-Control',
+    CACHE_CONTROL,
+    'Vary',
+    'Accept-Encoding',
+  ]
+  const content = [
+    'Content-Type',
+    representation.contentType,
+    ...(variant.coding === 'identity' ? [] : ['Content-Encoding', variant.coding]),
+  ]
   return {
     ok: fixedHeaders([...validators, ...content, ...headerList]),
     framing: ['Content-Length', String(variant.body.length)],
@@ -130,7 +150,10 @@ function writeVariant(
   const unchanged =
     ifNoneMatch === variant.etag ||
     ((ifNoneMatch !== undefined || ifModifiedSince !== undefined) &&
-      fresh({'if-none-match': ifNoneMatch, 'if-modified-since': ifModifiedSince}, {etag: variant.etag, 'last-modified': representation.lastModifiedHeader}))
+      fresh(
+        {'if-none-match': ifNoneMatch, 'if-modified-since': ifModifiedSince},
+        {etag: variant.etag, 'last-modified': representation.lastModifiedHeader},
+      ))
   if (unchanged) {
     writeHeadWithFixed(response, 304, heads.notModified, fixed, extraHeaders)
     response.end()

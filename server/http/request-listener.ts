@@ -48,7 +48,8 @@ export interface RequestListenerParts {
 
 /** Longer than any URL the API hands out (a cursor page is under 300 bytes). */
 export const MAX_URL_LENGTH = 2048
-export const EXPOSED_HEADERS = 'ETag, Last-Modified, Link, RateLimit, RateLimit-Policy, Retry-After, Deprecation, Sunset'
+export const EXPOSED_HEADERS =
+  'ETag, Last-Modified, Link, RateLimit, RateLimit-Policy, Retry-After, Deprecation, Sunset'
 
 /** Browsers may read the API from any origin, with GET or HEAD and the conditional request headers. */
 export const PREFLIGHT_HEADERS: [string, string][] = [
@@ -58,7 +59,10 @@ export const PREFLIGHT_HEADERS: [string, string][] = [
 ]
 const PREFLIGHT = fixedHeaders(PREFLIGHT_HEADERS.flat())
 const NOSNIFF = fixedHeaders(['X-Content-Type-Options', 'nosniff'])
-const BROWSER_READABLE = joinFixedHeaders(NOSNIFF, fixedHeaders(['Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', EXPOSED_HEADERS]))
+const BROWSER_READABLE = joinFixedHeaders(
+  NOSNIFF,
+  fixedHeaders(['Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', EXPOSED_HEADERS]),
+)
 
 /** Which of the shared headers a response carries. */
 const BROWSER = 1
@@ -74,7 +78,17 @@ const VERSIONED = 4
  * `writeHead` takes fastest.
  */
 export function createRequestListener(parts: RequestListenerParts): RequestListener {
-  const {fastPath, application, rateLimiter, observe, timed = true, lifecycle, publicBaseUrl, clock = () => new Date(), onError} = parts
+  const {
+    fastPath,
+    application,
+    rateLimiter,
+    observe,
+    timed = true,
+    lifecycle,
+    publicBaseUrl,
+    clock = () => new Date(),
+    onError,
+  } = parts
   const unlimitedPaths = new Set(parts.unlimitedPaths ?? [])
   const requestId = requestIdSource()
   const versionHeaders = lifecycle ? fixedHeaders(lifecycleHeaders(lifecycle).flat()) : NO_FIXED_HEADERS
@@ -102,14 +116,24 @@ export function createRequestListener(parts: RequestListenerParts): RequestListe
     } catch (error) {
       onError(error)
       if (!response.headersSent)
-        sendProblem(request, response, buildProblem(publicBaseUrl, 500, 'The server failed to answer. The payload is static, so a retry with backoff is safe.', request.url ?? '/'), {}, [
-          ...fixed.list,
-          ...headers,
-        ])
+        sendProblem(
+          request,
+          response,
+          buildProblem(
+            publicBaseUrl,
+            500,
+            'The server failed to answer. The payload is static, so a retry with backoff is safe.',
+            request.url ?? '/',
+          ),
+          {},
+          [...fixed.list, ...headers],
+        )
       return
     }
     if (answered) return
-    for (const list of [fixed.list, headers]) for (let index = 0; index + 1 < list.length; index += 2) response.setHeader(list[index] ?? '', list[index + 1] ?? '')
+    for (const list of [fixed.list, headers])
+      for (let index = 0; index + 1 < list.length; index += 2)
+        response.setHeader(list[index] ?? '', list[index + 1] ?? '')
     application(request, response)
   }
 
@@ -120,7 +144,13 @@ export function createRequestListener(parts: RequestListenerParts): RequestListe
     const headers = ['X-Request-Id', id]
     let set = browserReadable ? BROWSER : 0
     if (url.length > MAX_URL_LENGTH) {
-      sendProblem(request, response, buildProblem(publicBaseUrl, 414, `The URL is longer than ${MAX_URL_LENGTH} bytes.`, url.slice(0, 200)), {}, [...sharedHeaders(set).list, ...headers])
+      sendProblem(
+        request,
+        response,
+        buildProblem(publicBaseUrl, 414, `The URL is longer than ${MAX_URL_LENGTH} bytes.`, url.slice(0, 200)),
+        {},
+        [...sharedHeaders(set).list, ...headers],
+      )
       return
     }
     if (browserReadable && isPreflight(request)) {
@@ -182,5 +212,9 @@ function handedOver(response: ServerResponse): boolean {
 }
 
 function isPreflight(request: IncomingMessage): boolean {
-  return request.method === 'OPTIONS' && request.headers.origin !== undefined && request.headers['access-control-request-method'] !== undefined
+  return (
+    request.method === 'OPTIONS' &&
+    request.headers.origin !== undefined &&
+    request.headers['access-control-request-method'] !== undefined
+  )
 }

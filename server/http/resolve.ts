@@ -14,7 +14,8 @@ const SINGULAR: Record<CollectionName, string> = {episodes: 'episode', meetups: 
  * What a path under `/api/v1` names in a snapshot. `names` says whether the path names a resource
  * at all: such a path answers other methods with 405, any other path is a 404 whatever the method.
  */
-export type Resolution = {found: true; representation: Representation} | {found: false; names: boolean; status: 400 | 404; detail: string}
+export type Resolution =
+  {found: true; representation: Representation} | {found: false; names: boolean; status: 400 | 404; detail: string}
 
 /**
  * The one reading of `/api/v1` (and `/api/v1/sandbox`) URLs, used by the fast path and the Express
@@ -29,13 +30,17 @@ export function resolveCatalogPath(snapshot: Snapshot, publicBaseUrl: string, pa
     const parsed = parsePageRequest(query === '' ? undefined : new URLSearchParams(query))
     if (!parsed.ok) return {found: false, names: true, status: 400, detail: parsed.reason}
     const page = snapshot.listPage(collection, parsed.request)
-    return page.ok ? {found: true, representation: page.representation} : {found: false, names: true, status: 400, detail: page.reason}
+    return page.ok
+      ? {found: true, representation: page.representation}
+      : {found: false, names: true, status: 400, detail: page.reason}
   }
 
   if (isCollectionName(itemCollection) && slug !== undefined) {
     const representation = snapshot.item(itemCollection, slug)
     if (representation) return {found: true, representation}
-    const detail = isSlug(slug) ? missingItemDetail(publicBaseUrl, itemCollection, slug) : notASlugDetail(publicBaseUrl, itemCollection, slug)
+    const detail = isSlug(slug)
+      ? missingItemDetail(publicBaseUrl, itemCollection, slug)
+      : notASlugDetail(publicBaseUrl, itemCollection, slug)
     return {found: false, names: false, status: 404, detail}
   }
 
@@ -61,7 +66,8 @@ export const missingItemDetail = (publicBaseUrl: string, collection: CollectionN
   `No ${SINGULAR[collection]} has the slug "${slug}". Re-read ${publicBaseUrl}${API_V1_PREFIX}/${collection}.json for current slugs; slugs change only when content is renamed.`
 export const notASlugDetail = (publicBaseUrl: string, collection: CollectionName, slug: string) =>
   `"${slug}" is not a slug: slugs match ^[a-z0-9-]+$ and have at most ${SLUG_MAX_LENGTH} characters. See ${publicBaseUrl}${API_V1_PREFIX}/${collection}.json.`
-export const unknownApiPathDetail = (publicBaseUrl: string) => `No such path under ${API_V1_PREFIX}. The service index ${publicBaseUrl}${API_V1_PREFIX}/index.json lists every endpoint.`
+export const unknownApiPathDetail = (publicBaseUrl: string) =>
+  `No such path under ${API_V1_PREFIX}. The service index ${publicBaseUrl}${API_V1_PREFIX}/index.json lists every endpoint.`
 
 /** A path under `/api/v1` with the sandbox prefix taken off: the sandbox serves the same documents. */
 export function withoutSandbox(path: string): string {
@@ -82,9 +88,13 @@ function parsePageRequest(query: URLSearchParams | undefined): PageRequestResult
   if (limits.length > 1) return {ok: false, reason: 'limit is given more than once; send it at most once'}
   if (cursors.length > 1) return {ok: false, reason: 'cursor is given more than once; send it at most once'}
   const limitText = limits[0]
-  const limit = limitText === undefined ? DEFAULT_PAGE_LIMIT : /^\d{1,4}$/.test(limitText) ? Number(limitText) : Number.NaN
+  const limit =
+    limitText === undefined ? DEFAULT_PAGE_LIMIT : /^\d{1,4}$/.test(limitText) ? Number(limitText) : Number.NaN
   if (!(limit >= 1 && limit <= MAX_PAGE_LIMIT)) {
-    return {ok: false, reason: `limit must be a whole number from 1 to ${MAX_PAGE_LIMIT} (default ${DEFAULT_PAGE_LIMIT}); got "${limitText}"`}
+    return {
+      ok: false,
+      reason: `limit must be a whole number from 1 to ${MAX_PAGE_LIMIT} (default ${DEFAULT_PAGE_LIMIT}); got "${limitText}"`,
+    }
   }
   return {ok: true, request: {limit, cursor: cursors[0] || null}}
 }

@@ -61,7 +61,12 @@ declare module 'node:stream' {
 }
 
 /** An HTTP server with bounded timeouts and sizes whose every refusal is application/problem+json. */
-export function createHttpServer(listener: RequestListener, publicBaseUrl: string, limits: ServerLimits = DEFAULT_LIMITS, options: HttpServerOptions = {}): CatalogHttpServer {
+export function createHttpServer(
+  listener: RequestListener,
+  publicBaseUrl: string,
+  limits: ServerLimits = DEFAULT_LIMITS,
+  options: HttpServerOptions = {},
+): CatalogHttpServer {
   let closing = false
   const bodies = options.bodies ?? bodyGate(limits.maxBodiesInFlight)
   const answer = (request: IncomingMessage, response: ServerResponse) => {
@@ -71,7 +76,13 @@ export function createHttpServer(listener: RequestListener, publicBaseUrl: strin
     if (refusal) refuseRequest(request, response, publicBaseUrl, 400, refusal)
     else if (!bodies.admit(request, response)) {
       response.setHeader('Retry-After', '1')
-      refuseRequest(request, response, publicBaseUrl, 503, `The server is receiving ${bodies.max} request bodies already; retry in a second.`)
+      refuseRequest(
+        request,
+        response,
+        publicBaseUrl,
+        503,
+        `The server is receiving ${bodies.max} request bodies already; retry in a second.`,
+      )
     } else listener(request, response)
   }
   const server = createServer(
@@ -95,19 +106,30 @@ export function createHttpServer(listener: RequestListener, publicBaseUrl: strin
     },
   )
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) =>
-    refuseRequest(request, response, publicBaseUrl, 417, `The server meets no expectation but 100-continue; got "${String(request.headers.expect).slice(0, 100)}".`),
+    refuseRequest(
+      request,
+      response,
+      publicBaseUrl,
+      417,
+      `The server meets no expectation but 100-continue; got "${String(request.headers.expect).slice(0, 100)}".`,
+    ),
   )
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     const pending = socket[OWED]
     // The pending response's own body failed (aborted, malformed, too slow): that response will
     // never be written, so the refusal is the answer, at once.
-    if (!pending || pending.writableFinished || !pending.req.complete) return refuse(error, socket, publicBaseUrl, limits)
+    if (!pending || pending.writableFinished || !pending.req.complete)
+      return refuse(error, socket, publicBaseUrl, limits)
     // A request pipelined after one still being answered: refused once that answer is out, or the
     // connection goes if that answer never completes.
     pending.once('finish', () => refuse(error, socket, publicBaseUrl, limits))
     pending.once('close', () => pending.writableFinished || socket.destroy())
   })
-  capConnectionsPerClient(server, {max: limits.maxConnectionsPerClient, exempt: options.isTrustedProxy ?? (() => false), publicBaseUrl})
+  capConnectionsPerClient(server, {
+    max: limits.maxConnectionsPerClient,
+    exempt: options.isTrustedProxy ?? (() => false),
+    publicBaseUrl,
+  })
 
   const shutDown = (timeoutMs: number) =>
     new Promise<void>((resolve) => {
@@ -137,7 +159,8 @@ const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\//i
  */
 function refuseTarget(request: IncomingMessage): string | undefined {
   const host = request.headers.host
-  if (host === undefined && request.httpVersion === '1.1') return 'HTTP/1.1 requests must carry a Host header (RFC 9112, section 3.2).'
+  if (host === undefined && request.httpVersion === '1.1')
+    return 'HTTP/1.1 requests must carry a Host header (RFC 9112, section 3.2).'
   if (host !== undefined && host !== lastValidHost) {
     if (!HOST.test(host)) return 'The Host header is not a host name or address with an optional port.'
     lastValidHost = host
@@ -164,9 +187,17 @@ function hostLines(rawHeaders: readonly string[]): number {
   return lines
 }
 
-function refuseRequest(request: IncomingMessage, response: ServerResponse, publicBaseUrl: string, status: 400 | 417 | 503, detail: string): void {
+function refuseRequest(
+  request: IncomingMessage,
+  response: ServerResponse,
+  publicBaseUrl: string,
+  status: 400 | 417 | 503,
+  detail: string,
+): void {
   response.shouldKeepAlive = false
-  sendProblem(request, response, buildProblem(publicBaseUrl, status, detail, '/'), {'X-Content-Type-Options': 'nosniff'})
+  sendProblem(request, response, buildProblem(publicBaseUrl, status, detail, '/'), {
+    'X-Content-Type-Options': 'nosniff',
+  })
 }
 
 /** Node's own answers to unparseable, oversized or slow requests are plain text; these are problems. */
@@ -177,7 +208,8 @@ function refuse(error: NodeJS.ErrnoException, socket: Duplex, publicBaseUrl: str
 }
 
 function describeClientError(code: string | undefined, limits: ServerLimits): [ProblemStatus, string] {
-  if (code === 'HPE_HEADER_OVERFLOW') return [431, `The request line and headers are larger than the server reads (${limits.maxHeaderBytes} bytes).`]
+  if (code === 'HPE_HEADER_OVERFLOW')
+    return [431, `The request line and headers are larger than the server reads (${limits.maxHeaderBytes} bytes).`]
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return [408, 'The request was not received in time.']
   return [400, 'The request is not valid HTTP/1.1.']
 }

@@ -34,14 +34,19 @@ export interface ServiceRequest {
 export const succeeded = (answer: ServiceAnswer): boolean => answer.status >= 200 && answer.status < 300
 
 /** Sends `request` to `target` within `bounds`; rejects when it cannot be sent or answered in time. */
-export function callService(target: string | URL, request: ServiceRequest, bounds: Partial<CallBounds> = {}): Promise<ServiceAnswer> {
+export function callService(
+  target: string | URL,
+  request: ServiceRequest,
+  bounds: Partial<CallBounds> = {},
+): Promise<ServiceAnswer> {
   const {connectTimeoutMs, timeoutMs, maxAnswerBytes} = {...DEFAULT_CALL_BOUNDS, ...bounds}
   const url = new URL(target)
   const send = url.protocol === 'https:' ? requestHttps : url.protocol === 'http:' ? requestHttp : undefined
   if (!send) return Promise.reject(new Error(`${url.protocol} is not http: or https:`))
   return new Promise((resolve, reject) => {
     const call = send(url, {method: request.method, headers: request.headers})
-    const giveUp = (what: string, ms: number) => setTimeout(() => call.destroy(new Error(`${what} ${url.host} within ${ms} ms`)), ms).unref()
+    const giveUp = (what: string, ms: number) =>
+      setTimeout(() => call.destroy(new Error(`${what} ${url.host} within ${ms} ms`)), ms).unref()
     const connecting = giveUp('no connection to', connectTimeoutMs)
     const deadline = giveUp('no whole answer from', timeoutMs)
     call.once('socket', (socket) => {
@@ -56,7 +61,11 @@ export function callService(target: string | URL, request: ServiceRequest, bound
     call.once('response', (response) => {
       const chunks: Buffer[] = []
       let size = 0
-      const answer = () => ({status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).subarray(0, maxAnswerBytes).toString('utf8')})
+      const answer = () => ({
+        status: response.statusCode ?? 0,
+        headers: response.headers,
+        text: Buffer.concat(chunks).subarray(0, maxAnswerBytes).toString('utf8'),
+      })
       response.on('error', reject)
       response.on('data', (chunk: Buffer) => {
         if (size >= maxAnswerBytes) return

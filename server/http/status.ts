@@ -32,7 +32,11 @@ export function statusHandler(parts: StatusParts): RequestHandler {
     const left = leftOut()
     // Anything held back: a failing or held build, a document not served as it is, an output item
     // left out, a purge queue that cannot be written or a purge older than the edge TTL.
-    const heldBack = status.consecutiveFailures > 0 || problems.some(holdsBack) || left.length > 0 || (edgeNow !== undefined && (!edgeNow.writable || edgeNow.purgeOverdue))
+    const heldBack =
+      status.consecutiveFailures > 0 ||
+      problems.some(holdsBack) ||
+      left.length > 0 ||
+      (edgeNow !== undefined && (!edgeNow.writable || edgeNow.purgeOverdue))
     response.set('Cache-Control', 'no-store').json({
       status: heldBack ? 'degraded' : 'ok',
       source: sourceDescription,
@@ -56,7 +60,13 @@ export function statusHandler(parts: StatusParts): RequestHandler {
       consecutive_failures: status.consecutiveFailures,
       next_retry_at: iso(status.nextRetryAt),
       // With SNAPSHOT_DIR: the saved snapshot served at start (or why it was refused), and the first read behind it.
-      ...(status.saved && {saved_snapshot: {saved_at: iso(status.saved.savedAt), refused: status.saved.refused ?? null, first_read: status.saved.firstRead ?? null}}),
+      ...(status.saved && {
+        saved_snapshot: {
+          saved_at: iso(status.saved.savedAt),
+          refused: status.saved.refused ?? null,
+          first_read: status.saved.firstRead ?? null,
+        },
+      }),
       edge: edgeNow ? edgeStatusBody(edgeNow) : null,
       // Each holds a socket and a buffer; one that never leaves the count would shut POST out at the bound.
       request_bodies_in_flight: requestBodiesInFlight?.() ?? null,
@@ -86,6 +96,11 @@ function edgeStatusBody(edge: EdgeStatus) {
     purge_overdue: edge.purgeOverdue,
     queue_writable: edge.writable,
     queue_write_error: edge.writeError,
-    dead_letters: edge.deadLetters.map((letter) => ({at: new Date(letter.at).toISOString(), error: letter.error, key_count: letter.keyCount, keys: letter.keys})),
+    dead_letters: edge.deadLetters.map((letter) => ({
+      at: new Date(letter.at).toISOString(),
+      error: letter.error,
+      key_count: letter.keyCount,
+      keys: letter.keys,
+    })),
   }
 }

@@ -41,7 +41,8 @@ export class WindowCounter implements CounterStore {
       window = this.#previous.get(key)
       this.#previous.delete(key)
     }
-    if (!window || window.resetAt <= now) window = {hits: 0, resetAt: now + this.#windowMs, resetTime: new Date(now + this.#windowMs)}
+    if (!window || window.resetAt <= now)
+      window = {hits: 0, resetAt: now + this.#windowMs, resetTime: new Date(now + this.#windowMs)}
     this.#current.set(key, window)
     window.hits += 1
     return {totalHits: window.hits, resetTime: window.resetTime}

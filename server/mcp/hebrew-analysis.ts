@@ -19,7 +19,9 @@ const STOP_WORDS = new Set(
     ...'על בלי עם של את מה מי איך למה מתי איפה כמה האם זה זו זאת הוא היא הם הן אני אנחנו אתם לי לנו לך גם רק כל או אם כי אבל לא כן עוד יותר מאוד אפשר צריך רוצה רציתי מישהו משהו דבר יש אין איזה איזו אילו שמדבר שמדברים מדבר מדברים מדברת דיברו דיבר פרק פרקים הרצאה הרצאות בפודקאסט פודקאסט'.split(
       ' ',
     ),
-    ...'the a an of to in on for and or is are was with about how what which who why when episode episodes talk talks podcast any there'.split(' '),
+    ...'the a an of to in on for and or is are was with about how what which who why when episode episodes talk talks podcast any there'.split(
+      ' ',
+    ),
   ].map(normalize),
 )
 
@@ -28,7 +30,9 @@ const isHebrew = (word: string) => /^[\u05D0-\u05EA]/.test(word)
 /** A Hebrew word without its plural or construct ending; an English word without a plural `s`. */
 export function lemma(word: string): string {
   if (isHebrew(word)) {
-    const suffix = HEBREW_SUFFIXES.find((candidate) => word.endsWith(candidate) && word.length - candidate.length >= MIN_HEBREW_STEM)
+    const suffix = HEBREW_SUFFIXES.find(
+      (candidate) => word.endsWith(candidate) && word.length - candidate.length >= MIN_HEBREW_STEM,
+    )
     return suffix ? word.slice(0, -suffix.length) : word
   }
   return word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word
@@ -43,7 +47,8 @@ export function surfaceForms(word: string): string[] {
   const once = word.slice(1)
   if (!STOP_WORDS.has(once)) forms.push(once)
   const second = once[0] ?? ''
-  if (FIRST_OF_TWO_PREFIXES.has(first) && PREFIX_LETTERS.has(second) && once.length - 1 >= MIN_HEBREW_STEM) forms.push(once.slice(1))
+  if (FIRST_OF_TWO_PREFIXES.has(first) && PREFIX_LETTERS.has(second) && once.length - 1 >= MIN_HEBREW_STEM)
+    forms.push(once.slice(1))
   return forms
 }
 
@@ -109,7 +114,10 @@ export function skeleton(word: string): string {
       consonants += HEBREW_CONSONANTS[letter] ?? ''
     }
   } else {
-    consonants = ENGLISH_RULES.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement), word.replace(/[^a-z]/g, ''))
+    consonants = ENGLISH_RULES.reduce(
+      (text, [pattern, replacement]) => text.replace(pattern, replacement),
+      word.replace(/[^a-z]/g, ''),
+    )
   }
   return consonants.replace(/(.)\1+/g, '$1')
 }

@@ -1,5 +1,11 @@
 import {toNodeHandler} from '@modelcontextprotocol/node'
-import {createMcpHandler, localhostAllowedHostnames, localhostAllowedOrigins, validateHostHeader, validateOriginHeader} from '@modelcontextprotocol/server'
+import {
+  createMcpHandler,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  validateHostHeader,
+  validateOriginHeader,
+} from '@modelcontextprotocol/server'
 import express, {type RequestHandler} from 'express'
 import {buildProblem, sendMethodNotAllowed, sendProblem} from '../http/problem.ts'
 import type {SnapshotStore} from '../snapshot/store.ts'
@@ -32,7 +38,8 @@ export function mcpRoutes(options: McpRoutesOptions): express.Router {
     }),
   )
   const router = express.Router({caseSensitive: true, strict: true})
-  const problem = (status: 400 | 421, detail: string, instance: string) => buildProblem(publicBaseUrl, status, detail, instance)
+  const problem = (status: 400 | 421, detail: string, instance: string) =>
+    buildProblem(publicBaseUrl, status, detail, instance)
 
   // DNS rebinding: a page on another site can make a browser talk to a server on loopback; refusing
   // foreign Host and Origin headers stops it. (A 4xx problem, never 401/403.)
@@ -46,12 +53,28 @@ export function mcpRoutes(options: McpRoutesOptions): express.Router {
     }
     const host = validateHostHeader(request.headers.host, hosts)
     if (!host.ok) {
-      sendProblem(request, response, problem(421, `This MCP server only answers requests addressed to ${hosts.join(', ')} (${host.message}).`, request.originalUrl))
+      sendProblem(
+        request,
+        response,
+        problem(
+          421,
+          `This MCP server only answers requests addressed to ${hosts.join(', ')} (${host.message}).`,
+          request.originalUrl,
+        ),
+      )
       return
     }
     const origin = validateOriginHeader(request.headers.origin, origins)
     if (!origin.ok) {
-      sendProblem(request, response, problem(400, `Requests from the origin ${request.headers.origin} are not served (${origin.message}).`, request.originalUrl))
+      sendProblem(
+        request,
+        response,
+        problem(
+          400,
+          `Requests from the origin ${request.headers.origin} are not served (${origin.message}).`,
+          request.originalUrl,
+        ),
+      )
       return
     }
     next()

@@ -1,4 +1,10 @@
-import {McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate} from '@modelcontextprotocol/server'
+import {
+  McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  ResourceTemplate,
+} from '@modelcontextprotocol/server'
 import type {Snapshot} from '../snapshot/snapshot.ts'
 import {catalogResources} from './resources.ts'
 import {resourcePage} from './resource-list.ts'
@@ -31,7 +37,11 @@ export function createCatalogMcpServer(options: CatalogMcpOptions): McpServer {
     // By path, whatever host the client named (127.0.0.1, localhost or the public name).
     const path = uri.pathname.startsWith('/api/v1/') ? uri.pathname.slice('/api/v1/'.length) : ''
     const representation = options.snapshot().representation(path)
-    if (!representation) throw new ResourceNotFoundError(uri.href, `No catalog document at ${uri.href}; list the resources or use search_catalog.`)
+    if (!representation)
+      throw new ResourceNotFoundError(
+        uri.href,
+        `No catalog document at ${uri.href}; list the resources or use search_catalog.`,
+      )
     return {contents: [{uri: uri.href, mimeType: 'application/json', text: representation.body.toString('utf8')}]}
   }
   for (const resource of catalogResources(options.publicBaseUrl)) {

@@ -42,7 +42,12 @@ export function mcpRequestBody(): [RequestHandler, RequestHandler, RequestHandle
       return
     }
     if (nestsDeeperThan(body, MAX_MCP_NESTING)) {
-      sendJsonRpcError(response, 400, INVALID_REQUEST, `Invalid Request: the message is nested deeper than ${MAX_MCP_NESTING} levels`)
+      sendJsonRpcError(
+        response,
+        400,
+        INVALID_REQUEST,
+        `Invalid Request: the message is nested deeper than ${MAX_MCP_NESTING} levels`,
+      )
       return
     }
     let message: unknown
@@ -53,7 +58,12 @@ export function mcpRequestBody(): [RequestHandler, RequestHandler, RequestHandle
       return
     }
     if (Array.isArray(message)) {
-      sendJsonRpcError(response, 400, INVALID_REQUEST, 'Invalid Request: JSON-RPC batches are not accepted (MCP 2025-06-18 removed them); send one message per request')
+      sendJsonRpcError(
+        response,
+        400,
+        INVALID_REQUEST,
+        'Invalid Request: JSON-RPC batches are not accepted (MCP 2025-06-18 removed them); send one message per request',
+      )
       return
     }
     request.body = message

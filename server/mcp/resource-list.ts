@@ -23,12 +23,21 @@ export function resourceCount(snapshot: Snapshot, fixed: readonly ResourceDefini
   return fixed.length + COLLECTION_NAMES.reduce((total, name) => total + snapshot.catalog[name].length, 0)
 }
 
-export type ResourcePage = {ok: true; resources: ListedResource[]; nextCursor: string | undefined} | {ok: false; reason: string}
+export type ResourcePage =
+  {ok: true; resources: ListedResource[]; nextCursor: string | undefined} | {ok: false; reason: string}
 
-export function resourcePage(snapshot: Snapshot, fixed: readonly ResourceDefinition[], cursor: string | undefined): ResourcePage {
+export function resourcePage(
+  snapshot: Snapshot,
+  fixed: readonly ResourceDefinition[],
+  cursor: string | undefined,
+): ResourcePage {
   const total = resourceCount(snapshot, fixed)
   const start = cursor === undefined ? 0 : offsetOf(cursor)
-  if (start === undefined || start > total) return {ok: false, reason: `Invalid cursor ${JSON.stringify(cursor)}: pass the nextCursor of the previous page, or none for the first.`}
+  if (start === undefined || start > total)
+    return {
+      ok: false,
+      reason: `Invalid cursor ${JSON.stringify(cursor)}: pass the nextCursor of the previous page, or none for the first.`,
+    }
   const end = Math.min(start + RESOURCES_PER_PAGE, total)
   const resources: ListedResource[] = []
   for (let index = start; index < end; index++) resources.push(entryAt(snapshot, fixed, index))
@@ -42,13 +51,25 @@ function offsetOf(cursor: string): number | undefined {
 
 function entryAt(snapshot: Snapshot, fixed: readonly ResourceDefinition[], index: number): ListedResource {
   const document = fixed[index]
-  if (document) return {uri: document.uri, name: document.name, title: document.title, description: document.description, mimeType: 'application/json'}
+  if (document)
+    return {
+      uri: document.uri,
+      name: document.name,
+      title: document.title,
+      description: document.description,
+      mimeType: 'application/json',
+    }
   let offset = index - fixed.length
   for (const name of COLLECTION_NAMES) {
     const entry = snapshot.catalog[name][offset]
     if (entry) {
       const {value} = entry
-      return {uri: value.api_url, name: value.slug, title: 'title' in value ? value.title : value.name, mimeType: 'application/json'}
+      return {
+        uri: value.api_url,
+        name: value.slug,
+        title: 'title' in value ? value.title : value.name,
+        mimeType: 'application/json',
+      }
     }
     offset -= snapshot.catalog[name].length
   }

@@ -5,9 +5,27 @@ import type {ResourceDefinition} from './resource-list.ts'
 export function catalogResources(publicBaseUrl: string): ResourceDefinition[] {
   const api = (path: string) => `${publicBaseUrl}/api/v1/${path}`
   return [
-    {name: 'service-index', title: 'Service index', description: 'What the API is and where its endpoints are.', uri: api('index.json'), template: false},
-    {name: 'everything', title: 'The whole catalog', description: 'Episodes, meetups and voices in one document.', uri: api('all.json'), template: false},
-    ...COLLECTION_NAMES.map((name): ResourceDefinition => ({name, title: `All ${name}`, description: `The ${name} list (first page).`, uri: api(`${name}.json`), template: false})),
+    {
+      name: 'service-index',
+      title: 'Service index',
+      description: 'What the API is and where its endpoints are.',
+      uri: api('index.json'),
+      template: false,
+    },
+    {
+      name: 'everything',
+      title: 'The whole catalog',
+      description: 'Episodes, meetups and voices in one document.',
+      uri: api('all.json'),
+      template: false,
+    },
+    ...COLLECTION_NAMES.map((name): ResourceDefinition => ({
+      name,
+      title: `All ${name}`,
+      description: `The ${name} list (first page).`,
+      uri: api(`${name}.json`),
+      template: false,
+    })),
     ...COLLECTION_NAMES.map((name): ResourceDefinition => ({
       name: `${name}-item`,
       title: `One of ${name}`,
@@ -18,7 +36,8 @@ export function catalogResources(publicBaseUrl: string): ResourceDefinition[] {
     {
       name: 'api-document',
       title: 'Any API document',
-      description: 'Any document under /api/v1/ by its path, whatever host you reach this server by (127.0.0.1, localhost or its public name).',
+      description:
+        'Any document under /api/v1/ by its path, whatever host you reach this server by (127.0.0.1, localhost or its public name).',
       uri: '{+origin}/api/v1/{+document}',
       template: 'any',
     },

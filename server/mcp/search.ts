@@ -121,7 +121,8 @@ export function queryAnalyser(englishTexts: readonly string[]): (word: string) =
   const loanwords = new Map<string, string[]>()
   for (const english of new Set([...englishTexts.flatMap(words), ...Object.keys(DEVELOPER_TERMS)])) {
     const key = skeleton(english)
-    if (key.length >= MIN_SKELETON && /^[a-z]/.test(english)) loanwords.set(key, [...(loanwords.get(key) ?? []), english])
+    if (key.length >= MIN_SKELETON && /^[a-z]/.test(english))
+      loanwords.set(key, [...(loanwords.get(key) ?? []), english])
   }
   return (word) => queryTerms(word, loanwords)
 }
@@ -133,7 +134,8 @@ function queryTerms(word: string, loanwords: ReadonlyMap<string, string[]>): str
     if (key.length < MIN_SKELETON || !/^[\u05D0-\u05EA]/.test(form)) continue
     for (const english of loanwords.get(key) ?? []) {
       for (const term of termsOf(english)) terms.add(term)
-      for (const hebrew of (DEVELOPER_TERMS[english] ?? []).flatMap(words)) for (const term of termsOf(hebrew)) terms.add(term)
+      for (const hebrew of (DEVELOPER_TERMS[english] ?? []).flatMap(words))
+        for (const term of termsOf(hebrew)) terms.add(term)
     }
   }
   return [...terms]
@@ -145,7 +147,9 @@ function snippetOf(document: SearchDocument, result: SearchResult): string {
   for (const field of ['body', 'takeaways', 'title', 'tags', 'people'] as const) {
     const text = document[field]
     const written = text.split(/\s+/).filter(Boolean)
-    const at = written.findIndex((token) => words(token).some((word) => termsOf(word).some((term) => matched.has(term))))
+    const at = written.findIndex((token) =>
+      words(token).some((word) => termsOf(word).some((term) => matched.has(term))),
+    )
     if (at === -1) continue
     const start = Math.max(0, at - SNIPPET_WORDS_BEFORE)
     const end = Math.min(written.length, at + SNIPPET_WORDS_AFTER)
@@ -169,6 +173,16 @@ export function searchCatalog(snapshot: Snapshot, query: string, collections: re
     const document = documentOf(result)
     if (!document) return []
     const {collection, slug, title, url, api_url} = document
-    return [{collection, slug, title, url, api_url, score: Math.round(result.score * 100) / 100, snippet: snippetOf(document, result)}]
+    return [
+      {
+        collection,
+        slug,
+        title,
+        url,
+        api_url,
+        score: Math.round(result.score * 100) / 100,
+        snippet: snippetOf(document, result),
+      },
+    ]
   })
 }

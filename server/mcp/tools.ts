@@ -40,7 +40,13 @@ function defineTool<Input extends z.ZodObject, Output extends z.ZodObject>(
       const inputSchema: z.ZodObject = config.inputSchema
       const outputSchema: z.ZodObject | undefined = config.outputSchema
       const annotations = {title: config.title, ...READ_ONLY}
-      const described = {title: config.title, description: config.description, inputSchema, annotations, ...(outputSchema ? {outputSchema} : {})}
+      const described = {
+        title: config.title,
+        description: config.description,
+        inputSchema,
+        annotations,
+        ...(outputSchema ? {outputSchema} : {}),
+      }
       server.registerTool(name, described, (input): CallToolResult => {
         const result = run(config.inputSchema.parse(input), snapshot())
         if (result instanceof ToolFailure) return {isError: true, content: [{type: 'text', text: result.message}]}
@@ -80,7 +86,13 @@ const episodeSummary = z.object({
   url: z.string(),
 })
 const meetupSummary = episodeSummary.omit({episode_number: true, guests: true}).extend({speakers: z.array(z.string())})
-const voiceSummary = z.object({slug: z.string(), name: z.string(), role: z.string(), tech_stack: z.array(z.string()), url: z.string()})
+const voiceSummary = z.object({
+  slug: z.string(),
+  name: z.string(),
+  role: z.string(),
+  tech_stack: z.array(z.string()),
+  url: z.string(),
+})
 
 const pageOf = <Item extends z.ZodType>(item: Item) =>
   z.object({
@@ -101,7 +113,13 @@ const searchHitSchema = z.object({
   snippet: z.string().describe('Where it matches.'),
 })
 
-function page<Item, Summary>(entries: readonly CatalogEntry<Item>[], order: ListOrder<Item>, input: z.infer<typeof voiceListInput>, keep: (item: Item) => boolean, summarise: (item: Item) => Summary) {
+function page<Item, Summary>(
+  entries: readonly CatalogEntry<Item>[],
+  order: ListOrder<Item>,
+  input: z.infer<typeof voiceListInput>,
+  keep: (item: Item) => boolean,
+  summarise: (item: Item) => Summary,
+) {
   const matching = entries.map((entry) => entry.value).filter(keep)
   let start = 0
   if (input.cursor) {
@@ -114,7 +132,11 @@ function page<Item, Summary>(entries: readonly CatalogEntry<Item>[], order: List
   const items = matching.slice(start, start + input.limit)
   const last = items.at(-1)
   const more = start + input.limit < matching.length
-  return {items: items.map(summarise), total: matching.length, next_cursor: more && last !== undefined ? encodeCursor(order.key(last)) : null}
+  return {
+    items: items.map(summarise),
+    total: matching.length,
+    next_cursor: more && last !== undefined ? encodeCursor(order.key(last)) : null,
+  }
 }
 
 /** Tags are lowercase with dashes: "Machine Learning" and "machine_learning" mean "machine-learning". */
@@ -142,22 +164,42 @@ const summariseMeetup = (meetup: Meetup): z.infer<typeof meetupSummary> => ({
   speakers: slugsOf(meetup.speakers),
   url: meetup.url,
 })
-const summariseVoice = (voice: Voice): z.infer<typeof voiceSummary> => ({slug: voice.slug, name: voice.name, role: voice.role, tech_stack: voice.tech_stack, url: voice.url})
-const hasPerson = (slug: string | undefined, people: readonly PersonRef[]) => slug === undefined || people.some((person) => person.slug === slug)
+const summariseVoice = (voice: Voice): z.infer<typeof voiceSummary> => ({
+  slug: voice.slug,
+  name: voice.name,
+  role: voice.role,
+  tech_stack: voice.tech_stack,
+  url: voice.url,
+})
+const hasPerson = (slug: string | undefined, people: readonly PersonRef[]) =>
+  slug === undefined || people.some((person) => person.slug === slug)
 
 /** "No such slug", with the closest slugs that do exist. */
-function notFound(collection: CollectionName, slug: string, entries: readonly CatalogEntry<{slug: string}>[]): ToolFailure {
+function notFound(
+  collection: CollectionName,
+  slug: string,
+  entries: readonly CatalogEntry<{slug: string}>[],
+): ToolFailure {
   const closest = entries
     .map((entry) => entry.value.slug)
-    .map((candidate) => ({candidate, score: candidate.includes(slug) || slug.includes(candidate) ? 0 : distance(slug, candidate)}))
+    .map((candidate) => ({
+      candidate,
+      score: candidate.includes(slug) || slug.includes(candidate) ? 0 : distance(slug, candidate),
+    }))
     .sort((a, b) => a.score - b.score)
     .slice(0, 3)
     .map(({candidate}) => `"${candidate}"`)
   const hint = closest.length > 0 ? ` The closest slugs are ${closest.join(', ')}.` : ''
-  return new ToolFailure(`No item in ${collection} has the slug "${slug}".${hint} Use list_${collection} or search_catalog to find slugs.`)
+  return new ToolFailure(
+    `No item in ${collection} has the slug "${slug}".${hint} Use list_${collection} or search_catalog to find slugs.`,
+  )
 }
 
-function find<Item extends {slug: string}>(collection: CollectionName, entries: readonly CatalogEntry<Item>[], slug: string): Item | ToolFailure {
+function find<Item extends {slug: string}>(
+  collection: CollectionName,
+  entries: readonly CatalogEntry<Item>[],
+  slug: string,
+): Item | ToolFailure {
   return entries.find((entry) => entry.value.slug === slug)?.value ?? notFound(collection, slug, entries)
 }
 
@@ -170,18 +212,49 @@ export const catalogTools: readonly ToolDefinition[] = [
       inputSchema: listInput,
       outputSchema: pageOf(episodeSummary),
     },
-    (input, snapshot) => page(snapshot.catalog.episodes, episodeOrder, input, (episode: Episode) => hasTag(input.tag, episode.tags) && hasPerson(input.speaker, episode.guests), summariseEpisode),
+    (input, snapshot) =>
+      page(
+        snapshot.catalog.episodes,
+        episodeOrder,
+        input,
+        (episode: Episode) => hasTag(input.tag, episode.tags) && hasPerson(input.speaker, episode.guests),
+        summariseEpisode,
+      ),
   ),
-  defineTool('get_episode', {title: 'Get an episode', description: 'One episode by slug, as the API serves it (Episode in /api/openapi.json).', inputSchema: slugInput}, (input, snapshot) =>
-    find('episodes', snapshot.catalog.episodes, input.slug),
+  defineTool(
+    'get_episode',
+    {
+      title: 'Get an episode',
+      description: 'One episode by slug, as the API serves it (Episode in /api/openapi.json).',
+      inputSchema: slugInput,
+    },
+    (input, snapshot) => find('episodes', snapshot.catalog.episodes, input.slug),
   ),
   defineTool(
     'list_meetups',
-    {title: 'List meetup talks', description: 'Internal meetup talks, newest first, as summaries; get_meetup has the whole record.', inputSchema: listInput, outputSchema: pageOf(meetupSummary)},
-    (input, snapshot) => page(snapshot.catalog.meetups, meetupOrder, input, (meetup: Meetup) => hasTag(input.tag, meetup.tags) && hasPerson(input.speaker, meetup.speakers), summariseMeetup),
+    {
+      title: 'List meetup talks',
+      description: 'Internal meetup talks, newest first, as summaries; get_meetup has the whole record.',
+      inputSchema: listInput,
+      outputSchema: pageOf(meetupSummary),
+    },
+    (input, snapshot) =>
+      page(
+        snapshot.catalog.meetups,
+        meetupOrder,
+        input,
+        (meetup: Meetup) => hasTag(input.tag, meetup.tags) && hasPerson(input.speaker, meetup.speakers),
+        summariseMeetup,
+      ),
   ),
-  defineTool('get_meetup', {title: 'Get a meetup talk', description: 'One talk by slug, as the API serves it (Meetup in /api/openapi.json).', inputSchema: slugInput}, (input, snapshot) =>
-    find('meetups', snapshot.catalog.meetups, input.slug),
+  defineTool(
+    'get_meetup',
+    {
+      title: 'Get a meetup talk',
+      description: 'One talk by slug, as the API serves it (Meetup in /api/openapi.json).',
+      inputSchema: slugInput,
+    },
+    (input, snapshot) => find('meetups', snapshot.catalog.meetups, input.slug),
   ),
   defineTool(
     'list_voices',
@@ -191,13 +264,21 @@ export const catalogTools: readonly ToolDefinition[] = [
       inputSchema: voiceListInput,
       outputSchema: pageOf(voiceSummary),
     },
-    (input, snapshot) => page(snapshot.catalog.voices, voiceOrder, input, (voice) => hasTag(input.tag, voice.tech_stack.map(normalTag)), summariseVoice),
+    (input, snapshot) =>
+      page(
+        snapshot.catalog.voices,
+        voiceOrder,
+        input,
+        (voice) => hasTag(input.tag, voice.tech_stack.map(normalTag)),
+        summariseVoice,
+      ),
   ),
   defineTool(
     'get_voice',
     {
       title: 'Get a speaker',
-      description: 'One speaker by slug, as the API serves it (Voice in /api/openapi.json), plus the episodes and talks they appear in.',
+      description:
+        'One speaker by slug, as the API serves it (Voice in /api/openapi.json), plus the episodes and talks they appear in.',
       inputSchema: slugInput,
     },
     (input, snapshot) => {
@@ -205,8 +286,12 @@ export const catalogTools: readonly ToolDefinition[] = [
       if (voice instanceof ToolFailure) return voice
       const {episodes, meetups} = snapshot.catalog
       const appearances = [
-        ...episodes.filter(({value}) => hasPerson(voice.slug, value.guests)).map(({value}) => ({collection: 'episodes' as const, ...pick(value)})),
-        ...meetups.filter(({value}) => hasPerson(voice.slug, value.speakers)).map(({value}) => ({collection: 'meetups' as const, ...pick(value)})),
+        ...episodes
+          .filter(({value}) => hasPerson(voice.slug, value.guests))
+          .map(({value}) => ({collection: 'episodes' as const, ...pick(value)})),
+        ...meetups
+          .filter(({value}) => hasPerson(voice.slug, value.speakers))
+          .map(({value}) => ({collection: 'meetups' as const, ...pick(value)})),
       ]
       return {...voice, appearances}
     },
@@ -215,7 +300,8 @@ export const catalogTools: readonly ToolDefinition[] = [
     'search_catalog',
     {
       title: 'Search the catalog',
-      description: 'Ranked search over titles, descriptions, takeaways, FAQ, tags and speakers, in Hebrew (niqqud, final letters and prefix letters folded) or English.',
+      description:
+        'Ranked search over titles, descriptions, takeaways, FAQ, tags and speakers, in Hebrew (niqqud, final letters and prefix letters folded) or English.',
       inputSchema: z.object({
         query: z.string().trim().min(1).max(200),
         collections: z.array(z.enum(COLLECTION_NAMES)).min(1).optional().describe('All three by default.'),
@@ -232,9 +318,12 @@ export const catalogTools: readonly ToolDefinition[] = [
     'list_tags',
     {
       title: 'List tags',
-      description: "The values `tag` filters take: topic tags and speakers' technologies, with counts, most used first.",
+      description:
+        "The values `tag` filters take: topic tags and speakers' technologies, with counts, most used first.",
       inputSchema: z.object({}),
-      outputSchema: z.object({tags: z.array(z.object({tag: z.string(), episodes: z.number(), meetups: z.number(), voices: z.number()}))}),
+      outputSchema: z.object({
+        tags: z.array(z.object({tag: z.string(), episodes: z.number(), meetups: z.number(), voices: z.number()})),
+      }),
     },
     (_input, snapshot) => {
       const counts = new Map<string, {tag: string; episodes: number; meetups: number; voices: number}>()
@@ -248,7 +337,8 @@ export const catalogTools: readonly ToolDefinition[] = [
       for (const {value} of snapshot.catalog.episodes) count('episodes', value.tags)
       for (const {value} of snapshot.catalog.meetups) count('meetups', value.tags)
       for (const {value} of snapshot.catalog.voices) count('voices', value.tech_stack.map(normalTag))
-      const total = (entry: {episodes: number; meetups: number; voices: number}) => entry.episodes + entry.meetups + entry.voices
+      const total = (entry: {episodes: number; meetups: number; voices: number}) =>
+        entry.episodes + entry.meetups + entry.voices
       return {tags: [...counts.values()].sort((a, b) => total(b) - total(a) || (a.tag < b.tag ? -1 : 1))}
     },
   ),

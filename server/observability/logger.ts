@@ -36,10 +36,18 @@ export interface ServerLog {
  * `MAX_BUFFERED_LOG_BYTES` wait, and later lines are dropped and counted: a log must never take the
  * server's memory with it.
  */
-export function createStdoutLog(level: LogLevel, options: {fd?: number; stderr?: (message: string) => void} = {}): ServerLog {
+export function createStdoutLog(
+  level: LogLevel,
+  options: {fd?: number; stderr?: (message: string) => void} = {},
+): ServerLog {
   // Bytes, not strings: each line is encoded once, into the batch, and no byte is counted or copied
   // again on its way to the descriptor (in text mode, sonic-boom measures and joins every batch anew).
-  const stdout = pino.destination({dest: options.fd ?? 1, sync: false, maxLength: MAX_BUFFERED_LOG_BYTES - BATCH_BYTES, contentMode: 'buffer'})
+  const stdout = pino.destination({
+    dest: options.fd ?? 1,
+    sync: false,
+    maxLength: MAX_BUFFERED_LOG_BYTES - BATCH_BYTES,
+    contentMode: 'buffer',
+  })
   // sonic-boom's types declare write(string) only; in contentMode 'buffer' it takes Buffers, and only those.
   const writeBytes = stdout.write.bind(stdout) as unknown as (data: Buffer) => boolean
   const stderr = options.stderr ?? ((message: string) => process.stderr.write(message))
@@ -120,7 +128,9 @@ export function createStdoutLog(level: LogLevel, options: {fd?: number; stderr?:
       const left = unwritten()
       // Destroyed, the destination is skipped by pino's exit hook, so exiting does not block on it.
       stdout.destroy()
-      stderr(`${SERVICE}: stdout took no more log within ${timeoutMs} ms; dropped the last ${left} bytes of log lines\n`)
+      stderr(
+        `${SERVICE}: stdout took no more log within ${timeoutMs} ms; dropped the last ${left} bytes of log lines\n`,
+      )
     })())
   return {logger: createLogger(level, immediate, batched), droppedLines: () => dropped, close}
 }

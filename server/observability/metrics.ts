@@ -33,7 +33,12 @@ export function createMetrics(options: {
   /** Items the served feed and sitemaps left out because they could not be written. */
   outputItemsLeftOut?: () => number
 }): CatalogMetrics {
-  const {store, clock = () => new Date(), droppedLogLines = () => 0, cacheBytes = () => ({pages: 0, variants: 0})} = options
+  const {
+    store,
+    clock = () => new Date(),
+    droppedLogLines = () => 0,
+    cacheBytes = () => ({pages: 0, variants: 0}),
+  } = options
   const registry = new Registry()
   collectDefaultMetrics({register: registry}) // memory, CPU, event-loop delay, GC
   const registers = [registry]
@@ -41,7 +46,9 @@ export function createMetrics(options: {
   // Per-request counts are plain integers on the hot path, turned into series at scrape time.
   const responses = new Map<string, Map<number, number>>()
   const revalidated = {not_modified: 0, sent: 0}
-  const labels = new RouteLabels((candidate) => candidate === METRICS_PATH || store().current().site(candidate) !== undefined)
+  const labels = new RouteLabels(
+    (candidate) => candidate === METRICS_PATH || store().current().site(candidate) !== undefined,
+  )
   new Counter({
     name: 'catalog_http_requests_total',
     help: 'HTTP responses by route (slugs folded into {slug}) and status code.',
@@ -49,7 +56,8 @@ export function createMetrics(options: {
     registers,
     collect() {
       this.reset()
-      for (const [route, byStatus] of responses) for (const [status, count] of byStatus) this.inc({route, status}, count)
+      for (const [route, byStatus] of responses)
+        for (const [status, count] of byStatus) this.inc({route, status}, count)
     },
   })
   new Counter({
@@ -99,7 +107,8 @@ export function createMetrics(options: {
     registers,
     collect() {
       this.reset()
-      for (const collection of PROBLEM_SOURCES) for (const severity of PROBLEM_SEVERITIES) this.set({collection, severity}, 0)
+      for (const collection of PROBLEM_SOURCES)
+        for (const severity of PROBLEM_SEVERITIES) this.set({collection, severity}, 0)
       for (const {collection, severity} of store().current().catalog.problems) this.inc({collection, severity})
     },
   })
@@ -165,13 +174,20 @@ export function createMetrics(options: {
       if (!byStatus) responses.set(route, (byStatus = new Map<number, number>()))
       byStatus.set(status, (byStatus.get(status) ?? 0) + 1)
       const {headers, method} = request
-      if ((headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined) && (method === 'GET' || method === 'HEAD') && status < 400) {
+      if (
+        (headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined) &&
+        (method === 'GET' || method === 'HEAD') &&
+        status < 400
+      ) {
         if (status === 304) revalidated.not_modified += 1
         else revalidated.sent += 1
       }
     },
     recordBuild(outcome) {
-      rebuildDuration.observe({kind: outcome.kind, result: outcome.ok ? 'success' : 'failure'}, outcome.durationMs / 1000)
+      rebuildDuration.observe(
+        {kind: outcome.kind, result: outcome.ok ? 'success' : 'failure'},
+        outcome.durationMs / 1000,
+      )
       if (!outcome.ok) rebuildFailures.inc({kind: outcome.kind})
     },
     async send(_request, response) {

@@ -21,7 +21,11 @@ const MAX_SUMMARISED_CLIENTS = 10_000
  * straight to the logger's destination: no object or serialiser per request, the cost of an
  * access log. Strings a client chooses are escaped by JSON.stringify.
  */
-export function requestLogObserver(logger: Logger, clientAddress: (request: IncomingMessage) => string, clock: () => Date = () => new Date()): RequestObserver {
+export function requestLogObserver(
+  logger: Logger,
+  clientAddress: (request: IncomingMessage) => string,
+  clock: () => Date = () => new Date(),
+): RequestObserver {
   const refusals = rateLimitSummary(logger, () => clock().getTime())
   const lines = lineDestinationOf(logger)
   const infoPrefix = `{"level":${logger.levels.values.info ?? 30}`
@@ -39,7 +43,13 @@ export function requestLogObserver(logger: Logger, clientAddress: (request: Inco
     const bytes = bodyBytesSent(request, response, answered.socketBytesBefore)
     const msg = answered.completed ? 'request completed' : 'request aborted by the client'
     if (statusCode >= 500 || !lines) {
-      const line = {req: {id: answered.id, method: request.method, url, userAgent}, client, res: {statusCode}, responseTime, bytes}
+      const line = {
+        req: {id: answered.id, method: request.method, url, userAgent},
+        client,
+        res: {statusCode},
+        responseTime,
+        bytes,
+      }
       if (statusCode >= 500) logger.error(line, 'request failed')
       else logger.info(line, msg)
       return
@@ -67,7 +77,9 @@ function bodyBytesSent(request: IncomingMessage, response: ServerResponse, socke
 }
 
 function cut(value: string | undefined, maxLength: number): string | undefined {
-  return value !== undefined && value.length > maxLength ? `${value.slice(0, maxLength)}… (${value.length} characters)` : value
+  return value !== undefined && value.length > maxLength
+    ? `${value.slice(0, maxLength)}… (${value.length} characters)`
+    : value
 }
 
 /**
@@ -103,7 +115,14 @@ function rateLimitSummary(logger: Logger, now: () => number) {
       if (refused > refusedByClient.size) {
         const top = [...refusedByClient].sort((a, b) => b[1] - a[1]).slice(0, 10)
         logger.warn(
-          {rateLimited: {refused, clients: refusedByClient.size, untracked, top: top.map(([client, count]) => ({client, refused: count}))}},
+          {
+            rateLimited: {
+              refused,
+              clients: refusedByClient.size,
+              untracked,
+              top: top.map(([client, count]) => ({client, refused: count})),
+            },
+          },
           `${refused} requests from ${refusedByClient.size} clients were refused with 429 in the last ${Math.round((now() - windowStartedAt) / 1000)} s`,
         )
       }

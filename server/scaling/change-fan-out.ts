@@ -42,7 +42,11 @@ export async function createChangeFanOut(options: ChangeFanOutOptions): Promise<
     try {
       message = messageSchema.parse(JSON.parse(text))
     } catch (error) {
-      onError(new Error(`ignored a malformed message on ${channel}: ${error instanceof Error ? error.message : String(error)}`))
+      onError(
+        new Error(
+          `ignored a malformed message on ${channel}: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      )
       return
     }
     if (message.replica !== replicaId) onRemoteChange(message.change)

@@ -76,7 +76,11 @@ export async function connectRedis(options: RedisOptions): Promise<RedisScaling>
   try {
     await Promise.race([
       Promise.all([commands.connect(), subscriber.connect()]),
-      new Promise((_, reject) => deadline.addEventListener('abort', () => reject(new Error(`no answer from ${redactPassword(url)} within ${connectTimeoutMs} ms`)))),
+      new Promise((_, reject) =>
+        deadline.addEventListener('abort', () =>
+          reject(new Error(`no answer from ${redactPassword(url)} within ${connectTimeoutMs} ms`)),
+        ),
+      ),
     ])
   } catch (error) {
     commands.destroy()
@@ -102,7 +106,11 @@ export async function connectRedis(options: RedisOptions): Promise<RedisScaling>
     replicaId,
     ...options.purgeWait,
     onGaveUp: options.onPurgeWaitGaveUp,
-    onUnreachable: (version, error) => log.error(error, `could not ask the replicas whether they serve version ${version}; purging as a lone replica would`),
+    onUnreachable: (version, error) =>
+      log.error(
+        error,
+        `could not ask the replicas whether they serve version ${version}; purging as a lone replica would`,
+      ),
   })
   return {
     counterStore,

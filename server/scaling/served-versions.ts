@@ -44,7 +44,16 @@ export interface ServedVersions {
  * dropped from the hash after three heartbeats, so the hash holds the live replicas and no more.
  */
 export function createServedVersions(options: ServedVersionsOptions): ServedVersions {
-  const {hash, key, replicaId, heartbeatMs = 2_000, pollMs = 50, maxWaitMs = 30_000, commandTimeoutMs = 1_000, clock = Date.now} = options
+  const {
+    hash,
+    key,
+    replicaId,
+    heartbeatMs = 2_000,
+    pollMs = 50,
+    maxWaitMs = 30_000,
+    commandTimeoutMs = 1_000,
+    clock = Date.now,
+  } = options
   const goneAfterMs = 3 * heartbeatMs
   const maxClockSkewMs = options.maxClockSkewMs ?? goneAfterMs
   let current: string | undefined

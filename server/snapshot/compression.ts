@@ -24,7 +24,10 @@ const brotliOptions = (size: number): zlib.BrotliOptions => ({
 })
 
 function windowBits(size: number): number {
-  return Math.min(zlib.constants.BROTLI_DEFAULT_WINDOW, Math.max(zlib.constants.BROTLI_MIN_WINDOW_BITS, Math.ceil(Math.log2(size + 1))))
+  return Math.min(
+    zlib.constants.BROTLI_DEFAULT_WINDOW,
+    Math.max(zlib.constants.BROTLI_MIN_WINDOW_BITS, Math.ceil(Math.log2(size + 1))),
+  )
 }
 const GZIP_OPTIONS: zlib.ZlibOptions = {level: 9}
 
@@ -37,13 +40,21 @@ const gzip = promisify(zlib.gzip)
  * result owns its bytes: a small one kept in a cache must not pin zlib's chunk.
  */
 export async function compress(coding: ContentCoding, body: Body): Promise<Buffer> {
-  if (Buffer.isBuffer(body)) return ownedBytes(await (coding === 'br' ? brotliCompress(body, brotliOptions(body.length)) : gzip(body, GZIP_OPTIONS)))
-  const compressor = coding === 'br' ? zlib.createBrotliCompress(brotliOptions(body.length)) : zlib.createGzip(GZIP_OPTIONS)
+  if (Buffer.isBuffer(body))
+    return ownedBytes(
+      await (coding === 'br' ? brotliCompress(body, brotliOptions(body.length)) : gzip(body, GZIP_OPTIONS)),
+    )
+  const compressor =
+    coding === 'br' ? zlib.createBrotliCompress(brotliOptions(body.length)) : zlib.createGzip(GZIP_OPTIONS)
   return ownedBytes(await buffer(Readable.from(body.runs()).pipe(compressor)))
 }
 
 /** Runs `task` over `items` with at most `concurrency` in flight (the thread pool has four threads). */
-export async function forEachConcurrently<T>(items: Iterable<T>, task: (item: T) => Promise<unknown>, concurrency = 4): Promise<void> {
+export async function forEachConcurrently<T>(
+  items: Iterable<T>,
+  task: (item: T) => Promise<unknown>,
+  concurrency = 4,
+): Promise<void> {
   const iterator = items[Symbol.iterator]()
   const worker = async () => {
     for (let next = iterator.next(); !next.done; next = iterator.next()) await task(next.value)

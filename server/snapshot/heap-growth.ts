@@ -57,7 +57,12 @@ export function boundHeapHeadroom(): void {
 function isFullCollection(entry: PerformanceEntry): boolean {
   // A gc entry's `detail` ({kind, flags}) is documented; this project's @types/node leaves it out.
   const detail: unknown = Reflect.get(entry, 'detail')
-  return typeof detail === 'object' && detail !== null && 'kind' in detail && detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR
+  return (
+    typeof detail === 'object' &&
+    detail !== null &&
+    'kind' in detail &&
+    detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR
+  )
 }
 
 /** Whether a build is running now (the heap is then kept close to what is live). */

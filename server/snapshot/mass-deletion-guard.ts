@@ -34,7 +34,8 @@ export function guardMassDeletion(build: SnapshotBuilder, options: MassDeletionG
     const next = await build(previous, change)
     const before = previous ? documentsIn(previous) : 0
     const after = documentsIn(next)
-    const drastic = options.confirmAfterMs > 0 && before >= GUARDED_FROM_DOCUMENTS && after < before * (1 - DRASTIC_SHARE)
+    const drastic =
+      options.confirmAfterMs > 0 && before >= GUARDED_FROM_DOCUMENTS && after < before * (1 - DRASTIC_SHARE)
     const now = options.clock().getTime()
     const agreed = held?.version === next.version && now - held.since >= options.confirmAfterMs
     if (!drastic || agreed || confirmedByOperator) {

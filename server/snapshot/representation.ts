@@ -86,7 +86,10 @@ export class Representation<B extends Body = Body> {
     if (!pending) {
       pending = compress(coding, this.body).then((compressed) => {
         // RFC 9110 8.8.3: each content coding is a distinct representation with its own entity tag.
-        const variant = compressed.length < this.body.length ? Object.freeze({coding, body: compressed, etag: `${this.etag.slice(0, -1)}-${coding}"`}) : null
+        const variant =
+          compressed.length < this.body.length
+            ? Object.freeze({coding, body: compressed, etag: `${this.etag.slice(0, -1)}-${coding}"`})
+            : null
         this.#variants.set(this.#key(coding), variant ?? NOT_WORTH_SENDING)
         return variant
       })
@@ -124,11 +127,30 @@ export interface RepresentOptions {
 }
 
 /** `lastModifiedFor` receives the new ETag, so a caller can keep the previous date when the bytes did not change. */
-export function represent(content: Buffer | string, lastModifiedFor: (etag: string) => Date, options?: RepresentOptions): Representation<Buffer>
-export function represent(content: ChunkedBody, lastModifiedFor: (etag: string) => Date, options?: RepresentOptions): Representation<ChunkedBody>
-export function represent(content: Body | string, lastModifiedFor: (etag: string) => Date, options: RepresentOptions = {}): Representation {
+export function represent(
+  content: Buffer | string,
+  lastModifiedFor: (etag: string) => Date,
+  options?: RepresentOptions,
+): Representation<Buffer>
+export function represent(
+  content: ChunkedBody,
+  lastModifiedFor: (etag: string) => Date,
+  options?: RepresentOptions,
+): Representation<ChunkedBody>
+export function represent(
+  content: Body | string,
+  lastModifiedFor: (etag: string) => Date,
+  options: RepresentOptions = {},
+): Representation {
   const body = typeof content === 'string' ? Buffer.from(content, 'utf8') : content
-  return new Representation(body, options.contentType ?? JSON_CONTENT_TYPE, (etag) => wholeSeconds(lastModifiedFor(etag)), options.headers ?? {}, options.variants, options.etag)
+  return new Representation(
+    body,
+    options.contentType ?? JSON_CONTENT_TYPE,
+    (etag) => wholeSeconds(lastModifiedFor(etag)),
+    options.headers ?? {},
+    options.variants,
+    options.etag,
+  )
 }
 
 /** HTTP dates have one-second resolution; keeping that here makes If-Modified-Since comparisons exact. */

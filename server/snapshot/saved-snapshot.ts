@@ -48,7 +48,14 @@ const headerSchema = z.object({
   /** SHA-256 of every byte after the header line: the items' checksum. */
   itemsDigest: z.string(),
   savedAt: z.number(),
-  problems: z.array(z.object({documentId: z.string(), collection: z.enum(PROBLEM_SOURCES), severity: z.enum(PROBLEM_SEVERITIES), messages: z.array(z.string())})),
+  problems: z.array(
+    z.object({
+      documentId: z.string(),
+      collection: z.enum(PROBLEM_SOURCES),
+      severity: z.enum(PROBLEM_SEVERITIES),
+      messages: z.array(z.string()),
+    }),
+  ),
   items: z.object({episodes: z.array(recordSchema), meetups: z.array(recordSchema), voices: z.array(recordSchema)}),
   podcast: mappedSettingsSchema.nullable(),
 })
@@ -84,7 +91,8 @@ export function openSnapshotFile(directory: string, settings: unknown, code: str
       const header = parsed.data
       // One digest over all items: the file is refused whole on any mismatch, and one pass over
       // contiguous bytes costs a fraction of a digest per item.
-      if (digestOf(bytes.subarray(headerEnd + 1)) !== header.itemsDigest) throw new Error(`${path}: the items do not match their checksum`)
+      if (digestOf(bytes.subarray(headerEnd + 1)) !== header.itemsDigest)
+        throw new Error(`${path}: the items do not match their checksum`)
       const items = new Map<CatalogEntry<unknown>, KnownItem>()
       let offset = headerEnd + 1
       const entries = <Item>(collection: CollectionName): CatalogEntry<Item>[] =>
@@ -127,7 +135,9 @@ export function openSnapshotFile(directory: string, settings: unknown, code: str
         savedAt: snapshot.builtAt.getTime(),
         problems: snapshot.catalog.problems,
         podcast: snapshot.catalog.podcast,
-        items: Object.fromEntries(COLLECTION_NAMES.map((collection) => [collection, (records[collection] ?? []).map((item) => item.record)])),
+        items: Object.fromEntries(
+          COLLECTION_NAMES.map((collection) => [collection, (records[collection] ?? []).map((item) => item.record)]),
+        ),
       })
       await mkdir(directory, {recursive: true})
       // Written beside and renamed over: a reader sees the old file or the new one, never half of one.
@@ -149,7 +159,11 @@ export function openSnapshotFile(directory: string, settings: unknown, code: str
  */
 async function removeLeftovers(directory: string): Promise<void> {
   const names = await readdir(directory).catch(() => [])
-  await Promise.all(names.filter((name) => TEMPORARY.test(name)).map((name) => rm(join(directory, name), {force: true}).catch(() => undefined)))
+  await Promise.all(
+    names
+      .filter((name) => TEMPORARY.test(name))
+      .map((name) => rm(join(directory, name), {force: true}).catch(() => undefined)),
+  )
 }
 
 /**
@@ -182,7 +196,8 @@ async function writeLines(path: string, header: Buffer, bodies: readonly Buffer[
 }
 
 async function writeAll(handle: FileHandle, bytes: Buffer): Promise<void> {
-  for (let written = 0; written < bytes.length;) written += (await handle.write(bytes, written, bytes.length - written)).bytesWritten
+  for (let written = 0; written < bytes.length;)
+    written += (await handle.write(bytes, written, bytes.length - written)).bytesWritten
 }
 
 /**

@@ -2,7 +2,13 @@ import {createHash} from 'node:crypto'
 import type {Catalog, CatalogEntry} from '../api/v1/catalog.ts'
 import {decodeCursor, encodeCursor} from '../api/v1/cursor.ts'
 import {DEFAULT_PAGE_LIMIT, type Pagination} from '../api/v1/contract.ts'
-import {COLLECTION_NAMES, COLLECTION_PATTERN, isCollectionName, type CollectionName, type Links} from '../api/v1/links.ts'
+import {
+  COLLECTION_NAMES,
+  COLLECTION_PATTERN,
+  isCollectionName,
+  type CollectionName,
+  type Links,
+} from '../api/v1/links.ts'
 import {episodeOrder, meetupOrder, voiceOrder, type ListOrder, type SortKey} from '../api/v1/order.ts'
 import {buildServiceIndex, type ServiceIndexSettings} from '../api/v1/service-index.ts'
 import {whileBuildingNow} from './heap-growth.ts'
@@ -121,7 +127,8 @@ const COMMA = bytes(',')
 const ITEM_OPEN = '{"data":'
 const ITEM_CLOSE = '}'
 /** An item's JSON inside its `{"data":…}` body, without a copy. */
-const itemJson = (representation: Representation<Buffer>) => representation.body.subarray(ITEM_OPEN.length, representation.body.length - ITEM_CLOSE.length)
+const itemJson = (representation: Representation<Buffer>) =>
+  representation.body.subarray(ITEM_OPEN.length, representation.body.length - ITEM_CLOSE.length)
 
 const compressAll = (representation: Representation) => representation.precompress()
 
@@ -136,23 +143,39 @@ export interface KnownItem {
 export type KnownItems = ReadonlyMap<CatalogEntry<unknown>, KnownItem>
 
 /** `known` gives items' bytes, ETags and dates already made (by a saved snapshot), so they are not serialised or hashed again. */
-export function buildSnapshot(catalog: Catalog, settings: SnapshotSettings, previous: Snapshot | undefined, now: Date, known?: KnownItems): Snapshot {
+export function buildSnapshot(
+  catalog: Catalog,
+  settings: SnapshotSettings,
+  previous: Snapshot | undefined,
+  now: Date,
+  known?: KnownItems,
+): Snapshot {
   const {links} = settings
   const previousStates = previous && collectionStates.get(previous)
   // Dates from the content itself are needed only on a fresh start, so they are computed lazily.
   // An empty catalog has no date of its own; the epoch keeps restarts in agreement.
   const catalogUpdatedAt = () => latest([catalog.episodes, catalog.meetups, catalog.voices].flat()) ?? new Date(0)
   const fresh = (entries: () => readonly CatalogEntry<unknown>[]) => () => latest(entries()) ?? catalogUpdatedAt()
-  const datedBy = (earlier: Representation | undefined, contentUpdatedAt: () => Date) => (etag: string) => (earlier?.etag === etag ? earlier.lastModified : previous ? now : contentUpdatedAt())
+  const datedBy = (earlier: Representation | undefined, contentUpdatedAt: () => Date) => (etag: string) =>
+    earlier?.etag === etag ? earlier.lastModified : previous ? now : contentUpdatedAt()
 
   const edgeHeaders = (key: string, coarser: string) => settings.keying?.headersFor(key, coarser)
-  const collectionState = <Item>(name: CollectionName, entries: readonly CatalogEntry<Item>[], order: ListOrder<Item>): CollectionState => {
+  const collectionState = <Item>(
+    name: CollectionName,
+    entries: readonly CatalogEntry<Item>[],
+    order: ListOrder<Item>,
+  ): CollectionState => {
     const reusable = previousStates?.[name]
     if (reusable?.entries === entries) return reusable
     const representationOf = (entry: CatalogEntry<Item>, key: SortKey): Representation<Buffer> => {
       const headers = edgeHeaders(itemKey(name, key[1]), listKey(name))
       const saved = known?.get(entry)
-      if (saved) return represent(saved.body, () => saved.lastModified, {variants: settings.caches.variants, etag: saved.etag, headers})
+      if (saved)
+        return represent(saved.body, () => saved.lastModified, {
+          variants: settings.caches.variants,
+          etag: saved.etag,
+          headers,
+        })
       const body = bytes(`${ITEM_OPEN}${JSON.stringify(entry.value)}${ITEM_CLOSE}`)
       // A full re-read makes new entries; unchanged bytes keep the earlier representation.
       const earlier = previous?.item(name, key[1])
@@ -201,10 +224,15 @@ export function buildSnapshot(catalog: Catalog, settings: SnapshotSettings, prev
     .update(COLLECTION_NAMES.map((name) => states[name].digest).join(' '))
     .digest('base64url')
     .slice(0, 32)
-  const contentLastModified = previous?.version === version ? previous.contentLastModified : previous ? now : catalogUpdatedAt()
-  const index = represent(JSON.stringify({data: buildServiceIndex(links, settings.index)}), datedBy(previous?.representation('index.json'), catalogUpdatedAt), {
-    headers: edgeHeaders(INDEX_KEY, INDEX_KEY),
-  })
+  const contentLastModified =
+    previous?.version === version ? previous.contentLastModified : previous ? now : catalogUpdatedAt()
+  const index = represent(
+    JSON.stringify({data: buildServiceIndex(links, settings.index)}),
+    datedBy(previous?.representation('index.json'), catalogUpdatedAt),
+    {
+      headers: edgeHeaders(INDEX_KEY, INDEX_KEY),
+    },
+  )
   // Site documents are dated against the previous ones, which are read now, so that nothing the
   // new snapshot keeps refers to its predecessor (a chain of retired snapshots would never be freed).
   const earlierSite = previous?.builtSiteDocuments()
@@ -228,19 +256,29 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
   const {catalog, settings, states, version, builtAt, contentLastModified, index} = parts
   let earlierSite = parts.earlierSite
   const counts = {episodes: catalog.episodes.length, meetups: catalog.meetups.length, voices: catalog.voices.length}
-  const documents = new Map<string, Representation>([['index.json', index], ...COLLECTION_NAMES.map((name) => [`${name}.json`, states[name].defaultPage] as const)])
+  const documents = new Map<string, Representation>([
+    ['index.json', index],
+    ...COLLECTION_NAMES.map((name) => [`${name}.json`, states[name].defaultPage] as const),
+  ])
 
   // The bulk document grows with the whole catalog (100 MB at 100k documents). Its bytes are the
   // items' own, never joined into one buffer, and its ETag comes from the version (the digest of
   // every item's ETag) rather than from hashing 100 MB again.
   let bulk: Representation<ChunkedBody> | undefined
   const keying = settings.keying
-  const bulkDocument = () => (bulk ??= whileBuildingNow(() => represent(bulkBody(states, counts), () => contentLastModified, {etag: `"${version}"`, headers: keying?.headersFor(BULK_KEY, BULK_KEY)})))
+  const bulkDocument = () =>
+    (bulk ??= whileBuildingNow(() =>
+      represent(bulkBody(states, counts), () => contentLastModified, {
+        etag: `"${version}"`,
+        headers: keying?.headersFor(BULK_KEY, BULK_KEY),
+      }),
+    ))
 
   const pageCache = settings.caches.pages
   const listPage = (collection: CollectionName, request: PageRequest): PageResult => {
     const state = states[collection]
-    if (request.cursor === null && request.limit === DEFAULT_PAGE_LIMIT) return {ok: true, representation: state.defaultPage}
+    if (request.cursor === null && request.limit === DEFAULT_PAGE_LIMIT)
+      return {ok: true, representation: state.defaultPage}
     let start = 0
     if (request.cursor !== null) {
       const decoded = decodeCursor(request.cursor)
@@ -253,9 +291,13 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
     const cached = pageCache.get(cacheKey)
     if (cached) return {ok: true, representation: cached}
     // Any page may change whenever any content changes, so pages share the content's date.
-    const page = represent(ownedBytes(pageBody(state, settings.links, request.limit, start)), () => contentLastModified, {
-      headers: keying?.headersFor(listKey(collection), listKey(collection)),
-    })
+    const page = represent(
+      ownedBytes(pageBody(state, settings.links, request.limit, start)),
+      () => contentLastModified,
+      {
+        headers: keying?.headersFor(listKey(collection), listKey(collection)),
+      },
+    )
     pageCache.set(cacheKey, page)
     return {ok: true, representation: page}
   }
@@ -263,7 +305,8 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
   const item = (collection: CollectionName, slug: string) => states[collection].bySlug.get(slug)
   let site: Map<string, Representation> | undefined
   const hadEarlierSite = earlierSite !== undefined
-  const dated = (earlier: Representation | undefined) => (etag: string) => (earlier?.etag === etag ? earlier.lastModified : hadEarlierSite ? builtAt : contentLastModified)
+  const dated = (earlier: Representation | undefined) => (etag: string) =>
+    earlier?.etag === etag ? earlier.lastModified : hadEarlierSite ? builtAt : contentLastModified
   const feedPath = settings.feed?.path
   let earlierFeed = feedPath === undefined ? undefined : earlierSite?.get(feedPath)
   // undefined: not built yet; null: built, and there is no feed.
@@ -278,7 +321,12 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
   }
   const siteDocuments = () => {
     if (site) return site
-    site = new Map(whileBuildingNow(() => settings.site?.(snapshot) ?? []).map((document) => [document.path, representSite(document, dated(earlierSite?.get(document.path)), keying)]))
+    site = new Map(
+      whileBuildingNow(() => settings.site?.(snapshot) ?? []).map((document) => [
+        document.path,
+        representSite(document, dated(earlierSite?.get(document.path)), keying),
+      ]),
+    )
     earlierSite = undefined
     return site
   }
@@ -294,7 +342,11 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
     catalog,
     counts: Object.freeze(counts),
     get paths() {
-      return [...documents.keys(), 'all.json', ...COLLECTION_NAMES.flatMap((name) => [...states[name].bySlug.keys()].map((slug) => `${name}/${slug}.json`))]
+      return [
+        ...documents.keys(),
+        'all.json',
+        ...COLLECTION_NAMES.flatMap((name) => [...states[name].bySlug.keys()].map((slug) => `${name}/${slug}.json`)),
+      ]
     },
     representation(path: string) {
       if (path === 'all.json') return bulkDocument()
@@ -320,10 +372,16 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
 }
 
 /** A site document's representation, with its surrogate key when a CDN is purged. */
-function representSite(document: SiteDocument, lastModifiedFor: (etag: string) => Date, keying: SurrogateKeying | undefined): Representation {
+function representSite(
+  document: SiteDocument,
+  lastModifiedFor: (etag: string) => Date,
+  keying: SurrogateKeying | undefined,
+): Representation {
   const headers = {...document.headers, ...keying?.headersFor(siteKey(document.path), siteKey(document.path))}
   const options = {contentType: document.contentType, headers, etag: document.etag}
-  return document.body instanceof ChunkedBody ? represent(document.body, lastModifiedFor, options) : represent(document.body, lastModifiedFor, options)
+  return document.body instanceof ChunkedBody
+    ? represent(document.body, lastModifiedFor, options)
+    : represent(document.body, lastModifiedFor, options)
 }
 
 /** Keyset pagination: the first item that sorts after the cursor's key (binary search over the sorted keys). */
@@ -350,12 +408,20 @@ function jsonArray(items: readonly Buffer[]): Buffer[] {
   return parts
 }
 
-function pageBody(state: Pick<CollectionState, 'name' | 'items' | 'keys'>, links: Links, limit: number, start: number): Buffer {
+function pageBody(
+  state: Pick<CollectionState, 'name' | 'items' | 'keys'>,
+  links: Links,
+  limit: number,
+  start: number,
+): Buffer {
   const total = state.items.length
   const end = Math.min(start + limit, total)
   const lastKey = state.keys[end - 1]
   const nextCursor = end < total && lastKey ? encodeCursor(lastKey) : null
-  const query = new URLSearchParams({...(limit === DEFAULT_PAGE_LIMIT ? {} : {limit: String(limit)}), cursor: nextCursor ?? ''})
+  const query = new URLSearchParams({
+    ...(limit === DEFAULT_PAGE_LIMIT ? {} : {limit: String(limit)}),
+    cursor: nextCursor ?? '',
+  })
   const pagination: Pagination = {
     limit,
     count: end - start,
@@ -364,10 +430,17 @@ function pageBody(state: Pick<CollectionState, 'name' | 'items' | 'keys'>, links
     next_cursor: nextCursor,
     next: nextCursor === null ? null : `${links.apiPath(`${state.name}.json`)}?${query.toString()}`,
   }
-  return Buffer.concat([bytes('{"data":'), ...jsonArray(state.items.slice(start, end)), bytes(`,"pagination":${JSON.stringify(pagination)}}`)])
+  return Buffer.concat([
+    bytes('{"data":'),
+    ...jsonArray(state.items.slice(start, end)),
+    bytes(`,"pagination":${JSON.stringify(pagination)}}`),
+  ])
 }
 
-function bulkBody(states: Record<CollectionName, CollectionState>, counts: Record<CollectionName, number>): ChunkedBody {
+function bulkBody(
+  states: Record<CollectionName, CollectionState>,
+  counts: Record<CollectionName, number>,
+): ChunkedBody {
   return new ChunkedBody([
     bytes('{"data":{"episodes":'),
     ...jsonArray(states.episodes.items),

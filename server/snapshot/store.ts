@@ -113,10 +113,23 @@ export interface StoreOptions {
  * Serves the builder's restored snapshot, if any, and reads the source behind it; otherwise builds
  * the first snapshot (rejects if that fails: there is nothing to serve yet).
  */
-export async function createSnapshotStore<S = Snapshot>(build: SnapshotBuilder<S>, options: StoreOptions = {}): Promise<SnapshotStore<S>> {
-  const {clock = () => new Date(), retryDelayMs = 1000, maxRetryDelayMs = 60_000, maxDocumentsPerBuild = 100, onBuild} = options
+export async function createSnapshotStore<S = Snapshot>(
+  build: SnapshotBuilder<S>,
+  options: StoreOptions = {},
+): Promise<SnapshotStore<S>> {
+  const {
+    clock = () => new Date(),
+    retryDelayMs = 1000,
+    maxRetryDelayMs = 60_000,
+    maxDocumentsPerBuild = 100,
+    onBuild,
+  } = options
   const restored = await build.restore?.()
-  const saved: SavedStart | undefined = restored && {savedAt: restored.snapshot?.savedAt, refused: restored.refused, firstRead: restored.snapshot && 'reading'}
+  const saved: SavedStart | undefined = restored && {
+    savedAt: restored.snapshot?.savedAt,
+    refused: restored.refused,
+    firstRead: restored.snapshot && 'reading',
+  }
   let current: S = restored?.snapshot?.value ?? (await build(undefined, {kind: 'all'}))
   let lastSuccessAt = clock()
   let lastBuild: BuildOutcome | undefined
@@ -174,7 +187,8 @@ export async function createSnapshotStore<S = Snapshot>(build: SnapshotBuilder<S
       },
       (error: unknown) => {
         consecutiveFailures += 1
-        if (saved?.firstRead && saved.firstRead !== 'done') saved.firstRead = error instanceof BuildHeld ? 'held' : 'failed'
+        if (saved?.firstRead && saved.firstRead !== 'done')
+          saved.firstRead = error instanceof BuildHeld ? 'held' : 'failed'
         merge(change) // nothing is lost: the failed change is tried again
         record(false, error)
         scheduleRetry()
@@ -197,12 +211,17 @@ export async function createSnapshotStore<S = Snapshot>(build: SnapshotBuilder<S
   }
 
   // After the caller has the store: the read's outcome reaches `onBuild`, which may ask the store.
-  const firstRead: NodeJS.Immediate | undefined = pending && setImmediate(() => void startOrFollow().catch(() => undefined))
+  const firstRead: NodeJS.Immediate | undefined =
+    pending && setImmediate(() => void startOrFollow().catch(() => undefined))
 
   return {
     current: () => current,
     refresh(changes) {
-      merge(changes && changes.length > 0 ? {kind: 'documents', documents: new Map(changes.map((change) => [change.documentId, change.collection]))} : {kind: 'all'})
+      merge(
+        changes && changes.length > 0
+          ? {kind: 'documents', documents: new Map(changes.map((change) => [change.documentId, change.collection]))}
+          : {kind: 'all'},
+      )
       clearTimeout(retryTimer) // a fresh request runs now rather than at the next retry
       nextRetryAt = undefined
       return startOrFollow()

@@ -71,7 +71,8 @@ export function createSurrogateKeying(provider: EdgeProvider, options: KeyingOpt
   const {maxHeaderBytes, maxKeyBytes, edgeMaxAgeSeconds = 86_400} = {...defaults, ...options}
   const edgeTtl = edgeCacheControl(edgeMaxAgeSeconds)
   let fallbacks = 0
-  const fits = (key: string) => Buffer.byteLength(key) <= maxKeyBytes && Buffer.byteLength(`${GLOBAL_KEY}${separator}${key}`) <= maxHeaderBytes
+  const fits = (key: string) =>
+    Buffer.byteLength(key) <= maxKeyBytes && Buffer.byteLength(`${GLOBAL_KEY}${separator}${key}`) <= maxHeaderBytes
   const effectiveKey = (key: string, coarser: string) => (fits(key) ? key : coarser)
   return {
     header,

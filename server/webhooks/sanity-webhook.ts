@@ -36,16 +36,25 @@ export function createSanityWebhookHandlers(options: WebhookOptions): RequestHan
 
   const receive: RequestHandler = async (request, response) => {
     const body: unknown = request.body
-    const verdict = Buffer.isBuffer(body) ? await verifyDelivery({body, headers: request.headers}, options.secret, options.clock().getTime(), seen) : NO_BODY
+    const verdict = Buffer.isBuffer(body)
+      ? await verifyDelivery({body, headers: request.headers}, options.secret, options.clock().getTime(), seen)
+      : NO_BODY
     if (!verdict.accepted) {
-      sendProblem(request, response, buildProblem(options.publicBaseUrl, verdict.status, verdict.detail, request.originalUrl))
+      sendProblem(
+        request,
+        response,
+        buildProblem(options.publicBaseUrl, verdict.status, verdict.detail, request.originalUrl),
+      )
       return
     }
     const rebuild = verdict.change === 'ignored' ? 'none' : verdict.change === 'all' ? 'full' : 'document'
     if (verdict.change !== 'ignored' && options.onChange(verdict.change) === false) {
       seen.forget(verdict.remembered)
-      const detail = 'The change could not be recorded on disk (see /status); it is being applied, but deliver it again so it is not lost.'
-      sendProblem(request, response, buildProblem(options.publicBaseUrl, 503, detail, request.originalUrl), {'Retry-After': String(RETRY_AFTER_SECONDS)})
+      const detail =
+        'The change could not be recorded on disk (see /status); it is being applied, but deliver it again so it is not lost.'
+      sendProblem(request, response, buildProblem(options.publicBaseUrl, 503, detail, request.originalUrl), {
+        'Retry-After': String(RETRY_AFTER_SECONDS),
+      })
       return
     }
     response.status(202).set('Cache-Control', 'no-store').json({status: 'accepted', rebuild})

@@ -13,7 +13,9 @@ const MAX_IDEMPOTENCY_KEY_LENGTH = 256
 const payloadSchema = z.looseObject({_id: z.string().min(1), _type: z.string().min(1)})
 
 /** An accepted verdict names the keys it was remembered under, so a delivery that could not be recorded can be forgotten. */
-export type Verdict = {accepted: false; status: 400 | 409; detail: string} | {accepted: true; change: ContentChange | 'ignored'; remembered: readonly string[]}
+export type Verdict =
+  | {accepted: false; status: 400 | 409; detail: string}
+  | {accepted: true; change: ContentChange | 'ignored'; remembered: readonly string[]}
 
 export interface Delivery {
   body: Buffer
@@ -63,23 +65,45 @@ export class RememberedDeliveries {
  * at most 5 minutes from `now` either way, and neither its signature nor its idempotency-key seen
  * before. An accepted delivery is remembered in `seen`; nothing else changes it.
  */
-export async function verifyDelivery(delivery: Delivery, secret: string, now: number, seen: RememberedDeliveries): Promise<Verdict> {
+export async function verifyDelivery(
+  delivery: Delivery,
+  secret: string,
+  now: number,
+  seen: RememberedDeliveries,
+): Promise<Verdict> {
   const {body, headers} = delivery
   if (body.length === 0) return {accepted: false, status: 400, detail: 'The delivery has no body.'}
   const signature = headers[SIGNATURE_HEADER_NAME]
-  if (typeof signature !== 'string') return {accepted: false, status: 400, detail: `The ${SIGNATURE_HEADER_NAME} header is missing or repeated.`}
+  if (typeof signature !== 'string')
+    return {accepted: false, status: 400, detail: `The ${SIGNATURE_HEADER_NAME} header is missing or repeated.`}
   const idempotencyKey = headers['idempotency-key']
-  if (Array.isArray(idempotencyKey) || (idempotencyKey !== undefined && idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH)) {
-    return {accepted: false, status: 400, detail: `The idempotency-key header must be one value of at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`}
+  if (
+    Array.isArray(idempotencyKey) ||
+    (idempotencyKey !== undefined && idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH)
+  ) {
+    return {
+      accepted: false,
+      status: 400,
+      detail: `The idempotency-key header must be one value of at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`,
+    }
   }
   try {
     await assertValidSignature(body.toString('utf8'), signature, secret)
   } catch (error) {
     if (!isSignatureError(error)) throw error
-    return {accepted: false, status: 400, detail: `The ${SIGNATURE_HEADER_NAME} header does not sign this body with the configured secret (${error.message}).`}
+    return {
+      accepted: false,
+      status: 400,
+      detail: `The ${SIGNATURE_HEADER_NAME} header does not sign this body with the configured secret (${error.message}).`,
+    }
   }
   const {timestamp, hashedPayload} = decodeSignatureHeader(signature)
-  if (Math.abs(now - timestamp) > MAX_AGE_MS) return {accepted: false, status: 400, detail: 'The delivery was signed more than 5 minutes from now; it may be a replay.'}
+  if (Math.abs(now - timestamp) > MAX_AGE_MS)
+    return {
+      accepted: false,
+      status: 400,
+      detail: 'The delivery was signed more than 5 minutes from now; it may be a replay.',
+    }
 
   // From here on nothing awaits, so two copies of one delivery cannot both pass the check.
   seen.forgetExpired(now)
@@ -87,11 +111,19 @@ export async function verifyDelivery(delivery: Delivery, secret: string, now: nu
   const signatureKey = `signature ${timestamp} ${hashedPayload}`
   const deliveryKey = idempotencyKey === undefined ? undefined : `key ${idempotencyKey}`
   if (seen.has(signatureKey) || (deliveryKey !== undefined && seen.has(deliveryKey))) {
-    return {accepted: false, status: 409, detail: 'This delivery was already received (same signature or idempotency-key); it changes nothing.'}
+    return {
+      accepted: false,
+      status: 409,
+      detail: 'This delivery was already received (same signature or idempotency-key); it changes nothing.',
+    }
   }
   seen.remember(signatureKey, now)
   if (deliveryKey !== undefined) seen.remember(deliveryKey, now)
-  return {accepted: true, change: changeOf(body), remembered: deliveryKey === undefined ? [signatureKey] : [signatureKey, deliveryKey]}
+  return {
+    accepted: true,
+    change: changeOf(body),
+    remembered: deliveryKey === undefined ? [signatureKey] : [signatureKey, deliveryKey],
+  }
 }
 
 function changeOf(body: Buffer): ContentChange | 'ignored' {

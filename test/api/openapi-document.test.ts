@@ -47,7 +47,13 @@ describe('the OpenAPI document', () => {
       const names = (get?.parameters ?? []).map((parameter) => ('name' in parameter ? parameter.name : ''))
       expect(get?.summary, path).toMatch(/^\S.{5,}/)
       expect(get?.security, path).toEqual([])
-      return [path, get?.operationId, get?.tags?.join(), names.includes('slug'), names.includes('limit') && names.includes('cursor')]
+      return [
+        path,
+        get?.operationId,
+        get?.tags?.join(),
+        names.includes('slug'),
+        names.includes('limit') && names.includes('cursor'),
+      ]
     })
     expect(rows).toEqual([
       ['/index.json', 'getServiceIndex', 'Service', false, false],
@@ -59,22 +65,30 @@ describe('the OpenAPI document', () => {
       ['/voices/{slug}.json', 'getVoice', 'Voices', true, false],
       ['/all.json', 'getEverything', 'Service', false, false],
     ])
-    expect(document.paths?.['/all.json']?.get?.responses?.['405']).toMatchObject({description: 'Only GET and HEAD are allowed.'})
+    expect(document.paths?.['/all.json']?.get?.responses?.['405']).toMatchObject({
+      description: 'Only GET and HEAD are allowed.',
+    })
   })
 
   it('gives a contact only when one is configured', () => {
-    expect(buildOpenApiDocument({...settings, contactEmail: 'api@example.com'}).info.contact).toEqual({email: 'api@example.com'})
+    expect(buildOpenApiDocument({...settings, contactEmail: 'api@example.com'}).info.contact).toEqual({
+      email: 'api@example.com',
+    })
   })
 
   it('describes every tag, operation, parameter and response, and most headers, in words', () => {
     const document = buildOpenApiDocument(settings)
     const undescribed: string[] = []
     for (const [path, object] of objects(document)) {
-      const describable = /\.(tags|parameters)\[\d+\]$|\.paths\.[^.]+\.get$|\.responses\.\d{3}$|\.headers\.[^.]+$/.test(path)
-      if (describable && !(typeof object.description === 'string' && object.description.trim().length > 0)) undescribed.push(path)
+      const describable = /\.(tags|parameters)\[\d+\]$|\.paths\.[^.]+\.get$|\.responses\.\d{3}$|\.headers\.[^.]+$/.test(
+        path,
+      )
+      if (describable && !(typeof object.description === 'string' && object.description.trim().length > 0))
+        undescribed.push(path)
     }
     // Headers whose value says it all, or whose description is the schema's own (ratelimit-policy).
-    const selfExplained = /\.responses\.((200|304)\.headers\.(cache-control|ratelimit-policy)|405\.headers\.allow|410\.headers\.link)$/
+    const selfExplained =
+      /\.responses\.((200|304)\.headers\.(cache-control|ratelimit-policy)|405\.headers\.allow|410\.headers\.link)$/
     expect(undescribed.filter((path) => !selfExplained.test(path))).toEqual([])
     expect(Object.keys(document.paths ?? {}).length).toBe(8)
   })
@@ -82,14 +96,25 @@ describe('the OpenAPI document', () => {
   it('says HEAD is accepted, which operations page and which take a slug', () => {
     const document = buildOpenApiDocument(settings)
     const get = (path: string) => document.paths?.[path]?.get
-    for (const path of Object.keys(document.paths ?? {})) expect(get(path)?.description, path).toMatch(/\S HEAD is accepted too\.$/)
-    const parameters = (path: string) => (get(path)?.parameters ?? []).map((parameter) => ('name' in parameter ? `${parameter.in}:${parameter.name}` : ''))
-    expect(parameters('/episodes.json')).toEqual(['query:limit', 'query:cursor', 'header:if-none-match', 'header:if-modified-since'])
+    for (const path of Object.keys(document.paths ?? {}))
+      expect(get(path)?.description, path).toMatch(/\S HEAD is accepted too\.$/)
+    const parameters = (path: string) =>
+      (get(path)?.parameters ?? []).map((parameter) => ('name' in parameter ? `${parameter.in}:${parameter.name}` : ''))
+    expect(parameters('/episodes.json')).toEqual([
+      'query:limit',
+      'query:cursor',
+      'header:if-none-match',
+      'header:if-modified-since',
+    ])
     expect(parameters('/voices/{slug}.json')).toEqual(['path:slug', 'header:if-none-match', 'header:if-modified-since'])
     expect(parameters('/all.json')).toEqual(['header:if-none-match', 'header:if-modified-since'])
-    expect(get('/episodes.json')?.responses?.['400']).toMatchObject({description: 'A bad `limit` or `cursor`, or a malformed URL.'})
+    expect(get('/episodes.json')?.responses?.['400']).toMatchObject({
+      description: 'A bad `limit` or `cursor`, or a malformed URL.',
+    })
     expect(get('/index.json')?.responses?.['400']).toMatchObject({description: 'A malformed URL.'})
-    expect(get('/meetups/{slug}.json')?.responses?.['404']).toMatchObject({description: 'No item has this slug. Re-read the list; slugs change only when content is renamed.'})
+    expect(get('/meetups/{slug}.json')?.responses?.['404']).toMatchObject({
+      description: 'No item has this slug. Re-read the list; slugs change only when content is renamed.',
+    })
     expect(get('/meetups.json')?.responses?.['404']).toMatchObject({description: 'No such path.'})
     expect(get('/index.json')?.tags).toEqual(['Service'])
     expect(get('/voices.json')?.tags).toEqual(['Voices'])
@@ -108,12 +133,16 @@ describe('the OpenAPI document', () => {
   })
 
   it('publishes open schemas, so clients ignore fields added later', () => {
-    const closed = [...objects(buildOpenApiDocument(settings))].filter(([, object]) => object.additionalProperties === false).map(([path]) => path)
+    const closed = [...objects(buildOpenApiDocument(settings))]
+      .filter(([, object]) => object.additionalProperties === false)
+      .map(([path]) => path)
     expect(closed).toEqual([])
   })
 
   it('bounds the page size and names the default', () => {
-    const limit = buildOpenApiDocument(settings).paths?.['/episodes.json']?.get?.parameters?.find((parameter) => 'name' in parameter && parameter.name === 'limit')
+    const limit = buildOpenApiDocument(settings).paths?.['/episodes.json']?.get?.parameters?.find(
+      (parameter) => 'name' in parameter && parameter.name === 'limit',
+    )
     expect(limit).toMatchObject({schema: {minimum: 1, maximum: 500, default: 100}})
   })
 })

@@ -7,21 +7,48 @@ const operations = Object.values(openApiDocument.paths ?? {}).flatMap((item) => 
 describe('the OpenAPI document', () => {
   it('passes the Redocly linter with its recommended rules, with no warnings', async () => {
     const config = await createConfig({extends: ['recommended-strict']})
-    const problems = await lintFromString({source: JSON.stringify(openApiDocument), absoluteRef: 'openapi.json', config})
-    expect(problems.map((problem) => `${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer}`)).toEqual([])
+    const problems = await lintFromString({
+      source: JSON.stringify(openApiDocument),
+      absoluteRef: 'openapi.json',
+      config,
+    })
+    expect(
+      problems.map((problem) => `${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer}`),
+    ).toEqual([])
   })
 
   it('is OpenAPI 3.1 with every operation of the spec, unauthenticated', () => {
     expect(openApiDocument.openapi).toBe('3.1.0')
     expect(openApiDocument.security).toEqual([])
     expect(operations.map((operation) => operation.operationId).sort()).toEqual(
-      ['getEpisode', 'getEverything', 'getMeetup', 'getServiceIndex', 'getVoice', 'listEpisodes', 'listMeetups', 'listVoices'].sort(),
+      [
+        'getEpisode',
+        'getEverything',
+        'getMeetup',
+        'getServiceIndex',
+        'getVoice',
+        'listEpisodes',
+        'listMeetups',
+        'listVoices',
+      ].sort(),
     )
     for (const operation of operations) {
       expect(operation.security).toEqual([])
-      expect(Object.keys(operation.responses ?? {}).sort()).toEqual(['200', '304', '400', '404', '405', '410', '429', '500'])
+      expect(Object.keys(operation.responses ?? {}).sort()).toEqual([
+        '200',
+        '304',
+        '400',
+        '404',
+        '405',
+        '410',
+        '429',
+        '500',
+      ])
     }
-    expect(openApiDocument.servers?.map((server) => server.url)).toEqual(['http://api.test/api/v1', 'http://api.test/api/v1/sandbox'])
+    expect(openApiDocument.servers?.map((server) => server.url)).toEqual([
+      'http://api.test/api/v1',
+      'http://api.test/api/v1/sandbox',
+    ])
   })
 
   it('documents the slug pattern, the page parameters and the response headers', () => {

@@ -20,7 +20,15 @@ beforeAll(async () => {
   server = await startTestServer({environment: {CONTACT_EMAIL: 'podcast@codetalks.example'}})
   browser = await chromium.launch({
     executablePath,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   })
 }, 300_000)
 afterAll(async () => {
@@ -41,10 +49,28 @@ describe('the developer portal in Chromium', () => {
     const response = await page.goto(`${server.baseUrl}/docs`, {waitUntil: 'load'})
     expect(response?.status()).toBe(200)
     expect(await page.title()).toContain('developer portal')
-    for (const section of ['quick-start', 'authentication', 'errors', 'rate-limits', 'pagination', 'versioning', 'mcp', 'reference']) {
+    for (const section of [
+      'quick-start',
+      'authentication',
+      'errors',
+      'rate-limits',
+      'pagination',
+      'versioning',
+      'mcp',
+      'reference',
+    ]) {
       expect(await page.locator(`#${section}`).count(), section).toBe(1)
     }
-    for (const operationId of ['getServiceIndex', 'listEpisodes', 'getEpisode', 'listMeetups', 'getMeetup', 'listVoices', 'getVoice', 'getEverything']) {
+    for (const operationId of [
+      'getServiceIndex',
+      'listEpisodes',
+      'getEpisode',
+      'listMeetups',
+      'getMeetup',
+      'listVoices',
+      'getVoice',
+      'getEverything',
+    ]) {
       expect(await page.locator(`#op-${operationId}`).count(), operationId).toBe(1)
     }
     expect(await page.locator('#schema-Episode tr').count()).toBeGreaterThan(15)
@@ -52,7 +78,8 @@ describe('the developer portal in Chromium', () => {
     expect(await page.locator('body').innerText()).toContain('podcast@codetalks.example')
 
     // Problem `type` URIs point at anchors that exist on this page.
-    for (const status of PROBLEM_STATUSES) expect(await page.locator(`#${problemAnchor(status)}`).count(), String(status)).toBe(1)
+    for (const status of PROBLEM_STATUSES)
+      expect(await page.locator(`#${problemAnchor(status)}`).count(), String(status)).toBe(1)
     const problem = problemSchema.parse(await (await fetch(`${server.baseUrl}/api/v1/episodes/missing.json`)).json())
     expect(problem.type).toBe(`http://api.test/docs#${problemAnchor(404)}`)
 
@@ -89,7 +116,9 @@ describe('the developer portal in Chromium', () => {
     await page.click('#op-getEpisode button[data-try]')
     // Polled through the locator, never a function string: the page's CSP forbids eval, so a
     // string predicate that is not true at its first check fails with an EvalError.
-    await expect.poll(async () => (await page.locator('#try-getEpisode').textContent()) ?? '', {timeout: 5000}).toMatch(/^HTTP 200/)
+    await expect
+      .poll(async () => (await page.locator('#try-getEpisode').textContent()) ?? '', {timeout: 5000})
+      .toMatch(/^HTTP 200/)
     const shown = (await page.locator('#try-getEpisode').innerText()).split('\n\n')
     expect(shown[0]).toMatch(/^HTTP 200\nETag: "[\w-]+"\nRateLimit: "default";r=\d+;t=\d+$/)
     expect(JSON.parse(shown.slice(1).join('\n\n'))).toEqual(served)
@@ -113,19 +142,27 @@ describe('the developer portal in Chromium', () => {
     }
     const [lightBackground, darkBackground] = [await background(light), await background(dark)]
     expect(darkBackground).not.toBe(lightBackground)
-    for (const page of [light, dark]) expect(Number(await page.evaluate('document.documentElement.scrollWidth'))).toBeLessThanOrEqual(390)
+    for (const page of [light, dark])
+      expect(Number(await page.evaluate('document.documentElement.scrollWidth'))).toBeLessThanOrEqual(390)
     await dark.screenshot({path: 'test/artifacts/portal-phone-dark.png'})
   }, 60_000)
 
-  it.each(['light', 'dark'] as const)("keeps the header's RSS link readable (WCAG AA, 4.5:1) in %s mode", async (colorScheme) => {
-    const page = await browser.newPage({colorScheme})
-    await page.goto(`${server.baseUrl}/docs`, {waitUntil: 'load'})
-    const [text = '', background = ''] = z
-      .array(z.string())
-      .parse(await page.evaluate('[getComputedStyle(document.querySelector("header a")).color, getComputedStyle(document.querySelector("header")).backgroundColor]'))
-    expect(contrastRatio(text, background), `${text} on ${background}`).toBeGreaterThanOrEqual(4.5)
-    await page.close()
-  })
+  it.each(['light', 'dark'] as const)(
+    "keeps the header's RSS link readable (WCAG AA, 4.5:1) in %s mode",
+    async (colorScheme) => {
+      const page = await browser.newPage({colorScheme})
+      await page.goto(`${server.baseUrl}/docs`, {waitUntil: 'load'})
+      const [text = '', background = ''] = z
+        .array(z.string())
+        .parse(
+          await page.evaluate(
+            '[getComputedStyle(document.querySelector("header a")).color, getComputedStyle(document.querySelector("header")).backgroundColor]',
+          ),
+        )
+      expect(contrastRatio(text, background), `${text} on ${background}`).toBeGreaterThanOrEqual(4.5)
+      await page.close()
+    },
+  )
 })
 
 /** WCAG 2's contrast ratio of two opaque `rgb(r, g, b)` colours. */

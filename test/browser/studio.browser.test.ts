@@ -56,7 +56,10 @@ beforeAll(async () => {
     SANITY_STUDIO_API_BASE_URL: PUBLIC_BASE_URL,
     SANITY_STUDIO_SITE_URL: SITE_URL,
   }
-  execFileSync(process.execPath, ['node_modules/@sanity/cli/bin/run.js', 'build', studioDirectory, '--yes'], {stdio: 'ignore', env: {...process.env, ...studioEnvironment}})
+  execFileSync(process.execPath, ['node_modules/@sanity/cli/bin/run.js', 'build', studioDirectory, '--yes'], {
+    stdio: 'ignore',
+    env: {...process.env, ...studioEnvironment},
+  })
   lake = await startContentLakeStandIn({studioDirectory, projectId: PROJECT_ID, documents})
   queryApi = await startSanityStandIn(() => lake.dataset.all(), {dataset: 'production'})
   // The operator's server, as `npm start` runs it against Sanity; only webhooks bring changes.
@@ -69,10 +72,23 @@ beforeAll(async () => {
     SANITY_WEBHOOK_SECRET: WEBHOOK_SECRET,
     RECONCILE_INTERVAL_SECONDS: '0',
   })
-  deliveries = lake.sendWebhooks({url: `${server.baseUrl}/webhooks/sanity`, secret: WEBHOOK_SECRET, filter: '_type in ["episode", "meetup", "voice"]', projection: '{_id, _type}'})
+  deliveries = lake.sendWebhooks({
+    url: `${server.baseUrl}/webhooks/sanity`,
+    secret: WEBHOOK_SECRET,
+    filter: '_type in ["episode", "meetup", "voice"]',
+    projection: '{_id, _type}',
+  })
   browser = await chromium.launch({
     executablePath,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', `--host-resolver-rules=${lake.hostResolverRules}`],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      `--host-resolver-rules=${lake.hostResolverRules}`,
+    ],
   })
   page = await (await browser.newContext({ignoreHTTPSErrors: true, viewport: {width: 1400, height: 900}})).newPage()
   await mkdir('test/artifacts', {recursive: true})
@@ -89,21 +105,37 @@ afterAll(async () => {
 
 // A failing test leaves its page as it was: test/artifacts/failed-<test>.png.
 afterEach(async ({task}) => {
-  if (task.result?.state === 'fail') await page?.screenshot({path: `test/artifacts/failed-${task.name.slice(0, 60).replaceAll(/[^\w-]+/g, '-')}.png`})
+  if (task.result?.state === 'fail')
+    await page?.screenshot({path: `test/artifacts/failed-${task.name.slice(0, 60).replaceAll(/[^\w-]+/g, '-')}.png`})
 })
 
 const get = (path: string) => fetch(`${server.baseUrl}${path}`)
 const slugOf = (document: SanityDocument | undefined) => slugSchema.parse(document?.slug).current
 const hasDraft = (document: SanityDocument) => documents.some((other) => other._id === `drafts.${document._id}`)
-const publishedWithoutDraft = (type: string) => documents.filter((document) => document._type === type && !document._id.startsWith('drafts.') && !hasDraft(document))
+const publishedWithoutDraft = (type: string) =>
+  documents.filter((document) => document._type === type && !document._id.startsWith('drafts.') && !hasDraft(document))
 
 /** Waits for the Content Lake to hold a change, then for the API to show it; returns the time from the commit to the first answer that showed it. */
-async function publishToVisible(change: (document: SanityDocument | undefined) => boolean, id: string, path: string, shows: (response: Response) => Promise<boolean>): Promise<number> {
+async function publishToVisible(
+  change: (document: SanityDocument | undefined) => boolean,
+  id: string,
+  path: string,
+  shows: (response: Response) => Promise<boolean>,
+): Promise<number> {
   await expect.poll(() => change(lake.dataset.get(id)), {timeout: 10_000, interval: 10}).toBe(true)
-  await expect.poll(() => deliveries.find((delivery) => delivery.documentId === id && change(lake.dataset.get(id)))?.status, {timeout: 5_000, interval: 5}).toBe(202)
+  await expect
+    .poll(() => deliveries.find((delivery) => delivery.documentId === id && change(lake.dataset.get(id)))?.status, {
+      timeout: 5_000,
+      interval: 5,
+    })
+    .toBe(202)
   const delivery = deliveries.findLast((candidate) => candidate.documentId === id)
   if (!delivery) throw new Error(`no webhook delivery for ${id}`)
-  for (const deadline = performance.now() + 5_000; performance.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 10))) {
+  for (
+    const deadline = performance.now() + 5_000;
+    performance.now() < deadline;
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  ) {
     const response = await get(path)
     if (await shows(response)) return performance.now() - delivery.committedAt
   }
@@ -118,7 +150,12 @@ async function publishToVisible(change: (document: SanityDocument | undefined) =
 async function untilItShows(act: () => Promise<unknown>, shows: () => Promise<boolean> | boolean, what: string) {
   for (const deadline = performance.now() + 30_000; performance.now() < deadline;) {
     await act().catch(() => undefined)
-    for (const retryAt = performance.now() + 3_000; performance.now() < retryAt; await new Promise((resolve) => setTimeout(resolve, 50))) if (await shows()) return
+    for (
+      const retryAt = performance.now() + 3_000;
+      performance.now() < retryAt;
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    )
+      if (await shows()) return
   }
   throw new Error(`${what} did not happen within 30 s`)
 }
@@ -128,7 +165,8 @@ describe('the Studio in Chromium', () => {
     await page.goto(`https://${STUDIO_HOST}/structure`)
     const catalog = page.locator('[data-testid="structure-tool-list-pane"]').first()
     await catalog.getByText('קטלוג', {exact: true}).waitFor({timeout: 30_000})
-    for (const title of ['פרקים', 'הרצאות במיטאפים', 'קולות']) expect(await catalog.locator(`[data-testid="pane-item-${title}"]`).count(), title).toBe(1)
+    for (const title of ['פרקים', 'הרצאות במיטאפים', 'קולות'])
+      expect(await catalog.locator(`[data-testid="pane-item-${title}"]`).count(), title).toBe(1)
     await page.screenshot({path: 'test/artifacts/studio-structure.png'})
   }, 60_000)
 
@@ -136,24 +174,33 @@ describe('the Studio in Chromium', () => {
     await page.goto(`https://${STUDIO_HOST}/structure/episodes`)
     const headers = page.locator('[data-testid="document-list-pane"] [data-testid="default-preview__header"]')
     await headers.first().waitFor({timeout: 30_000})
-    const newest = documents.filter((document) => document._type === 'episode').toSorted((a, b) => String(b.publishedAt).localeCompare(String(a.publishedAt)))[0]
+    const newest = documents
+      .filter((document) => document._type === 'episode')
+      .toSorted((a, b) => String(b.publishedAt).localeCompare(String(a.publishedAt)))[0]
     expect((await headers.first().innerText()).split('\n')[0]).toBe(String(newest?.title))
     // A title too long for the list must still show its first letter: right-to-left, cut at its end
     // (the left). Each title's text is laid out whole in a block that clips it (`overflow: clip`).
-    const overflowing = await headers.locator('[data-ui="Text"] > span > span').evaluateAll<{title: string | null; firstLetterShown: boolean}[], undefined, HTMLElement>((boxes) =>
-      boxes.flatMap((box) => {
-        const text = box.firstChild
-        if (text === null || !text.textContent) return []
-        const range = box.ownerDocument.createRange()
-        range.selectNodeContents(text)
-        const shown = box.getBoundingClientRect()
-        if (range.getBoundingClientRect().width <= shown.width + 1) return []
-        range.setStart(text, 0)
-        range.setEnd(text, 1)
-        const letter = range.getBoundingClientRect()
-        return [{title: box.textContent, firstLetterShown: letter.left >= shown.left - 1 && letter.right <= shown.right + 1}]
-      }),
-    )
+    const overflowing = await headers
+      .locator('[data-ui="Text"] > span > span')
+      .evaluateAll<{title: string | null; firstLetterShown: boolean}[], undefined, HTMLElement>((boxes) =>
+        boxes.flatMap((box) => {
+          const text = box.firstChild
+          if (text === null || !text.textContent) return []
+          const range = box.ownerDocument.createRange()
+          range.selectNodeContents(text)
+          const shown = box.getBoundingClientRect()
+          if (range.getBoundingClientRect().width <= shown.width + 1) return []
+          range.setStart(text, 0)
+          range.setEnd(text, 1)
+          const letter = range.getBoundingClientRect()
+          return [
+            {
+              title: box.textContent,
+              firstLetterShown: letter.left >= shown.left - 1 && letter.right <= shown.right + 1,
+            },
+          ]
+        }),
+      )
     expect(overflowing.length).toBeGreaterThan(0)
     expect(overflowing.filter((title) => !title.firstLetterShown)).toEqual([])
     await page.screenshot({path: 'test/artifacts/studio-episodes.png'})
@@ -163,11 +210,21 @@ describe('the Studio in Chromium', () => {
     await page.goto(`https://${STUDIO_HOST}/structure/voices`)
     // What an editor sees (a voice's draft where it has one), in the order the API lists voices.
     const visible = new Map<string, {name: string; slug: string}>()
-    for (const voice of documents.filter((document) => document._type === 'voice').sort((a, b) => Number(a._id.startsWith('drafts.')) - Number(b._id.startsWith('drafts.')))) {
-      visible.set(voice._id.replace(/^drafts\./, ''), {name: String(voice.name), slug: slugSchema.safeParse(voice.slug).data?.current ?? ''})
+    for (const voice of documents
+      .filter((document) => document._type === 'voice')
+      .sort((a, b) => Number(a._id.startsWith('drafts.')) - Number(b._id.startsWith('drafts.')))) {
+      visible.set(voice._id.replace(/^drafts\./, ''), {
+        name: String(voice.name),
+        slug: slugSchema.safeParse(voice.slug).data?.current ?? '',
+      })
     }
-    const expected = [...visible.values()].sort((a, b) => voiceOrder.compare([a.name, a.slug], [b.name, b.slug])).map((voice) => voice.name)
-    const headers = page.locator('[data-testid="structure-tool-list-pane"]').nth(1).locator('[data-testid="default-preview__header"]')
+    const expected = [...visible.values()]
+      .sort((a, b) => voiceOrder.compare([a.name, a.slug], [b.name, b.slug]))
+      .map((voice) => voice.name)
+    const headers = page
+      .locator('[data-testid="structure-tool-list-pane"]')
+      .nth(1)
+      .locator('[data-testid="default-preview__header"]')
     await headers.first().waitFor({timeout: 30_000})
     // The list is virtualised: the voices on screen are the first ones, in order.
     const shown = (await headers.allInnerTexts()).map((text) => text.split('\n')[0])
@@ -188,7 +245,10 @@ describe('the Studio in Chromium', () => {
     const shown: unknown = JSON.parse(await code.innerText())
     const served: unknown = await (await get(`/api/v1/episodes/${slugOf(episode)}.json`)).json()
     expect(shown).toEqual(served)
-    await page.locator('[data-testid="document-list-pane"] [data-testid="default-preview__header"]').first().waitFor({timeout: 30_000})
+    await page
+      .locator('[data-testid="document-list-pane"] [data-testid="default-preview__header"]')
+      .first()
+      .waitFor({timeout: 30_000})
     await page.screenshot({path: 'test/artifacts/studio-api-view.png'})
   }, 60_000)
 })
@@ -208,7 +268,10 @@ describe("an editor, the operator's server and the API's readers", () => {
     await page.locator('#title').fill(title)
     // A Hebrew field description with Latin words in it reads right-to-left: on its first line, its
     // first letter is the rightmost (laid out left-to-right, the Latin word would split the line into runs).
-    const description = page.getByTestId('field-slug').locator('[data-ui="fieldHeaderContentBox"] [data-ui="Text"] > span').filter({hasText: 'הכתובת'})
+    const description = page
+      .getByTestId('field-slug')
+      .locator('[data-ui="fieldHeaderContentBox"] [data-ui="Text"] > span')
+      .filter({hasText: 'הכתובת'})
     const firstLetterAtRight = await description.evaluate((box) => {
       const text = box.firstChild
       if (!text?.textContent) return false
@@ -219,7 +282,9 @@ describe("an editor, the operator's server and the API's readers", () => {
         return range.getBoundingClientRect()
       }
       const first = letterAt(0)
-      const line = Array.from(text.textContent, (_, index) => letterAt(index)).filter((letter) => Math.abs(letter.top - first.top) < 2)
+      const line = Array.from(text.textContent, (_, index) => letterAt(index)).filter(
+        (letter) => Math.abs(letter.top - first.top) < 2,
+      )
       return line.every((letter) => letter.right <= first.right + 1)
     })
     expect(firstLetterAtRight).toBe(true)
@@ -248,9 +313,16 @@ describe("an editor, the operator's server and the API's readers", () => {
     await page.locator('[data-testid="add-single-object-button"]').first().click()
     await page.locator('[data-testid="autocomplete"]').fill(String(guest.name))
     await page.getByRole('option', {name: new RegExp(String(guest.name))}).click()
-    const draft = () => lake.dataset.all().find((document) => document.title === title && document._id.startsWith('drafts.'))
-    await expect.poll(() => Array.isArray(draft()?.guests) && Array.isArray(draft()?.tags) && draft()?.publishedAt === '2026-11-20', {timeout: 10_000}).toBe(true)
-    const published = () => lake.dataset.all().find((document) => document.title === title && !document._id.startsWith('drafts.'))
+    const draft = () =>
+      lake.dataset.all().find((document) => document.title === title && document._id.startsWith('drafts.'))
+    await expect
+      .poll(
+        () => Array.isArray(draft()?.guests) && Array.isArray(draft()?.tags) && draft()?.publishedAt === '2026-11-20',
+        {timeout: 10_000},
+      )
+      .toBe(true)
+    const published = () =>
+      lake.dataset.all().find((document) => document.title === title && !document._id.startsWith('drafts.'))
     await untilItShows(
       () => page.locator('[data-testid="action-publish"]').click({timeout: 5_000}),
       () => published() !== undefined,
@@ -267,13 +339,22 @@ describe("an editor, the operator's server and the API's readers", () => {
     expect(elapsed).toBeLessThan(PUBLISH_TO_VISIBLE_MS)
 
     const {data} = await readContract(await get(path), itemEnvelope(episodeSchema))
-    expect(data).toMatchObject({title, slug, published_date: '2026-11-20', tags: ['api'], guests: [{slug: slugOf(guest)}]})
+    expect(data).toMatchObject({
+      title,
+      slug,
+      published_date: '2026-11-20',
+      tags: ['api'],
+      guests: [{slug: slugOf(guest)}],
+    })
     const listAfter = await get('/api/v1/episodes.json')
     expect(listAfter.headers.get('etag')).not.toBe(etagBefore)
     const list = await readContract(listAfter, listEnvelope(episodeSchema))
     expect(list.pagination.total).toBe(countBefore + 1)
     expect(list.data[0]?.slug).toBe(slug) // the newest published episode
-    expect(statusSchema.parse(await (await get('/status')).json()).last_build).toMatchObject({ok: true, kind: 'documents'})
+    expect(statusSchema.parse(await (await get('/status')).json()).last_build).toMatchObject({
+      ok: true,
+      kind: 'documents',
+    })
     // An agent reading through MCP gets the same record: the API and MCP answer from one snapshot.
     const agent = new Client({name: 'studio-end-to-end', version: '1.0.0'})
     await agent.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`)))
@@ -288,7 +369,9 @@ describe("an editor, the operator's server and the API's readers", () => {
   }, 120_000)
 
   it('an episode given its audio shows its feed <item> in the Feed view, and the published feed serves exactly that item within a second', async () => {
-    const episode = publishedWithoutDraft('episode').find((candidate) => candidate.audioUrl === undefined && candidate.audioFile === undefined)
+    const episode = publishedWithoutDraft('episode').find(
+      (candidate) => candidate.audioUrl === undefined && candidate.audioFile === undefined,
+    )
     if (!episode) throw new Error('no published episode without audio and without a draft in the sample')
     const audio = {url: 'https://media.codetalks.test/episodes/ep-31.mp3', length: '48123456', type: 'audio/mpeg'}
     await page.goto(`https://${STUDIO_HOST}/structure/episodes;${episode._id}`)
@@ -307,10 +390,18 @@ describe("an editor, the operator's server and the API's readers", () => {
     await formTab.click()
     await page.locator('#audioUrl').fill(audio.url.replace('https://', 'http://'))
     await page.getByRole('button', {name: 'Validation'}).click()
-    await page.getByText('קישור לאודיו חייב להתחיל ב-https://.', {exact: true}).filter({visible: true}).first().waitFor({timeout: 10_000})
+    await page
+      .getByText('קישור לאודיו חייב להתחיל ב-https://.', {exact: true})
+      .filter({visible: true})
+      .first()
+      .waitFor({timeout: 10_000})
     // The summary's bytes left of Apple's 4000 are shown as it is written: a Hebrew letter takes two.
     const bytesLeft = 4000 - Buffer.byteLength(String(episode.description), 'utf8')
-    await page.getByText(`נותרו ${bytesLeft} בתים מתוך 4000 בפיד`, {exact: false}).filter({visible: true}).first().waitFor({timeout: 10_000})
+    await page
+      .getByText(`נותרו ${bytesLeft} בתים מתוך 4000 בפיד`, {exact: false})
+      .filter({visible: true})
+      .first()
+      .waitFor({timeout: 10_000})
     await page.screenshot({path: 'test/artifacts/studio-feed-validation.png'})
     await expect.poll(() => page.locator('[data-testid="action-publish"]').isDisabled(), {timeout: 10_000}).toBe(true)
     // A control character pasted into the title (word processors and chat apps carry them) is named, with its position.
@@ -341,7 +432,12 @@ describe("an editor, the operator's server and the API's readers", () => {
       .poll(
         () => {
           const draft = lake.dataset.get(`drafts.${episode._id}`)
-          return draft?.audioUrl === audio.url && draft.audioLength === Number(audio.length) && draft.audioType === audio.type && draft.season === 3
+          return (
+            draft?.audioUrl === audio.url &&
+            draft.audioLength === Number(audio.length) &&
+            draft.audioType === audio.type &&
+            draft.season === 3
+          )
         },
         {timeout: 10_000},
       )
@@ -351,7 +447,9 @@ describe("an editor, the operator's server and the API's readers", () => {
     // season, and a guid that is the document's id, never its slug.
     await feedTab.click()
     const code = page.locator('pre code').first()
-    await expect.poll(async () => ((await code.isVisible()) ? await code.innerText() : ''), {timeout: 30_000}).toContain(audio.length)
+    await expect
+      .poll(async () => ((await code.isVisible()) ? await code.innerText() : ''), {timeout: 30_000})
+      .toContain(audio.length)
     const item = await code.innerText()
     for (const part of [
       `url="${audio.url}"`,
@@ -406,7 +504,8 @@ describe("an editor, the operator's server and the API's readers", () => {
   it('a meetup deleted in the Studio is gone from the API within a second', async () => {
     const [meetup] = publishedWithoutDraft('meetup')
     if (!meetup) throw new Error('no published meetup without a draft in the sample')
-    const countBefore = (await readContract(await get('/api/v1/meetups.json'), listEnvelope(meetupSchema))).pagination.total
+    const countBefore = (await readContract(await get('/api/v1/meetups.json'), listEnvelope(meetupSchema))).pagination
+      .total
     await page.goto(`https://${STUDIO_HOST}/structure/meetups;${meetup._id}`)
     await expect.poll(() => page.locator('#title').inputValue(), {timeout: 30_000}).toBe(meetup.title)
     const deleteItem = page.getByTestId('action-Delete')
@@ -435,7 +534,9 @@ describe("an editor, the operator's server and the API's readers", () => {
       },
     )
     expect(elapsed).toBeLessThan(PUBLISH_TO_VISIBLE_MS)
-    expect((await readContract(await get('/api/v1/meetups.json'), listEnvelope(meetupSchema))).pagination.total).toBe(countBefore - 1)
+    expect((await readContract(await get('/api/v1/meetups.json'), listEnvelope(meetupSchema))).pagination.total).toBe(
+      countBefore - 1,
+    )
     expect(lake.refused).toEqual([])
   }, 120_000)
 })

@@ -16,7 +16,10 @@ let documents: SanityDocument[]
 beforeAll(async () => {
   const sample = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)
   // Drafts stay in: a page must not count them (the published perspective hides them).
-  documents = [...growDataset(sample, CATALOG_PAGE_SIZE * 1.5), ...sample.filter((document) => document._id.startsWith('drafts.'))]
+  documents = [
+    ...growDataset(sample, CATALOG_PAGE_SIZE * 1.5),
+    ...sample.filter((document) => document._id.startsWith('drafts.')),
+  ]
 })
 
 /** The embedded source as a paged source, recording the `$after` of every page it is asked for. */
@@ -30,7 +33,14 @@ function pagedSource(): {source: ContentSource; pagesAfter: string[]} {
   return {source: {...embedded, fetch, readsInPages: true}, pagesAfter}
 }
 
-const settings = {links: createLinks({publicBaseUrl: 'https://api.test', siteUrl: 'https://site.test', images: {projectId: 'embedded', dataset: 'production'}}), feedUrl: 'https://site.test/feed.xml'}
+const settings = {
+  links: createLinks({
+    publicBaseUrl: 'https://api.test',
+    siteUrl: 'https://site.test',
+    images: {projectId: 'embedded', dataset: 'production'},
+  }),
+  feedUrl: 'https://site.test/feed.xml',
+}
 const ids = (rows: unknown) => (Array.isArray(rows) ? rows.map((row: {_id: string}) => row._id).sort() : [])
 
 describe('reading the catalog in pages', () => {
@@ -54,7 +64,9 @@ describe('reading the catalog in pages', () => {
 
   it('maps to the same catalog as the single query', async () => {
     const {source} = pagedSource()
-    expect(mapCatalog(await readCatalog(source), settings)).toEqual(mapCatalog(await source.fetch(CATALOG_QUERY), settings))
+    expect(mapCatalog(await readCatalog(source), settings)).toEqual(
+      mapCatalog(await source.fetch(CATALOG_QUERY), settings),
+    )
   })
 
   it('refuses a page that is not a list of documents, naming where', async () => {

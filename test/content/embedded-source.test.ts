@@ -11,7 +11,9 @@ import {episode, guests, meetup, voice} from '../fixtures/documents.ts'
 
 /** What groq-js's own scan of the published documents answers: what every lookup must answer. */
 const scannedOver = (documents: SanityDocument[]) => async (query: string, params: Record<string, unknown>) =>
-  (await evaluate(parse(query), {dataset: documents.filter((document) => !document._id.startsWith('drafts.')), params})).get()
+  (
+    await evaluate(parse(query), {dataset: documents.filter((document) => !document._id.startsWith('drafts.')), params})
+  ).get()
 
 describe('embedded source', () => {
   it('evaluates GROQ over the published perspective: no drafts, no release versions', async () => {
@@ -25,8 +27,13 @@ describe('embedded source', () => {
   })
 
   it('resolves references, and passes parameters', async () => {
-    const source = createEmbeddedSource('inline', async () => [voice('dana', {name: 'דנה'}), episode('ep-1', {guests: guests('dana', 'gone')})])
-    expect(await source.fetch('*[_type == "episode" && slug.current == $slug][0]{"names": guests[]->name}', {slug: 'ep-1'})).toEqual({names: ['דנה', null]})
+    const source = createEmbeddedSource('inline', async () => [
+      voice('dana', {name: 'דנה'}),
+      episode('ep-1', {guests: guests('dana', 'gone')}),
+    ])
+    expect(
+      await source.fetch('*[_type == "episode" && slug.current == $slug][0]{"names": guests[]->name}', {slug: 'ep-1'}),
+    ).toEqual({names: ['דנה', null]})
   })
 
   it('reads the documents again on every fetch', async () => {
@@ -40,11 +47,17 @@ describe('embedded source', () => {
 
 describe('parseNdjson', () => {
   it('reads one document per line and skips blank lines', () => {
-    expect(parseNdjson('{"_id":"a","_type":"voice"}\n\n{"_id":"b","_type":"voice"}\n', 'x.ndjson').map((document) => document._id)).toEqual(['a', 'b'])
+    expect(
+      parseNdjson('{"_id":"a","_type":"voice"}\n\n{"_id":"b","_type":"voice"}\n', 'x.ndjson').map(
+        (document) => document._id,
+      ),
+    ).toEqual(['a', 'b'])
   })
 
   it('names the file and line of a broken document', () => {
-    expect(() => parseNdjson('{"_id":"a","_type":"voice"}\n{oops', 'data.ndjson')).toThrow(/^data\.ndjson:2: not valid JSON/)
+    expect(() => parseNdjson('{"_id":"a","_type":"voice"}\n{oops', 'data.ndjson')).toThrow(
+      /^data\.ndjson:2: not valid JSON/,
+    )
     expect(() => parseNdjson('{"_type":"voice"}', 'data.ndjson')).toThrow('data.ndjson:1: not a Sanity document')
   })
 

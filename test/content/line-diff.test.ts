@@ -4,7 +4,10 @@ import {describe, expect, it} from 'vitest'
 import {touchedDocuments} from '../../server/content/line-diff.ts'
 
 describe('touched documents', () => {
-  const line = (text: string, id?: string) => ({digest: createHash('sha256').update(text).digest('base64'), identity: id === undefined ? undefined : {id, type: 'episode'}})
+  const line = (text: string, id?: string) => ({
+    digest: createHash('sha256').update(text).digest('base64'),
+    identity: id === undefined ? undefined : {id, type: 'episode'},
+  })
 
   it('are the documents of lines added or removed, not of lines that only moved', () => {
     const before = [line('{"_id":"a","v":1}', 'a'), line('{"_id":"b"}', 'b'), line('{"_id":"c"}', 'c')]
@@ -18,7 +21,9 @@ describe('touched documents', () => {
   })
 
   it('report a document once when its line changed, and skip blank lines', () => {
-    expect(touchedDocuments([line('{"_id":"a","v":1}', 'a'), line('')], [line('{"_id":"a","v":2}', 'a'), line(' ')])).toEqual([{id: 'a', type: 'episode'}])
+    expect(
+      touchedDocuments([line('{"_id":"a","v":1}', 'a'), line('')], [line('{"_id":"a","v":2}', 'a'), line(' ')]),
+    ).toEqual([{id: 'a', type: 'episode'}])
     expect(touchedDocuments([line('same', 'a')], [line('same', 'a')])).toEqual([])
   })
 })

@@ -35,7 +35,8 @@ function retitled(lines: string[], indexes: number[], title: string): string[] {
 
 /** Ids whose line differs between two versions of the file (added, removed or changed). */
 function changedIds(before: string, after: string): string[] {
-  const byId = (text: string) => new Map(parseNdjson(text, 'x').map((document) => [document._id, JSON.stringify(document)]))
+  const byId = (text: string) =>
+    new Map(parseNdjson(text, 'x').map((document) => [document._id, JSON.stringify(document)]))
   const [a, b] = [byId(before), byId(after)]
   return [...new Set([...a.keys(), ...b.keys()])].filter((id) => a.get(id) !== b.get(id)).sort()
 }
@@ -82,7 +83,9 @@ describe('dataset file', () => {
   })
 
   it('parses a file of several megabytes, read in slices, as one full parse does, blank lines and a last line without a newline included', async () => {
-    const lines = Array.from({length: 12_000}, (_, index) => (index % 997 === 0 ? '' : line(`doc-${index}`, `כותרת ${index} ${'א'.repeat(index % 300)}`)))
+    const lines = Array.from({length: 12_000}, (_, index) =>
+      index % 997 === 0 ? '' : line(`doc-${index}`, `כותרת ${index} ${'א'.repeat(index % 300)}`),
+    )
     const text = lines.join('\n')
     expect(Buffer.byteLength(text)).toBeGreaterThan(3 * 2 ** 20)
     await writeFile(file, text)
@@ -96,76 +99,97 @@ describe('dataset file', () => {
   it.each([
     {size: 'a small file', count: 40, padding: 0, rounds: 150},
     {size: 'a file of several blocks', count: 3_000, padding: 300, rounds: 60},
-  ])('reads the same documents as a full parse after any edit of $size, and reports exactly the documents that changed', async ({count, padding, rounds}) => {
-    // A seeded generator: the same edits on every run.
-    let seed = 7
-    const random = (below: number) => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31
-      return seed % below
-    }
-    let lines = numberedLines(count, padding)
-    let text = `${lines.join('\n')}\n`
-    await writeFile(file, text)
-    const dataset = openDatasetFile(file)
-    expect((await dataset.read()).all().map((document) => document._id)).toEqual(lines.map((_, index) => `doc-${index}`))
-    expect(dataset.takeChanges()).toEqual([])
-
-    for (let round = 0; round < rounds; round++) {
-      const edit = random(10)
-      const at = random(lines.length + 1)
-      // A run of lines a tenth of the file long (a block's worth in the large file) removed, or added.
-      const run = Math.max(2, Math.floor(count / 10))
-      if (edit === 0) lines.splice(at, 0, line(`new-${round}`, `חדש ${round}`))
-      else if (edit === 1) lines.splice(at, 1)
-      else if (edit === 2) lines = retitled(lines, [at], `עריכה ${round}`)
-      else if (edit === 3) lines.push(line(`appended-${round}`, 'בסוף'))
-      else if (edit === 4) lines.splice(at, 0, '')
-      else if (edit === 5)
-        lines.splice(random(lines.length + 1), 0, ...lines.splice(at, 1)) // a line moved
-      else if (edit === 6) lines = retitled(lines, [at, lines.length - 1 - at], `שני קצוות ${round}`)
-      else if (edit === 7) lines.splice(at, run)
-      else if (edit === 8)
-        lines.splice(random(lines.length + 1), 0, lines[at] ?? '') // an id on two lines
-      else lines.splice(at, 0, ...Array.from({length: run}, (_, index) => line(`run-${round}-${index}`, `רצף ${index} ${'ר'.repeat(padding)}`)))
-      const trailingNewline = random(4) !== 0
-      const next = `${lines.join('\n')}${trailingNewline ? '\n' : ''}`
-      await writeFile(file, next)
-      const documents = await dataset.read()
-      expect(documents.all(), `round ${round}`).toEqual(parseNdjson(next, 'x'))
-      // A set read after an edit parses lines on demand: documents by id (the last line wins where
-      // an id is on two), or the holders of a text. Asked of the ids the edit touched, the last
-      // line's and a random line's.
-      const expected = parseNdjson(next, 'x')
-      const lazily = await dataset.read()
-      const someId = (text: string | undefined) => (text ? [JSON.parse(text)._id] : [])
-      for (const id of new Set([...changedIds(text, next), ...someId(lines.findLast((text) => text !== '')), ...someId(lines[random(lines.length)])])) {
-        expect(lazily.get(id), `round ${round}, ${id}`).toEqual(expected.findLast((document) => document._id === id))
-        expect(lazily.containing(JSON.stringify(id)), `round ${round}, ${id}`).toEqual(expected.filter((document) => document._id === id))
+  ])(
+    'reads the same documents as a full parse after any edit of $size, and reports exactly the documents that changed',
+    async ({count, padding, rounds}) => {
+      // A seeded generator: the same edits on every run.
+      let seed = 7
+      const random = (below: number) => {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31
+        return seed % below
       }
-      // Every changed document is reported; a line added or removed where its id is on another
-      // line too may be reported though the document read is the same.
-      const reported = dataset.takeChanges().map((document) => document.id)
-      const changed = changedIds(text, next)
-      expect(
-        reported.filter((id) => !changed.includes(id) && !idsOnTwoLines(text, next).includes(id)),
-        `round ${round}`,
-      ).toEqual([])
-      expect(
-        changed.filter((id) => !reported.includes(id)),
-        `round ${round}`,
-      ).toEqual([])
-      // What the next edit is compared with is the file, byte for byte.
-      expect(await dataset.fingerprint(), `round ${round}`).toBe(sha256(next))
-      text = next
-    }
-  })
+      let lines = numberedLines(count, padding)
+      let text = `${lines.join('\n')}\n`
+      await writeFile(file, text)
+      const dataset = openDatasetFile(file)
+      expect((await dataset.read()).all().map((document) => document._id)).toEqual(
+        lines.map((_, index) => `doc-${index}`),
+      )
+      expect(dataset.takeChanges()).toEqual([])
+
+      for (let round = 0; round < rounds; round++) {
+        const edit = random(10)
+        const at = random(lines.length + 1)
+        // A run of lines a tenth of the file long (a block's worth in the large file) removed, or added.
+        const run = Math.max(2, Math.floor(count / 10))
+        if (edit === 0) lines.splice(at, 0, line(`new-${round}`, `חדש ${round}`))
+        else if (edit === 1) lines.splice(at, 1)
+        else if (edit === 2) lines = retitled(lines, [at], `עריכה ${round}`)
+        else if (edit === 3) lines.push(line(`appended-${round}`, 'בסוף'))
+        else if (edit === 4) lines.splice(at, 0, '')
+        else if (edit === 5)
+          lines.splice(random(lines.length + 1), 0, ...lines.splice(at, 1)) // a line moved
+        else if (edit === 6) lines = retitled(lines, [at, lines.length - 1 - at], `שני קצוות ${round}`)
+        else if (edit === 7) lines.splice(at, run)
+        else if (edit === 8)
+          lines.splice(random(lines.length + 1), 0, lines[at] ?? '') // an id on two lines
+        else
+          lines.splice(
+            at,
+            0,
+            ...Array.from({length: run}, (_, index) =>
+              line(`run-${round}-${index}`, `רצף ${index} ${'ר'.repeat(padding)}`),
+            ),
+          )
+        const trailingNewline = random(4) !== 0
+        const next = `${lines.join('\n')}${trailingNewline ? '\n' : ''}`
+        await writeFile(file, next)
+        const documents = await dataset.read()
+        expect(documents.all(), `round ${round}`).toEqual(parseNdjson(next, 'x'))
+        // A set read after an edit parses lines on demand: documents by id (the last line wins where
+        // an id is on two), or the holders of a text. Asked of the ids the edit touched, the last
+        // line's and a random line's.
+        const expected = parseNdjson(next, 'x')
+        const lazily = await dataset.read()
+        const someId = (text: string | undefined) => (text ? [JSON.parse(text)._id] : [])
+        for (const id of new Set([
+          ...changedIds(text, next),
+          ...someId(lines.findLast((text) => text !== '')),
+          ...someId(lines[random(lines.length)]),
+        ])) {
+          expect(lazily.get(id), `round ${round}, ${id}`).toEqual(expected.findLast((document) => document._id === id))
+          expect(lazily.containing(JSON.stringify(id)), `round ${round}, ${id}`).toEqual(
+            expected.filter((document) => document._id === id),
+          )
+        }
+        // Every changed document is reported; a line added or removed where its id is on another
+        // line too may be reported though the document read is the same.
+        const reported = dataset.takeChanges().map((document) => document.id)
+        const changed = changedIds(text, next)
+        expect(
+          reported.filter((id) => !changed.includes(id) && !idsOnTwoLines(text, next).includes(id)),
+          `round ${round}`,
+        ).toEqual([])
+        expect(
+          changed.filter((id) => !reported.includes(id)),
+          `round ${round}`,
+        ).toEqual([])
+        // What the next edit is compared with is the file, byte for byte.
+        expect(await dataset.fingerprint(), `round ${round}`).toBe(sha256(next))
+        text = next
+      }
+    },
+  )
 
   it('holds no parsed documents between reads: a set parses the line asked for, published documents only', async () => {
     const draft = JSON.stringify({_id: 'drafts.b', _type: 'episode', title: 'טיוטה', guests: [{_ref: 'dana'}]})
     await writeFile(file, `${line('a', 'א')}\n${line('b', 'ב')}\n${draft}\n${line('c', 'ג')}\n`)
     const dataset = openDatasetFile(file)
     await dataset.read()
-    await writeFile(file, `${line('a', 'א')}\n${line('b', 'בית')}\n${draft}\n${JSON.stringify({_id: 'c', _type: 'episode', guests: [{_ref: 'dana'}]})}\n`)
+    await writeFile(
+      file,
+      `${line('a', 'א')}\n${line('b', 'בית')}\n${draft}\n${JSON.stringify({_id: 'c', _type: 'episode', guests: [{_ref: 'dana'}]})}\n`,
+    )
     const after = await dataset.read()
     expect(dataset.takeChanges()).toEqual([
       {id: 'b', type: 'episode'},
@@ -191,7 +215,9 @@ describe('dataset file', () => {
 
   it('refuses two documents joined on one line where one block of lines meets the next', async () => {
     // Blocks are 256 KiB of lines: joining the lines around that offset joins two blocks.
-    const lines = Array.from({length: 1_500}, (_, index) => line(`doc-${index}`, `כותרת ${String(index).padStart(4, '0')} ${'ש'.repeat(200)}`))
+    const lines = Array.from({length: 1_500}, (_, index) =>
+      line(`doc-${index}`, `כותרת ${String(index).padStart(4, '0')} ${'ש'.repeat(200)}`),
+    )
     const text = `${lines.join('\n')}\n`
     const lineBytes = Buffer.byteLength(lines[0] ?? '') + 1
     await writeFile(file, text)
@@ -201,7 +227,9 @@ describe('dataset file', () => {
     for (let joined = boundary - 3; joined <= boundary + 3; joined++) {
       const broken = lines.slice(0, joined).join('\n') + ' ' + lines.slice(joined).join('\n') + '\n'
       await writeFile(file, broken)
-      await expect(dataset.read(), `lines ${joined} and ${joined + 1}`).rejects.toThrow(`${file}:${joined}: not valid JSON`)
+      await expect(dataset.read(), `lines ${joined} and ${joined + 1}`).rejects.toThrow(
+        `${file}:${joined}: not valid JSON`,
+      )
       await writeFile(file, text)
       expect((await dataset.read()).all()).toHaveLength(lines.length)
     }

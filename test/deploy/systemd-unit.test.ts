@@ -16,21 +16,25 @@ const setting = (name: string) => [...unit.matchAll(new RegExp(`^${name}=(.*)$`,
 
 describe('the systemd unit', () => {
   // systemd-analyze comes with systemd, which containers often lack; CI's Debian image has it.
-  it.runIf(existsSync('/usr/bin/systemd-analyze'))('passes systemd-analyze verify, installed where this checkout is', async () => {
-    const directory = await mkdtemp(join(tmpdir(), 'catalog-unit-'))
-    try {
-      // verify checks that ExecStart exists: point the unit at this checkout's node.
-      const file = join(directory, 'catalog-api@.service')
-      await writeFile(file, unit.replaceAll(INSTALLED_AT, resolve('.')))
-      const {stderr} = await promisify(execFile)('systemd-analyze', ['verify', file], {timeout: 60_000})
-      expect(stderr).toBe('')
-    } finally {
-      await rm(directory, {recursive: true, force: true})
-    }
-  })
+  it.runIf(existsSync('/usr/bin/systemd-analyze'))(
+    'passes systemd-analyze verify, installed where this checkout is',
+    async () => {
+      const directory = await mkdtemp(join(tmpdir(), 'catalog-unit-'))
+      try {
+        // verify checks that ExecStart exists: point the unit at this checkout's node.
+        const file = join(directory, 'catalog-api@.service')
+        await writeFile(file, unit.replaceAll(INSTALLED_AT, resolve('.')))
+        const {stderr} = await promisify(execFile)('systemd-analyze', ['verify', file], {timeout: 60_000})
+        expect(stderr).toBe('')
+      } finally {
+        await rm(directory, {recursive: true, force: true})
+      }
+    },
+  )
 
   it("runs the project's own Node with the flags of npm start, so the two cannot drift", async () => {
-    const start = (JSON.parse(await readFile('package.json', 'utf8')) as {scripts: Record<string, string>}).scripts.start ?? ''
+    const start =
+      (JSON.parse(await readFile('package.json', 'utf8')) as {scripts: Record<string, string>}).scripts.start ?? ''
     expect(setting('ExecStart')).toEqual([`${INSTALLED_AT}/node_modules/.bin/${start}`])
     expect(setting('WorkingDirectory')).toEqual([INSTALLED_AT])
   })

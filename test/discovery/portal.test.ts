@@ -10,11 +10,17 @@ import {SAMPLE_DATASET} from '../helpers/server.ts'
 
 async function portal(staticExport: boolean): Promise<string> {
   const config = loadConfig({PUBLIC_BASE_URL: 'http://api.test'})
-  const snapshot = await catalogSnapshotBuilder({source: createEmbeddedFileSource(SAMPLE_DATASET), config, clock: () => new Date(), staticExport})(undefined, {kind: 'all'})
+  const snapshot = await catalogSnapshotBuilder({
+    source: createEmbeddedFileSource(SAMPLE_DATASET),
+    config,
+    clock: () => new Date(),
+    staticExport,
+  })(undefined, {kind: 'all'})
   return snapshot.site('/docs')?.body.toString('utf8') ?? ''
 }
 
-const adviceOf = (html: string, status: number) => new RegExp(`<section id="${problemAnchor(status)}"><h3>[^<]*</h3><p>(.*?)</p></section>`).exec(html)?.[1]
+const adviceOf = (html: string, status: number) =>
+  new RegExp(`<section id="${problemAnchor(status)}"><h3>[^<]*</h3><p>(.*?)</p></section>`).exec(html)?.[1]
 
 describe("the portal's errors", () => {
   it('gives every listed status its advice, on the origin and in the static export', async () => {

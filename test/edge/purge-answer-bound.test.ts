@@ -50,15 +50,20 @@ const adapters = () => ({
   cloudflare: cloudflareAdapter({apiUrl: baseUrl, token: 'a-token', zoneId: 'zone'}),
 })
 
-it.each(['varnish', 'fastly', 'cloudflare'] as const)('%s: a 500 with a 200 MB body fails within seconds, read up to a few KB', async (name) => {
-  answer = {status: 500}
-  const {outcome, ms} = await timed(adapters()[name])
-  expect(outcome).toBeInstanceOf(PurgeFailure)
-  expect(outcome instanceof PurgeFailure && outcome.message.length < 400 && outcome.message.includes('HTTP 500')).toBe(true)
-  expect(ms).toBeLessThan(5000)
-  await expect.poll(() => answered[0]?.closed, {timeout: 5000}).toBe(true)
-  expect(answered[0]?.sent).toBeLessThan(50 * MB)
-})
+it.each(['varnish', 'fastly', 'cloudflare'] as const)(
+  '%s: a 500 with a 200 MB body fails within seconds, read up to a few KB',
+  async (name) => {
+    answer = {status: 500}
+    const {outcome, ms} = await timed(adapters()[name])
+    expect(outcome).toBeInstanceOf(PurgeFailure)
+    expect(
+      outcome instanceof PurgeFailure && outcome.message.length < 400 && outcome.message.includes('HTTP 500'),
+    ).toBe(true)
+    expect(ms).toBeLessThan(5000)
+    await expect.poll(() => answered[0]?.closed, {timeout: 5000}).toBe(true)
+    expect(answered[0]?.sent).toBeLessThan(50 * MB)
+  },
+)
 
 it('a 200 with a 200 MB body: Varnish is purged, a Cloudflare answer that is not its envelope fails, and neither is read whole', async () => {
   answer = {status: 200}
@@ -70,7 +75,9 @@ it('a 200 with a 200 MB body: Varnish is purged, a Cloudflare answer that is not
     expect(outcome instanceof PurgeFailure ? outcome.message : outcome).toContain(expected)
     expect(ms).toBeLessThan(5000)
   }
-  await expect.poll(() => answered.length === 2 && answered.every((record) => record.closed), {timeout: 5000}).toBe(true)
+  await expect
+    .poll(() => answered.length === 2 && answered.every((record) => record.closed), {timeout: 5000})
+    .toBe(true)
   for (const record of answered) expect(record.sent).toBeLessThan(50 * MB)
 })
 

@@ -32,9 +32,15 @@ const settings = snapshotSettings({
 let before: Catalog
 let retitled: Catalog
 beforeAll(async () => {
-  const documents = [voice('dana'), episode('ep-1', {publishedAt: '2025-01-01'}), episode('ep-2', {publishedAt: '2025-02-01'})]
+  const documents = [
+    voice('dana'),
+    episode('ep-1', {publishedAt: '2025-01-01'}),
+    episode('ep-2', {publishedAt: '2025-02-01'}),
+  ]
   before = await catalogOf(documents)
-  retitled = await catalogOf(documents.map((document) => (document._id === 'ep-2' ? {...document, title: 'כותרת חדשה'} : document)))
+  retitled = await catalogOf(
+    documents.map((document) => (document._id === 'ep-2' ? {...document, title: 'כותרת חדשה'} : document)),
+  )
 })
 
 describe('the site documents an edit purges', () => {

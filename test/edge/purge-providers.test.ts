@@ -28,13 +28,20 @@ let directory: string
 
 beforeEach(async () => {
   recorded = []
-  answer = (_request, response) => response.writeHead(200, {'content-type': 'application/json'}).end('{"success":true,"errors":[]}')
+  answer = (_request, response) =>
+    response.writeHead(200, {'content-type': 'application/json'}).end('{"success":true,"errors":[]}')
   standIn = createServer((request, response) => {
     const chunks: Buffer[] = []
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
     request.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8')
-      const entry = {method: request.method ?? '', url: request.url ?? '', headers: request.headers, body: text ? JSON.parse(text) : undefined, at: Date.now()}
+      const entry = {
+        method: request.method ?? '',
+        url: request.url ?? '',
+        headers: request.headers,
+        body: text ? JSON.parse(text) : undefined,
+        at: Date.now(),
+      }
       recorded.push(entry)
       answer(entry, response)
     })
@@ -54,16 +61,30 @@ const keys = (count: number) => Array.from({length: count}, (_, index) => `episo
 
 describe('Fastly', () => {
   it('purges by surrogate key in batches of 256, with the API token and the soft-purge header when asked', async () => {
-    await fastlyAdapter({apiUrl: baseUrl, token: 'fastly-token', serviceId: 'SU1Z0isxPaozGVKXdv0eY', softPurge: true}).purge(keys(600))
-    expect(recorded.map((request) => [request.method, request.url])).toEqual(Array(3).fill(['POST', '/service/SU1Z0isxPaozGVKXdv0eY/purge']))
-    expect(recorded.map((request) => (request.body as {surrogate_keys: string[]}).surrogate_keys.length)).toEqual([256, 256, 88])
-    expect(recorded.flatMap((request) => (request.body as {surrogate_keys: string[]}).surrogate_keys)).toEqual(keys(600))
+    await fastlyAdapter({
+      apiUrl: baseUrl,
+      token: 'fastly-token',
+      serviceId: 'SU1Z0isxPaozGVKXdv0eY',
+      softPurge: true,
+    }).purge(keys(600))
+    expect(recorded.map((request) => [request.method, request.url])).toEqual(
+      Array(3).fill(['POST', '/service/SU1Z0isxPaozGVKXdv0eY/purge']),
+    )
+    expect(recorded.map((request) => (request.body as {surrogate_keys: string[]}).surrogate_keys.length)).toEqual([
+      256, 256, 88,
+    ])
+    expect(recorded.flatMap((request) => (request.body as {surrogate_keys: string[]}).surrogate_keys)).toEqual(
+      keys(600),
+    )
     expect(recorded[0]?.headers['fastly-key']).toBe('fastly-token')
     expect(recorded[0]?.headers['fastly-soft-purge']).toBe('1')
   })
 
   it('a hard purge sends no soft-purge header; a 401 is a permanent failure', async () => {
-    answer = (_request, response) => response.writeHead(401, {'content-type': 'application/json'}).end('{"msg":"Provided credentials are missing or invalid"}')
+    answer = (_request, response) =>
+      response
+        .writeHead(401, {'content-type': 'application/json'})
+        .end('{"msg":"Provided credentials are missing or invalid"}')
     const failure = await fastlyAdapter({apiUrl: baseUrl, token: 'wrong', serviceId: 'abc', softPurge: false})
       .purge(['all'])
       .catch((error: unknown) => error)
@@ -83,18 +104,30 @@ describe('Cloudflare', () => {
   })
 
   it('an answer of 200 with success: false is a failure', async () => {
-    answer = (_request, response) => response.writeHead(200, {'content-type': 'application/json'}).end('{"success":false,"errors":[{"code":1134,"message":"Tag purge is not available"}]}')
-    await expect(cloudflareAdapter({apiUrl: baseUrl, token: 'cf-token', zoneId}).purge(['all'])).rejects.toThrow(/1134 Tag purge is not available/)
+    answer = (_request, response) =>
+      response
+        .writeHead(200, {'content-type': 'application/json'})
+        .end('{"success":false,"errors":[{"code":1134,"message":"Tag purge is not available"}]}')
+    await expect(cloudflareAdapter({apiUrl: baseUrl, token: 'cf-token', zoneId}).purge(['all'])).rejects.toThrow(
+      /1134 Tag purge is not available/,
+    )
   })
 
   it('the queue waits as long as a 429 Retry-After asks, then purges', async () => {
     let calls = 0
     answer = (_request, response) => {
       calls += 1
-      if (calls === 1) response.writeHead(429, {'retry-after': '1', 'content-type': 'application/json'}).end('{"success":false,"errors":[{"code":971,"message":"rate limited"}]}')
+      if (calls === 1)
+        response
+          .writeHead(429, {'retry-after': '1', 'content-type': 'application/json'})
+          .end('{"success":false,"errors":[{"code":971,"message":"rate limited"}]}')
       else response.writeHead(200, {'content-type': 'application/json'}).end('{"success":true,"errors":[]}')
     }
-    const queue = new PurgeQueue({adapter: cloudflareAdapter({apiUrl: baseUrl, token: 'cf-token', zoneId}), maxKeys: 100, retry: {initialDelayMs: 10, maxDelayMs: 20}})
+    const queue = new PurgeQueue({
+      adapter: cloudflareAdapter({apiUrl: baseUrl, token: 'cf-token', zoneId}),
+      maxKeys: 100,
+      retry: {initialDelayMs: 10, maxDelayMs: 20},
+    })
     queue.enqueue(['voices'], 'v2')
     await queue.drained()
     expect(recorded).toHaveLength(2)
@@ -136,9 +169,20 @@ describe('the durable purge queue', () => {
   it('on start, purges everything when the file does not say what the edge holds, and nothing when it holds this version', async () => {
     const sent: string[][] = []
     const adapter: PurgeAdapter = {provider: 'test', purge: async (purged) => void sent.push([...purged])}
-    const config = loadConfig({CDN_PURGE: 'cloudflare', CLOUDFLARE_API_TOKEN: 'cf-token', CLOUDFLARE_ZONE_ID: '023e105f4ecef8ad9ca31a8372d0c353'}).edge
+    const config = loadConfig({
+      CDN_PURGE: 'cloudflare',
+      CLOUDFLARE_API_TOKEN: 'cf-token',
+      CLOUDFLARE_ZONE_ID: '023e105f4ecef8ad9ca31a8372d0c353',
+    }).edge
     if (!config) throw new Error('expected an edge configuration')
-    const origin = await startTestServer({environment: {CDN_PURGE: 'cloudflare', CLOUDFLARE_API_TOKEN: 'cf-token', CLOUDFLARE_ZONE_ID: '023e105f4ecef8ad9ca31a8372d0c353'}, edge: {adapter}})
+    const origin = await startTestServer({
+      environment: {
+        CDN_PURGE: 'cloudflare',
+        CLOUDFLARE_API_TOKEN: 'cf-token',
+        CLOUDFLARE_ZONE_ID: '023e105f4ecef8ad9ca31a8372d0c353',
+      },
+      edge: {adapter},
+    })
     const version = origin.store.current().version
     await origin.close()
     const startWith = async (file: object | undefined) => {
@@ -151,7 +195,14 @@ describe('the durable purge queue', () => {
       purging.close()
       return [...sent]
     }
-    const state = {keys: [], oldestAt: null, unplannedSince: null, lastPurgedVersion: version, pendingVersion: version, deadLetters: []}
+    const state = {
+      keys: [],
+      oldestAt: null,
+      unplannedSince: null,
+      lastPurgedVersion: version,
+      pendingVersion: version,
+      deadLetters: [],
+    }
     expect(await startWith(undefined)).toEqual([['catalog']])
     expect(await startWith({...state, lastPurgedVersion: 'an older version'})).toEqual([['catalog']])
     expect(await startWith({...state, unplannedSince: Date.now()})).toEqual([['catalog']])

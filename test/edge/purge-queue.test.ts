@@ -46,15 +46,28 @@ describe('a purge call still out when its key is queued again', () => {
 })
 
 describe('which accepted changes a build covers', () => {
-  const config = loadConfig({PUBLIC_BASE_URL: 'http://api.test', CDN_PURGE: 'cloudflare', CLOUDFLARE_API_TOKEN: 't', CLOUDFLARE_ZONE_ID: '023e105f4ecef8ad9ca31a8372d0c353'})
+  const config = loadConfig({
+    PUBLIC_BASE_URL: 'http://api.test',
+    CDN_PURGE: 'cloudflare',
+    CLOUDFLARE_API_TOKEN: 't',
+    CLOUDFLARE_ZONE_ID: '023e105f4ecef8ad9ca31a8372d0c353',
+  })
   const instant = Date.parse('2026-11-26T22:00:00Z')
 
   it('clears the unplanned change with the build that started after it, even in the same millisecond', async () => {
     if (!config.edge) throw new Error('expected an edge configuration')
     let documents: SanityDocument[] = [...sampleDocuments]
-    const build = catalogSnapshotBuilder({source: createEmbeddedSource('in memory', async () => documents), config, clock: () => new Date(instant)})
+    const build = catalogSnapshotBuilder({
+      source: createEmbeddedSource('in memory', async () => documents),
+      config,
+      clock: () => new Date(instant),
+    })
     const purged: string[][] = []
-    const edge = createEdgePurging({config: config.edge, adapter: {provider: 'test', purge: async (keys) => void purged.push([...keys])}, clock: () => instant})
+    const edge = createEdgePurging({
+      config: config.edge,
+      adapter: {provider: 'test', purge: async (keys) => void purged.push([...keys])},
+      clock: () => instant,
+    })
     const builds = edge.markBuilds(build)
     const first = await builds(undefined, {kind: 'all'})
     edge.snapshotServed(first, new Date(instant))
@@ -69,7 +82,9 @@ describe('which accepted changes a build covers', () => {
     expect(edge.status()).toMatchObject({depth: 0, oldestUnpurgedAgeSeconds: null, lastPurgedVersion: second.version})
 
     // A change accepted while a build runs is not in it: it stays unplanned until its own build.
-    documents = documents.map((document) => (document._id === episode?._id ? {...document, title: 'פרק ששונה שוב'} : document))
+    documents = documents.map((document) =>
+      document._id === episode?._id ? {...document, title: 'פרק ששונה שוב'} : document,
+    )
     const running = builds(second, {kind: 'all'})
     expect(edge.changeAccepted()).toBe(true)
     const third = await running
@@ -82,7 +97,11 @@ describe('which accepted changes a build covers', () => {
 
 describe('what is at risk', () => {
   it('a change waiting for its purge longer than the edge TTL is overdue, in the status and the metrics', async () => {
-    const config = loadConfig({CDN_PURGE: 'cloudflare', CLOUDFLARE_API_TOKEN: 't', CLOUDFLARE_ZONE_ID: '023e105f4ecef8ad9ca31a8372d0c353'}).edge
+    const config = loadConfig({
+      CDN_PURGE: 'cloudflare',
+      CLOUDFLARE_API_TOKEN: 't',
+      CLOUDFLARE_ZONE_ID: '023e105f4ecef8ad9ca31a8372d0c353',
+    }).edge
     if (!config) throw new Error('expected an edge configuration')
     let now = Date.parse('2026-11-26T22:00:00Z')
     const edge = createEdgePurging({config, adapter: deferredAdapter().adapter, clock: () => now})
@@ -119,7 +138,14 @@ describe('a purge queue whose disk refuses writes', () => {
     const restored: number[] = []
     disk.fill()
     const queue = track(
-      new PurgeQueue({adapter, directory: disk.directory, maxKeys: 100, writeRetryMs: 100, onWriteFailure: (error) => void failures.push(String(error)), onWriteRestored: () => void restored.push(1)}),
+      new PurgeQueue({
+        adapter,
+        directory: disk.directory,
+        maxKeys: 100,
+        writeRetryMs: 100,
+        onWriteFailure: (error) => void failures.push(String(error)),
+        onWriteRestored: () => void restored.push(1),
+      }),
     )
     expect(queue.changeAccepted()).toBe(false)
     queue.enqueue(['episodes/ep-1'], 'v1')
@@ -134,19 +160,33 @@ describe('a purge queue whose disk refuses writes', () => {
     disk.free()
     await eventually(async () => expect(queue.status().writable).toBe(true)) // the timer writes, no change needed
     expect(restored).toHaveLength(1)
-    expect(JSON.parse(readFileSync(join(disk.directory, 'purge-queue.json'), 'utf8'))).toMatchObject({keys: ['episodes/ep-1', 'episodes/ep-2'], pendingVersion: 'v2'})
+    expect(JSON.parse(readFileSync(join(disk.directory, 'purge-queue.json'), 'utf8'))).toMatchObject({
+      keys: ['episodes/ep-1', 'episodes/ep-2'],
+      pendingVersion: 'v2',
+    })
     calls[0]?.answer()
     await queue.drained()
-    expect(JSON.parse(readFileSync(join(disk.directory, 'purge-queue.json'), 'utf8'))).toMatchObject({keys: [], lastPurgedVersion: 'v2'})
+    expect(JSON.parse(readFileSync(join(disk.directory, 'purge-queue.json'), 'utf8'))).toMatchObject({
+      keys: [],
+      lastPurgedVersion: 'v2',
+    })
     queue.close()
   })
 
   it('starts on a read-only directory, serves its purges, and writes again once the directory is writable', async () => {
     const purged: string[][] = []
     const failures: string[] = []
-    const config = loadConfig({CDN_PURGE: 'cloudflare', CLOUDFLARE_API_TOKEN: 't', CLOUDFLARE_ZONE_ID: '023e105f4ecef8ad9ca31a8372d0c353'}).edge
+    const config = loadConfig({
+      CDN_PURGE: 'cloudflare',
+      CLOUDFLARE_API_TOKEN: 't',
+      CLOUDFLARE_ZONE_ID: '023e105f4ecef8ad9ca31a8372d0c353',
+    }).edge
     if (!config) throw new Error('expected an edge configuration')
-    const build = catalogSnapshotBuilder({source: createEmbeddedSource('in memory', async () => sampleDocuments), config: loadConfig({}), clock: () => new Date()})
+    const build = catalogSnapshotBuilder({
+      source: createEmbeddedSource('in memory', async () => sampleDocuments),
+      config: loadConfig({}),
+      clock: () => new Date(),
+    })
     disk.readOnly()
     const edge = track(
       createEdgePurging({

@@ -8,8 +8,14 @@ describe('surrogate keys', () => {
       'CDN-Cache-Control': 'max-age=86400, stale-if-error=86400',
       'Surrogate-Control': 'max-age=86400, stale-if-error=86400',
     })
-    expect(createSurrogateKeying('fastly').headersFor('voices', 'voices')).toMatchObject({'Surrogate-Key': 'catalog voices'})
-    expect(Object.keys(createSurrogateKeying('cloudflare').headersFor('all', 'all'))).toEqual(['Cache-Tag', 'CDN-Cache-Control', 'Surrogate-Control'])
+    expect(createSurrogateKeying('fastly').headersFor('voices', 'voices')).toMatchObject({
+      'Surrogate-Key': 'catalog voices',
+    })
+    expect(Object.keys(createSurrogateKeying('cloudflare').headersFor('all', 'all'))).toEqual([
+      'Cache-Tag',
+      'CDN-Cache-Control',
+      'Surrogate-Control',
+    ])
     expect(createSurrogateKeying('cloudflare').headersFor('all', 'all')['Cache-Tag']).toBe('catalog,all')
   })
 

@@ -10,10 +10,17 @@ import {SAMPLE_DATASET} from '../helpers/server.ts'
 const config = loadConfig({PUBLIC_BASE_URL: 'http://api.test'})
 
 async function siteDocuments(staticExport: boolean): Promise<Map<string, string>> {
-  const snapshot = await catalogSnapshotBuilder({source: createEmbeddedFileSource(SAMPLE_DATASET), config, clock: () => new Date(), staticExport})(undefined, {kind: 'all'})
+  const snapshot = await catalogSnapshotBuilder({
+    source: createEmbeddedFileSource(SAMPLE_DATASET),
+    config,
+    clock: () => new Date(),
+    staticExport,
+  })(undefined, {kind: 'all'})
   await snapshot.warm()
   // The OpenAPI document is the API's contract, served by the origin and the export alike; sitemaps and the feed name items only.
-  const promising = staticFiles(snapshot).filter(({url}) => !url.startsWith('/api/') && !url.startsWith('/sitemap') && url !== '/feed.xml')
+  const promising = staticFiles(snapshot).filter(
+    ({url}) => !url.startsWith('/api/') && !url.startsWith('/sitemap') && url !== '/feed.xml',
+  )
   return new Map(promising.map(({url, representation}) => [url, representation.body.toString('utf8')]))
 }
 
@@ -23,10 +30,22 @@ const PAGING_EXAMPLE = /[?&](limit|cursor)=/
 describe("the static export's documents", () => {
   it('name no MCP endpoint, server card or agent card, and no limit or cursor example', async () => {
     const documents = await siteDocuments(true)
-    expect([...documents.keys()]).toEqual(expect.arrayContaining(['/docs', '/llms.txt', '/auth.md', '/.well-known/api-catalog', '/.well-known/ai-catalog.json', '/.well-known/ard.json']))
+    expect([...documents.keys()]).toEqual(
+      expect.arrayContaining([
+        '/docs',
+        '/llms.txt',
+        '/auth.md',
+        '/.well-known/api-catalog',
+        '/.well-known/ai-catalog.json',
+        '/.well-known/ard.json',
+      ]),
+    )
     expect([...documents.keys()].filter((url) => /mcp|agent-card/.test(url))).toEqual([])
     const broken = [...documents].flatMap(([url, body]) =>
-      [MCP.exec(body) && `${url}: ${MCP.exec(body)?.[0]}`, PAGING_EXAMPLE.exec(body) && `${url}: ${PAGING_EXAMPLE.exec(body)?.[0]}`].filter(Boolean),
+      [
+        MCP.exec(body) && `${url}: ${MCP.exec(body)?.[0]}`,
+        PAGING_EXAMPLE.exec(body) && `${url}: ${PAGING_EXAMPLE.exec(body)?.[0]}`,
+      ].filter(Boolean),
     )
     expect(broken).toEqual([])
     expect(documents.get('/docs')).toContain('Lists come in pages of 100 items')

@@ -23,7 +23,11 @@ const catalog = await catalogOf(sampleDocuments)
 const FEED = {selfUrl: 'http://api.test/feed.xml', siteUrl: 'https://site.test'}
 
 /** The catalog with one entry of a collection replaced by `change(entry)`. */
-function withEntry<Name extends 'episodes' | 'voices'>(name: Name, index: number, change: (entry: Catalog[Name][number]) => Catalog[Name][number]): Catalog {
+function withEntry<Name extends 'episodes' | 'voices'>(
+  name: Name,
+  index: number,
+  change: (entry: Catalog[Name][number]) => Catalog[Name][number],
+): Catalog {
   return {...catalog, [name]: catalog[name].map((entry, at) => (at === index ? change(entry) : entry))}
 }
 
@@ -46,8 +50,15 @@ describe('the feed', () => {
   it("tells the site documents' caller what it left out", () => {
     const poisoned = withEntry('episodes', target, (entry) => ({...entry, value: {...entry.value, title: '\uFFFE'}}))
     const leftOut: LeftOut[] = []
-    const site = {publicBaseUrl: 'http://api.test', siteUrl: 'https://site.test', feedUrl: 'http://api.test/feed.xml', apiName: 'Catalog'}
-    const feed = feedSiteDocument(buildSnapshot(poisoned, snapshotSettings({}), undefined, new Date()), site, (item) => leftOut.push(item))
+    const site = {
+      publicBaseUrl: 'http://api.test',
+      siteUrl: 'https://site.test',
+      feedUrl: 'http://api.test/feed.xml',
+      apiName: 'Catalog',
+    }
+    const feed = feedSiteDocument(buildSnapshot(poisoned, snapshotSettings({}), undefined, new Date()), site, (item) =>
+      leftOut.push(item),
+    )
     expect(feed?.path).toBe('/feed.xml')
     expect(leftOut.map((item) => item.documentId)).toEqual([targetId])
   })
@@ -74,7 +85,9 @@ describe('the sitemaps', () => {
     const snapshot = buildSnapshot(poisoned, snapshotSettings({}), undefined, new Date())
     const leftOut: LeftOut[] = []
     const sitemaps = buildSitemaps(snapshot, 'http://api.test', (item) => leftOut.push(item))
-    expect(leftOut).toEqual([{documentId: catalog.voices[0]?.documentId, reason: expect.stringMatching(/^sitemap: .*position/)}])
+    expect(leftOut).toEqual([
+      {documentId: catalog.voices[0]?.documentId, reason: expect.stringMatching(/^sitemap: .*position/)},
+    ])
     for (const sitemap of sitemaps) expect(wellFormed(String(sitemap.body)), sitemap.path).toBe(true)
     const voices = String(sitemaps.find((sitemap) => sitemap.path === '/sitemaps/voices.xml')?.body)
     expect(voices.match(/<url>/g)).toHaveLength(catalog.voices.length - 1)

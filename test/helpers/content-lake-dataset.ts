@@ -17,7 +17,11 @@ const patchOperations = z.object({
   inc: z.record(z.string(), z.number()).optional(),
   dec: z.record(z.string(), z.number()).optional(),
   insert: z
-    .union([z.object({before: z.string(), items: z.array(z.unknown())}), z.object({after: z.string(), items: z.array(z.unknown())}), z.object({replace: z.string(), items: z.array(z.unknown())})])
+    .union([
+      z.object({before: z.string(), items: z.array(z.unknown())}),
+      z.object({after: z.string(), items: z.array(z.unknown())}),
+      z.object({replace: z.string(), items: z.array(z.unknown())}),
+    ])
     .optional(),
   ifRevisionID: z.string().optional(),
 })
@@ -25,8 +29,18 @@ const attributes = z.looseObject({_id: z.string().optional(), _type: z.string()}
 const documentBody = z.looseObject({_id: z.string(), _type: z.string()})
 
 export const actionSchema = z.discriminatedUnion('actionType', [
-  z.object({actionType: z.literal('sanity.action.document.create'), publishedId: z.string(), attributes, ifExists: z.enum(['fail', 'ignore']).default('fail')}),
-  z.object({actionType: z.literal('sanity.action.document.edit'), draftId: z.string(), publishedId: z.string(), patch: patchOperations}),
+  z.object({
+    actionType: z.literal('sanity.action.document.create'),
+    publishedId: z.string(),
+    attributes,
+    ifExists: z.enum(['fail', 'ignore']).default('fail'),
+  }),
+  z.object({
+    actionType: z.literal('sanity.action.document.edit'),
+    draftId: z.string(),
+    publishedId: z.string(),
+    patch: patchOperations,
+  }),
   z.object({
     actionType: z.literal('sanity.action.document.publish'),
     draftId: z.string(),
@@ -34,10 +48,18 @@ export const actionSchema = z.discriminatedUnion('actionType', [
     ifDraftRevisionId: z.string().optional(),
     ifPublishedRevisionId: z.string().optional(),
   }),
-  z.object({actionType: z.literal('sanity.action.document.delete'), publishedId: z.string(), includeDrafts: z.array(z.string()).default([])}),
+  z.object({
+    actionType: z.literal('sanity.action.document.delete'),
+    publishedId: z.string(),
+    includeDrafts: z.array(z.string()).default([]),
+  }),
   z.object({actionType: z.literal('sanity.action.document.discard'), draftId: z.string()}),
   z.object({actionType: z.literal('sanity.action.document.unpublish'), draftId: z.string(), publishedId: z.string()}),
-  z.object({actionType: z.literal('sanity.action.document.replaceDraft'), publishedId: z.string(), attributes: documentBody}),
+  z.object({
+    actionType: z.literal('sanity.action.document.replaceDraft'),
+    publishedId: z.string(),
+    attributes: documentBody,
+  }),
 ])
 export type Action = z.infer<typeof actionSchema>
 
@@ -90,13 +112,21 @@ export interface Committed {
 const withoutRevision = ({_rev, ...document}: SanityDocument) => document
 
 export function createLakeDataset(initial: readonly SanityDocument[], options: {identity: string}) {
-  const stored = new Map<string, SanityDocument>(initial.map((document) => [document._id, {...document, _rev: typeof document._rev === 'string' ? document._rev : 'initial'}]))
+  const stored = new Map<string, SanityDocument>(
+    initial.map((document) => [
+      document._id,
+      {...document, _rev: typeof document._rev === 'string' ? document._rev : 'initial'},
+    ]),
+  )
   // One array per state of the dataset: a reader that caches by array identity sees each change once.
   let all: readonly SanityDocument[] = [...stored.values()]
   const subscribers = new Set<(committed: Committed, events: MutationEvent[]) => void>()
 
   /** Applies steps to a working copy and commits them as one transaction, or changes nothing. */
-  function transact(transactionId: string, steps: (working: Map<string, SanityDocument | null>, read: (id: string) => SanityDocument | null) => void): Committed {
+  function transact(
+    transactionId: string,
+    steps: (working: Map<string, SanityDocument | null>, read: (id: string) => SanityDocument | null) => void,
+  ): Committed {
     const working = new Map<string, SanityDocument | null>()
     const read = (id: string) => (working.has(id) ? (working.get(id) ?? null) : (stored.get(id) ?? null))
     steps(working, read)
@@ -135,13 +165,18 @@ export function createLakeDataset(initial: readonly SanityDocument[], options: {
   }
 
   const patched = (document: SanityDocument, patch: z.infer<typeof patchOperations>): SanityDocument => {
-    if (patch.ifRevisionID !== undefined && patch.ifRevisionID !== document._rev) throw new TransactionError(409, `Document ${document._id} is not at revision ${patch.ifRevisionID}`)
+    if (patch.ifRevisionID !== undefined && patch.ifRevisionID !== document._rev)
+      throw new TransactionError(409, `Document ${document._id} is not at revision ${patch.ifRevisionID}`)
     const result = new Mutation({mutations: [{patch: {...patch, id: document._id}}]}).apply(document)
     if (!result) throw new TransactionError(409, `Patching ${document._id} removed it`)
     return result
   }
 
-  function applyAction(action: Action, working: Map<string, SanityDocument | null>, read: (id: string) => SanityDocument | null): void {
+  function applyAction(
+    action: Action,
+    working: Map<string, SanityDocument | null>,
+    read: (id: string) => SanityDocument | null,
+  ): void {
     const existing = (id: string) => read(id) ?? fail(409, `Document ${id} does not exist`)
     switch (action.actionType) {
       case 'sanity.action.document.create': {
@@ -157,13 +192,19 @@ export function createLakeDataset(initial: readonly SanityDocument[], options: {
       }
       case 'sanity.action.document.publish': {
         const draft = existing(action.draftId)
-        if (action.ifDraftRevisionId !== undefined && draft._rev !== action.ifDraftRevisionId) fail(409, `Draft ${action.draftId} has changed since revision ${action.ifDraftRevisionId}`)
-        if (action.ifPublishedRevisionId !== undefined && read(action.publishedId)?._rev !== action.ifPublishedRevisionId) fail(409, `Document ${action.publishedId} has changed`)
+        if (action.ifDraftRevisionId !== undefined && draft._rev !== action.ifDraftRevisionId)
+          fail(409, `Draft ${action.draftId} has changed since revision ${action.ifDraftRevisionId}`)
+        if (
+          action.ifPublishedRevisionId !== undefined &&
+          read(action.publishedId)?._rev !== action.ifPublishedRevisionId
+        )
+          fail(409, `Document ${action.publishedId} has changed`)
         working.set(action.publishedId, {...draft, _id: action.publishedId})
         return void working.set(action.draftId, null)
       }
       case 'sanity.action.document.delete':
-        for (const id of [action.publishedId, `drafts.${action.publishedId}`, ...action.includeDrafts]) working.set(id, null)
+        for (const id of [action.publishedId, `drafts.${action.publishedId}`, ...action.includeDrafts])
+          working.set(id, null)
         return
       case 'sanity.action.document.discard':
         existing(action.draftId)
@@ -178,7 +219,11 @@ export function createLakeDataset(initial: readonly SanityDocument[], options: {
     }
   }
 
-  function applyMutation(mutation: LakeMutation, working: Map<string, SanityDocument | null>, read: (id: string) => SanityDocument | null): string {
+  function applyMutation(
+    mutation: LakeMutation,
+    working: Map<string, SanityDocument | null>,
+    read: (id: string) => SanityDocument | null,
+  ): string {
     if ('create' in mutation) {
       const id = mutation.create._id ?? crypto.randomUUID()
       if (read(id)) fail(409, `Document ${id} already exists`)

@@ -8,7 +8,13 @@ import {evaluateSync, parse} from 'groq-js'
 import {z} from 'zod'
 import {isPublishedId} from './published-perspective.ts'
 import type {SanityDocument} from '../../server/content/ndjson.ts'
-import {actionSchema, createLakeDataset, mutationSchema, TransactionError, type MutationEvent} from './content-lake-dataset.ts'
+import {
+  actionSchema,
+  createLakeDataset,
+  mutationSchema,
+  TransactionError,
+  type MutationEvent,
+} from './content-lake-dataset.ts'
 import {createWebhookSender, type WebhookSettings} from './content-lake-webhook.ts'
 import {ensureDebianProgram} from './debian.ts'
 import {bodyText, queryRequestOf} from './sanity-stand-in.ts'
@@ -16,10 +22,18 @@ import {bodyText, queryRequestOf} from './sanity-stand-in.ts'
 /** The host the built Studio is served from. */
 export const STUDIO_HOST = 'studio.test'
 
-const PLACEHOLDER_IMAGE = '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="120"><rect width="120" height="120" fill="#d5d9e0"/></svg>'
+const PLACEHOLDER_IMAGE =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="120"><rect width="120" height="120" fill="#d5d9e0"/></svg>'
 const actionsRequest = z.object({actions: z.array(actionSchema), transactionId: z.string().optional()})
 const mutateRequest = z.object({mutations: z.array(mutationSchema), transactionId: z.string().optional()})
-const CONTENT_TYPES: Record<string, string> = {'.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.ico': 'image/x-icon', '.svg': 'image/svg+xml'}
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.ico': 'image/x-icon',
+  '.svg': 'image/svg+xml',
+}
 
 /**
  * A local stand-in for the part of Sanity a built Studio talks to, over HTTP/2 with a throwaway
@@ -31,11 +45,29 @@ const CONTENT_TYPES: Record<string, string> = {'.html': 'text/html', '.js': 'tex
  * `sendWebhooks`, each published change is delivered as Sanity's GROQ-powered webhooks deliver it. It
  * also serves the built Studio at https://studio.test/. Chromium reaches it through `hostResolverRules`.
  */
-export async function startContentLakeStandIn(options: {studioDirectory: string; projectId: string; documents: readonly SanityDocument[]}) {
+export async function startContentLakeStandIn(options: {
+  studioDirectory: string
+  projectId: string
+  documents: readonly SanityDocument[]
+}) {
   const certificates = mkdtempSync(join(tmpdir(), 'lake-certificate-'))
   execFileSync(
     ensureDebianProgram('/usr/bin/openssl', ['openssl']),
-    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=stand-in', '-keyout', join(certificates, 'key.pem'), '-out', join(certificates, 'cert.pem')],
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=stand-in',
+      '-keyout',
+      join(certificates, 'key.pem'),
+      '-out',
+      join(certificates, 'cert.pem'),
+    ],
     {stdio: 'ignore'},
   )
   const key = readFileSync(join(certificates, 'key.pem'))
@@ -52,7 +84,10 @@ export async function startContentLakeStandIn(options: {studioDirectory: string;
     const url = new URL(request.url, `https://${host}`)
     if (host === STUDIO_HOST) return void serveStudio(url.pathname, response)
     // The sample's images were never uploaded anywhere: every one is drawn as a grey square.
-    if (host === 'cdn.sanity.io') return void response.writeHead(200, {'content-type': 'image/svg+xml', 'access-control-allow-origin': '*'}).end(PLACEHOLDER_IMAGE)
+    if (host === 'cdn.sanity.io')
+      return void response
+        .writeHead(200, {'content-type': 'image/svg+xml', 'access-control-allow-origin': '*'})
+        .end(PLACEHOLDER_IMAGE)
     const cors = {
       'access-control-allow-origin': request.headers.origin ?? '*',
       'access-control-allow-credentials': 'true',
@@ -60,30 +95,63 @@ export async function startContentLakeStandIn(options: {studioDirectory: string;
       'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
     }
     if (request.method === 'OPTIONS') return void response.writeHead(204, cors).end()
-    answer(request, url, cors, response).catch((error: unknown) => sendJson(response, cors, 500, {error: String(error)}))
+    answer(request, url, cors, response).catch((error: unknown) =>
+      sendJson(response, cors, 500, {error: String(error)}),
+    )
   })
 
   const serveStudio = async (path: string, response: Http2ServerResponse) => {
     const file = normalize(join(options.studioDirectory, path))
-    const body = file.startsWith(options.studioDirectory) && extname(file) !== '' ? await readFile(file).catch(() => undefined) : undefined
+    const body =
+      file.startsWith(options.studioDirectory) && extname(file) !== ''
+        ? await readFile(file).catch(() => undefined)
+        : undefined
     // Any other path is a Studio route: the single-page app's index.
-    if (!body) return void response.writeHead(200, {'content-type': 'text/html; charset=utf-8'}).end(await readFile(join(options.studioDirectory, 'index.html')))
+    if (!body)
+      return void response
+        .writeHead(200, {'content-type': 'text/html; charset=utf-8'})
+        .end(await readFile(join(options.studioDirectory, 'index.html')))
     response.writeHead(200, {'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream'}).end(body)
   }
 
-  const answer = async (request: Http2ServerRequest, url: URL, cors: Record<string, string>, response: Http2ServerResponse) => {
+  const answer = async (
+    request: Http2ServerRequest,
+    url: URL,
+    cors: Record<string, string>,
+    response: Http2ServerResponse,
+  ) => {
     const path = url.pathname.replace(/^\/v[^/]+/, '')
     const send = (body: unknown) => sendJson(response, cors, 200, body)
     if (path === '/users/me') {
-      send({id: 'editor', name: 'עורכת', email: 'editor@example.com', role: 'administrator', roles: [{name: 'administrator', title: 'Administrator'}], provider: 'sanity'})
+      send({
+        id: 'editor',
+        name: 'עורכת',
+        email: 'editor@example.com',
+        role: 'administrator',
+        roles: [{name: 'administrator', title: 'Administrator'}],
+        provider: 'sanity',
+      })
       return
     }
     if (/^\/projects\/[^/]+\/grants$/.test(path)) {
-      send({'sanity.document.filter.mode': [{grants: [{name: 'mode', params: {mode: 'publish', history: true}}], config: {filter: '_id in path("**")'}}]})
+      send({
+        'sanity.document.filter.mode': [
+          {grants: [{name: 'mode', params: {mode: 'publish', history: true}}], config: {filter: '_id in path("**")'}},
+        ],
+      })
       return
     }
     if (/^\/projects\/[^/]+$/.test(path)) {
-      send({id: options.projectId, displayName: 'Code Talks', studioHost: null, isBlocked: false, isDisabled: false, metadata: {}, members: [], features: []})
+      send({
+        id: options.projectId,
+        displayName: 'Code Talks',
+        studioHost: null,
+        isBlocked: false,
+        isDisabled: false,
+        metadata: {},
+        members: [],
+        features: [],
+      })
       return
     }
     if (/^\/projects\/[^/]+\/datasets$/.test(path)) {
@@ -95,7 +163,11 @@ export async function startContentLakeStandIn(options: {studioDirectory: string;
       send([{filter: '_id in path("**")', permissions: ['read', 'create', 'history', 'update']}])
       return
     }
-    if (/^\/projects\/[^/]+\/user-applications$/.test(path) || path === '/features' || path === '/journey/announcements') {
+    if (
+      /^\/projects\/[^/]+\/user-applications$/.test(path) ||
+      path === '/features' ||
+      path === '/journey/announcements'
+    ) {
       send([])
       return
     }
@@ -117,16 +189,26 @@ export async function startContentLakeStandIn(options: {studioDirectory: string;
       const {query: asked, params} = await queryRequestOf(request, url)
       // The Studio's list search uses text::query(), which groq-js lacks: "*" (no search) matches
       // everything, and a search term is matched as GROQ's `match` would.
-      const query = asked.replaceAll('match text::query($__query)', params.__query === '*' ? 'match "*" || true' : 'match $__query')
+      const query = asked.replaceAll(
+        'match text::query($__query)',
+        params.__query === '*' ? 'match "*" || true' : 'match $__query',
+      )
       const visible = perspectiveOf(dataset.all(), url.searchParams.get('perspective') ?? 'raw')
       const byId = new Map(visible.map((document) => [document._id, document]))
-      const result: unknown = await evaluateSync(parse(query, {params}), {dataset: visible, params, dereference: ({_ref}) => byId.get(_ref)}).get()
+      const result: unknown = await evaluateSync(parse(query, {params}), {
+        dataset: visible,
+        params,
+        dereference: ({_ref}) => byId.get(_ref),
+      }).get()
       send({ms: 1, query, result, syncTags: []})
       return
     }
     const ids = /^\/data\/doc\/[^/]+\/(.+)$/.exec(path)?.[1]?.split(',').map(decodeURIComponent)
     if (ids) {
-      send({documents: ids.flatMap((id) => dataset.get(id) ?? []), omitted: ids.filter((id) => !dataset.get(id)).map((id) => ({id, reason: 'existence'}))})
+      send({
+        documents: ids.flatMap((id) => dataset.get(id) ?? []),
+        omitted: ids.filter((id) => !dataset.get(id)).map((id) => ({id, reason: 'existence'})),
+      })
       return
     }
     if (request.method === 'POST' && (path.startsWith('/data/actions/') || path.startsWith('/data/mutate/'))) {
@@ -148,7 +230,10 @@ export async function startContentLakeStandIn(options: {studioDirectory: string;
       } catch (error) {
         const status = error instanceof TransactionError ? error.status : 400
         refused.push(`${path} ${status}: ${error instanceof Error ? error.message : String(error)}`)
-        sendJson(response, cors, status, {error: {description: error instanceof Error ? error.message : String(error), type: 'stand-in'}, statusCode: status})
+        sendJson(response, cors, status, {
+          error: {description: error instanceof Error ? error.message : String(error), type: 'stand-in'},
+          statusCode: status,
+        })
         return
       }
     }
@@ -158,7 +243,12 @@ export async function startContentLakeStandIn(options: {studioDirectory: string;
   }
 
   /** An event stream of the dataset's changes to the documents the listener's query matches (before or after). */
-  const listen = async (request: Http2ServerRequest, url: URL, cors: Record<string, string>, response: Http2ServerResponse) => {
+  const listen = async (
+    request: Http2ServerRequest,
+    url: URL,
+    cors: Record<string, string>,
+    response: Http2ServerResponse,
+  ) => {
     const {query, params} = await queryRequestOf(request, url)
     const selection = parse(query, {params})
     const matches = async (document: SanityDocument | null) => {
@@ -176,11 +266,16 @@ export async function startContentLakeStandIn(options: {studioDirectory: string;
         const seen: {event: MutationEvent; result: SanityDocument | undefined}[] = []
         for (const event of events) {
           const change = committed.changes.find((candidate) => candidate.id === event.documentId)
-          if ((await matches(change?.before ?? null)) || (await matches(change?.after ?? null))) seen.push({event, result: change?.after ?? undefined})
+          if ((await matches(change?.before ?? null)) || (await matches(change?.after ?? null)))
+            seen.push({event, result: change?.after ?? undefined})
         }
         // A listener counts only the events it receives: the Studio waits for all of a transaction's.
         seen.forEach(({event, result}, index) => {
-          const {mutations, ...rest} = {...event, transactionTotalEvents: seen.length, transactionCurrentEvent: index + 1}
+          const {mutations, ...rest} = {
+            ...event,
+            transactionTotalEvents: seen.length,
+            transactionCurrentEvent: index + 1,
+          }
           const data = {...rest, ...(includeMutations ? {mutations} : {}), ...(includeResult && result ? {result} : {})}
           response.write(`event: mutation\nid: ${event.eventId}\ndata: ${JSON.stringify(data)}\n\n`)
         })
@@ -195,7 +290,12 @@ export async function startContentLakeStandIn(options: {studioDirectory: string;
   const target = `127.0.0.1:${address.port}`
   return {
     /** For Chromium's --host-resolver-rules: the Studio's hosts here, every other host unresolvable. */
-    hostResolverRules: [...[STUDIO_HOST, `${options.projectId}.api.sanity.io`, 'api.sanity.io', 'cdn.sanity.io'].map((host) => `MAP ${host} ${target}`), 'MAP * ~NOTFOUND'].join(', '),
+    hostResolverRules: [
+      ...[STUDIO_HOST, `${options.projectId}.api.sanity.io`, 'api.sanity.io', 'cdn.sanity.io'].map(
+        (host) => `MAP ${host} ${target}`,
+      ),
+      'MAP * ~NOTFOUND',
+    ].join(', '),
     /** The dataset as the Studio has edited it. */
     dataset,
     /** Delivers every later published change to a webhook; returns the deliveries as they are made. */

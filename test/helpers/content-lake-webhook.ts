@@ -64,7 +64,9 @@ export function createWebhookSender(settings: WebhookSettings, context: {project
   return {
     deliveries,
     send(committed: Committed) {
-      queue = queue.then(() => deliver(committed)).catch((error: unknown) => console.error('webhook delivery failed', error))
+      queue = queue
+        .then(() => deliver(committed))
+        .catch((error: unknown) => console.error('webhook delivery failed', error))
     },
   }
 }

@@ -7,7 +7,10 @@ import {expectMatchesOpenApi} from './openapi.ts'
  * Parses a response body with a contract schema, failing the test with zod's explanation; an API
  * response is also validated against the published OpenAPI document.
  */
-export async function readContract<Schema extends z.ZodType>(response: Response, schema: Schema): Promise<z.infer<Schema>> {
+export async function readContract<Schema extends z.ZodType>(
+  response: Response,
+  schema: Schema,
+): Promise<z.infer<Schema>> {
   expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8')
   const body: unknown = await response.json()
   expectMatchesOpenApi(response, body)

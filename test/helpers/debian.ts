@@ -8,8 +8,12 @@ import {existsSync} from 'node:fs'
 export function ensureDebianProgram(program: string, packages: readonly string[]): string {
   if (existsSync(program)) return program
   const canInstall = process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')
-  if (!canInstall) throw new Error(`${program} is missing: install Debian's ${packages.join(' ')} (sudo apt-get install ${packages.join(' ')})`)
-  const apt = (...args: string[]) => execFileSync('apt-get', args, {stdio: 'ignore', env: {...process.env, DEBIAN_FRONTEND: 'noninteractive'}})
+  if (!canInstall)
+    throw new Error(
+      `${program} is missing: install Debian's ${packages.join(' ')} (sudo apt-get install ${packages.join(' ')})`,
+    )
+  const apt = (...args: string[]) =>
+    execFileSync('apt-get', args, {stdio: 'ignore', env: {...process.env, DEBIAN_FRONTEND: 'noninteractive'}})
   apt('update', '-qq')
   apt('install', '-y', '-qq', ...packages)
   return program

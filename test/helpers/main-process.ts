@@ -18,8 +18,15 @@ export interface MainProcess {
  * Runs `server/main.ts` as its own process, as `npm start` does, and waits until it listens;
  * `cwd` runs another copy of the project (a changed copy of `server/`).
  */
-export async function startMainProcess(environment: Record<string, string>, options: {cwd?: string} = {}): Promise<MainProcess> {
-  const child = spawn(process.execPath, ['server/main.ts'], {env: {PATH: process.env.PATH, ...environment}, stdio: ['ignore', 'pipe', 'pipe'], cwd: options.cwd})
+export async function startMainProcess(
+  environment: Record<string, string>,
+  options: {cwd?: string} = {},
+): Promise<MainProcess> {
+  const child = spawn(process.execPath, ['server/main.ts'], {
+    env: {PATH: process.env.PATH, ...environment},
+    stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: options.cwd,
+  })
   let output = ''
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   let listening: string | undefined
@@ -59,7 +66,10 @@ export interface MainExit {
 
 /** Runs `server/main.ts` until it exits by itself (a refused start), killed after 20 s if it does not. */
 export function runMainToExit(environment: Record<string, string>): Promise<MainExit> {
-  const child = spawn(process.execPath, ['server/main.ts'], {env: {PATH: process.env.PATH, ...environment}, stdio: ['ignore', 'pipe', 'pipe']})
+  const child = spawn(process.execPath, ['server/main.ts'], {
+    env: {PATH: process.env.PATH, ...environment},
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))

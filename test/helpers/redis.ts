@@ -19,13 +19,22 @@ export async function startRedis(): Promise<RedisServer> {
   const port = await freePort()
   const launch = () =>
     new Promise<() => Promise<void>>((resolve, reject) => {
-      const child = spawn(program, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {stdio: ['ignore', 'pipe', 'pipe']})
+      const child = spawn(
+        program,
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        {stdio: ['ignore', 'pipe', 'pipe']},
+      )
       let output = ''
       child.stdout.on('data', (chunk: Buffer) => {
         output += chunk.toString()
         if (output.includes('Ready to accept connections')) {
           current = child
-          resolve(() => new Promise<void>((stopped) => (child.exitCode !== null ? stopped() : (child.once('exit', () => stopped()), child.kill('SIGKILL')))))
+          resolve(
+            () =>
+              new Promise<void>((stopped) =>
+                child.exitCode !== null ? stopped() : (child.once('exit', () => stopped()), child.kill('SIGKILL')),
+              ),
+          )
         }
       })
       child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${output}`)))

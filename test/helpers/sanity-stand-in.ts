@@ -40,13 +40,18 @@ export async function startSanityStandIn(documents: () => readonly SanityDocumen
     }
     if (failure === 'malformed') return send(200, {ms: 0, query: '', result: {episodes: 'not a list'}})
     if (failure) return send(failure, {error: 'stand-in failure', statusCode: failure})
-    if (!match || match[1] !== options.dataset) return send(404, {error: 'Not Found', message: 'unknown dataset or path'})
+    if (!match || match[1] !== options.dataset)
+      return send(404, {error: 'Not Found', message: 'unknown dataset or path'})
     const {query, params} = await queryRequestOf(request, url)
     const all = documents()
     const published = perspective === 'published' ? publishedViewOf(all) : undefined
     const byId = published?.byId ?? new Map(all.map((document) => [document._id, document]))
     const started = performance.now()
-    const result = await evaluateSync(parse(query), {dataset: published?.documents ?? all, params, dereference: ({_ref}) => byId.get(_ref)}).get()
+    const result = await evaluateSync(parse(query), {
+      dataset: published?.documents ?? all,
+      params,
+      dereference: ({_ref}) => byId.get(_ref),
+    }).get()
     send(200, {ms: Math.round(performance.now() - started), query, result})
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -73,7 +78,10 @@ const queryBodySchema = z.object({query: z.string(), params: z.record(z.string()
  * The GROQ query and parameters of a query request as @sanity/client sends them: `query` and
  * `$name` search parameters, or a JSON body for a long query (POST).
  */
-export async function queryRequestOf(request: {method?: string | undefined} & AsyncIterable<Buffer | string>, url: URL): Promise<{query: string; params: Record<string, unknown>}> {
+export async function queryRequestOf(
+  request: {method?: string | undefined} & AsyncIterable<Buffer | string>,
+  url: URL,
+): Promise<{query: string; params: Record<string, unknown>}> {
   if (request.method !== 'POST') {
     const params: Record<string, unknown> = {}
     for (const [name, value] of url.searchParams) if (name.startsWith('$')) params[name.slice(1)] = JSON.parse(value)

@@ -35,10 +35,20 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const {environment, observed, ...overrides} = options
   // A quota no test reaches unless it sets its own.
-  const config = loadConfig({PUBLIC_BASE_URL: 'http://api.test', RATE_LIMIT_QUOTA: '1000000', PORT: '0', LOG_LEVEL: observed ? 'info' : 'warn', ...environment})
+  const config = loadConfig({
+    PUBLIC_BASE_URL: 'http://api.test',
+    RATE_LIMIT_QUOTA: '1000000',
+    PORT: '0',
+    LOG_LEVEL: observed ? 'info' : 'warn',
+    ...environment,
+  })
   const logLines: string[] = []
   const logger = createLogger(config.logLevel, {write: (line: string) => void logLines.push(line)})
-  const service = await createCatalogService(config, {logger, droppedLines: () => 0, close: async () => undefined}, overrides)
+  const service = await createCatalogService(
+    config,
+    {logger, droppedLines: () => 0, close: async () => undefined},
+    overrides,
+  )
   const address = await service.listen()
   return {
     baseUrl: `http://127.0.0.1:${address.port}`,
@@ -46,7 +56,12 @@ export async function startTestServer(
     config,
     edge: service.edge,
     get loggedErrors() {
-      return logLines.map((line): unknown => JSON.parse(line)).filter((entry) => typeof entry === 'object' && entry !== null && 'level' in entry && Number(entry.level) >= ERROR_LEVEL)
+      return logLines
+        .map((line): unknown => JSON.parse(line))
+        .filter(
+          (entry) =>
+            typeof entry === 'object' && entry !== null && 'level' in entry && Number(entry.level) >= ERROR_LEVEL,
+        )
     },
     logLines,
     close: () => service.close(0),

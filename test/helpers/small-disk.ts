@@ -16,13 +16,18 @@ export interface SmallDisk {
 }
 
 export function mountSmallDisk(): SmallDisk {
-  const [mount, umount] = [ensureDebianProgram('/usr/bin/mount', ['mount']), ensureDebianProgram('/usr/bin/umount', ['mount'])]
+  const [mount, umount] = [
+    ensureDebianProgram('/usr/bin/mount', ['mount']),
+    ensureDebianProgram('/usr/bin/umount', ['mount']),
+  ]
   const directory = mkdtempSync(join(tmpdir(), 'small-disk-'))
   try {
     execFileSync(mount, ['-t', 'tmpfs', '-o', 'size=2m,mode=0755', 'tmpfs', directory], {stdio: 'pipe'})
   } catch (error) {
     rmSync(directory, {recursive: true, force: true})
-    throw new Error('a 2 MB tmpfs could not be mounted: these tests need root (mount(8)) for a real ENOSPC and EROFS', {cause: error})
+    throw new Error('a 2 MB tmpfs could not be mounted: these tests need root (mount(8)) for a real ENOSPC and EROFS', {
+      cause: error,
+    })
   }
   const filler = join(directory, 'filler')
   const remount = (mode: string) => execFileSync(mount, ['-o', `remount,${mode}`, directory])

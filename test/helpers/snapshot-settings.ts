@@ -10,11 +10,18 @@ import type {SnapshotSettings} from '../../server/snapshot/snapshot.ts'
 
 const PUBLIC_BASE_URL = 'http://api.test'
 const FEED_URL = `${PUBLIC_BASE_URL}/feed.xml`
-const TEST_LINKS = createLinks({publicBaseUrl: PUBLIC_BASE_URL, siteUrl: 'https://site.test', images: {projectId: 'proj', dataset: 'prod'}})
+const TEST_LINKS = createLinks({
+  publicBaseUrl: PUBLIC_BASE_URL,
+  siteUrl: 'https://site.test',
+  images: {projectId: 'proj', dataset: 'prod'},
+})
 
 /** The catalog of these documents, read with the server's own query and mapping. */
 export async function catalogOf(documents: readonly SanityDocument[]): Promise<Catalog> {
-  return mapCatalog(await createEmbeddedSource('inline', async () => documents).fetch(CATALOG_QUERY), {links: TEST_LINKS, feedUrl: FEED_URL})
+  return mapCatalog(await createEmbeddedSource('inline', async () => documents).fetch(CATALOG_QUERY), {
+    links: TEST_LINKS,
+    feedUrl: FEED_URL,
+  })
 }
 
 /** Settings for buildSnapshot with the test's own site documents, feed and keying (any left out: none). */

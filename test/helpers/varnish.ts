@@ -32,9 +32,13 @@ export async function startVarnish(options: {
   ensureDebianProgram('/usr/lib/x86_64-linux-gnu/varnish/vmods/libvmod_xkey.so', ['varnish-modules'])
   const directory = await mkdtemp(join(tmpdir(), 'catalog-varnish-'))
   const vclFile = join(directory, 'edge.vcl')
-  await promisify(execFile)(process.execPath, ['server/edge-vcl.ts', ...options.backends.flatMap((backend) => ['--backend', backend]), '--out', vclFile], {
-    env: {...process.env, CDN_PURGE_TOKEN: options.token},
-  })
+  await promisify(execFile)(
+    process.execPath,
+    ['server/edge-vcl.ts', ...options.backends.flatMap((backend) => ['--backend', backend]), '--out', vclFile],
+    {
+      env: {...process.env, CDN_PURGE_TOKEN: options.token},
+    },
+  )
   const parameters =
     options.parameters === 'default'
       ? []
@@ -47,7 +51,21 @@ export async function startVarnish(options: {
   const [command, ...prefix] = options.cpu === undefined ? [program] : ['taskset', '-c', String(options.cpu), program]
   const child: ChildProcess = spawn(
     command ?? program,
-    [...prefix, '-F', '-j', 'none', '-n', join(directory, 'work'), '-a', `127.0.0.1:${port}`, '-f', vclFile, '-s', `malloc,${options.storageMiB ?? 64}m`, ...parameters],
+    [
+      ...prefix,
+      '-F',
+      '-j',
+      'none',
+      '-n',
+      join(directory, 'work'),
+      '-a',
+      `127.0.0.1:${port}`,
+      '-f',
+      vclFile,
+      '-s',
+      `malloc,${options.storageMiB ?? 64}m`,
+      ...parameters,
+    ],
     {
       stdio: 'ignore',
     },

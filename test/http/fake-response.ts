@@ -33,7 +33,8 @@ export function fakeResponse(): {response: ServerResponse; written: Written} {
     writeHead(status: number, headers: readonly string[] = []) {
       written.status = status
       written.headerList = [...headers]
-      for (let index = 0; index + 1 < headers.length; index += 2) set(String(headers[index]), String(headers[index + 1]))
+      for (let index = 0; index + 1 < headers.length; index += 2)
+        set(String(headers[index]), String(headers[index + 1]))
       response.headersSent = true
       return response
     },

@@ -3,7 +3,13 @@
 import {createServer, ServerResponse, type Server} from 'node:http'
 import {connect} from 'node:net'
 import {afterEach, describe, expect, it} from 'vitest'
-import {FixedHeadResponse, fixedHeaders, fixedHeadsWork, NO_FIXED_HEADERS, writeHeadWithFixed} from '../../server/http/fixed-head.ts'
+import {
+  FixedHeadResponse,
+  fixedHeaders,
+  fixedHeadsWork,
+  NO_FIXED_HEADERS,
+  writeHeadWithFixed,
+} from '../../server/http/fixed-head.ts'
 
 const VARIANT = fixedHeaders(['ETag', '"abc"', 'Content-Type', 'application/json; charset=utf-8'])
 const SHARED = fixedHeaders(['Access-Control-Allow-Origin', '*', 'X-Content-Type-Options', 'nosniff'])
@@ -13,7 +19,9 @@ let server: Server | undefined
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())))
 
 async function listen(answer: (response: ServerResponse) => void, withFixedHeads = true): Promise<number> {
-  server = createServer(withFixedHeads ? {ServerResponse: FixedHeadResponse} : {}, (_request, response) => answer(response))
+  server = createServer(withFixedHeads ? {ServerResponse: FixedHeadResponse} : {}, (_request, response) =>
+    answer(response),
+  )
   await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve))
   const address = server.address()
   if (address === null || typeof address === 'string') throw new Error('no port')
@@ -44,7 +52,14 @@ describe('a head with fixed lines', () => {
     let count = 0
     const port = await listen((response) => {
       count += 1
-      writeHeadWithFixed(response, 200, VARIANT, SHARED, ['X-Request-Id', `r${count}`], ['Content-Length', String(BODY.length)])
+      writeHeadWithFixed(
+        response,
+        200,
+        VARIANT,
+        SHARED,
+        ['X-Request-Id', `r${count}`],
+        ['Content-Length', String(BODY.length)],
+      )
       response.end(BODY)
     })
     const text = await exchange(port, GET + GET, 2)
@@ -83,7 +98,9 @@ describe('a head with fixed lines', () => {
       response.end()
     }, false)
     const text = await exchange(port, GET, 0)
-    expect(text).toMatch(/^HTTP\/1\.1 304 Not Modified\r\nETag: "abc"\r\nContent-Type: application\/json; charset=utf-8\r\nX-Request-Id: r\r\n/)
+    expect(text).toMatch(
+      /^HTTP\/1\.1 304 Not Modified\r\nETag: "abc"\r\nContent-Type: application\/json; charset=utf-8\r\nX-Request-Id: r\r\n/,
+    )
   })
 })
 
@@ -91,15 +108,18 @@ describe('the response class', () => {
   it("takes the server's options as Node's own responses do", async () => {
     // With rejectNonStandardBodyWrites, a body written to a HEAD response throws.
     let refused: boolean | undefined
-    server = createServer({ServerResponse: FixedHeadResponse, rejectNonStandardBodyWrites: true}, (_request, response) => {
-      refused = false
-      try {
-        response.write('x')
-      } catch {
-        refused = true
-      }
-      response.end()
-    })
+    server = createServer(
+      {ServerResponse: FixedHeadResponse, rejectNonStandardBodyWrites: true},
+      (_request, response) => {
+        refused = false
+        try {
+          response.write('x')
+        } catch {
+          refused = true
+        }
+        response.end()
+      },
+    )
     await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve))
     const address = server.address()
     if (address === null || typeof address === 'string') throw new Error('no port')
@@ -116,7 +136,8 @@ describe('fixed header lines', () => {
   })
 
   it('leave out the headers Node reads to frame the body or keep the connection', () => {
-    for (const name of ['Content-Length', 'transfer-encoding', 'Connection', 'Date', 'Keep-Alive']) expect(() => fixedHeaders([name, '1']), name).toThrow(/read by Node/)
+    for (const name of ['Content-Length', 'transfer-encoding', 'Connection', 'Date', 'Keep-Alive'])
+      expect(() => fixedHeaders([name, '1']), name).toThrow(/read by Node/)
   })
 })
 

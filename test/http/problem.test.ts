@@ -2,14 +2,30 @@
 // records what it is given: no server, no socket.
 import {describe, expect, it} from 'vitest'
 import {lifecycleHeaders, sendRetired} from '../../server/http/lifecycle.ts'
-import {buildProblem, isProblemStatus, isReadMethod, PROBLEM_CONTENT_TYPE, problemAnchor, problemTitle, sendMethodNotAllowed, sendProblem, unknownPathDetail} from '../../server/http/problem.ts'
+import {
+  buildProblem,
+  isProblemStatus,
+  isReadMethod,
+  PROBLEM_CONTENT_TYPE,
+  problemAnchor,
+  problemTitle,
+  sendMethodNotAllowed,
+  sendProblem,
+  unknownPathDetail,
+} from '../../server/http/problem.ts'
 import {fakeRequest, fakeResponse} from './fake-response.ts'
 
 const BASE = 'http://api.test'
 
 describe('problem documents', () => {
   it('names each status by its reason phrase, with a stable anchor in the errors section', () => {
-    expect(buildProblem(BASE, 404, 'No such thing.', '/x')).toEqual({type: 'http://api.test/docs#errors-not-found', title: 'Not Found', status: 404, detail: 'No such thing.', instance: '/x'})
+    expect(buildProblem(BASE, 404, 'No such thing.', '/x')).toEqual({
+      type: 'http://api.test/docs#errors-not-found',
+      title: 'Not Found',
+      status: 404,
+      detail: 'No such thing.',
+      instance: '/x',
+    })
     expect(problemAnchor(429)).toBe('errors-too-many-requests')
     expect(problemAnchor(414)).toBe('errors-uri-too-long')
     expect(problemAnchor(417)).toBe('errors-expectation-failed')
@@ -18,8 +34,10 @@ describe('problem documents', () => {
   })
 
   it('knows exactly the statuses it sends', () => {
-    for (const status of [400, 404, 405, 408, 409, 410, 413, 414, 415, 417, 421, 429, 431, 500, 503]) expect(isProblemStatus(status), String(status)).toBe(true)
-    for (const status of [200, 304, 401, 403, 502, '404', undefined]) expect(isProblemStatus(status), String(status)).toBe(false)
+    for (const status of [400, 404, 405, 408, 409, 410, 413, 414, 415, 417, 421, 429, 431, 500, 503])
+      expect(isProblemStatus(status), String(status)).toBe(true)
+    for (const status of [200, 304, 401, 403, 502, '404', undefined])
+      expect(isProblemStatus(status), String(status)).toBe(false)
   })
 
   it('reads only GET and HEAD as read methods', () => {
@@ -38,7 +56,18 @@ describe('sendProblem', () => {
     sendProblem(fakeRequest('GET', '/p'), response, problem, {Allow: 'GET'}, ['X-Request-Id', 'r1'])
     const body = Buffer.from(JSON.stringify(problem))
     expect(written.status).toBe(400)
-    expect(written.headerList).toEqual(['Allow', 'GET', 'Content-Type', PROBLEM_CONTENT_TYPE, 'Content-Length', String(body.length), 'Cache-Control', 'no-store', 'X-Request-Id', 'r1'])
+    expect(written.headerList).toEqual([
+      'Allow',
+      'GET',
+      'Content-Type',
+      PROBLEM_CONTENT_TYPE,
+      'Content-Length',
+      String(body.length),
+      'Cache-Control',
+      'no-store',
+      'X-Request-Id',
+      'r1',
+    ])
     expect(PROBLEM_CONTENT_TYPE).toBe('application/problem+json; charset=utf-8')
     expect(body.length).toBeGreaterThan(JSON.stringify(problem).length) // counted in bytes, not characters
     expect(written.body).toEqual(body)
@@ -55,7 +84,12 @@ describe('sendProblem', () => {
 
   it('answers 405 with the Allow header', () => {
     const {response, written} = fakeResponse()
-    sendMethodNotAllowed(fakeRequest('POST', '/a'), response, {publicBaseUrl: BASE, allow: 'GET, HEAD', instance: '/a', detail: 'read-only'})
+    sendMethodNotAllowed(fakeRequest('POST', '/a'), response, {
+      publicBaseUrl: BASE,
+      allow: 'GET, HEAD',
+      instance: '/a',
+      detail: 'read-only',
+    })
     expect(written.status).toBe(405)
     expect(written.headers.allow).toBe('GET, HEAD')
     expect(JSON.parse(String(written.body))).toEqual(buildProblem(BASE, 405, 'read-only', '/a'))
@@ -63,7 +97,11 @@ describe('sendProblem', () => {
 })
 
 describe('a deprecated version', () => {
-  const lifecycle = {deprecation: new Date('2027-01-01T00:00:00.999Z'), sunset: new Date('2027-07-01T00:00:00Z'), successorUrl: 'http://api.test/api/v2/index.json'}
+  const lifecycle = {
+    deprecation: new Date('2027-01-01T00:00:00.999Z'),
+    sunset: new Date('2027-07-01T00:00:00Z'),
+    successorUrl: 'http://api.test/api/v2/index.json',
+  }
 
   it('announces its deprecation in unix seconds, its sunset as an HTTP-date and its successor', () => {
     expect(lifecycleHeaders(lifecycle)).toEqual([
@@ -80,7 +118,12 @@ describe('a deprecated version', () => {
     expect(written.headers.link).toBe('<http://api.test/api/v2/index.json>; rel="successor-version"')
     expect(written.headers['x-request-id']).toBe('r2')
     expect(JSON.parse(String(written.body))).toEqual(
-      buildProblem(BASE, 410, 'This API version was retired on Thu, 01 Jul 2027 00:00:00 GMT. Its successor is http://api.test/api/v2/index.json.', '/api/v1/episodes.json'),
+      buildProblem(
+        BASE,
+        410,
+        'This API version was retired on Thu, 01 Jul 2027 00:00:00 GMT. Its successor is http://api.test/api/v2/index.json.',
+        '/api/v1/episodes.json',
+      ),
     )
   })
 

@@ -69,7 +69,9 @@ describe.each(['/one-buffer', '/chunked'])('the bulk document written as %s', (p
     expect(head.body.length).toBe(0)
     expect(head.headers['content-length']).toBe(full.headers['content-length'])
     expect(head.headers.etag).toBe(full.headers.etag)
-    const notModified = await rawRequest(`${baseUrl}${path}`, {headers: {'Accept-Encoding': 'identity', 'If-None-Match': String(full.headers.etag)}})
+    const notModified = await rawRequest(`${baseUrl}${path}`, {
+      headers: {'Accept-Encoding': 'identity', 'If-None-Match': String(full.headers.etag)},
+    })
     expect(notModified.status).toBe(304)
     expect(notModified.body.length).toBe(0)
   })
@@ -83,23 +85,27 @@ describe('a large chunked body', () => {
     if (!(body instanceof ChunkedBody)) throw new Error('expected a chunked body')
     responses.length = 0
     const received = await new Promise<Buffer>((resolve, reject) => {
-      const outgoing = request(`${baseUrl}/large`, {headers: {'Accept-Encoding': 'identity'}, agent: false}, (incoming) => {
-        const chunks: Buffer[] = []
-        let reads = 0
-        incoming.on('data', (chunk: Buffer) => {
-          chunks.push(chunk)
-          // Every so often the reader stops a while, and the server's socket fills.
-          if (++reads % 64 === 0) {
-            incoming.pause()
-            const response = responses[0]
-            // Backpressure: what the server queued stays bounded, far below the body's size.
-            if (response) expect(response.writableLength).toBeLessThan(4 * 1024 * 1024)
-            setTimeout(() => incoming.resume(), 5)
-          }
-        })
-        incoming.on('end', () => resolve(Buffer.concat(chunks)))
-        incoming.on('error', reject)
-      })
+      const outgoing = request(
+        `${baseUrl}/large`,
+        {headers: {'Accept-Encoding': 'identity'}, agent: false},
+        (incoming) => {
+          const chunks: Buffer[] = []
+          let reads = 0
+          incoming.on('data', (chunk: Buffer) => {
+            chunks.push(chunk)
+            // Every so often the reader stops a while, and the server's socket fills.
+            if (++reads % 64 === 0) {
+              incoming.pause()
+              const response = responses[0]
+              // Backpressure: what the server queued stays bounded, far below the body's size.
+              if (response) expect(response.writableLength).toBeLessThan(4 * 1024 * 1024)
+              setTimeout(() => incoming.resume(), 5)
+            }
+          })
+          incoming.on('end', () => resolve(Buffer.concat(chunks)))
+          incoming.on('error', reject)
+        },
+      )
       outgoing.on('error', reject)
       outgoing.end()
     })
@@ -110,12 +116,16 @@ describe('a large chunked body', () => {
   it('stops writing and lets go when the client disconnects mid-body', async () => {
     responses.length = 0
     await new Promise<void>((resolve, reject) => {
-      const outgoing = request(`${baseUrl}/large`, {headers: {'Accept-Encoding': 'identity'}, agent: false}, (incoming) => {
-        incoming.once('data', () => {
-          outgoing.destroy()
-          resolve()
-        })
-      })
+      const outgoing = request(
+        `${baseUrl}/large`,
+        {headers: {'Accept-Encoding': 'identity'}, agent: false},
+        (incoming) => {
+          incoming.once('data', () => {
+            outgoing.destroy()
+            resolve()
+          })
+        },
+      )
       outgoing.on('error', () => undefined)
       outgoing.end()
       outgoing.on('timeout', reject)

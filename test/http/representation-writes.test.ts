@@ -47,7 +47,8 @@ describe('the response head', () => {
     sendRepresentation(fakeRequest('GET', '/'), first.response, representation, {extra: ['X-Request-Id', '1']})
     const second = fakeResponse()
     sendRepresentation(fakeRequest('GET', '/'), second.response, representation, {extra: ['X-Request-Id', '2']})
-    const withoutRequestId = (list: readonly string[]) => list.filter((entry, index) => entry !== 'X-Request-Id' && list[index - 1] !== 'X-Request-Id')
+    const withoutRequestId = (list: readonly string[]) =>
+      list.filter((entry, index) => entry !== 'X-Request-Id' && list[index - 1] !== 'X-Request-Id')
     expect(withoutRequestId(second.written.headerList)).toEqual(withoutRequestId(first.written.headerList))
     expect(second.written.headers['x-request-id']).toBe('2')
   })
@@ -77,7 +78,11 @@ describe('content codings', () => {
     await representation.precompress()
     for (const acceptEncoding of [undefined, 'gzip', 'br;q=1, gzip;q=0.5']) {
       const {response, written} = fakeResponse()
-      sendRepresentation(fakeRequest('GET', '/', acceptEncoding === undefined ? {} : {'accept-encoding': acceptEncoding}), response, representation)
+      sendRepresentation(
+        fakeRequest('GET', '/', acceptEncoding === undefined ? {} : {'accept-encoding': acceptEncoding}),
+        response,
+        representation,
+      )
       expect(written.status, acceptEncoding).toBe(200)
       expect(written.headers['content-encoding'], acceptEncoding).toBeUndefined()
       expect(written.headers.etag, acceptEncoding).toBe(representation.etag)
@@ -112,7 +117,12 @@ describe('conditional requests', () => {
   }
 
   it('answers 304 without a body or content headers to a matching ETag, in a list, or *', () => {
-    for (const ifNoneMatch of [representation.etag, `"other", ${representation.etag}`, `W/${representation.etag}`, '*']) {
+    for (const ifNoneMatch of [
+      representation.etag,
+      `"other", ${representation.etag}`,
+      `W/${representation.etag}`,
+      '*',
+    ]) {
       const written = send({'if-none-match': ifNoneMatch})
       expect(written.status, ifNoneMatch).toBe(304)
       expect(written.body, ifNoneMatch).toBeUndefined()

@@ -2,7 +2,13 @@
 // makes up, written to responses that record what they are given.
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import {describe, expect, it} from 'vitest'
-import {createRequestListener, EXPOSED_HEADERS, MAX_URL_LENGTH, PREFLIGHT_HEADERS, type RequestListenerParts} from '../../server/http/request-listener.ts'
+import {
+  createRequestListener,
+  EXPOSED_HEADERS,
+  MAX_URL_LENGTH,
+  PREFLIGHT_HEADERS,
+  type RequestListenerParts,
+} from '../../server/http/request-listener.ts'
 import {pathOf} from '../../server/http/request-target.ts'
 import {fixedHeaders} from '../../server/http/fixed-head.ts'
 import {fakeRequest, fakeResponse} from './fake-response.ts'
@@ -12,7 +18,11 @@ const CORS = {'access-control-allow-origin': '*', 'access-control-expose-headers
 
 /** A listener whose fast path answers /fast, and whose application answers everything else 299. */
 function listener(parts: Partial<RequestListenerParts> = {}) {
-  const seen: {fastHeaders?: string[]; application: string[]; errors: unknown[]; observed: string[]} = {application: [], errors: [], observed: []}
+  const seen: {fastHeaders?: string[]; application: string[]; errors: unknown[]; observed: string[]} = {
+    application: [],
+    errors: [],
+    observed: [],
+  }
   const handle = createRequestListener({
     fastPath: (request, response, headers, fixed) => {
       if (!request.url?.startsWith('/api/v1/fast') && request.url !== '/fast') return false
@@ -41,7 +51,16 @@ describe('every response', () => {
     const {send, seen} = listener()
     const fast = send('GET', '/fast')
     expect(fast.status).toBe(200)
-    expect(seen.fastHeaders).toEqual(['X-Content-Type-Options', 'nosniff', 'Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', EXPOSED_HEADERS, 'X-Request-Id', 'req-1'])
+    expect(seen.fastHeaders).toEqual([
+      'X-Content-Type-Options',
+      'nosniff',
+      'Access-Control-Allow-Origin',
+      '*',
+      'Access-Control-Expose-Headers',
+      EXPOSED_HEADERS,
+      'X-Request-Id',
+      'req-1',
+    ])
     const slow = send('GET', '/other?x')
     expect(slow.status).toBe(299)
     expect(slow.headers).toEqual({'x-content-type-options': 'nosniff', ...CORS, 'x-request-id': 'req-1'})
@@ -50,11 +69,16 @@ describe('every response', () => {
 
   it('carries no CORS on the MCP endpoint', () => {
     const {send} = listener()
-    expect(send('POST', '/mcp?session=1').headers).toEqual({'x-content-type-options': 'nosniff', 'x-request-id': 'req-1'})
+    expect(send('POST', '/mcp?session=1').headers).toEqual({
+      'x-content-type-options': 'nosniff',
+      'x-request-id': 'req-1',
+    })
   })
 
   it('exposes the headers a browser client needs', () => {
-    expect(EXPOSED_HEADERS).toBe('ETag, Last-Modified, Link, RateLimit, RateLimit-Policy, Retry-After, Deprecation, Sunset')
+    expect(EXPOSED_HEADERS).toBe(
+      'ETag, Last-Modified, Link, RateLimit, RateLimit-Policy, Retry-After, Deprecation, Sunset',
+    )
   })
 })
 
@@ -67,7 +91,11 @@ describe('long URLs', () => {
     const refused = send('GET', `${url}b`)
     expect(refused.status).toBe(414)
     expect(refused.headers['x-request-id']).toBe('req-1')
-    expect(JSON.parse(String(refused.body))).toMatchObject({status: 414, detail: 'The URL is longer than 2048 bytes.', instance: url.slice(0, 200)})
+    expect(JSON.parse(String(refused.body))).toMatchObject({
+      status: 414,
+      detail: 'The URL is longer than 2048 bytes.',
+      instance: url.slice(0, 200),
+    })
     expect(seen.application).toHaveLength(1)
   })
 })
@@ -75,7 +103,10 @@ describe('long URLs', () => {
 describe('CORS preflight', () => {
   it('answers an OPTIONS request with an Origin and a requested method 204 with the allowed methods and headers', () => {
     const {send, seen} = listener()
-    const preflight = send('OPTIONS', '/api/v1/index.json', {origin: 'https://example.com', 'access-control-request-method': 'GET'})
+    const preflight = send('OPTIONS', '/api/v1/index.json', {
+      origin: 'https://example.com',
+      'access-control-request-method': 'GET',
+    })
     expect(preflight.status).toBe(204)
     expect(preflight.headerList).toEqual([
       'X-Content-Type-Options',
@@ -103,7 +134,9 @@ describe('CORS preflight', () => {
     expect(send('OPTIONS', '/a', {origin: 'https://example.com'}).status).toBe(299)
     expect(send('OPTIONS', '/b', {'access-control-request-method': 'GET'}).status).toBe(299)
     expect(send('GET', '/c', {origin: 'https://example.com', 'access-control-request-method': 'GET'}).status).toBe(299)
-    expect(send('OPTIONS', '/mcp', {origin: 'https://example.com', 'access-control-request-method': 'POST'}).status).toBe(299)
+    expect(
+      send('OPTIONS', '/mcp', {origin: 'https://example.com', 'access-control-request-method': 'POST'}).status,
+    ).toBe(299)
     expect(seen.application).toEqual(['/a', '/b', '/c', '/mcp'])
   })
 })
@@ -159,12 +192,23 @@ describe('rate limiting', () => {
 })
 
 describe('the version lifecycle', () => {
-  const lifecycle = {deprecation: new Date('2027-01-01T00:00:00Z'), sunset: new Date('2027-07-01T00:00:00Z'), successorUrl: 'http://api.test/api/v2/index.json'}
+  const lifecycle = {
+    deprecation: new Date('2027-01-01T00:00:00Z'),
+    sunset: new Date('2027-07-01T00:00:00Z'),
+    successorUrl: 'http://api.test/api/v2/index.json',
+  }
 
   it('adds the deprecation headers to v1 responses only, fast path and application alike', () => {
     const {send, seen} = listener({lifecycle, clock: () => new Date('2027-03-01T00:00:00Z')})
     send('GET', '/api/v1/fast')
-    expect(seen.fastHeaders?.slice(-8, -2)).toEqual(['Deprecation', '@1798761600', 'Sunset', 'Thu, 01 Jul 2027 00:00:00 GMT', 'Link', '<http://api.test/api/v2/index.json>; rel="successor-version"'])
+    expect(seen.fastHeaders?.slice(-8, -2)).toEqual([
+      'Deprecation',
+      '@1798761600',
+      'Sunset',
+      'Thu, 01 Jul 2027 00:00:00 GMT',
+      'Link',
+      '<http://api.test/api/v2/index.json>; rel="successor-version"',
+    ])
     expect(send('GET', '/api/v1').headers.deprecation).toBe('@1798761600')
     expect(send('GET', '/api/v1/episodes.json').headers.sunset).toBe('Thu, 01 Jul 2027 00:00:00 GMT')
     expect(send('GET', '/api/v10/x').headers.deprecation).toBeUndefined()
@@ -198,7 +242,11 @@ describe('a fast path that throws', () => {
     expect(seen.errors).toEqual([new Error('boom')])
     expect(failed.status).toBe(500)
     expect(failed.headers['x-request-id']).toBe('req-1')
-    expect(JSON.parse(String(failed.body))).toMatchObject({status: 500, instance: '/x', detail: 'The server failed to answer. The payload is static, so a retry with backoff is safe.'})
+    expect(JSON.parse(String(failed.body))).toMatchObject({
+      status: 500,
+      instance: '/x',
+      detail: 'The server failed to answer. The payload is static, so a retry with backoff is safe.',
+    })
     expect(seen.application).toEqual([])
   })
 
@@ -234,7 +282,9 @@ describe('the observer', () => {
     handle(request, response)
     expect(observed).toEqual([])
     response.end()
-    expect(observed).toEqual([{id: 'abc', url: '/original', startedAt: expect.any(Number), socketBytesBefore: 321, completed: true}])
+    expect(observed).toEqual([
+      {id: 'abc', url: '/original', startedAt: expect.any(Number), socketBytesBefore: 321, completed: true},
+    ])
     expect(observed[0]?.startedAt).toBeGreaterThanOrEqual(before)
   })
 })

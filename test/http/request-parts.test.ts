@@ -14,12 +14,15 @@ const BASE = 'http://api.test'
 describe('request ids', () => {
   it('keeps an id a proxy gave the request when it looks like one', () => {
     const next = requestIdSource()
-    for (const id of ['abc-123', 'a.b:c@d/e+f=g_h', 'x'.repeat(128)]) expect(next(fakeRequest('GET', '/', {'x-request-id': id}))).toBe(id)
+    for (const id of ['abc-123', 'a.b:c@d/e+f=g_h', 'x'.repeat(128)])
+      expect(next(fakeRequest('GET', '/', {'x-request-id': id}))).toBe(id)
   })
 
   it('makes its own for a missing, empty, too long or odd one: a per-process prefix and a base-36 sequence', () => {
     const next = requestIdSource()
-    const made = ['', 'x'.repeat(129), 'a b', 'é', undefined].map((id) => next(fakeRequest('GET', '/', id === undefined ? {} : {'x-request-id': id})))
+    const made = ['', 'x'.repeat(129), 'a b', 'é', undefined].map((id) =>
+      next(fakeRequest('GET', '/', id === undefined ? {} : {'x-request-id': id})),
+    )
     const prefix = made[0]?.slice(0, 8)
     expect(prefix).toMatch(/^[\w-]{8}$/)
     expect(made).toEqual([1, 2, 3, 4, 5].map((sequence) => `${prefix}-${sequence.toString(36)}`))
@@ -30,7 +33,17 @@ describe('request ids', () => {
 
   it('never keeps one that could break a header line: ids go into the head unchecked', () => {
     const next = requestIdSource()
-    for (const hostile of ['a\r\nSet-Cookie: b=c', 'a\nb', 'a\u0000b', 'a\u007fb', 'a\tb', 'a;b', 'a"b', 'a\u00ffb', 'א']) {
+    for (const hostile of [
+      'a\r\nSet-Cookie: b=c',
+      'a\nb',
+      'a\u0000b',
+      'a\u007fb',
+      'a\tb',
+      'a;b',
+      'a"b',
+      'a\u00ffb',
+      'א',
+    ]) {
       const id = next(fakeRequest('GET', '/', {'x-request-id': hostile}))
       expect(id).not.toBe(hostile)
       expect(() => validateHeaderValue('X-Request-Id', id)).not.toThrow()
@@ -45,7 +58,11 @@ describe('request ids', () => {
 
 describe('client addresses', () => {
   const from = (remoteAddress: string | undefined, forwarded?: string) =>
-    ({headers: forwarded === undefined ? {} : {'x-forwarded-for': forwarded}, socket: {remoteAddress}, connection: {remoteAddress}}) as unknown as IncomingMessage
+    ({
+      headers: forwarded === undefined ? {} : {'x-forwarded-for': forwarded},
+      socket: {remoteAddress},
+      connection: {remoteAddress},
+    }) as unknown as IncomingMessage
 
   it('is the peer without trusted proxies, whatever X-Forwarded-For says', () => {
     const resolve = clientAddressResolver(undefined)
@@ -86,11 +103,27 @@ describe('the rate limiter', () => {
   afterEach(() => vi.useRealTimers())
 
   const limiter = (store: CounterStore, onStoreError: (error: unknown) => void = () => undefined) =>
-    createRateLimiter({quota: 2, windowSeconds: 60, store, keyOf: () => 'client', publicBaseUrl: BASE, onStoreError, policyName: 'p'})
-  const counting = (limiter: RateLimiter) => (request: IncomingMessage, response: ServerResponse, headers: string[]) => limiter.count(request, response, headers, NO_FIXED_HEADERS)
+    createRateLimiter({
+      quota: 2,
+      windowSeconds: 60,
+      store,
+      keyOf: () => 'client',
+      publicBaseUrl: BASE,
+      onStoreError,
+      policyName: 'p',
+    })
+  const counting = (limiter: RateLimiter) => (request: IncomingMessage, response: ServerResponse, headers: string[]) =>
+    limiter.count(request, response, headers, NO_FIXED_HEADERS)
 
   it('refuses at start a policy name that could break a header line: RateLimit goes into the head unchecked', () => {
-    const options = {quota: 2, windowSeconds: 60, store: new WindowCounter(), keyOf: () => 'client', publicBaseUrl: BASE, onStoreError: () => undefined}
+    const options = {
+      quota: 2,
+      windowSeconds: 60,
+      store: new WindowCounter(),
+      keyOf: () => 'client',
+      publicBaseUrl: BASE,
+      onStoreError: () => undefined,
+    }
     expect(() => createRateLimiter({...options, policyName: 'p\r\nSet-Cookie: a=b'})).toThrow(/Invalid character/)
   })
 
@@ -105,7 +138,10 @@ describe('the rate limiter', () => {
     })
     expect(verdicts.map((verdict) => verdict.allowed)).toEqual([true, true, false])
     expect(verdicts[0]?.headers).toEqual(['X-Request-Id', 'r', 'RateLimit', '"p";r=1;t=60'])
-    expect(limiter(counter).policy.list, 'the policy, the same on every response').toEqual(['RateLimit-Policy', '"p";q=2;w=60'])
+    expect(limiter(counter).policy.list, 'the policy, the same on every response').toEqual([
+      'RateLimit-Policy',
+      '"p";q=2;w=60',
+    ])
     expect(verdicts[1]?.headers.at(-1)).toBe('"p";r=0;t=60')
     expect(verdicts[0]?.written.status).toBeUndefined()
     const refused = verdicts[2]?.written
@@ -115,7 +151,8 @@ describe('the rate limiter', () => {
     expect(JSON.parse(String(refused?.body))).toMatchObject({
       status: 429,
       instance: '/api/v1/index.json',
-      detail: 'More than 2 requests in 60 seconds from one client. Retry after 60 seconds; the CDN serves cached copies meanwhile.',
+      detail:
+        'More than 2 requests in 60 seconds from one client. Retry after 60 seconds; the CDN serves cached copies meanwhile.',
     })
     // The window was set from windowSeconds: 61 s later the client starts again.
     vi.setSystemTime(Date.parse('2026-01-01T00:01:01Z'))
@@ -145,7 +182,14 @@ describe('the rate limiter', () => {
 
   it('uses the default policy name', () => {
     const headers: string[] = []
-    const limiter = createRateLimiter({quota: 5, windowSeconds: 10, store: new WindowCounter(), keyOf: () => 'k', publicBaseUrl: BASE, onStoreError: () => undefined})
+    const limiter = createRateLimiter({
+      quota: 5,
+      windowSeconds: 10,
+      store: new WindowCounter(),
+      keyOf: () => 'k',
+      publicBaseUrl: BASE,
+      onStoreError: () => undefined,
+    })
     const allowed = counting(limiter)(fakeRequest('GET', '/'), fakeResponse().response, headers)
     expect(allowed).toBe(true)
     expect(headers).toEqual(['RateLimit', '"default";r=4;t=10'])
@@ -155,11 +199,16 @@ describe('the rate limiter', () => {
   it('counts each client by its key', () => {
     const keys: string[] = []
     const store = {increment: (key: string) => (keys.push(key), {totalHits: 1, resetTime: undefined})}
-    const allowed = counting(createRateLimiter({quota: 5, windowSeconds: 10, store, keyOf: (request) => String(request.url), publicBaseUrl: BASE, onStoreError: () => undefined}))(
-      fakeRequest('GET', '/a'),
-      fakeResponse().response,
-      [],
-    )
+    const allowed = counting(
+      createRateLimiter({
+        quota: 5,
+        windowSeconds: 10,
+        store,
+        keyOf: (request) => String(request.url),
+        publicBaseUrl: BASE,
+        onStoreError: () => undefined,
+      }),
+    )(fakeRequest('GET', '/a'), fakeResponse().response, [])
     expect(allowed).toBe(true)
     expect(keys).toEqual(['/a'])
   })
@@ -171,7 +220,13 @@ describe('the rate limiter', () => {
     expect(allowed).toBeInstanceOf(Promise)
     expect(await allowed).toBe(false)
     expect(written.status).toBe(429)
-    expect(await counting(limiter({increment: async () => ({totalHits: 1, resetTime: undefined})}))(fakeRequest('GET', '/'), fakeResponse().response, [])).toBe(true)
+    expect(
+      await counting(limiter({increment: async () => ({totalHits: 1, resetTime: undefined})}))(
+        fakeRequest('GET', '/'),
+        fakeResponse().response,
+        [],
+      ),
+    ).toBe(true)
   })
 
   it('lets requests through while a failing store is paused for 5 s, reporting each pause once', async () => {
@@ -205,8 +260,17 @@ describe('the rate limiter', () => {
     vi.useFakeTimers({now: 0})
     const errors: unknown[] = []
     let answer: (() => void) | undefined
-    const store = {increment: () => new Promise<{totalHits: number; resetTime: undefined}>((resolve) => (answer = () => resolve({totalHits: 99, resetTime: undefined})))}
-    const pending = counting(limiter(store, (error) => errors.push(error)))(fakeRequest('GET', '/'), fakeResponse().response, [])
+    const store = {
+      increment: () =>
+        new Promise<{totalHits: number; resetTime: undefined}>(
+          (resolve) => (answer = () => resolve({totalHits: 99, resetTime: undefined})),
+        ),
+    }
+    const pending = counting(limiter(store, (error) => errors.push(error)))(
+      fakeRequest('GET', '/'),
+      fakeResponse().response,
+      [],
+    )
     await vi.advanceTimersByTimeAsync(249)
     expect(errors).toEqual([])
     await vi.advanceTimersByTimeAsync(1)
@@ -219,9 +283,21 @@ describe('the rate limiter', () => {
   it('clears its timer when the store answers in time, and lets a rejected count through', async () => {
     vi.useFakeTimers({now: 0})
     const errors: unknown[] = []
-    expect(await counting(limiter({increment: async () => ({totalHits: 1, resetTime: undefined})}))(fakeRequest('GET', '/'), fakeResponse().response, [])).toBe(true)
+    expect(
+      await counting(limiter({increment: async () => ({totalHits: 1, resetTime: undefined})}))(
+        fakeRequest('GET', '/'),
+        fakeResponse().response,
+        [],
+      ),
+    ).toBe(true)
     expect(vi.getTimerCount()).toBe(0)
-    expect(await counting(limiter({increment: () => Promise.reject(new Error('gone'))}, (error) => errors.push(error)))(fakeRequest('GET', '/'), fakeResponse().response, [])).toBe(true)
+    expect(
+      await counting(limiter({increment: () => Promise.reject(new Error('gone'))}, (error) => errors.push(error)))(
+        fakeRequest('GET', '/'),
+        fakeResponse().response,
+        [],
+      ),
+    ).toBe(true)
     expect(errors).toEqual([new Error('gone')])
   })
 })

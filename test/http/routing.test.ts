@@ -23,8 +23,14 @@ let snapshot: Snapshot
 let store: SnapshotStore
 
 beforeAll(async () => {
-  const source = createEmbeddedSource('inline', async () => [voice('dana'), episode('ep-1'), episode('ep-2', {publishedAt: '2025-03-01'})])
-  snapshot = await catalogSnapshotBuilder({source, config, clock: () => new Date('2026-01-01T00:00:00Z')})(undefined, {kind: 'all'})
+  const source = createEmbeddedSource('inline', async () => [
+    voice('dana'),
+    episode('ep-1'),
+    episode('ep-2', {publishedAt: '2025-03-01'}),
+  ])
+  snapshot = await catalogSnapshotBuilder({source, config, clock: () => new Date('2026-01-01T00:00:00Z')})(undefined, {
+    kind: 'all',
+  })
   store = {
     current: () => snapshot,
     refresh: async () => snapshot,
@@ -39,7 +45,12 @@ describe('the fast path', () => {
   const serve = (method: string, url: string) => {
     const {response, written} = fakeResponse()
     const headers = ['X-Request-Id', 'r1']
-    const answered = createFastPath(store, BASE)(fakeRequest(method, url, {'accept-encoding': 'identity'}), response, headers, NO_FIXED_HEADERS)
+    const answered = createFastPath(store, BASE)(
+      fakeRequest(method, url, {'accept-encoding': 'identity'}),
+      response,
+      headers,
+      NO_FIXED_HEADERS,
+    )
     return {answered, written, headers}
   }
 
@@ -104,7 +115,11 @@ describe('the fast path', () => {
 describe('the catalog handler', () => {
   const handle = (method: string, path: string, query = '') => {
     const {response, written} = fakeResponse()
-    createCatalogHandler(store, BASE)(fakeRequest(method, `/api/v1${path}`, {'accept-encoding': 'identity'}), response, {path, query, instance: `/api/v1${path}`})
+    createCatalogHandler(store, BASE)(
+      fakeRequest(method, `/api/v1${path}`, {'accept-encoding': 'identity'}),
+      response,
+      {path, query, instance: `/api/v1${path}`},
+    )
     return written
   }
 
@@ -121,7 +136,9 @@ describe('the catalog handler', () => {
       const written = handle('PUT', path)
       expect(written.status, path).toBe(405)
       expect(written.headers.allow, path).toBe('GET, HEAD')
-      expect(json(written.body), path).toEqual(buildProblem(BASE, 405, 'The API is read-only: PUT is not supported. Retry as GET or HEAD.', `/api/v1${path}`))
+      expect(json(written.body), path).toEqual(
+        buildProblem(BASE, 405, 'The API is read-only: PUT is not supported. Retry as GET or HEAD.', `/api/v1${path}`),
+      )
     }
     expect(handle('POST', '/episodes.json', 'limit=0').status).toBe(405)
   })
@@ -130,14 +147,20 @@ describe('the catalog handler', () => {
     for (const method of ['GET', 'POST']) {
       const written = handle(method, '/nope.json')
       expect(written.status, method).toBe(404)
-      expect(json(written.body).detail, method).toBe('No such path under /api/v1. The service index http://api.test/api/v1/index.json lists every endpoint.')
+      expect(json(written.body).detail, method).toBe(
+        'No such path under /api/v1. The service index http://api.test/api/v1/index.json lists every endpoint.',
+      )
     }
     expect(handle('DELETE', '/episodes/missing.json').status).toBe(404)
     const missing = handle('GET', '/voices/missing.json')
     expect(json(missing.body).detail).toMatch(/^No speaker has the slug "missing"/)
     const badPage = handle('GET', '/episodes.json', 'limit=501')
     expect(badPage.status).toBe(400)
-    expect(json(badPage.body)).toMatchObject({status: 400, instance: '/api/v1/episodes.json', detail: expect.stringMatching(/^limit must be a whole number from 1 to 500/)})
+    expect(json(badPage.body)).toMatchObject({
+      status: 400,
+      instance: '/api/v1/episodes.json',
+      detail: expect.stringMatching(/^limit must be a whole number from 1 to 500/),
+    })
     expect(json(handle('GET', '/episodes.json', 'cursor=abc').body).detail).toMatch(/cursor is not one this API issued/)
   })
 
@@ -179,7 +202,12 @@ describe('a response that waits for its first compression', () => {
   const requestWhile = async (url: string, swapDuringCompression: boolean) => {
     let current = before
     const {response, written} = fakeResponse()
-    const answered = createFastPath({current: () => current}, BASE)(fakeRequest('GET', url, {'accept-encoding': 'br'}), response, ['X-Request-Id', 'r1'], NO_FIXED_HEADERS)
+    const answered = createFastPath({current: () => current}, BASE)(
+      fakeRequest('GET', url, {'accept-encoding': 'br'}),
+      response,
+      ['X-Request-Id', 'r1'],
+      NO_FIXED_HEADERS,
+    )
     expect(answered).toBe(true)
     expect(written.ended).toBe(false) // compressing on the threadpool
     if (swapDuringCompression) current = after
@@ -195,7 +223,11 @@ describe('a response that waits for its first compression', () => {
     expect(written.headers['catalog-version']).toBe(before.version)
     expect(written.headers.xkey).toBeDefined()
     expect(written.headers['cache-control']).toBe(CACHE_CONTROL)
-    expect(brotliDecompressSync(written.body ?? Buffer.alloc(0)).equals(before.item('episodes', 'ep-1')?.body ?? Buffer.alloc(1))).toBe(true)
+    expect(
+      brotliDecompressSync(written.body ?? Buffer.alloc(0)).equals(
+        before.item('episodes', 'ep-1')?.body ?? Buffer.alloc(1),
+      ),
+    ).toBe(true)
   })
 
   it('keeps the edge TTL when the snapshot is still the one it was looked up in', async () => {

@@ -35,7 +35,11 @@ const echo: RequestListener = (request, response) => {
   request.on('end', answer)
 }
 
-async function start(limits: Partial<ServerLimits> = {}, listener: RequestListener = echo, options = {}): Promise<{port: number; http: CatalogHttpServer}> {
+async function start(
+  limits: Partial<ServerLimits> = {},
+  listener: RequestListener = echo,
+  options = {},
+): Promise<{port: number; http: CatalogHttpServer}> {
   const http = createHttpServer(listener, BASE, {...DEFAULT_LIMITS, ...limits}, options)
   running.push(http)
   await new Promise<void>((resolve) => http.server.listen(0, '127.0.0.1', resolve))
@@ -79,9 +83,15 @@ interface Parsed {
 function parse(raw: string): Parsed {
   const [head = '', ...rest] = raw.split('\r\n\r\n')
   const [statusLine = '', ...lines] = head.split('\r\n')
-  const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]))
+  const headers = Object.fromEntries(
+    lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+  )
   const length = Number(headers['content-length'] ?? 0)
-  return {status: Number(statusLine.split(' ')[1]), headers, body: Buffer.from(rest.join('\r\n\r\n'), 'latin1').subarray(0, length).toString('utf8')}
+  return {
+    status: Number(statusLine.split(' ')[1]),
+    headers,
+    body: Buffer.from(rest.join('\r\n\r\n'), 'latin1').subarray(0, length).toString('utf8'),
+  }
 }
 
 const problem = (raw: string) => {
@@ -96,8 +106,12 @@ const problem = (raw: string) => {
 describe('request targets and Host', () => {
   it('passes a valid request on, and takes an HTTP/1.0 request without Host', async () => {
     const {port} = await start()
-    expect(parse(await exchange(port, 'GET /a?b=1 HTTP/1.1\r\nHost: api.test:8080\r\nConnection: close\r\n\r\n'))).toMatchObject({status: 200, body: 'url=/a?b=1'})
-    expect(parse(await exchange(port, 'GET /a HTTP/1.1\r\nHost: [::1]:80\r\nConnection: close\r\n\r\n'))).toMatchObject({status: 200})
+    expect(
+      parse(await exchange(port, 'GET /a?b=1 HTTP/1.1\r\nHost: api.test:8080\r\nConnection: close\r\n\r\n')),
+    ).toMatchObject({status: 200, body: 'url=/a?b=1'})
+    expect(parse(await exchange(port, 'GET /a HTTP/1.1\r\nHost: [::1]:80\r\nConnection: close\r\n\r\n'))).toMatchObject(
+      {status: 200},
+    )
     expect(parse(await exchange(port, 'GET /a HTTP/1.0\r\n\r\n'))).toMatchObject({status: 200, body: 'url=/a'})
   })
 
@@ -110,36 +124,66 @@ describe('request targets and Host', () => {
       type: 'http://api.test/docs#errors-bad-request',
       detail: 'HTTP/1.1 requests must carry a Host header (RFC 9112, section 3.2).',
     })
-    expect(problem(await exchange(port, 'GET /a HTTP/1.1\r\nHost: a/b\r\n\r\n'))).toMatchObject({status: 400, detail: 'The Host header is not a host name or address with an optional port.'})
+    expect(problem(await exchange(port, 'GET /a HTTP/1.1\r\nHost: a/b\r\n\r\n'))).toMatchObject({
+      status: 400,
+      detail: 'The Host header is not a host name or address with an optional port.',
+    })
     expect(problem(await exchange(port, 'GET /a HTTP/1.1\r\nHost: a:123456\r\n\r\n'))).toMatchObject({status: 400})
-    expect(problem(await exchange(port, 'GET /a HTTP/1.1\r\nHost: api.test\r\nhost: api.test\r\n\r\n'))).toMatchObject({status: 400, detail: 'The request has more than one Host header.'})
+    expect(problem(await exchange(port, 'GET /a HTTP/1.1\r\nHost: api.test\r\nhost: api.test\r\n\r\n'))).toMatchObject({
+      status: 400,
+      detail: 'The request has more than one Host header.',
+    })
   })
 
   it('checks a new Host even after a valid one was seen', async () => {
     const {port} = await start()
-    expect(parse(await exchange(port, 'GET /a HTTP/1.1\r\nHost: one.test\r\nConnection: close\r\n\r\n')).status).toBe(200)
+    expect(parse(await exchange(port, 'GET /a HTTP/1.1\r\nHost: one.test\r\nConnection: close\r\n\r\n')).status).toBe(
+      200,
+    )
     expect(parse(await exchange(port, 'GET /a HTTP/1.1\r\nHost: bad host\r\n\r\n')).status).toBe(400)
-    expect(parse(await exchange(port, 'GET /a HTTP/1.1\r\nHost: one.test\r\nConnection: close\r\n\r\n')).status).toBe(200)
+    expect(parse(await exchange(port, 'GET /a HTTP/1.1\r\nHost: one.test\r\nConnection: close\r\n\r\n')).status).toBe(
+      200,
+    )
   })
 
   it('serves an absolute-form target as its path and query, in any scheme, and refuses one that does not parse', async () => {
     const {port} = await start()
-    expect(parse(await exchange(port, 'GET http://elsewhere.test/api/v1/x.json?y=1 HTTP/1.1\r\nHost: api.test\r\nConnection: close\r\n\r\n')).body).toBe('url=/api/v1/x.json?y=1')
-    expect(parse(await exchange(port, 'GET WS://elsewhere.test/p HTTP/1.1\r\nHost: api.test\r\nConnection: close\r\n\r\n')).body).toBe('url=/p')
-    expect(parse(await exchange(port, 'GET /http://x/p HTTP/1.1\r\nHost: api.test\r\nConnection: close\r\n\r\n')).body).toBe('url=/http://x/p')
-    expect(problem(await exchange(port, 'GET http://[x/p HTTP/1.1\r\nHost: api.test\r\n\r\n'))).toMatchObject({status: 400, detail: 'The request target is not a valid absolute URL.'})
+    expect(
+      parse(
+        await exchange(
+          port,
+          'GET http://elsewhere.test/api/v1/x.json?y=1 HTTP/1.1\r\nHost: api.test\r\nConnection: close\r\n\r\n',
+        ),
+      ).body,
+    ).toBe('url=/api/v1/x.json?y=1')
+    expect(
+      parse(await exchange(port, 'GET WS://elsewhere.test/p HTTP/1.1\r\nHost: api.test\r\nConnection: close\r\n\r\n'))
+        .body,
+    ).toBe('url=/p')
+    expect(
+      parse(await exchange(port, 'GET /http://x/p HTTP/1.1\r\nHost: api.test\r\nConnection: close\r\n\r\n')).body,
+    ).toBe('url=/http://x/p')
+    expect(problem(await exchange(port, 'GET http://[x/p HTTP/1.1\r\nHost: api.test\r\n\r\n'))).toMatchObject({
+      status: 400,
+      detail: 'The request target is not a valid absolute URL.',
+    })
   })
 })
 
 describe('what Node refuses, answered as problems', () => {
   it('answers a malformed request 400', async () => {
     const {port} = await start()
-    expect(problem(await exchange(port, 'NOT HTTP AT ALL\r\n\r\n'))).toMatchObject({status: 400, detail: 'The request is not valid HTTP/1.1.'})
+    expect(problem(await exchange(port, 'NOT HTTP AT ALL\r\n\r\n'))).toMatchObject({
+      status: 400,
+      detail: 'The request is not valid HTTP/1.1.',
+    })
   })
 
   it('answers headers over the limit 431, naming the limit', async () => {
     const {port} = await start({maxHeaderBytes: 1024})
-    expect(problem(await exchange(port, `GET / HTTP/1.1\r\nHost: a\r\nX-Big: ${'x'.repeat(2000)}\r\n\r\n`))).toMatchObject({
+    expect(
+      problem(await exchange(port, `GET / HTTP/1.1\r\nHost: a\r\nX-Big: ${'x'.repeat(2000)}\r\n\r\n`)),
+    ).toMatchObject({
       status: 431,
       detail: 'The request line and headers are larger than the server reads (1024 bytes).',
     })
@@ -150,12 +194,18 @@ describe('what Node refuses, answered as problems', () => {
     const socket = await open(port)
     const reply = readAll(socket)
     socket.write('POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\n12')
-    expect(problem(await reply)).toMatchObject({status: 408, title: 'Request Timeout', detail: 'The request was not received in time.'})
+    expect(problem(await reply)).toMatchObject({
+      status: 408,
+      title: 'Request Timeout',
+      detail: 'The request was not received in time.',
+    })
   })
 
   it('answers an expectation other than 100-continue 417', async () => {
     const {port} = await start()
-    expect(problem(await exchange(port, 'POST / HTTP/1.1\r\nHost: a\r\nExpect: teapot\r\nContent-Length: 1\r\n\r\nx'))).toMatchObject({
+    expect(
+      problem(await exchange(port, 'POST / HTTP/1.1\r\nHost: a\r\nExpect: teapot\r\nContent-Length: 1\r\n\r\nx')),
+    ).toMatchObject({
       status: 417,
       detail: 'The server meets no expectation but 100-continue; got "teapot".',
     })
@@ -185,10 +235,17 @@ describe('what Node refuses, answered as problems', () => {
 
   it('answers it after a response that ended at once but waits behind a slow one', async () => {
     // /fast ends at once but is queued: the connection is still writing /slow.
-    const raw = await afterSlowAnswer('GET /slow HTTP/1.1\r\nHost: a\r\n\r\nGET /fast HTTP/1.1\r\nHost: a\r\n\r\nBROKEN\r\n\r\n', (_request, response) =>
-      response.writeHead(200, {'Content-Length': '4'}).end('fast'),
+    const raw = await afterSlowAnswer(
+      'GET /slow HTTP/1.1\r\nHost: a\r\n\r\nGET /fast HTTP/1.1\r\nHost: a\r\n\r\nBROKEN\r\n\r\n',
+      (_request, response) => response.writeHead(200, {'Content-Length': '4'}).end('fast'),
     )
-    expect(raw.match(/HTTP\/1\.1 \d+|slow|fast/g)).toEqual(['HTTP/1.1 200', 'slow', 'HTTP/1.1 200', 'fast', 'HTTP/1.1 400'])
+    expect(raw.match(/HTTP\/1\.1 \d+|slow|fast/g)).toEqual([
+      'HTTP/1.1 200',
+      'slow',
+      'HTTP/1.1 200',
+      'fast',
+      'HTTP/1.1 400',
+    ])
   })
 
   it('does not hold a response it has ended on its connection until the next request', async () => {
@@ -219,11 +276,20 @@ describe('the body gate', () => {
     first.write('POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\nConnection: close\r\n\r\n12')
     await sleep(50)
     const refused = problem(await exchange(port, 'POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\n\r\nx'))
-    expect(refused).toMatchObject({status: 503, detail: 'The server is receiving 1 request bodies already; retry in a second.'})
-    expect(parse(await exchange(port, 'GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n')).status, 'no body: not counted').toBe(200)
+    expect(refused).toMatchObject({
+      status: 503,
+      detail: 'The server is receiving 1 request bodies already; retry in a second.',
+    })
+    expect(
+      parse(await exchange(port, 'GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n')).status,
+      'no body: not counted',
+    ).toBe(200)
     first.write('34')
     expect(parse(await firstReply).status).toBe(200)
-    expect(parse(await exchange(port, 'POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nConnection: close\r\n\r\nx')).status).toBe(200)
+    expect(
+      parse(await exchange(port, 'POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nConnection: close\r\n\r\nx'))
+        .status,
+    ).toBe(200)
   })
 
   it('counts chunked bodies and bodies of some length, not an empty one, and lets each go once: read, answered or its socket closed', () => {
@@ -238,7 +304,10 @@ describe('the body gate', () => {
     chunked[1].emit('close')
     chunked[0].socket.emit('close') // released once only
     expect(gate.inFlight()).toBe(0)
-    for (const release of [(request: IncomingMessage) => request.socket.emit('close'), (_: IncomingMessage, response: ServerResponse) => response.emit('close')]) {
+    for (const release of [
+      (request: IncomingMessage) => request.socket.emit('close'),
+      (_: IncomingMessage, response: ServerResponse) => response.emit('close'),
+    ]) {
       const next = withBody({'content-length': '5'})
       expect(gate.admit(...next)).toBe(true)
       expect(gate.admit(...withBody({'content-length': '5'}))).toBe(false)
@@ -265,7 +334,10 @@ describe('the body gate', () => {
   it('lets a body go when it is answered unread and its client then leaves mid-body', async () => {
     const bodies = bodyGate(1)
     const refuseUnread: RequestListener = (request, response) => {
-      if (request.method === 'GET') return void response.writeHead(200, {'Content-Length': String(bodies.inFlight())}).end(String(bodies.inFlight()))
+      if (request.method === 'GET')
+        return void response
+          .writeHead(200, {'Content-Length': String(bodies.inFlight())})
+          .end(String(bodies.inFlight()))
       response.writeHead(405, {'Content-Length': '0'}).end()
     }
     const {port} = await start({maxBodiesInFlight: 1}, refuseUnread, {bodies})
@@ -279,7 +351,10 @@ describe('the body gate', () => {
       await reply
       await sleep(50)
       expect(bodies.inFlight(), `after ${leave}`).toBe(0)
-      expect(parse(await exchange(port, 'POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nConnection: close\r\n\r\nx')).status).toBe(405)
+      expect(
+        parse(await exchange(port, 'POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nConnection: close\r\n\r\nx'))
+          .status,
+      ).toBe(405)
     }
   })
 })
@@ -295,7 +370,10 @@ describe('connections per client', () => {
     const held = [await open(port), await open(port)]
     await sleep(50)
     const raw = await readAll(await open(port))
-    expect(problem(raw)).toMatchObject({status: 429, detail: 'This address already holds 2 connections to the server; reuse them (keep-alive) or close some.'})
+    expect(problem(raw)).toMatchObject({
+      status: 429,
+      detail: 'This address already holds 2 connections to the server; reuse them (keep-alive) or close some.',
+    })
     expect(parse(raw).headers['retry-after']).toBe('1')
     held[0]?.destroy()
     await sleep(50)
@@ -305,7 +383,10 @@ describe('connections per client', () => {
     const again = [await open(port), await open(port)]
     await sleep(50)
     for (const socket of again) expect(socket.destroyed).toBe(false)
-    expect(parse(await exchange(port, 'GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n')).status, 'two new connections fill the cap again').toBe(429)
+    expect(
+      parse(await exchange(port, 'GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n')).status,
+      'two new connections fill the cap again',
+    ).toBe(429)
   })
 
   it('counts the connections still held after one of them closes', async () => {
@@ -318,7 +399,9 @@ describe('connections per client', () => {
     const third = await open(port)
     await sleep(30)
     expect(third.destroyed).toBe(false)
-    expect(problem(await readAll(await open(port))), 'the second and third still hold both places').toMatchObject({status: 429})
+    expect(problem(await readAll(await open(port))), 'the second and third still hold both places').toMatchObject({
+      status: 429,
+    })
   })
 
   it('does not cap an exempt peer, nor anyone with a cap of 0', async () => {

@@ -7,7 +7,12 @@ import type {Snapshot} from '../../server/snapshot/snapshot.ts'
 import type {SnapshotStore, StoreStatus} from '../../server/snapshot/store.ts'
 
 const builtAt = new Date('2026-01-01T00:00:00Z')
-const warning = {documentId: 'episode-9', collection: 'episodes', severity: 'warning', messages: ['guests: left out voice "ghost", which the catalog does not serve']}
+const warning = {
+  documentId: 'episode-9',
+  collection: 'episodes',
+  severity: 'warning',
+  messages: ['guests: left out voice "ghost", which the catalog does not serve'],
+}
 const snapshotWith = (problems: unknown[]) =>
   ({
     version: 'v1',
@@ -18,7 +23,13 @@ const snapshotWith = (problems: unknown[]) =>
 
 const leftOutItem = {output: '/feed.xml', documentId: 'episode-7', reason: 'its item could not be written'}
 
-function statusOf(status: StoreStatus, now: Date, edge?: () => EdgeStatus, problems: unknown[] = [warning], leftOut: (typeof leftOutItem)[] = []) {
+function statusOf(
+  status: StoreStatus,
+  now: Date,
+  edge?: () => EdgeStatus,
+  problems: unknown[] = [warning],
+  leftOut: (typeof leftOutItem)[] = [],
+) {
   const snapshot = snapshotWith(problems)
   const store = {current: () => snapshot, status: () => status} as unknown as SnapshotStore
   const sent: {headers: Record<string, string>; body: unknown} = {headers: {}, body: undefined}
@@ -32,7 +43,11 @@ function statusOf(status: StoreStatus, now: Date, edge?: () => EdgeStatus, probl
       return response
     },
   }
-  statusHandler({store, sourceDescription: 'file data/catalog.ndjson', clock: () => now, edge, leftOut: () => leftOut})({} as unknown as Request, response as unknown as Response, () => undefined)
+  statusHandler({store, sourceDescription: 'file data/catalog.ndjson', clock: () => now, edge, leftOut: () => leftOut})(
+    {} as unknown as Request,
+    response as unknown as Response,
+    () => undefined,
+  )
   return sent
 }
 
@@ -40,7 +55,13 @@ describe('the status document', () => {
   it('reports a healthy store: ok, the snapshot, the last build, no edge', () => {
     const sent = statusOf(
       {
-        lastBuild: {kind: 'documents', ok: true, startedAt: new Date('2026-01-01T00:00:00Z'), durationMs: 12, documents: ['episode-1']},
+        lastBuild: {
+          kind: 'documents',
+          ok: true,
+          startedAt: new Date('2026-01-01T00:00:00Z'),
+          durationMs: 12,
+          documents: ['episode-1'],
+        },
         lastSuccessAt: builtAt,
         consecutiveFailures: 0,
         nextRetryAt: undefined,
@@ -51,26 +72,62 @@ describe('the status document', () => {
     expect(sent.body).toEqual({
       status: 'ok',
       source: 'file data/catalog.ndjson',
-      snapshot: {version: 'v1', built_at: '2026-01-01T00:00:00.000Z', age_seconds: 42, counts: {episodes: 2, meetups: 1, voices: 3}},
-      last_build: {kind: 'documents', ok: true, started_at: '2026-01-01T00:00:00.000Z', duration_ms: 12, documents: ['episode-1'], error: null},
+      snapshot: {
+        version: 'v1',
+        built_at: '2026-01-01T00:00:00.000Z',
+        age_seconds: 42,
+        counts: {episodes: 2, meetups: 1, voices: 3},
+      },
+      last_build: {
+        kind: 'documents',
+        ok: true,
+        started_at: '2026-01-01T00:00:00.000Z',
+        duration_ms: 12,
+        documents: ['episode-1'],
+        error: null,
+      },
       last_success_at: '2026-01-01T00:00:00.000Z',
       consecutive_failures: 0,
       next_retry_at: null,
       edge: null,
       request_bodies_in_flight: null,
-      problems: [{document_id: 'episode-9', collection: 'episodes', severity: 'warning', messages: ['guests: left out voice "ghost", which the catalog does not serve']}],
+      problems: [
+        {
+          document_id: 'episode-9',
+          collection: 'episodes',
+          severity: 'warning',
+          messages: ['guests: left out voice "ghost", which the catalog does not serve'],
+        },
+      ],
       left_out: [],
     })
   })
 
   it('is degraded while anything is held back: a refused document, or settings served at their last valid version', () => {
     const healthy = {lastBuild: undefined, lastSuccessAt: builtAt, consecutiveFailures: 0, nextRetryAt: undefined}
-    const refused = {documentId: 'episode-9', collection: 'episodes', severity: 'rejected', messages: ['title: Invalid input']}
-    const kept = {documentId: 'podcastSettings', collection: 'settings', severity: 'kept', messages: ["categories.0: is not in Apple Podcasts' category list"]}
+    const refused = {
+      documentId: 'episode-9',
+      collection: 'episodes',
+      severity: 'rejected',
+      messages: ['title: Invalid input'],
+    }
+    const kept = {
+      documentId: 'podcastSettings',
+      collection: 'settings',
+      severity: 'kept',
+      messages: ["categories.0: is not in Apple Podcasts' category list"],
+    }
     expect(statusOf(healthy, builtAt, undefined, [warning, refused]).body).toMatchObject({status: 'degraded'})
     expect(statusOf(healthy, builtAt, undefined, [kept]).body).toMatchObject({
       status: 'degraded',
-      problems: [{document_id: 'podcastSettings', collection: 'settings', severity: 'kept', messages: ["categories.0: is not in Apple Podcasts' category list"]}],
+      problems: [
+        {
+          document_id: 'podcastSettings',
+          collection: 'settings',
+          severity: 'kept',
+          messages: ["categories.0: is not in Apple Podcasts' category list"],
+        },
+      ],
     })
     expect(statusOf(healthy, builtAt, undefined, []).body).toMatchObject({status: 'ok', problems: []})
     expect(statusOf(healthy, builtAt, undefined, [], [leftOutItem]).body).toMatchObject({
@@ -82,7 +139,13 @@ describe('the status document', () => {
   it('reports a failing store as degraded, with the error and the next retry; never a negative age', () => {
     const sent = statusOf(
       {
-        lastBuild: {kind: 'full', ok: false, startedAt: new Date('2026-01-01T00:01:00Z'), durationMs: 5, error: 'source down'},
+        lastBuild: {
+          kind: 'full',
+          ok: false,
+          startedAt: new Date('2026-01-01T00:01:00Z'),
+          durationMs: 5,
+          error: 'source down',
+        },
         lastSuccessAt: builtAt,
         consecutiveFailures: 2,
         nextRetryAt: new Date('2026-01-01T00:02:00Z'),
@@ -99,7 +162,10 @@ describe('the status document', () => {
   })
 
   it('reports no build before the first refresh', () => {
-    expect(statusOf({lastBuild: undefined, lastSuccessAt: builtAt, consecutiveFailures: 0, nextRetryAt: undefined}, builtAt).body).toMatchObject({last_build: null})
+    expect(
+      statusOf({lastBuild: undefined, lastSuccessAt: builtAt, consecutiveFailures: 0, nextRetryAt: undefined}, builtAt)
+        .body,
+    ).toMatchObject({last_build: null})
   })
 
   it("reports the CDN purge queue in the operator's words", () => {
@@ -116,9 +182,15 @@ describe('the status document', () => {
       purgeOverdue: false,
       writable: false,
       writeError: 'ENOSPC: no space left on device',
-      deadLetters: [{at: Date.parse('2026-01-01T00:00:05Z'), error: 'HTTP 500', keyCount: 2, keys: ['episodes/a', 'episodes']}],
+      deadLetters: [
+        {at: Date.parse('2026-01-01T00:00:05Z'), error: 'HTTP 500', keyCount: 2, keys: ['episodes/a', 'episodes']},
+      ],
     }
-    const sent = statusOf({lastBuild: undefined, lastSuccessAt: builtAt, consecutiveFailures: 0, nextRetryAt: undefined}, builtAt, () => edge)
+    const sent = statusOf(
+      {lastBuild: undefined, lastSuccessAt: builtAt, consecutiveFailures: 0, nextRetryAt: undefined},
+      builtAt,
+      () => edge,
+    )
     expect((sent.body as {edge: unknown}).edge).toEqual({
       provider: 'fastly',
       queue_depth: 3,
@@ -132,7 +204,9 @@ describe('the status document', () => {
       purge_overdue: false,
       queue_writable: false,
       queue_write_error: 'ENOSPC: no space left on device',
-      dead_letters: [{at: '2026-01-01T00:00:05.000Z', error: 'HTTP 500', key_count: 2, keys: ['episodes/a', 'episodes']}],
+      dead_letters: [
+        {at: '2026-01-01T00:00:05.000Z', error: 'HTTP 500', key_count: 2, keys: ['episodes/a', 'episodes']},
+      ],
     })
   })
 })

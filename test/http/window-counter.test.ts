@@ -49,7 +49,10 @@ describe('WindowCounter', () => {
       at(0, 'opener') // first rotation: the generation runs to 10
       expect(at(9, 'late')).toEqual({totalHits: 1, resetTime: new Date(19)})
       at(10, 'other') // rotates: late moves to the previous generation
-      expect(at(18, 'late'), 'moved back from the previous generation, same window').toEqual({totalHits: 2, resetTime: new Date(19)})
+      expect(at(18, 'late'), 'moved back from the previous generation, same window').toEqual({
+        totalHits: 2,
+        resetTime: new Date(19),
+      })
       expect(at(19, 'late'), 'its own window ends on time').toEqual({totalHits: 1, resetTime: new Date(29)})
     })
 

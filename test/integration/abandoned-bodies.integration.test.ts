@@ -16,7 +16,11 @@ const WEBHOOK_PATH = '/webhooks/sanity'
 const PATHS = ['/api/v1/index.json', '/no-such-path', '/mcp', WEBHOOK_PATH] as const
 const ABANDONED = 1000
 const AT_ONCE = 50
-const MCP_HEADERS = {'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18'}
+const MCP_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-06-18',
+}
 
 let server: TestServer | undefined
 afterEach(async () => {
@@ -31,7 +35,13 @@ const openDescriptors = () => readdirSync('/proc/self/fd').length
  * half-close or a reset a few ms later. Resolves with the status the server answered (0: none)
  * once the server closes or 3 s pass.
  */
-function abandon(port: number, path: string, localAddress: string, leave: 'end' | 'destroy', headers = 'Host: 127.0.0.1\r\nContent-Length: 100\r\n'): Promise<number> {
+function abandon(
+  port: number,
+  path: string,
+  localAddress: string,
+  leave: 'end' | 'destroy',
+  headers = 'Host: 127.0.0.1\r\nContent-Length: 100\r\n',
+): Promise<number> {
   return new Promise((resolve) => {
     const socket = connect({port, host: '127.0.0.1', localAddress})
     let text = ''
@@ -45,7 +55,9 @@ function abandon(port: number, path: string, localAddress: string, leave: 'end' 
     socket.once('close', done)
     socket.once('error', () => undefined)
     socket.once('connect', () => {
-      socket.write(`POST ${path} HTTP/1.1\r\n${headers}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\r\n{"jsonrpc":`)
+      socket.write(
+        `POST ${path} HTTP/1.1\r\n${headers}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\r\n{"jsonrpc":`,
+      )
       setTimeout(() => (leave === 'end' ? socket.end() : socket.destroy()), 5).unref()
     })
   })
@@ -65,55 +77,74 @@ async function settled(read: () => Promise<number>, done: (value: number) => boo
 /** The i-th of many loopback addresses (Linux routes all of 127.0.0.0/8 to lo), so no address reaches the per-client connection cap. */
 const sourceAddress = (index: number) => `127.1.${1 + Math.floor(index / 250)}.${1 + (index % 250)}`
 
-it('lets 1,000 bodies abandoned halfway leave the count: afterwards MCP and a signed webhook are answered at once, and nothing is held', {timeout: 120_000}, async () => {
-  server = await startTestServer({observed: true, environment: {SANITY_WEBHOOK_SECRET: SECRET}})
-  const {baseUrl} = server
-  const port = Number(new URL(baseUrl).port)
-  const bodiesInFlight = async () => z.object({request_bodies_in_flight: z.number()}).parse(await (await fetch(`${baseUrl}/status`)).json()).request_bodies_in_flight
-  // The server runs in this process: its descriptors are this process's, before any attack socket.
-  const descriptorsBefore = openDescriptors()
+it(
+  'lets 1,000 bodies abandoned halfway leave the count: afterwards MCP and a signed webhook are answered at once, and nothing is held',
+  {timeout: 120_000},
+  async () => {
+    server = await startTestServer({observed: true, environment: {SANITY_WEBHOOK_SECRET: SECRET}})
+    const {baseUrl} = server
+    const port = Number(new URL(baseUrl).port)
+    const bodiesInFlight = async () =>
+      z.object({request_bodies_in_flight: z.number()}).parse(await (await fetch(`${baseUrl}/status`)).json())
+        .request_bodies_in_flight
+    // The server runs in this process: its descriptors are this process's, before any attack socket.
+    const descriptorsBefore = openDescriptors()
 
-  const statuses = new Map<number, number>()
-  let next = 0
-  const worker = async () => {
-    for (let index = next++; index < ABANDONED; index = next++) {
-      const status = await abandon(port, PATHS[index % PATHS.length] ?? '/', sourceAddress(index), Math.floor(index / PATHS.length) % 2 === 0 ? 'end' : 'destroy')
-      statuses.set(status, (statuses.get(status) ?? 0) + 1)
+    const statuses = new Map<number, number>()
+    let next = 0
+    const worker = async () => {
+      for (let index = next++; index < ABANDONED; index = next++) {
+        const status = await abandon(
+          port,
+          PATHS[index % PATHS.length] ?? '/',
+          sourceAddress(index),
+          Math.floor(index / PATHS.length) % 2 === 0 ? 'end' : 'destroy',
+        )
+        statuses.set(status, (statuses.get(status) ?? 0) + 1)
+      }
     }
-  }
-  await Promise.all(Array.from({length: AT_ONCE}, worker))
+    await Promise.all(Array.from({length: AT_ONCE}, worker))
 
-  const attackEndedAt = performance.now()
-  const tools = await fetch(`${baseUrl}/mcp`, {method: 'POST', headers: MCP_HEADERS, body: JSON.stringify({jsonrpc: '2.0', id: 1, method: 'tools/list', params: {}})})
-  const toolsText = await tools.text()
-  const payload = JSON.stringify({_id: 'ep-12-audio-at-scale', _type: 'episode'})
-  const webhook = await fetch(`${baseUrl}${WEBHOOK_PATH}`, {
-    method: 'POST',
-    headers: {'content-type': 'application/json', 'sanity-webhook-signature': await encodeSignatureHeader(payload, Date.now(), SECRET), 'idempotency-key': crypto.randomUUID()},
-    body: payload,
-  })
-  await webhook.arrayBuffer()
-  const answeredWithinMs = performance.now() - attackEndedAt
-  const count = await settled(bodiesInFlight, (value) => value === 0, 2000)
-  // The server closes each connection itself; the last closes may still be on their way.
-  const descriptorsAfter = await settled(
-    async () => openDescriptors(),
-    (value) => value <= descriptorsBefore + 20,
-    5000,
-  )
-  console.info(
-    `abandoned-bodies: ${ABANDONED} bodies, answers ${JSON.stringify(Object.fromEntries(statuses))}; then tools/list ${tools.status}, webhook ${webhook.status} in ${Math.round(answeredWithinMs)} ms; bodies in flight ${count}; descriptors ${descriptorsBefore} before, ${descriptorsAfter} after`,
-  )
+    const attackEndedAt = performance.now()
+    const tools = await fetch(`${baseUrl}/mcp`, {
+      method: 'POST',
+      headers: MCP_HEADERS,
+      body: JSON.stringify({jsonrpc: '2.0', id: 1, method: 'tools/list', params: {}}),
+    })
+    const toolsText = await tools.text()
+    const payload = JSON.stringify({_id: 'ep-12-audio-at-scale', _type: 'episode'})
+    const webhook = await fetch(`${baseUrl}${WEBHOOK_PATH}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'sanity-webhook-signature': await encodeSignatureHeader(payload, Date.now(), SECRET),
+        'idempotency-key': crypto.randomUUID(),
+      },
+      body: payload,
+    })
+    await webhook.arrayBuffer()
+    const answeredWithinMs = performance.now() - attackEndedAt
+    const count = await settled(bodiesInFlight, (value) => value === 0, 2000)
+    // The server closes each connection itself; the last closes may still be on their way.
+    const descriptorsAfter = await settled(
+      async () => openDescriptors(),
+      (value) => value <= descriptorsBefore + 20,
+      5000,
+    )
+    console.info(
+      `abandoned-bodies: ${ABANDONED} bodies, answers ${JSON.stringify(Object.fromEntries(statuses))}; then tools/list ${tools.status}, webhook ${webhook.status} in ${Math.round(answeredWithinMs)} ms; bodies in flight ${count}; descriptors ${descriptorsBefore} before, ${descriptorsAfter} after`,
+    )
 
-  expect(count).toBe(0)
-  expect(descriptorsAfter).toBeLessThanOrEqual(descriptorsBefore + 20)
-  expect(statuses.get(503) ?? 0, 'no body refused for want of room while the attack ran').toBe(0)
-  expect(tools.status, toolsText.slice(0, 200)).toBe(200)
-  expect(toolsText).toContain('"tools"')
-  expect(webhook.status).toBe(202)
-  expect(answeredWithinMs).toBeLessThan(2000)
-  expect(server.loggedErrors).toEqual([])
-})
+    expect(count).toBe(0)
+    expect(descriptorsAfter).toBeLessThanOrEqual(descriptorsBefore + 20)
+    expect(statuses.get(503) ?? 0, 'no body refused for want of room while the attack ran').toBe(0)
+    expect(tools.status, toolsText.slice(0, 200)).toBe(200)
+    expect(toolsText).toContain('"tools"')
+    expect(webhook.status).toBe(202)
+    expect(answeredWithinMs).toBeLessThan(2000)
+    expect(server.loggedErrors).toEqual([])
+  },
+)
 
 // Each way the server answers a request before reading its body, at a gate of 4 bodies: 12
 // abandoned bodies on one path would fill it four times over if any stayed counted.
@@ -122,7 +153,12 @@ const UNREAD: [string, string, number, string?][] = [
   ['405, an Express route', '/status', 405],
   ['404', '/no-such-path', 404],
   ['413, an MCP body announced too large', '/mcp', 413, 'Host: 127.0.0.1\r\nContent-Length: 40000\r\n'],
-  ['400, MCP from a foreign origin', '/mcp', 400, 'Host: 127.0.0.1\r\nOrigin: https://evil.example\r\nContent-Length: 100\r\n'],
+  [
+    '400, MCP from a foreign origin',
+    '/mcp',
+    400,
+    'Host: 127.0.0.1\r\nOrigin: https://evil.example\r\nContent-Length: 100\r\n',
+  ],
   ['421, MCP for a foreign host', '/mcp', 421, 'Host: evil.example\r\nContent-Length: 100\r\n'],
   ['414, a URL too long', `/api/v1/${'x'.repeat(3000)}`, 414],
   ['429, over the rate limit', '/api/v1/index.json', 429],
@@ -138,17 +174,24 @@ describe('every answer sent before the body is read lets the body go', () => {
     })
     const port = Number(new URL(server.baseUrl).port)
     const answers: number[] = []
-    for (let index = 0; index < 12; index++) answers.push(await abandon(port, path, '127.2.0.1', index % 2 === 0 ? 'end' : 'destroy', headers))
+    for (let index = 0; index < 12; index++)
+      answers.push(await abandon(port, path, '127.2.0.1', index % 2 === 0 ? 'end' : 'destroy', headers))
     // A half-closed client still reads the answer; a reset one may have gone first.
     const halfClosed = answers.filter((_, index) => index % 2 === 0)
     expect(limited ? halfClosed.slice(1) : halfClosed).toEqual(Array<number>(limited ? 5 : 6).fill(status))
     const count = await settled(
-      async () => z.object({request_bodies_in_flight: z.number()}).parse(await (await fetch(`${server?.baseUrl}/status`)).json()).request_bodies_in_flight,
+      async () =>
+        z.object({request_bodies_in_flight: z.number()}).parse(await (await fetch(`${server?.baseUrl}/status`)).json())
+          .request_bodies_in_flight,
       (value) => value === 0,
       2000,
     )
     expect(count).toBe(0)
-    const tools = await fetch(`${server.baseUrl}/mcp`, {method: 'POST', headers: MCP_HEADERS, body: JSON.stringify({jsonrpc: '2.0', id: 1, method: 'tools/list', params: {}})})
+    const tools = await fetch(`${server.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: MCP_HEADERS,
+      body: JSON.stringify({jsonrpc: '2.0', id: 1, method: 'tools/list', params: {}}),
+    })
     expect(tools.status).toBe(200)
   })
 })

@@ -2,7 +2,15 @@
 // (groq-js evaluating data/catalog.ndjson) and talks to it with fetch.
 import {readFile} from 'node:fs/promises'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {bulkSchema, episodeSchema, itemEnvelope, listEnvelope, meetupSchema, serviceIndexSchema, voiceSchema} from '../../server/api/v1/contract.ts'
+import {
+  bulkSchema,
+  episodeSchema,
+  itemEnvelope,
+  listEnvelope,
+  meetupSchema,
+  serviceIndexSchema,
+  voiceSchema,
+} from '../../server/api/v1/contract.ts'
 import {readContract, readProblem} from '../helpers/contract.ts'
 import {sampleCounts} from '../helpers/sample.ts'
 import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
@@ -30,12 +38,30 @@ describe('endpoints', () => {
     expect(data.authentication).toBe('none')
     expect(data.version).toBe('v1')
     expect(data.endpoints.getEpisode).toBe('http://api.test/api/v1/episodes/{slug}.json')
-    expect(Object.keys(data.endpoints).sort()).toEqual(['getEpisode', 'getEverything', 'getMeetup', 'getServiceIndex', 'getVoice', 'listEpisodes', 'listMeetups', 'listVoices'].sort())
+    expect(Object.keys(data.endpoints).sort()).toEqual(
+      [
+        'getEpisode',
+        'getEverything',
+        'getMeetup',
+        'getServiceIndex',
+        'getVoice',
+        'listEpisodes',
+        'listMeetups',
+        'listVoices',
+      ].sort(),
+    )
   })
 
   it.each(lists)('lists every %s on one page and serves each one by slug', async (name, schema) => {
     const list = await readContract(await get(`/api/v1/${name}.json`), listEnvelope(schema))
-    expect(list.pagination).toEqual({limit: 100, count: list.data.length, total: list.data.length, has_more: false, next_cursor: null, next: null})
+    expect(list.pagination).toEqual({
+      limit: 100,
+      count: list.data.length,
+      total: list.data.length,
+      has_more: false,
+      next_cursor: null,
+      next: null,
+    })
     expect(list.data.length).toBeGreaterThanOrEqual(8)
     for (const item of list.data) {
       expect(item.api_url).toBe(`http://api.test/api/v1/${name}/${item.slug}.json`)
@@ -57,9 +83,14 @@ describe('endpoints', () => {
 
   it('orders episodes and meetups newest first, ties by slug', async () => {
     for (const name of ['episodes', 'meetups'] as const) {
-      const {data} = await readContract(await get(`/api/v1/${name}.json`), listEnvelope(name === 'episodes' ? episodeSchema : meetupSchema))
+      const {data} = await readContract(
+        await get(`/api/v1/${name}.json`),
+        listEnvelope(name === 'episodes' ? episodeSchema : meetupSchema),
+      )
       const keys = data.map((item) => `${item.published_date} ${item.slug}`)
-      const expected = [...data].sort((a, b) => b.published_date.localeCompare(a.published_date) || (a.slug < b.slug ? -1 : 1)).map((item) => `${item.published_date} ${item.slug}`)
+      const expected = [...data]
+        .sort((a, b) => b.published_date.localeCompare(a.published_date) || (a.slug < b.slug ? -1 : 1))
+        .map((item) => `${item.published_date} ${item.slug}`)
       expect(keys).toEqual(expected)
     }
   })
@@ -73,7 +104,10 @@ describe('endpoints', () => {
 
   it('resolves every guest and speaker through getVoice', async () => {
     const bulk = await readContract(await get('/api/v1/all.json'), bulkSchema)
-    const people = [...bulk.data.episodes.flatMap((episode) => episode.guests), ...bulk.data.meetups.flatMap((meetup) => meetup.speakers)]
+    const people = [
+      ...bulk.data.episodes.flatMap((episode) => episode.guests),
+      ...bulk.data.meetups.flatMap((meetup) => meetup.speakers),
+    ]
     expect(people.length).toBeGreaterThan(30)
     const voiceSlugs = new Set(bulk.data.voices.map((voice) => voice.slug))
     for (const person of people) {
@@ -81,28 +115,47 @@ describe('endpoints', () => {
       expect(person.url).toBe(`https://codetalks.example/voices/${person.slug}`)
     }
     const guest = people[0]
-    const voice = guest && (await readContract(await fetch(guest.api_url.replace('http://api.test', server.baseUrl)), itemEnvelope(voiceSchema)))
+    const voice =
+      guest &&
+      (await readContract(
+        await fetch(guest.api_url.replace('http://api.test', server.baseUrl)),
+        itemEnvelope(voiceSchema),
+      ))
     expect(voice?.data.slug).toBe(guest?.slug)
   })
 
   it('maps episode fields the way the contract describes', async () => {
-    const {data: numbered} = await readContract(await get('/api/v1/episodes/ep-22-cache-invalidation.json'), itemEnvelope(episodeSchema))
+    const {data: numbered} = await readContract(
+      await get('/api/v1/episodes/ep-22-cache-invalidation.json'),
+      itemEnvelope(episodeSchema),
+    )
     expect(numbered.episode_number).toBe(22)
     expect(numbered.guests.map((guest) => guest.slug)).toEqual(['ofir-zaken', 'nir-weiss'])
     expect(numbered.faq.length).toBe(2)
     expect(numbered.url).toBe('https://codetalks.example/episodes/ep-22-cache-invalidation')
     // The feed this server serves, at its public origin (FEED_URL unset).
     expect(numbered.feed_url).toBe('http://api.test/feed.xml')
-    expect(numbered.image_url).toMatch(/^https:\/\/cdn\.sanity\.io\/images\/embedded\/production\/[0-9a-f]{40}-3000x3000\.jpg\?/)
+    expect(numbered.image_url).toMatch(
+      /^https:\/\/cdn\.sanity\.io\/images\/embedded\/production\/[0-9a-f]{40}-3000x3000\.jpg\?/,
+    )
     expect(new URL(numbered.image_url ?? '').searchParams.get('fm')).toBe('webp')
     expect(new URL(numbered.image_url ?? '').searchParams.get('w')).toBe('800')
     if (numbered.video_id) expect(numbered.video_url).toBe(`https://www.youtube.com/watch?v=${numbered.video_id}`)
 
-    const {data: special} = await readContract(await get('/api/v1/episodes/special-live-devconf-2025.json'), itemEnvelope(episodeSchema))
+    const {data: special} = await readContract(
+      await get('/api/v1/episodes/special-live-devconf-2025.json'),
+      itemEnvelope(episodeSchema),
+    )
     expect(special.episode_number).toBeNull()
-    const {data: unpublishedAudio} = await readContract(await get('/api/v1/episodes/ep-31-webhooks-done-right.json'), itemEnvelope(episodeSchema))
+    const {data: unpublishedAudio} = await readContract(
+      await get('/api/v1/episodes/ep-31-webhooks-done-right.json'),
+      itemEnvelope(episodeSchema),
+    )
     expect(unpublishedAudio.audio_url).toBeNull()
-    const {data: plain} = await readContract(await get('/api/v1/episodes/ep-1-why-we-started.json'), itemEnvelope(episodeSchema))
+    const {data: plain} = await readContract(
+      await get('/api/v1/episodes/ep-1-why-we-started.json'),
+      itemEnvelope(episodeSchema),
+    )
     expect(plain).toMatchObject({takeaways: [], faq: [], guests: []})
   })
 
@@ -130,21 +183,29 @@ describe('drafts', () => {
     expect(everything).not.toContain('ep-32-unpublished-draft')
     await readProblem(await get('/api/v1/episodes/ep-32-unpublished-draft.json'), 404)
     await readProblem(await get('/api/v1/meetups/unpublished-meetup.json'), 404)
-    const {data} = await readContract(await get('/api/v1/episodes/ep-2-react-server-components.json'), itemEnvelope(episodeSchema))
+    const {data} = await readContract(
+      await get('/api/v1/episodes/ep-2-react-server-components.json'),
+      itemEnvelope(episodeSchema),
+    )
     expect(data.title).toBe('פרק 2: קומפוננטות שרת בריאקט')
   })
 })
 
 describe('sandbox', () => {
-  it.each(['/index.json', '/episodes.json', '/episodes/ep-7-hebrew-nlp.json', '/meetups.json', '/voices/jenny-katz.json', '/all.json', '/voices.json?limit=3'])(
-    'serves the same bytes and validators at /api/v1/sandbox%s',
-    async (path) => {
-      const [live, sandbox] = await Promise.all([get(`/api/v1${path}`), get(`/api/v1/sandbox${path}`)])
-      expect(sandbox.status).toBe(200)
-      expect(Buffer.from(await sandbox.arrayBuffer())).toEqual(Buffer.from(await live.arrayBuffer()))
-      expect(sandbox.headers.get('etag')).toBe(live.headers.get('etag'))
-    },
-  )
+  it.each([
+    '/index.json',
+    '/episodes.json',
+    '/episodes/ep-7-hebrew-nlp.json',
+    '/meetups.json',
+    '/voices/jenny-katz.json',
+    '/all.json',
+    '/voices.json?limit=3',
+  ])('serves the same bytes and validators at /api/v1/sandbox%s', async (path) => {
+    const [live, sandbox] = await Promise.all([get(`/api/v1${path}`), get(`/api/v1/sandbox${path}`)])
+    expect(sandbox.status).toBe(200)
+    expect(Buffer.from(await sandbox.arrayBuffer())).toEqual(Buffer.from(await live.arrayBuffer()))
+    expect(sandbox.headers.get('etag')).toBe(live.headers.get('etag'))
+  })
 
   it('answers unknown sandbox slugs like the live API', async () => {
     await readProblem(await get('/api/v1/sandbox/episodes/missing.json'), 404)
@@ -172,7 +233,9 @@ describe('HEAD and conditional requests', () => {
     const response = await get('/api/v1/episodes/ep-3-schema-migrations.json')
     const etag = response.headers.get('etag') ?? ''
     for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
-      const conditional = await get('/api/v1/episodes/ep-3-schema-migrations.json', {headers: {'If-None-Match': ifNoneMatch}})
+      const conditional = await get('/api/v1/episodes/ep-3-schema-migrations.json', {
+        headers: {'If-None-Match': ifNoneMatch},
+      })
       expect(conditional.status, ifNoneMatch).toBe(304)
       expect(await conditional.text()).toBe('')
       expect(conditional.headers.get('etag')).toBe(etag)
@@ -188,7 +251,10 @@ describe('HEAD and conditional requests', () => {
     expect((await get('/api/v1/voices.json', {headers: {'If-Modified-Since': lastModified}})).status).toBe(304)
     const earlier = new Date(Date.parse(lastModified) - 1000).toUTCString()
     expect((await get('/api/v1/voices.json', {headers: {'If-Modified-Since': earlier}})).status).toBe(200)
-    expect((await get('/api/v1/voices.json', {headers: {'If-Modified-Since': lastModified, 'If-None-Match': '"stale"'}})).status).toBe(200)
+    expect(
+      (await get('/api/v1/voices.json', {headers: {'If-Modified-Since': lastModified, 'If-None-Match': '"stale"'}}))
+        .status,
+    ).toBe(200)
     expect((await get('/api/v1/voices.json', {headers: {'If-Modified-Since': 'not a date'}})).status).toBe(200)
   })
 })
@@ -218,14 +284,23 @@ describe('errors', () => {
     expect(problem.detail).toContain('^[a-z0-9-]+$')
   })
 
-  it.each(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])('answers %s on an existing path with 405 and Allow: GET, HEAD', async (method) => {
-    for (const path of ['/api/v1/episodes.json', '/api/v1/sandbox/all.json', '/api/v1/voices/noa-levi.json', '/api/v1/index.json?limit=0', '/status']) {
-      const response = await get(path, {method, body: method === 'POST' ? '{}' : null})
-      const problem = await readProblem(response, 405)
-      expect(response.headers.get('allow')).toBe('GET, HEAD')
-      expect(problem.detail).toContain('read-only')
-    }
-  })
+  it.each(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])(
+    'answers %s on an existing path with 405 and Allow: GET, HEAD',
+    async (method) => {
+      for (const path of [
+        '/api/v1/episodes.json',
+        '/api/v1/sandbox/all.json',
+        '/api/v1/voices/noa-levi.json',
+        '/api/v1/index.json?limit=0',
+        '/status',
+      ]) {
+        const response = await get(path, {method, body: method === 'POST' ? '{}' : null})
+        const problem = await readProblem(response, 405)
+        expect(response.headers.get('allow')).toBe('GET, HEAD')
+        expect(problem.detail).toContain('read-only')
+      }
+    },
+  )
 
   it.each([
     ['/api/v1/episodes.json?limit=0', 'limit'],

@@ -6,7 +6,10 @@ import {startTestServer, type TestServer} from '../helpers/server.ts'
 let server: TestServer
 let plain: TestServer
 beforeAll(async () => {
-  server = await startTestServer({environment: {CDN_PURGE: 'fastly', FASTLY_API_TOKEN: 'token', FASTLY_SERVICE_ID: 'service1'}, edge: {adapter: {provider: 'fastly', purge: async () => undefined}}})
+  server = await startTestServer({
+    environment: {CDN_PURGE: 'fastly', FASTLY_API_TOKEN: 'token', FASTLY_SERVICE_ID: 'service1'},
+    edge: {adapter: {provider: 'fastly', purge: async () => undefined}},
+  })
   plain = await startTestServer()
 })
 afterAll(async () => {
@@ -33,7 +36,9 @@ describe('Catalog-Version', () => {
       expect(response.status, path).toBe(200)
       expect(response.headers['catalog-version'], path).toBe(version)
     }
-    const notModified = await rawRequest(`${server.baseUrl}/api/v1/episodes/ep-3-schema-migrations.json`, {headers: {'if-none-match': String(item.headers.etag)}})
+    const notModified = await rawRequest(`${server.baseUrl}/api/v1/episodes/ep-3-schema-migrations.json`, {
+      headers: {'if-none-match': String(item.headers.etag)},
+    })
     expect(notModified.status).toBe(304)
     expect(notModified.headers['catalog-version']).toBe(version)
   })
@@ -43,11 +48,14 @@ describe('Catalog-Version', () => {
     expect(withCdn.headers['surrogate-key']).toBe('catalog episodes/ep-3-schema-migrations')
     expect(withCdn.headers.xkey).toBeUndefined()
     expect(withCdn.headers['cache-tag']).toBeUndefined()
-    expect((await rawRequest(`${server.baseUrl}/api/v1/episodes.json?limit=2&cursor=x`)).headers['surrogate-key']).toBeUndefined() // a problem is not cached
+    expect(
+      (await rawRequest(`${server.baseUrl}/api/v1/episodes.json?limit=2&cursor=x`)).headers['surrogate-key'],
+    ).toBeUndefined() // a problem is not cached
     const cursorPage = await rawRequest(`${server.baseUrl}/api/v1/episodes.json?limit=2`)
     expect(cursorPage.headers['surrogate-key']).toBe('catalog episodes')
     const withoutCdn = await rawRequest(`${plain.baseUrl}/api/v1/episodes/ep-3-schema-migrations.json`)
-    for (const header of ['surrogate-key', 'xkey', 'cache-tag', 'cdn-cache-control', 'surrogate-control']) expect(withoutCdn.headers[header], header).toBeUndefined()
+    for (const header of ['surrogate-key', 'xkey', 'cache-tag', 'cdn-cache-control', 'surrogate-control'])
+      expect(withoutCdn.headers[header], header).toBeUndefined()
     expect(withoutCdn.headers['catalog-version']).toBe(plain.store.current().version)
   })
 })

@@ -5,7 +5,8 @@ import {rawRequest} from '../helpers/raw-http.ts'
 import {startTestServer, type TestServer} from '../helpers/server.ts'
 
 let server: TestServer
-const get = (path: string, headers: Record<string, string> = {}, method = 'GET') => rawRequest(`${server.baseUrl}${path}`, {method, headers})
+const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
+  rawRequest(`${server.baseUrl}${path}`, {method, headers})
 
 beforeAll(async () => {
   server = await startTestServer()
@@ -16,22 +17,33 @@ afterAll(async () => {
 })
 
 const decoders = {br: brotliDecompressSync, gzip: gunzipSync}
-const paths = ['/api/v1/all.json', '/api/v1/episodes.json', '/api/v1/episodes/ep-3-schema-migrations.json', '/api/v1/sandbox/voices.json', '/api/openapi.json', '/docs', '/sitemap-index.xml']
+const paths = [
+  '/api/v1/all.json',
+  '/api/v1/episodes.json',
+  '/api/v1/episodes/ep-3-schema-migrations.json',
+  '/api/v1/sandbox/voices.json',
+  '/api/openapi.json',
+  '/docs',
+  '/sitemap-index.xml',
+]
 
 describe.each(paths)('%s', (path) => {
-  it.each(['br', 'gzip'] as const)('is served in %s: the same bytes once decoded, a distinct ETag, Vary', async (coding) => {
-    const identity = await get(path, {'Accept-Encoding': 'identity'})
-    const encoded = await get(path, {'Accept-Encoding': coding})
-    expect(identity.headers['content-encoding']).toBeUndefined()
-    expect(encoded.headers['content-encoding']).toBe(coding)
-    expect(encoded.body.length).toBeLessThan(identity.body.length)
-    expect(Number(encoded.headers['content-length'])).toBe(encoded.body.length)
-    expect(decoders[coding](encoded.body).equals(identity.body)).toBe(true)
-    for (const response of [identity, encoded]) expect(response.headers.vary).toBe('Accept-Encoding')
-    expect(encoded.headers.etag).toBe(`${String(identity.headers.etag).slice(0, -1)}-${coding}"`)
-    expect(encoded.headers['last-modified']).toBe(identity.headers['last-modified'])
-    expect(encoded.headers['content-type']).toBe(identity.headers['content-type'])
-  })
+  it.each(['br', 'gzip'] as const)(
+    'is served in %s: the same bytes once decoded, a distinct ETag, Vary',
+    async (coding) => {
+      const identity = await get(path, {'Accept-Encoding': 'identity'})
+      const encoded = await get(path, {'Accept-Encoding': coding})
+      expect(identity.headers['content-encoding']).toBeUndefined()
+      expect(encoded.headers['content-encoding']).toBe(coding)
+      expect(encoded.body.length).toBeLessThan(identity.body.length)
+      expect(Number(encoded.headers['content-length'])).toBe(encoded.body.length)
+      expect(decoders[coding](encoded.body).equals(identity.body)).toBe(true)
+      for (const response of [identity, encoded]) expect(response.headers.vary).toBe('Accept-Encoding')
+      expect(encoded.headers.etag).toBe(`${String(identity.headers.etag).slice(0, -1)}-${coding}"`)
+      expect(encoded.headers['last-modified']).toBe(identity.headers['last-modified'])
+      expect(encoded.headers['content-type']).toBe(identity.headers['content-type'])
+    },
+  )
 })
 
 describe('conditional requests per variant', () => {
@@ -56,7 +68,8 @@ describe('conditional requests per variant', () => {
     const head = await get(path, {'Accept-Encoding': 'gzip'}, 'HEAD')
     expect(head.status).toBe(200)
     expect(head.body.length).toBe(0)
-    for (const name of ['content-length', 'content-encoding', 'etag', 'vary', 'content-type']) expect(head.headers[name], name).toBe(getResponse.headers[name])
+    for (const name of ['content-length', 'content-encoding', 'etag', 'vary', 'content-type'])
+      expect(head.headers[name], name).toBe(getResponse.headers[name])
   })
 
   it('follows q-values: gzip preferred over br when the client says so', async () => {

@@ -23,7 +23,8 @@ const liveBytes = async (server: TestServer) => {
 }
 
 const collections = ['voices', 'episodes', 'meetups'] as const
-const floodTarget = (n: number) => `/api/v1/${collections[n % 3] ?? 'voices'}.json?cursor=${encodeCursor(['\u05ea'.repeat(180), `${n}-${'z'.repeat(330)}`])}`
+const floodTarget = (n: number) =>
+  `/api/v1/${collections[n % 3] ?? 'voices'}.json?cursor=${encodeCursor(['\u05ea'.repeat(180), `${n}-${'z'.repeat(330)}`])}`
 
 /** Sends `count` GETs on one connection, `PIPELINED` at a time, and returns their status codes. */
 async function pipelined(port: number, first: number, count: number): Promise<number[]> {
@@ -48,7 +49,10 @@ async function pipelined(port: number, first: number, count: number): Promise<nu
     if (statuses.length % PIPELINED === 0 || statuses.length === count) waiting?.()
   })
   for (let sent = 0; sent < count; sent += PIPELINED) {
-    const batch = Array.from({length: Math.min(PIPELINED, count - sent)}, (_, index) => `GET ${floodTarget(first + sent + index)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`)
+    const batch = Array.from(
+      {length: Math.min(PIPELINED, count - sent)},
+      (_, index) => `GET ${floodTarget(first + sent + index)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`,
+    )
     const done = new Promise<void>((resolve) => (waiting = resolve))
     socket.write(batch.join(''))
     await done
@@ -59,16 +63,25 @@ async function pipelined(port: number, first: number, count: number): Promise<nu
 
 describe('a flood of distinct cursors', () => {
   it('keeps what the server holds within the page-cache bound plus 64 MB', {timeout: 120_000}, async () => {
-    const server = await startTestServer({environment: {RATE_LIMIT_QUOTA: '0', PAGE_CACHE_MEGABYTES: String(PAGE_CACHE_MEGABYTES)}, observed: true})
+    const server = await startTestServer({
+      environment: {RATE_LIMIT_QUOTA: '0', PAGE_CACHE_MEGABYTES: String(PAGE_CACHE_MEGABYTES)},
+      observed: true,
+    })
     try {
       const port = Number(new URL(server.baseUrl).port)
       await pipelined(port, 0, 300)
       const baseline = await liveBytes(server)
       const perConnection = FLOOD / CONNECTIONS
-      const statuses = (await Promise.all(Array.from({length: CONNECTIONS}, (_, index) => pipelined(port, 300 + index * perConnection, perConnection)))).flat()
+      const statuses = (
+        await Promise.all(
+          Array.from({length: CONNECTIONS}, (_, index) => pipelined(port, 300 + index * perConnection, perConnection)),
+        )
+      ).flat()
       expect(statuses).toHaveLength(FLOOD)
       expect(new Set(statuses)).toEqual(new Set([200]))
-      const cacheBytes = Number(/^catalog_page_cache_bytes (\d+)/m.exec(await (await fetch(`${server.baseUrl}/metrics`)).text())?.[1])
+      const cacheBytes = Number(
+        /^catalog_page_cache_bytes (\d+)/m.exec(await (await fetch(`${server.baseUrl}/metrics`)).text())?.[1],
+      )
       // Every one of those cursors lands past the end of its list: one page per collection, shared.
       expect(cacheBytes).toBeLessThan(1024 * 1024)
       const grown = (await liveBytes(server)) - baseline

@@ -23,13 +23,18 @@ afterEach(async () => {
 
 const statusSchema = z.object({
   status: z.enum(['ok', 'degraded']),
-  problems: z.array(z.object({document_id: z.string(), collection: z.string(), severity: z.string(), messages: z.array(z.string())})),
+  problems: z.array(
+    z.object({document_id: z.string(), collection: z.string(), severity: z.string(), messages: z.array(z.string())}),
+  ),
 })
 
 /** Starts a server over the sample dataset as `edit` leaves it; `documents` can be edited again before a rebuild. */
 async function serve(edit: (document: SanityDocument) => SanityDocument = (document) => document) {
   let documents = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET).map(edit)
-  const started = await startTestServer({observed: true, source: createEmbeddedSource('edited sample', async () => documents)})
+  const started = await startTestServer({
+    observed: true,
+    source: createEmbeddedSource('edited sample', async () => documents),
+  })
   server = started
   return {
     server: started,
@@ -45,13 +50,21 @@ async function serve(edit: (document: SanityDocument) => SanityDocument = (docum
 }
 
 const publishedWithAudio = (documents: SanityDocument[]) =>
-  documents.filter((document) => document._type === 'episode' && !document._id.startsWith('drafts.') && typeof document['audioUrl'] === 'string')
+  documents.filter(
+    (document) =>
+      document._type === 'episode' && !document._id.startsWith('drafts.') && typeof document['audioUrl'] === 'string',
+  )
 const firstEpisodeWithAudio = (documents: SanityDocument[]) => publishedWithAudio(documents)[0]
-const withFields = (id: string, fields: Record<string, unknown>) => (document: SanityDocument) => (document._id === id ? {...document, ...fields} : document)
+const withFields = (id: string, fields: Record<string, unknown>) => (document: SanityDocument) =>
+  document._id === id ? {...document, ...fields} : document
 const SETTINGS = 'podcastSettings'
 const NOT_AN_APPLE_CATEGORY = withFields(SETTINGS, {categories: ['Tech News']})
 const problemsMetric = (metrics: string, collection: string, severity: string) => {
-  const line = metrics.split('\n').find((candidate) => candidate.startsWith(`catalog_document_problems{collection="${collection}",severity="${severity}"} `))
+  const line = metrics
+    .split('\n')
+    .find((candidate) =>
+      candidate.startsWith(`catalog_document_problems{collection="${collection}",severity="${severity}"} `),
+    )
   return line === undefined ? undefined : Number(line.split(' ').at(-1))
 }
 
@@ -69,12 +82,21 @@ describe('invalid podcast settings', () => {
     expect(after.body.equals(before.body)).toBe(true)
     const status = await served.status()
     expect(status.status).toBe('degraded')
-    expect(status.problems).toEqual([{document_id: SETTINGS, collection: 'settings', severity: 'kept', messages: ["categories.0: is not in Apple Podcasts' category list"]}])
+    expect(status.problems).toEqual([
+      {
+        document_id: SETTINGS,
+        collection: 'settings',
+        severity: 'kept',
+        messages: ["categories.0: is not in Apple Podcasts' category list"],
+      },
+    ])
     expect(problemsMetric(await served.metrics(), 'settings', 'kept')).toBe(1)
 
     // Fixed: the new channel is served and nothing is held back.
     await served.rebuild(withFields(SETTINGS, {categories: ['News|Tech News']}))
-    expect(await (await served.get('/feed.xml')).text()).toMatch(/<itunes:category text="News">\s*<itunes:category text="Tech News"\/>/)
+    expect(await (await served.get('/feed.xml')).text()).toMatch(
+      /<itunes:category text="News">\s*<itunes:category text="Tech News"\/>/,
+    )
     expect(await served.status()).toMatchObject({status: 'ok', problems: []})
     expect(problemsMetric(await served.metrics(), 'settings', 'kept')).toBe(0)
   })
@@ -83,7 +105,10 @@ describe('invalid podcast settings', () => {
     const served = await serve(NOT_AN_APPLE_CATEGORY)
     const problem = await readProblem(await served.get('/feed.xml'), 503)
     expect(problem.detail).toContain("categories.0: is not in Apple Podcasts' category list")
-    expect(await served.status()).toMatchObject({status: 'degraded', problems: [{document_id: SETTINGS, collection: 'settings', severity: 'rejected'}]})
+    expect(await served.status()).toMatchObject({
+      status: 'degraded',
+      problems: [{document_id: SETTINGS, collection: 'settings', severity: 'rejected'}],
+    })
     expect(problemsMetric(await served.metrics(), 'settings', 'rejected')).toBe(1)
     // The API does not depend on the settings.
     expect((await served.get('/api/v1/episodes.json')).status).toBe(200)
@@ -95,23 +120,35 @@ describe('invalid podcast settings, as `npm start` runs', () => {
     const folder = await mkdtemp(join(tmpdir(), 'settings-log-'))
     const datasetFile = join(folder, 'catalog.ndjson')
     const documents = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)
-    const write = (edit: (document: SanityDocument) => SanityDocument) => writeFile(datasetFile, `${documents.map((document) => JSON.stringify(edit(document))).join('\n')}\n`)
+    const write = (edit: (document: SanityDocument) => SanityDocument) =>
+      writeFile(datasetFile, `${documents.map((document) => JSON.stringify(edit(document))).join('\n')}\n`)
     await write((document) => document)
     const main = await startMainProcess({PORT: '0', DATASET_FILE: datasetFile, RECONCILE_INTERVAL_SECONDS: '0'})
     try {
       const status = async () => statusSchema.parse(await (await fetch(`${main.baseUrl}/status`)).json())
       await write(NOT_AN_APPLE_CATEGORY)
-      await expect.poll(async () => (await status()).problems.map((problem) => problem.severity), {timeout: 20_000, interval: 50}).toEqual(['kept'])
+      await expect
+        .poll(async () => (await status()).problems.map((problem) => problem.severity), {timeout: 20_000, interval: 50})
+        .toEqual(['kept'])
       // Another edit, another build: the settings are still refused, and not logged again.
       const episode = firstEpisodeWithAudio(documents)
-      await write((document) => NOT_AN_APPLE_CATEGORY(document._id === episode?._id ? {...document, title: 'כותרת אחרת'} : document))
-      await expect.poll(async () => (await (await fetch(`${main.baseUrl}/feed.xml`)).text()).includes('כותרת אחרת'), {timeout: 20_000, interval: 50}).toBe(true)
+      await write((document) =>
+        NOT_AN_APPLE_CATEGORY(document._id === episode?._id ? {...document, title: 'כותרת אחרת'} : document),
+      )
+      await expect
+        .poll(async () => (await (await fetch(`${main.baseUrl}/feed.xml`)).text()).includes('כותרת אחרת'), {
+          timeout: 20_000,
+          interval: 50,
+        })
+        .toBe(true)
       const logged = main
         .output()
         .split('\n')
         .filter((line) => line.includes('settings document podcastSettings'))
       expect(logged).toHaveLength(1)
-      expect(logged[0]).toContain("kept: settings document podcastSettings: categories.0: is not in Apple Podcasts' category list")
+      expect(logged[0]).toContain(
+        "kept: settings document podcastSettings: categories.0: is not in Apple Podcasts' category list",
+      )
     } finally {
       await main.stop()
       await rm(folder, {recursive: true, force: true})
@@ -126,9 +163,12 @@ describe('URLs a podcast app fetches', () => {
     const [plain, spaced, transcript] = episodes
     if (!plain || !spaced || !transcript) throw new Error('the sample has too few episodes with audio')
     const served = await serve((document) => {
-      if (document._id === plain._id) return {...document, audioUrl: String(document['audioUrl']).replace('https://', 'http://')}
-      if (document._id === spaced._id) return {...document, audioUrl: String(document['audioUrl']).replace(/\.mp3$/, ' final.mp3')}
-      if (document._id === transcript._id) return {...document, transcriptFile: undefined, transcriptUrl: 'http://files.example/transcript.vtt'}
+      if (document._id === plain._id)
+        return {...document, audioUrl: String(document['audioUrl']).replace('https://', 'http://')}
+      if (document._id === spaced._id)
+        return {...document, audioUrl: String(document['audioUrl']).replace(/\.mp3$/, ' final.mp3')}
+      if (document._id === transcript._id)
+        return {...document, transcriptFile: undefined, transcriptUrl: 'http://files.example/transcript.vtt'}
       return document
     })
     const response = await served.get('/feed.xml')
@@ -140,8 +180,12 @@ describe('URLs a podcast app fetches', () => {
     expect(xml).not.toMatch(/url="http:\/\/|url="[^"]* /)
 
     const problems = (await served.status()).problems
-    expect(problems.map((problem) => [problem.document_id, problem.severity]).sort()).toEqual([plain._id, spaced._id, transcript._id].map((id) => [id, 'rejected']).sort())
-    expect(problems.find((problem) => problem.document_id === spaced._id)?.messages.join(' ')).toMatch(/printable ASCII/)
+    expect(problems.map((problem) => [problem.document_id, problem.severity]).sort()).toEqual(
+      [plain._id, spaced._id, transcript._id].map((id) => [id, 'rejected']).sort(),
+    )
+    expect(problems.find((problem) => problem.document_id === spaced._id)?.messages.join(' ')).toMatch(
+      /printable ASCII/,
+    )
     expect(problemsMetric(await served.metrics(), 'episodes', 'rejected')).toBe(3)
   })
 })
@@ -149,11 +193,18 @@ describe('URLs a podcast app fetches', () => {
 describe('persons in an item', () => {
   it('name a host who is also a guest once, as host', async () => {
     const dataset = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)
-    const host = z.object({hosts: z.array(z.object({_ref: z.string()})).min(1)}).parse(dataset.find((document) => document._id === SETTINGS)).hosts[0]?._ref ?? ''
+    const host =
+      z
+        .object({hosts: z.array(z.object({_ref: z.string()})).min(1)})
+        .parse(dataset.find((document) => document._id === SETTINGS)).hosts[0]?._ref ?? ''
     const episode = firstEpisodeWithAudio(dataset)
     if (!episode) throw new Error('the sample has no episode with audio')
-    const served = await serve(withFields(episode._id, {guests: [{_type: 'reference', _ref: host, _key: 'host-as-guest'}]}))
-    const item = parseFeed(await (await served.get('/feed.xml')).text())?.items.find((candidate) => candidate.guid === episode._id)
+    const served = await serve(
+      withFields(episode._id, {guests: [{_type: 'reference', _ref: host, _key: 'host-as-guest'}]}),
+    )
+    const item = parseFeed(await (await served.get('/feed.xml')).text())?.items.find(
+      (candidate) => candidate.guid === episode._id,
+    )
     const people = item?.podcastPeople?.map((person) => [person.name, person.role.toLowerCase()]) ?? []
     expect(people).toEqual([
       ['נועה לוי', 'host'],
@@ -163,7 +214,8 @@ describe('persons in an item', () => {
 })
 
 describe('artwork', () => {
-  const artworkOf = (ref: string) => withFields(SETTINGS, {artwork: {_type: 'image', asset: {_type: 'reference', _ref: ref}}})
+  const artworkOf = (ref: string) =>
+    withFields(SETTINGS, {artwork: {_type: 'image', asset: {_type: 'reference', _ref: ref}}})
 
   it('from a WebP upload ends in .jpg and is served as JPEG; a PNG stays .png', async () => {
     const webp = await serve(artworkOf('image-5c0d3a1e9f7b2c4d6e8f0a1b3c5d7e9f1a2b3c4d-2000x2000-webp'))

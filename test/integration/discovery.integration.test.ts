@@ -17,13 +17,17 @@ let documents: SanityDocument[]
 
 beforeAll(async () => {
   documents = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)
-  server = await startTestServer({source: createEmbeddedSource('in-memory sample', async () => documents), environment: {CONTACT_EMAIL: 'podcast@codetalks.example'}})
+  server = await startTestServer({
+    source: createEmbeddedSource('in-memory sample', async () => documents),
+    environment: {CONTACT_EMAIL: 'podcast@codetalks.example'},
+  })
 })
 afterAll(() => server.close())
 
 /** Documents name the public base URL; the test server answers them on its own port. */
 const local = (url: string) => url.replace('http://api.test', server.baseUrl)
-const get = (path: string, init?: RequestInit) => fetch(local(path.startsWith('http') ? path : `${server.baseUrl}${path}`), init)
+const get = (path: string, init?: RequestInit) =>
+  fetch(local(path.startsWith('http') ? path : `${server.baseUrl}${path}`), init)
 const getJson = async (path: string) => {
   const response = await get(path)
   expect(response.status, path).toBe(200)
@@ -31,13 +35,20 @@ const getJson = async (path: string) => {
   return z.record(z.string(), z.unknown()).parse(await response.json())
 }
 /** Every absolute URL on this origin that a document mentions. */
-const linksIn = (text: string) => [...new Set(text.match(/http:\/\/api\.test[^\s"')<>\]]*/g) ?? [])].map((url) => url.replace(/[.,:;]+$/, ''))
+const linksIn = (text: string) =>
+  [...new Set(text.match(/http:\/\/api\.test[^\s"')<>\]]*/g) ?? [])].map((url) => url.replace(/[.,:;]+$/, ''))
 async function expectAllResolve(text: string, identifiers: string[] = []) {
   const links = linksIn(text).filter((url) => !url.includes('{slug}') && !identifiers.includes(url))
   expect(links.length).toBeGreaterThan(0)
   for (const url of links) {
-    const response = await get(url, {method: url.endsWith('/mcp') ? 'POST' : 'GET', ...(url.endsWith('/mcp') ? {body: '{}', headers: {'content-type': 'application/json'}} : {})})
-    expect(response.status === 200 || (url.endsWith('/mcp') && response.status < 500 && response.status !== 404), `${url} answers ${response.status}`).toBe(true)
+    const response = await get(url, {
+      method: url.endsWith('/mcp') ? 'POST' : 'GET',
+      ...(url.endsWith('/mcp') ? {body: '{}', headers: {'content-type': 'application/json'}} : {}),
+    })
+    expect(
+      response.status === 200 || (url.endsWith('/mcp') && response.status < 500 && response.status !== 404),
+      `${url} answers ${response.status}`,
+    ).toBe(true)
   }
 }
 const counts = () => server.store.current().counts
@@ -51,8 +62,11 @@ describe('llms.txt', () => {
     expect(text.match(/^## .+$/gm)).toEqual(['## API', '## MCP', '## Docs', '## Optional'])
     const {episodes, meetups, voices} = counts()
     expect(text).toContain(`${episodes} episodes, ${meetups} meetup talks and ${voices} speaker profiles`)
-    expect(text).toContain(`${catalogTools.length} read-only tools (${catalogTools.map((tool) => tool.name).join(', ')})`)
-    for (const line of text.split('\n').filter((line) => line.startsWith('- '))) expect(line).toMatch(/^- \[[^\]]+\]\(http:\/\/api\.test\/[^)]*\)(: .+)?$/)
+    expect(text).toContain(
+      `${catalogTools.length} read-only tools (${catalogTools.map((tool) => tool.name).join(', ')})`,
+    )
+    for (const line of text.split('\n').filter((line) => line.startsWith('- ')))
+      expect(line).toMatch(/^- \[[^\]]+\]\(http:\/\/api\.test\/[^)]*\)(: .+)?$/)
     await expectAllResolve(text)
   })
 
@@ -72,15 +86,31 @@ describe('authentication documents', () => {
     expect(response.headers.get('content-type')).toBe('text/markdown; charset=utf-8')
     const text = await response.text()
     expect(text).toMatch(/^# Authentication: none/)
-    for (const phrase of ['ignored, not rejected', 'never answers 401 or 403', 'User-Agent', 'podcast@codetalks.example']) expect(text).toContain(phrase)
+    for (const phrase of [
+      'ignored, not rejected',
+      'never answers 401 or 403',
+      'User-Agent',
+      'podcast@codetalks.example',
+    ])
+      expect(text).toContain(phrase)
   })
 
   it('serves oauth-protected-resource exactly as the spec states', async () => {
     const document = await getJson('/.well-known/oauth-protected-resource')
-    expect(document).toMatchObject({resource: 'http://api.test/api/v1', scopes_supported: [], bearer_methods_supported: []})
+    expect(document).toMatchObject({
+      resource: 'http://api.test/api/v1',
+      scopes_supported: [],
+      bearer_methods_supported: [],
+    })
     const agentAuth = z.record(z.string(), z.unknown()).parse(document.agent_auth)
-    expect(agentAuth).toMatchObject({identity_types_supported: ['anonymous'], skill: 'http://api.test/auth.md', identity_assertion_supported: false, service_auth_supported: false})
-    for (const absent of ['identity_endpoint', 'claim_endpoint', 'events_endpoint']) expect(agentAuth).not.toHaveProperty(absent)
+    expect(agentAuth).toMatchObject({
+      identity_types_supported: ['anonymous'],
+      skill: 'http://api.test/auth.md',
+      identity_assertion_supported: false,
+      service_auth_supported: false,
+    })
+    for (const absent of ['identity_endpoint', 'claim_endpoint', 'events_endpoint'])
+      expect(agentAuth).not.toHaveProperty(absent)
     expect(document).not.toHaveProperty('authorization_servers')
   })
 
@@ -94,11 +124,15 @@ describe('the RFC 9727 API catalog', () => {
     for (const method of ['GET', 'HEAD']) {
       const response = await get('/.well-known/api-catalog', {method})
       expect(response.status).toBe(200)
-      expect(response.headers.get('content-type')).toBe('application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"')
+      expect(response.headers.get('content-type')).toBe(
+        'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
+      )
       expect(response.headers.get('link')).toBe('<http://api.test/.well-known/api-catalog>; rel="api-catalog"')
     }
     const document = await getJson('/.well-known/api-catalog')
-    const linkset = z.array(z.object({anchor: z.string(), 'service-desc': z.array(z.object({href: z.string()}))}).loose()).parse(document.linkset)
+    const linkset = z
+      .array(z.object({anchor: z.string(), 'service-desc': z.array(z.object({href: z.string()}))}).loose())
+      .parse(document.linkset)
     const anchors = linkset.map((entry) => entry.anchor)
     expect(anchors).toEqual(['http://api.test/api/v1', 'http://api.test/api/v1/sandbox'])
     // Anchors name the APIs (RFC 9727); every link they carry must resolve.
@@ -116,7 +150,10 @@ describe('MCP and agent documents', () => {
         name: z.string(),
         version: z.string(),
         remotes: z.array(z.object({type: z.literal('streamable-http'), url: z.string()}).loose()),
-        _meta: z.record(z.string(), z.object({tools: z.array(z.string()), resources: z.number(), resourceTemplates: z.number()}).loose()),
+        _meta: z.record(
+          z.string(),
+          z.object({tools: z.array(z.string()), resources: z.number(), resourceTemplates: z.number()}).loose(),
+        ),
       })
       .loose()
       .parse(JSON.parse(card))
@@ -126,13 +163,27 @@ describe('MCP and agent documents', () => {
     // What resources/list returns over all its pages: the fixed API documents and one per item.
     const {counts} = z.object({counts: z.record(z.string(), z.number())}).parse(await getJson('/api/v1/all.json'))
     const items = Object.values(counts).reduce((sum, count) => sum + count, 0)
-    expect(summary?.resources).toBe(catalogResources('http://api.test').filter((resource) => !resource.template).length + items)
-    expect(summary?.resourceTemplates).toBe(catalogResources('http://api.test').filter((resource) => resource.template).length)
+    expect(summary?.resources).toBe(
+      catalogResources('http://api.test').filter((resource) => !resource.template).length + items,
+    )
+    expect(summary?.resourceTemplates).toBe(
+      catalogResources('http://api.test').filter((resource) => resource.template).length,
+    )
   })
 
   it('lists skills with sha256 digests of the exact bytes served', async () => {
     const index = z
-      .object({skills: z.array(z.object({name: z.string(), type: z.literal('skill-md'), description: z.string(), url: z.string(), digest: z.string()}))})
+      .object({
+        skills: z.array(
+          z.object({
+            name: z.string(),
+            type: z.literal('skill-md'),
+            description: z.string(),
+            url: z.string(),
+            digest: z.string(),
+          }),
+        ),
+      })
       .parse(await getJson('/.well-known/agent-skills/index.json'))
     expect(index.skills.length).toBe(2)
     for (const skill of index.skills) {
@@ -147,7 +198,12 @@ describe('MCP and agent documents', () => {
   it('lists the server card, OpenAPI and skills in ai-catalog.json and ard.json, all resolving', async () => {
     for (const path of ['/.well-known/ai-catalog.json', '/.well-known/ard.json']) {
       const document = JSON.stringify(await getJson(path))
-      for (const target of ['/.well-known/mcp/server-card.json', '/api/openapi.json', '/.well-known/agent-skills/index.json']) expect(document, path).toContain(`http://api.test${target}`)
+      for (const target of [
+        '/.well-known/mcp/server-card.json',
+        '/api/openapi.json',
+        '/.well-known/agent-skills/index.json',
+      ])
+        expect(document, path).toContain(`http://api.test${target}`)
       await expectAllResolve(document)
     }
     const aiCatalog = await getJson('/.well-known/ai-catalog.json')
@@ -172,15 +228,24 @@ describe('sitemaps', () => {
     // This server applied an edit (above); the dates of its own Last-Modified say when, the sitemap must not.
     const fresh = await startTestServer({source: createEmbeddedSource('the same content', async () => documents)})
     const index = await (await get('/sitemap-index.xml')).text()
-    expect(index).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<sitemapindex xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/)
+    expect(index).toMatch(
+      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<sitemapindex xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/,
+    )
     const sitemapUrls = [...index.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1] ?? '')
-    expect(sitemapUrls.map((url) => new URL(url).pathname)).toEqual(['/sitemaps/api.xml', '/sitemaps/episodes.xml', '/sitemaps/meetups.xml', '/sitemaps/voices.xml'])
+    expect(sitemapUrls.map((url) => new URL(url).pathname)).toEqual([
+      '/sitemaps/api.xml',
+      '/sitemaps/episodes.xml',
+      '/sitemaps/meetups.xml',
+      '/sitemaps/voices.xml',
+    ])
     let items = 0
     try {
       for (const sitemapUrl of sitemapUrls) {
         const response = await get(sitemapUrl)
         expect(response.headers.get('content-type')).toBe('application/xml; charset=utf-8')
-        const entries = [...(await response.text()).matchAll(/<url><loc>([^<]+)<\/loc><lastmod>([^<]+)<\/lastmod><\/url>/g)]
+        const entries = [
+          ...(await response.text()).matchAll(/<url><loc>([^<]+)<\/loc><lastmod>([^<]+)<\/lastmod><\/url>/g),
+        ]
         if (!sitemapUrl.endsWith('/api.xml')) items += entries.length
         for (const [, loc = '', lastmod = ''] of entries) {
           expect((await get(loc, {method: 'HEAD'})).status, loc).toBe(200)

@@ -33,14 +33,24 @@ afterAll(async () => {
 async function edgeVcl(args: string[], environment: Record<string, string> = {}) {
   const scripts = (JSON.parse(await readFile('package.json', 'utf8')) as {scripts: Record<string, string>}).scripts
   expect(scripts['edge:vcl']).toBe('node server/edge-vcl.ts')
-  return run(process.execPath, ['server/edge-vcl.ts', ...args], {env: {PATH: process.env.PATH, CDN_PURGE_TOKEN: TOKEN, ...environment}, timeout: 30_000})
+  return run(process.execPath, ['server/edge-vcl.ts', ...args], {
+    env: {PATH: process.env.PATH, CDN_PURGE_TOKEN: TOKEN, ...environment},
+    timeout: 30_000,
+  })
 }
 
 describe('npm run edge:vcl', () => {
   it('prints a varnishd command that starts Varnish in front of the origin, as printed', async () => {
     const port = await freePort()
     const vclFile = join(directory, 'catalog.vcl')
-    const {stdout} = await edgeVcl(['--backend', new URL(origin.baseUrl).host, '--out', vclFile, '--listen', `127.0.0.1:${port}`])
+    const {stdout} = await edgeVcl([
+      '--backend',
+      new URL(origin.baseUrl).host,
+      '--out',
+      vclFile,
+      '--listen',
+      `127.0.0.1:${port}`,
+    ])
     const command = /^ {2}(\/\S*varnishd .*)$/m.exec(stdout)?.[1] ?? ''
     expect(command).toBe(`/usr/sbin/varnishd -a 127.0.0.1:${port} -f ${vclFile} -s malloc,1g $(cat ${vclFile}.params)`)
     expect(stdout).toMatch(/PUBLIC_BASE_URL set to the edge's public address/)
@@ -49,7 +59,9 @@ describe('npm run edge:vcl', () => {
     expect({mode: (mode & 0o777).toString(8), gid}).toEqual({mode: '640', gid: varnishGid})
 
     let output = ''
-    const varnishd = spawn('bash', ['-c', `exec ${command} -F -n ${join(directory, 'work')}`], {stdio: ['ignore', 'pipe', 'pipe']})
+    const varnishd = spawn('bash', ['-c', `exec ${command} -F -n ${join(directory, 'work')}`], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     varnishd.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
     varnishd.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
     const exited = new Promise<void>((resolve) => varnishd.once('exit', () => resolve()))
@@ -57,7 +69,10 @@ describe('npm run edge:vcl', () => {
       await eventually(async () => {
         if (varnishd.exitCode !== null) throw new Error(`varnishd exited with ${varnishd.exitCode}:\n${output}`)
         const response = await fetch(`http://127.0.0.1:${port}/api/v1/index.json`)
-        expect({status: response.status, cache: response.headers.get('x-cache')}).toMatchObject({status: 200, cache: expect.stringMatching(/^(HIT|MISS)$/)})
+        expect({status: response.status, cache: response.headers.get('x-cache')}).toMatchObject({
+          status: 200,
+          cache: expect.stringMatching(/^(HIT|MISS)$/),
+        })
       }, 20_000)
     } finally {
       varnishd.kill('SIGTERM')
@@ -66,8 +81,13 @@ describe('npm run edge:vcl', () => {
   }, 60_000)
 
   it('warns when the origin purges a CDN but PUBLIC_BASE_URL names loopback', async () => {
-    const {stderr} = await edgeVcl(['--backend', '127.0.0.1:3000', '--out', join(directory, 'warned.vcl')], {CDN_PURGE: 'varnish', PUBLIC_BASE_URL: 'http://127.0.0.1:3000'})
-    expect(stderr).toMatch(/^warning: CDN_PURGE is varnish but PUBLIC_BASE_URL is http:\/\/127\.0\.0\.1:3000, a loopback address/m)
+    const {stderr} = await edgeVcl(['--backend', '127.0.0.1:3000', '--out', join(directory, 'warned.vcl')], {
+      CDN_PURGE: 'varnish',
+      PUBLIC_BASE_URL: 'http://127.0.0.1:3000',
+    })
+    expect(stderr).toMatch(
+      /^warning: CDN_PURGE is varnish but PUBLIC_BASE_URL is http:\/\/127\.0\.0\.1:3000, a loopback address/m,
+    )
     expect(edgeAddressWarning('http://localhost:3000', 'fastly')).toMatch(/loopback/)
     expect(edgeAddressWarning(undefined, 'varnish')).toMatch(/not set/)
     expect(edgeAddressWarning('https://api.example.org', 'varnish')).toBeUndefined()

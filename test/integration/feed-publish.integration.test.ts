@@ -22,10 +22,24 @@ let deliveries: Delivery[]
 beforeAll(async () => {
   lake = createLakeDataset(parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET), {identity: 'editor'})
   queryApi = await startSanityStandIn(() => lake.all(), {dataset: 'production'})
-  const environment = {SANITY_PROJECT_ID: 'embedded', SANITY_DATASET: 'production', SANITY_API_HOST: queryApi.apiHost, SANITY_WEBHOOK_SECRET: SECRET, RECONCILE_INTERVAL_SECONDS: '0'}
-  server = await startTestServer({environment, source: createSource(loadConfig({PUBLIC_BASE_URL: 'http://api.test', ...environment}).content)})
+  const environment = {
+    SANITY_PROJECT_ID: 'embedded',
+    SANITY_DATASET: 'production',
+    SANITY_API_HOST: queryApi.apiHost,
+    SANITY_WEBHOOK_SECRET: SECRET,
+    RECONCILE_INTERVAL_SECONDS: '0',
+  }
+  server = await startTestServer({
+    environment,
+    source: createSource(loadConfig({PUBLIC_BASE_URL: 'http://api.test', ...environment}).content),
+  })
   const sender = createWebhookSender(
-    {url: `${server.baseUrl}/webhooks/sanity`, secret: SECRET, filter: '_type in ["episode", "meetup", "voice", "podcastSettings"]', projection: '{_id, _type}'},
+    {
+      url: `${server.baseUrl}/webhooks/sanity`,
+      secret: SECRET,
+      filter: '_type in ["episode", "meetup", "voice", "podcastSettings"]',
+      projection: '{_id, _type}',
+    },
     {projectId: 'embedded', dataset: 'production'},
   )
   deliveries = sender.deliveries
@@ -40,9 +54,15 @@ const feed = async () => parseFeed(await (await fetch(`${server.baseUrl}/feed.xm
 
 /** Edits a draft of `id` and publishes it, as the Studio does; resolves when the publish's delivery was accepted. */
 async function publish(id: string, set: Record<string, unknown>): Promise<number> {
-  lake.actions(`edit-${id}-${Date.now()}`, [{actionType: 'sanity.action.document.edit', draftId: `drafts.${id}`, publishedId: id, patch: {set}}])
-  lake.actions(`publish-${id}-${Date.now()}`, [{actionType: 'sanity.action.document.publish', draftId: `drafts.${id}`, publishedId: id}])
-  await expect.poll(() => deliveries.findLast((delivery) => delivery.documentId === id)?.status, {timeout: 5_000, interval: 5}).toBe(202)
+  lake.actions(`edit-${id}-${Date.now()}`, [
+    {actionType: 'sanity.action.document.edit', draftId: `drafts.${id}`, publishedId: id, patch: {set}},
+  ])
+  lake.actions(`publish-${id}-${Date.now()}`, [
+    {actionType: 'sanity.action.document.publish', draftId: `drafts.${id}`, publishedId: id},
+  ])
+  await expect
+    .poll(() => deliveries.findLast((delivery) => delivery.documentId === id)?.status, {timeout: 5_000, interval: 5})
+    .toBe(202)
   return performance.now()
 }
 

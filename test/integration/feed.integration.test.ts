@@ -37,7 +37,8 @@ const episodesWithAudio = async (): Promise<Episode[]> => {
   const bulk = await readContract(await fetch(`${server.baseUrl}/api/v1/all.json`), bulkSchema)
   return bulk.data.episodes.filter((episode) => episode.audio !== null)
 }
-const publishedEpisodeDocuments = () => documents.filter((document) => document._type === 'episode' && !document._id.startsWith('drafts.'))
+const publishedEpisodeDocuments = () =>
+  documents.filter((document) => document._type === 'episode' && !document._id.startsWith('drafts.'))
 const settingsDocument = () => documents.find((document) => document._id === 'podcastSettings')
 
 describe('GET /feed.xml', () => {
@@ -54,7 +55,9 @@ describe('GET /feed.xml', () => {
     const identity = response.body
 
     expect((await rawRequest(`${server.baseUrl}/feed.xml`, {headers: {'if-none-match': etag}})).status).toBe(304)
-    expect((await rawRequest(`${server.baseUrl}/feed.xml`, {headers: {'if-modified-since': lastModified}})).status).toBe(304)
+    expect(
+      (await rawRequest(`${server.baseUrl}/feed.xml`, {headers: {'if-modified-since': lastModified}})).status,
+    ).toBe(304)
 
     const head = await rawRequest(`${server.baseUrl}/feed.xml`, {method: 'HEAD'})
     expect(head.status).toBe(200)
@@ -76,7 +79,9 @@ describe('GET /feed.xml', () => {
   it('is read by podcast-partytime and by @rowanmanning/feed-parser, with one item per published episode that has audio, newest first', async () => {
     const xml = await feedText()
     const episodes = await episodesWithAudio()
-    expect(episodes.length).toBe(publishedEpisodeDocuments().filter((document) => document['audioUrl'] || document['audioFile']).length)
+    expect(episodes.length).toBe(
+      publishedEpisodeDocuments().filter((document) => document['audioUrl'] || document['audioFile']).length,
+    )
     expect(episodes.length).toBeGreaterThan(30)
 
     const partytime = parseWithPartytime(xml)
@@ -86,7 +91,11 @@ describe('GET /feed.xml', () => {
     for (const [index, episode] of episodes.entries()) {
       const item = partytime?.items[index]
       expect(item?.title).toBe(episode.title)
-      expect(item?.enclosure).toEqual({url: episode.audio?.url, length: episode.audio?.length_bytes, type: episode.audio?.mime_type})
+      expect(item?.enclosure).toEqual({
+        url: episode.audio?.url,
+        length: episode.audio?.length_bytes,
+        type: episode.audio?.mime_type,
+      })
       expect(item?.duration).toBe(episode.duration_seconds)
       expect(item?.explicit).toBe(false)
       expect(item?.itunesEpisode).toBe(episode.episode_number ?? undefined)
@@ -97,9 +106,9 @@ describe('GET /feed.xml', () => {
     expect(feedParser.language).toBe('he')
     expect(feedParser.self).toBe('http://api.test/feed.xml')
     expect(feedParser.items.map((item) => item.url)).toEqual(episodes.map((episode) => episode.url))
-    expect(feedParser.items.map((item) => item.mediaAudio.map((media) => [media.url, media.length, media.mimeType]))).toEqual(
-      episodes.map((episode) => [[episode.audio?.url, episode.audio?.length_bytes, episode.audio?.mime_type]]),
-    )
+    expect(
+      feedParser.items.map((item) => item.mediaAudio.map((media) => [media.url, media.length, media.mimeType])),
+    ).toEqual(episodes.map((episode) => [[episode.audio?.url, episode.audio?.length_bytes, episode.audio?.mime_type]]))
   })
 
   it("meets Apple Podcasts' channel rules and the Podcasting 2.0 namespace", async () => {
@@ -122,8 +131,14 @@ describe('GET /feed.xml', () => {
     ])
     expect(feed?.podcastFunding?.[0]?.url).toBe('https://codetalks.example/support')
     // Apple wants true/false (feedsmith's own writer says yes/no).
-    expect(xml.match(/<itunes:explicit>[^<]*<\/itunes:explicit>/g)?.every((element) => /<itunes:explicit>(true|false)<\/itunes:explicit>/.test(element))).toBe(true)
-    for (const [, text, inner] of xml.matchAll(/<itunes:category text="([^"]+)"(?:\/>|>\s*<itunes:category text="([^"]+)"\/>)/g)) {
+    expect(
+      xml
+        .match(/<itunes:explicit>[^<]*<\/itunes:explicit>/g)
+        ?.every((element) => /<itunes:explicit>(true|false)<\/itunes:explicit>/.test(element)),
+    ).toBe(true)
+    for (const [, text, inner] of xml.matchAll(
+      /<itunes:category text="([^"]+)"(?:\/>|>\s*<itunes:category text="([^"]+)"\/>)/g,
+    )) {
       expect(Object.keys(APPLE_CATEGORIES)).toContain(decodeXml(text ?? ''))
       if (inner) expect(APPLE_CATEGORIES[decodeXml(text ?? '')]).toContain(decodeXml(inner))
     }
@@ -150,18 +165,31 @@ describe('GET /feed.xml', () => {
       const episode = episodes[index]
       expect(ids).toContain(item.guid)
       const guests = episode?.guests.filter((guest) => !hostPages.has(guest.url)) ?? []
-      expect(item.podcastPeople?.map((person) => person.role.toLowerCase())).toEqual(['host', 'host', ...guests.map(() => 'guest')])
-      if (episode?.transcript) expect(item.podcastTranscripts?.[0]).toMatchObject({url: episode.transcript.url, type: 'text/vtt'})
+      expect(item.podcastPeople?.map((person) => person.role.toLowerCase())).toEqual([
+        'host',
+        'host',
+        ...guests.map(() => 'guest'),
+      ])
+      if (episode?.transcript)
+        expect(item.podcastTranscripts?.[0]).toMatchObject({url: episode.transcript.url, type: 'text/vtt'})
       else expect(item.podcastTranscripts ?? []).toEqual([])
     }
     expect(xml.match(/<guid isPermaLink="false">/g)?.length).toBe(episodes.length)
     for (const [, date] of xml.matchAll(/<pubDate>([^<]+)<\/pubDate>/g))
-      expect(date).toMatch(/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/)
-    const descriptions = [...xml.matchAll(/<item>[\s\S]*?<description>\s*<!\[CDATA\[([\s\S]*?)\]\]>\s*<\/description>/g)].map((match) => match[1] ?? '')
+      expect(date).toMatch(
+        /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/,
+      )
+    const descriptions = [
+      ...xml.matchAll(/<item>[\s\S]*?<description>\s*<!\[CDATA\[([\s\S]*?)\]\]>\s*<\/description>/g),
+    ].map((match) => match[1] ?? '')
     expect(descriptions.length).toBe(episodes.length)
     for (const html of descriptions) {
       expect(utf8Bytes(html)).toBeLessThanOrEqual(4000)
-      expect([...html.matchAll(/<\/?([a-z]+)/g)].map((tag) => tag[1]).every((tag) => ['p', 'ul', 'li', 'a'].includes(tag ?? ''))).toBe(true)
+      expect(
+        [...html.matchAll(/<\/?([a-z]+)/g)]
+          .map((tag) => tag[1])
+          .every((tag) => ['p', 'ul', 'li', 'a'].includes(tag ?? '')),
+      ).toBe(true)
       expect(html).toMatch(/^<p dir="rtl">\u200f/)
     }
   })
@@ -175,7 +203,9 @@ describe('GET /feed.xml', () => {
     const episodes = await episodesWithAudio()
     expect(items.length).toBe(episodes.length)
     for (const [index, block] of items.entries()) {
-      const links = [...block.matchAll(/<podcast:contentLink href="([^"]*)">([^<]*)<\/podcast:contentLink>/g)].map(([, href = '', text]) => ({href: href.replaceAll('&amp;', '&'), text}))
+      const links = [...block.matchAll(/<podcast:contentLink href="([^"]*)">([^<]*)<\/podcast:contentLink>/g)].map(
+        ([, href = '', text]) => ({href: href.replaceAll('&amp;', '&'), text}),
+      )
       const video = episodes[index]?.video_url
       expect(links).toEqual(video ? [{href: video, text: VIDEO_LINK_TEXT}] : [])
     }
@@ -183,7 +213,10 @@ describe('GET /feed.xml', () => {
   })
 
   it('serves the same bytes for the same content, whenever it is built', async () => {
-    const later = await startTestServer({source: createEmbeddedSource('in-memory sample', async () => documents), clock: () => new Date('2031-01-01T00:00:00Z')})
+    const later = await startTestServer({
+      source: createEmbeddedSource('in-memory sample', async () => documents),
+      clock: () => new Date('2031-01-01T00:00:00Z'),
+    })
     try {
       const [mine, theirs] = await Promise.all([getFeed(), fetch(`${later.baseUrl}/feed.xml`)])
       expect(theirs.headers.get('etag')).toBe(mine.headers.get('etag'))
@@ -209,7 +242,12 @@ describe('GET /feed.xml', () => {
     if (!target) throw new Error('the sample has no episode with audio')
     const before = parseWithPartytime(await feedText())?.items.find((item) => item.guid === target._id)
     expect(before).toBeDefined()
-    Object.assign(target, {slug: {_type: 'slug', current: 'ep-99-renamed'}, title: 'כותרת חדשה לגמרי', publishedAt: '2030-05-01', _updatedAt: '2030-05-01T10:00:00Z'})
+    Object.assign(target, {
+      slug: {_type: 'slug', current: 'ep-99-renamed'},
+      title: 'כותרת חדשה לגמרי',
+      publishedAt: '2030-05-01',
+      _updatedAt: '2030-05-01T10:00:00Z',
+    })
     await server.store.refresh([{documentId: target._id, collection: 'episodes'}])
     const after = parseWithPartytime(await feedText())
     const edited = after?.items.find((item) => item.guid === target._id)
@@ -225,16 +263,26 @@ describe('where people and agents find the feed', () => {
   it('is linked from the portal (alternate link and a visible one), llms.txt, the AI catalogs and the service index', async () => {
     const feedUrl = 'http://api.test/feed.xml'
     const portal = await (await fetch(`${server.baseUrl}/docs`)).text()
-    expect(portal).toContain(`<link rel="alternate" type="application/rss+xml" title="Code Talks Catalog API: podcast feed" href="${feedUrl}">`)
+    expect(portal).toContain(
+      `<link rel="alternate" type="application/rss+xml" title="Code Talks Catalog API: podcast feed" href="${feedUrl}">`,
+    )
     expect(portal).toMatch(new RegExp(`<a href="${feedUrl}">[^<]+</a>`))
     const llms = await (await fetch(`${server.baseUrl}/llms.txt`)).text()
     const episodes = await episodesWithAudio()
     expect(llms).toContain(`- [Podcast RSS feed](${feedUrl}): the ${episodes.length} episodes with audio`)
-    const aiCatalog = z.object({entries: z.array(z.object({type: z.string(), url: z.string()}).loose())}).parse(await (await fetch(`${server.baseUrl}/.well-known/ai-catalog.json`)).json())
-    expect(aiCatalog.entries).toContainEqual(expect.objectContaining({type: 'rss-feed', url: feedUrl, items: episodes.length}))
-    const ard = z.object({resources: z.array(z.object({type: z.string(), href: z.string()}))}).parse(await (await fetch(`${server.baseUrl}/.well-known/ard.json`)).json())
+    const aiCatalog = z
+      .object({entries: z.array(z.object({type: z.string(), url: z.string()}).loose())})
+      .parse(await (await fetch(`${server.baseUrl}/.well-known/ai-catalog.json`)).json())
+    expect(aiCatalog.entries).toContainEqual(
+      expect.objectContaining({type: 'rss-feed', url: feedUrl, items: episodes.length}),
+    )
+    const ard = z
+      .object({resources: z.array(z.object({type: z.string(), href: z.string()}))})
+      .parse(await (await fetch(`${server.baseUrl}/.well-known/ard.json`)).json())
     expect(ard.resources).toContainEqual({type: 'rss-feed', href: feedUrl})
-    const index = z.object({data: z.object({feed_url: z.string()})}).parse(await (await fetch(`${server.baseUrl}/api/v1/index.json`)).json())
+    const index = z
+      .object({data: z.object({feed_url: z.string()})})
+      .parse(await (await fetch(`${server.baseUrl}/api/v1/index.json`)).json())
     expect(index.data.feed_url).toBe(feedUrl)
   })
 })
@@ -243,11 +291,14 @@ function newestContentDate(): number {
   const byId = new Map(documents.map((document) => [document._id, document]))
   const referenced = (document: SanityDocument, field: string) =>
     (Array.isArray(document[field]) ? document[field] : []).flatMap((reference: unknown) => {
-      const id = typeof reference === 'object' && reference !== null && '_ref' in reference ? String(reference._ref) : ''
+      const id =
+        typeof reference === 'object' && reference !== null && '_ref' in reference ? String(reference._ref) : ''
       return byId.get(id) ?? []
     })
   const shown = [
-    ...documents.filter((document) => document._id === 'podcastSettings').flatMap((document) => [document, ...referenced(document, 'hosts')]),
+    ...documents
+      .filter((document) => document._id === 'podcastSettings')
+      .flatMap((document) => [document, ...referenced(document, 'hosts')]),
     ...publishedEpisodeDocuments()
       .filter((document) => document['audioUrl'])
       .flatMap((document) => [document, ...referenced(document, 'guests')]),

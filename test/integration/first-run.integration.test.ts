@@ -24,7 +24,11 @@ afterEach(async () => {
 
 /** A stand-in for Sanity's API that answers every request with `status`. */
 async function sanityAnswering(status: number): Promise<string> {
-  stand = createServer((_request, response) => response.writeHead(status, {'Content-Type': 'application/json'}).end(JSON.stringify({error: 'Unauthorized', message: 'no'})))
+  stand = createServer((_request, response) =>
+    response
+      .writeHead(status, {'Content-Type': 'application/json'})
+      .end(JSON.stringify({error: 'Unauthorized', message: 'no'})),
+  )
   await new Promise<void>((resolve) => stand?.listen(0, '127.0.0.1', resolve))
   const address = stand.address()
   if (address === null || typeof address === 'string') throw new Error('expected a TCP address')
@@ -33,7 +37,12 @@ async function sanityAnswering(status: number): Promise<string> {
 
 describe('a first run that says what to do', () => {
   it('names DATASET_FILE for a dataset file that is missing', async () => {
-    expectOneLine(await runMain({DATASET_FILE: 'data/no-such-file.ndjson'}), /DATASET_FILE/, /no-such-file\.ndjson/, /ENOENT/)
+    expectOneLine(
+      await runMain({DATASET_FILE: 'data/no-such-file.ndjson'}),
+      /DATASET_FILE/,
+      /no-such-file\.ndjson/,
+      /ENOENT/,
+    )
   })
 
   it('names DATASET_FILE for a file that is not a Sanity export', async () => {
@@ -42,16 +51,29 @@ describe('a first run that says what to do', () => {
 
   it('names SANITY_PROJECT_ID for a project it cannot reach', async () => {
     const closedPort = await freePort() // nothing listens there
-    expectOneLine(await runMain({SANITY_PROJECT_ID: 'abc123', SANITY_API_HOST: `http://127.0.0.1:${closedPort}`}), /SANITY_PROJECT_ID/, /ECONNREFUSED/, /SANITY_API_HOST/)
+    expectOneLine(
+      await runMain({SANITY_PROJECT_ID: 'abc123', SANITY_API_HOST: `http://127.0.0.1:${closedPort}`}),
+      /SANITY_PROJECT_ID/,
+      /ECONNREFUSED/,
+      /SANITY_API_HOST/,
+    )
   })
 
   it('names SANITY_TOKEN for a project that refuses the token', async () => {
     const apiHost = await sanityAnswering(401)
-    expectOneLine(await runMain({SANITY_PROJECT_ID: 'abc123', SANITY_API_HOST: apiHost, SANITY_TOKEN: 'sk-not-a-real-token'}), /SANITY_TOKEN/, /401/)
+    expectOneLine(
+      await runMain({SANITY_PROJECT_ID: 'abc123', SANITY_API_HOST: apiHost, SANITY_TOKEN: 'sk-not-a-real-token'}),
+      /SANITY_TOKEN/,
+      /401/,
+    )
   })
 
   it('never repeats a secret in a configuration error', async () => {
-    const exit = await runMain({SANITY_WEBHOOK_SECRET: 'tooshort', SANITY_TOKEN: 'sk-secret', SANITY_PROJECT_ID: 'Bad Id'})
+    const exit = await runMain({
+      SANITY_WEBHOOK_SECRET: 'tooshort',
+      SANITY_TOKEN: 'sk-secret',
+      SANITY_PROJECT_ID: 'Bad Id',
+    })
     expectOneLine(exit, /SANITY_WEBHOOK_SECRET: .*a value of 8 characters/)
     expect(exit.stderr).not.toContain('tooshort')
   })

@@ -58,13 +58,22 @@ const edge = () => {
   return origin.edge
 }
 const writeFailures = () => origin.logLines.filter((line) => line.includes('cannot write the purge queue'))
-const episodeId = sampleDocuments.find((document) => document._type === 'episode' && !document._id.startsWith('drafts.'))?._id ?? ''
+const episodeId =
+  sampleDocuments.find((document) => document._type === 'episode' && !document._id.startsWith('drafts.'))?._id ?? ''
 const status = async () => (await (await fetch(`${baseUrl}/status`)).json()) as {edge: Record<string, unknown>}
 const queueFile = () => JSON.parse(readFileSync(join(disk.directory, 'purge-queue.json'), 'utf8')) as {keys: string[]}
 
 async function deliver(body: string, signature: string) {
-  const response = await fetch(`${baseUrl}/webhooks/sanity`, {method: 'POST', headers: {'content-type': 'application/json', 'sanity-webhook-signature': signature}, body})
-  return {status: response.status, retryAfter: response.headers.get('retry-after'), type: response.headers.get('content-type')}
+  const response = await fetch(`${baseUrl}/webhooks/sanity`, {
+    method: 'POST',
+    headers: {'content-type': 'application/json', 'sanity-webhook-signature': signature},
+    body,
+  })
+  return {
+    status: response.status,
+    retryAfter: response.headers.get('retry-after'),
+    type: response.headers.get('content-type'),
+  }
 }
 
 describe('a purge queue on a full disk', () => {
@@ -73,17 +82,26 @@ describe('a purge queue on a full disk', () => {
     await edge().drained()
     expect(purges).toEqual(['catalog'])
     expect(writeFailures()).toHaveLength(1)
-    expect((await status()).edge).toMatchObject({queue_writable: false, queue_write_error: expect.stringMatching(/ENOSPC/)})
+    expect((await status()).edge).toMatchObject({
+      queue_writable: false,
+      queue_write_error: expect.stringMatching(/ENOSPC/),
+    })
     expect(await (await fetch(`${baseUrl}/metrics`)).text()).toMatch(/^catalog_cdn_purge_queue_writable 0$/m)
   })
 
   it('answers a webhook it cannot record with 503, still rebuilds and purges, and acknowledges the redelivery once space returns', async () => {
     purgeStatus = 503 // the CDN is down too, so the keys wait in the queue
     const versionBefore = origin.store.current().version
-    documents = documents.map((document) => (document._id === episodeId ? {...document, title: 'פרק שנערך על דיסק מלא'} : document))
+    documents = documents.map((document) =>
+      document._id === episodeId ? {...document, title: 'פרק שנערך על דיסק מלא'} : document,
+    )
     const body = JSON.stringify({_id: episodeId, _type: 'episode'})
     const signature = await encodeSignatureHeader(body, Date.now(), SECRET)
-    expect(await deliver(body, signature)).toEqual({status: 503, retryAfter: '30', type: 'application/problem+json; charset=utf-8'})
+    expect(await deliver(body, signature)).toEqual({
+      status: 503,
+      retryAfter: '30',
+      type: 'application/problem+json; charset=utf-8',
+    })
     await eventually(async () => expect(origin.store.current().version).not.toBe(versionBefore), 5_000)
     await eventually(async () => expect(purges.length).toBeGreaterThan(1), 5_000)
     expect((await status()).edge).toMatchObject({queue_writable: false})

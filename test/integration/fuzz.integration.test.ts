@@ -31,7 +31,21 @@ function generator(seed: number) {
   return {next, pick}
 }
 
-const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'CONNECT', 'PROPFIND', 'FOO', 'get', 'G3T']
+const METHODS = [
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'DELETE',
+  'PATCH',
+  'OPTIONS',
+  'TRACE',
+  'CONNECT',
+  'PROPFIND',
+  'FOO',
+  'get',
+  'G3T',
+]
 const PATHS = [
   '/',
   '/api',
@@ -55,8 +69,47 @@ const PATHS = [
   '/sitemap-index.xml',
   '/metrics',
 ]
-const PIECES = ['%', '%2', '%zz', '%00', '%FF', '%E0%A4%A', '%D7%A9', '..', '//', '\\', '?', '??', '#', ';', ':', '@', '~', "'", '(', '*', '%2e%2e', 'נ', 'a'.repeat(300)]
-const QUERIES = ['', '?', '?limit=0', '?limit=501', '?limit=abc', '?limit=2&limit=3', '?cursor=', '?cursor=!!!', '?cursor=eyJ4IjoxfQ', '?limit=1e3', '?limit=%31', '?a=%', '?limit=-1', '?limit=00007']
+const PIECES = [
+  '%',
+  '%2',
+  '%zz',
+  '%00',
+  '%FF',
+  '%E0%A4%A',
+  '%D7%A9',
+  '..',
+  '//',
+  '\\',
+  '?',
+  '??',
+  '#',
+  ';',
+  ':',
+  '@',
+  '~',
+  "'",
+  '(',
+  '*',
+  '%2e%2e',
+  'נ',
+  'a'.repeat(300),
+]
+const QUERIES = [
+  '',
+  '?',
+  '?limit=0',
+  '?limit=501',
+  '?limit=abc',
+  '?limit=2&limit=3',
+  '?cursor=',
+  '?cursor=!!!',
+  '?cursor=eyJ4IjoxfQ',
+  '?limit=1e3',
+  '?limit=%31',
+  '?a=%',
+  '?limit=-1',
+  '?limit=00007',
+]
 const HEADER_LINES = [
   'Accept-Encoding: br;q=oops, gzip;q=2',
   'Accept-Encoding: *;q=0',
@@ -125,7 +178,11 @@ it(`answers ${REQUESTS} odd requests without 5xx, 401/403 or HTML errors, and st
       const contentType = /\r\ncontent-type: ([^\r]*)/.exec(head)?.[1] ?? ''
       const body = response.slice(response.indexOf('\r\n\r\n') + 4)
       // The MCP endpoint answers protocol errors as JSON-RPC error objects, which MCP clients parse.
-      const jsonRpcError = / \/mcp[ ?]/.test(request.split('\r\n')[0] ?? '') && contentType.startsWith('application/json') && /"jsonrpc":"2\.0"/.test(body) && /"error":\{/.test(body)
+      const jsonRpcError =
+        / \/mcp[ ?]/.test(request.split('\r\n')[0] ?? '') &&
+        contentType.startsWith('application/json') &&
+        /"jsonrpc":"2\.0"/.test(body) &&
+        /"error":\{/.test(body)
       const explained = contentType.startsWith('application/problem+json') || jsonRpcError
       const problem = status >= 500 || status === 401 || status === 403 || (status >= 400 && !explained)
       if (problem) failures.push(`${status} ${contentType} <- ${request.split('\r\n')[0]}`)

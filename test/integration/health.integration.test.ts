@@ -10,7 +10,10 @@ import {startTestServer, type TestServer} from '../helpers/server.ts'
 let server: TestServer
 
 beforeAll(async () => {
-  server = await startTestServer({environment: {RATE_LIMIT_QUOTA: '3', RATE_LIMIT_WINDOW_SECONDS: '60'}, observed: true})
+  server = await startTestServer({
+    environment: {RATE_LIMIT_QUOTA: '3', RATE_LIMIT_WINDOW_SECONDS: '60'},
+    observed: true,
+  })
 })
 afterAll(() => server.close())
 
@@ -23,7 +26,12 @@ describe('/healthz and /readyz', () => {
 
     for (const path of ['/healthz', '/readyz', '/healthz', '/readyz', '/healthz', '/readyz']) {
       const response = await fetch(`${server.baseUrl}${path}`)
-      expect({path, status: response.status, cacheControl: response.headers.get('cache-control'), rateLimit: response.headers.get('ratelimit')}).toEqual({
+      expect({
+        path,
+        status: response.status,
+        cacheControl: response.headers.get('cache-control'),
+        rateLimit: response.headers.get('ratelimit'),
+      }).toEqual({
         path,
         status: 200,
         cacheControl: 'no-store',
@@ -33,7 +41,9 @@ describe('/healthz and /readyz', () => {
     }
     expect((await fetch(`${server.baseUrl}/healthz`, {method: 'HEAD'})).status).toBe(200)
     expect((await fetch(`${server.baseUrl}/status`)).status).toBe(429)
-    expect(server.logLines.slice(logged).map((line) => (JSON.parse(line) as {url?: string}).url)).not.toContain('/healthz')
+    expect(server.logLines.slice(logged).map((line) => (JSON.parse(line) as {url?: string}).url)).not.toContain(
+      '/healthz',
+    )
     expect(server.logLines.slice(logged).join('\n')).not.toMatch(/healthz|readyz/)
   })
 

@@ -16,12 +16,18 @@ afterEach(async () => {
 })
 
 // Short timeouts, so a test of them takes a second or two; checked every 100 ms.
-const QUICK: ServerLimits = {...DEFAULT_LIMITS, headersTimeoutMs: 800, requestTimeoutMs: 1200, timeoutCheckIntervalMs: 100}
+const QUICK: ServerLimits = {
+  ...DEFAULT_LIMITS,
+  headersTimeoutMs: 800,
+  requestTimeoutMs: 1200,
+  timeoutCheckIntervalMs: 100,
+}
 // The webhook path exists only with a secret.
 const WITH_WEBHOOKS = {SANITY_WEBHOOK_SECRET: 'a-secret-of-sixteen-characters'}
 
 const BODY_PATHS = ['/mcp', '/webhooks/sanity'] as const
-const HEADERS = (path: string, extra: string) => `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n${extra}\r\n`
+const HEADERS = (path: string, extra: string) =>
+  `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n${extra}\r\n`
 
 interface Exchange {
   /** Everything the server sent. */
@@ -32,7 +38,12 @@ interface Exchange {
 }
 
 /** Opens a connection from `localAddress`, lets `drive` write to it, and collects the answer until the server closes it or `waitMs` pass. */
-async function exchange(baseUrl: string, drive: (socket: Socket) => void, waitMs: number, localAddress = '127.0.0.1'): Promise<Exchange> {
+async function exchange(
+  baseUrl: string,
+  drive: (socket: Socket) => void,
+  waitMs: number,
+  localAddress = '127.0.0.1',
+): Promise<Exchange> {
   const socket = connect({port: Number(new URL(baseUrl).port), host: '127.0.0.1', localAddress})
   await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject))
   const startedAt = performance.now()
@@ -55,98 +66,132 @@ async function exchange(baseUrl: string, drive: (socket: Socket) => void, waitMs
 const statusOf = (text: string) => Number(/^HTTP\/1\.1 (\d{3}) /.exec(text)?.[1] ?? 0)
 
 describe('request bodies that never finish', () => {
-  it.each(BODY_PATHS)('closes an upload to %s that the client abandoned halfway (headers and 11 of 100 bytes, then FIN)', async (path) => {
-    server = await startTestServer({limits: QUICK, environment: WITH_WEBHOOKS})
-    const answer = await exchange(server.baseUrl, (socket) => socket.end(`${HEADERS(path, 'Content-Length: 100\r\n')}{"jsonrpc":`), 3000)
-    expect(answer.closed).toBe(true)
-    expect(answer.closedAfterMs).toBeLessThan(1000)
-    // The client can no longer send the rest: it is told why, if it still reads.
-    if (answer.text !== '') expect(statusOf(answer.text)).toBe(400)
-  })
+  it.each(BODY_PATHS)(
+    'closes an upload to %s that the client abandoned halfway (headers and 11 of 100 bytes, then FIN)',
+    async (path) => {
+      server = await startTestServer({limits: QUICK, environment: WITH_WEBHOOKS})
+      const answer = await exchange(
+        server.baseUrl,
+        (socket) => socket.end(`${HEADERS(path, 'Content-Length: 100\r\n')}{"jsonrpc":`),
+        3000,
+      )
+      expect(answer.closed).toBe(true)
+      expect(answer.closedAfterMs).toBeLessThan(1000)
+      // The client can no longer send the rest: it is told why, if it still reads.
+      if (answer.text !== '') expect(statusOf(answer.text)).toBe(400)
+    },
+  )
 
-  it.each(BODY_PATHS)('answers a chunked body to %s with a bad chunk size with a 400 problem and closes', async (path) => {
-    server = await startTestServer({limits: QUICK, observed: true, environment: WITH_WEBHOOKS})
-    const answer = await exchange(server.baseUrl, (socket) => socket.write(`${HEADERS(path, 'Transfer-Encoding: chunked\r\n')}zz\r\n`), 3000)
-    expect(answer.closed).toBe(true)
-    expect(statusOf(answer.text)).toBe(400)
-    expect(answer.text).toMatch(/Content-Type: application\/problem\+json/i)
-    expect(answer.text).toContain('"status":400')
-  })
+  it.each(BODY_PATHS)(
+    'answers a chunked body to %s with a bad chunk size with a 400 problem and closes',
+    async (path) => {
+      server = await startTestServer({limits: QUICK, observed: true, environment: WITH_WEBHOOKS})
+      const answer = await exchange(
+        server.baseUrl,
+        (socket) => socket.write(`${HEADERS(path, 'Transfer-Encoding: chunked\r\n')}zz\r\n`),
+        3000,
+      )
+      expect(answer.closed).toBe(true)
+      expect(statusOf(answer.text)).toBe(400)
+      expect(answer.text).toMatch(/Content-Type: application\/problem\+json/i)
+      expect(answer.text).toContain('"status":400')
+    },
+  )
 
   // The server skips the body stream of a request that declares no body (optimizeEmptyRequests), so
   // a handler waiting for that stream's 'end' would hold such a request until the client left.
-  it.each(BODY_PATHS)('answers a POST to %s that declares no body (neither Content-Length nor Transfer-Encoding) at once, with a 400', async (path) => {
-    server = await startTestServer({limits: QUICK, environment: WITH_WEBHOOKS})
-    let answeredAfterMs = Number.NaN
-    const answer = await exchange(
-      server.baseUrl,
-      (socket) => {
-        const writtenAt = performance.now()
-        socket.once('data', () => (answeredAfterMs = performance.now() - writtenAt))
-        socket.write(HEADERS(path, 'Connection: close\r\n'))
-      },
-      3000,
-    )
-    expect(statusOf(answer.text)).toBe(400)
-    expect(answeredAfterMs).toBeLessThan(500)
-  })
+  it.each(BODY_PATHS)(
+    'answers a POST to %s that declares no body (neither Content-Length nor Transfer-Encoding) at once, with a 400',
+    async (path) => {
+      server = await startTestServer({limits: QUICK, environment: WITH_WEBHOOKS})
+      let answeredAfterMs = Number.NaN
+      const answer = await exchange(
+        server.baseUrl,
+        (socket) => {
+          const writtenAt = performance.now()
+          socket.once('data', () => (answeredAfterMs = performance.now() - writtenAt))
+          socket.write(HEADERS(path, 'Connection: close\r\n'))
+        },
+        3000,
+      )
+      expect(statusOf(answer.text)).toBe(400)
+      expect(answeredAfterMs).toBeLessThan(500)
+    },
+  )
 
-  it.each(BODY_PATHS)('answers a body to %s trickled a byte at a time with 408 within the body timeout', async (path) => {
-    server = await startTestServer({limits: QUICK, environment: WITH_WEBHOOKS})
-    let timer: NodeJS.Timeout | undefined
-    const answer = await exchange(
-      server.baseUrl,
-      (socket) => {
-        socket.write(HEADERS(path, 'Content-Length: 32000\r\n'))
-        timer = setInterval(() => socket.writable && socket.write('{'), 200)
-      },
-      4000,
-    )
-    clearInterval(timer)
-    expect(answer.closed).toBe(true)
-    expect(answer.closedAfterMs).toBeLessThan(QUICK.requestTimeoutMs + 1000)
-    expect(statusOf(answer.text)).toBe(408)
-    expect(answer.text).toMatch(/Content-Type: application\/problem\+json/i)
-  })
+  it.each(BODY_PATHS)(
+    'answers a body to %s trickled a byte at a time with 408 within the body timeout',
+    async (path) => {
+      server = await startTestServer({limits: QUICK, environment: WITH_WEBHOOKS})
+      let timer: NodeJS.Timeout | undefined
+      const answer = await exchange(
+        server.baseUrl,
+        (socket) => {
+          socket.write(HEADERS(path, 'Content-Length: 32000\r\n'))
+          timer = setInterval(() => socket.writable && socket.write('{'), 200)
+        },
+        4000,
+      )
+      clearInterval(timer)
+      expect(answer.closed).toBe(true)
+      expect(answer.closedAfterMs).toBeLessThan(QUICK.requestTimeoutMs + 1000)
+      expect(statusOf(answer.text)).toBe(408)
+      expect(answer.text).toMatch(/Content-Type: application\/problem\+json/i)
+    },
+  )
 })
 
 describe('descriptors and connections under a flood', () => {
-  it('returns to its baseline of descriptors after 2,000 abandoned uploads, and still answers another client', {timeout: 60_000}, async () => {
-    // Its own process, as npm start runs it, so its descriptors are counted apart from the clients'.
-    const main = await startMainProcess({PORT: '0', DATASET_FILE: SAMPLE_DATASET, RECONCILE_INTERVAL_SECONDS: '0', ...WITH_WEBHOOKS})
-    try {
-      const port = Number(new URL(main.baseUrl).port)
-      const descriptors = () => readdirSync(`/proc/${main.pid}/fd`).length
-      await fetch(`${main.baseUrl}/api/v1/index.json`).then((response) => response.arrayBuffer())
-      const baseline = descriptors()
-      const sockets: Socket[] = []
-      for (let batch = 0; batch < 20; batch++) {
-        await Promise.all(
-          Array.from({length: 100}, (_, index) => {
-            const socket = connect({port, host: '127.0.0.1'})
-            socket.on('error', () => undefined)
-            sockets.push(socket)
-            const upload = `${HEADERS(BODY_PATHS[index % 2] ?? '/mcp', 'Content-Length: 100\r\n')}{"jsonrpc":`
-            return new Promise<void>((resolve) =>
-              socket
-                .once('connect', () => {
-                  socket.end(upload)
-                  resolve()
-                })
-                .once('error', () => resolve()),
-            )
-          }),
+  it(
+    'returns to its baseline of descriptors after 2,000 abandoned uploads, and still answers another client',
+    {timeout: 60_000},
+    async () => {
+      // Its own process, as npm start runs it, so its descriptors are counted apart from the clients'.
+      const main = await startMainProcess({
+        PORT: '0',
+        DATASET_FILE: SAMPLE_DATASET,
+        RECONCILE_INTERVAL_SECONDS: '0',
+        ...WITH_WEBHOOKS,
+      })
+      try {
+        const port = Number(new URL(main.baseUrl).port)
+        const descriptors = () => readdirSync(`/proc/${main.pid}/fd`).length
+        await fetch(`${main.baseUrl}/api/v1/index.json`).then((response) => response.arrayBuffer())
+        const baseline = descriptors()
+        const sockets: Socket[] = []
+        for (let batch = 0; batch < 20; batch++) {
+          await Promise.all(
+            Array.from({length: 100}, (_, index) => {
+              const socket = connect({port, host: '127.0.0.1'})
+              socket.on('error', () => undefined)
+              sockets.push(socket)
+              const upload = `${HEADERS(BODY_PATHS[index % 2] ?? '/mcp', 'Content-Length: 100\r\n')}{"jsonrpc":`
+              return new Promise<void>((resolve) =>
+                socket
+                  .once('connect', () => {
+                    socket.end(upload)
+                    resolve()
+                  })
+                  .once('error', () => resolve()),
+              )
+            }),
+          )
+        }
+        // The clients never read nor close: only the server closing its side frees its descriptors.
+        await eventually(async () => expect(descriptors()).toBeLessThanOrEqual(baseline + 2), 10_000)
+        const other = await exchange(
+          main.baseUrl,
+          (socket) => socket.write('GET /api/v1/index.json HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'),
+          2000,
+          '127.0.0.2',
         )
+        expect(statusOf(other.text)).toBe(200)
+        for (const socket of sockets) socket.destroy()
+      } finally {
+        await main.stop()
       }
-      // The clients never read nor close: only the server closing its side frees its descriptors.
-      await eventually(async () => expect(descriptors()).toBeLessThanOrEqual(baseline + 2), 10_000)
-      const other = await exchange(main.baseUrl, (socket) => socket.write('GET /api/v1/index.json HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'), 2000, '127.0.0.2')
-      expect(statusOf(other.text)).toBe(200)
-      for (const socket of sockets) socket.destroy()
-    } finally {
-      await main.stop()
-    }
-  })
+    },
+  )
 
   it('caps the connections one client address holds, while another address is still served', async () => {
     server = await startTestServer({limits: {...QUICK, maxConnectionsPerClient: 20}})
@@ -158,16 +203,29 @@ describe('descriptors and connections under a flood', () => {
       await new Promise<void>((resolve) => socket.once('connect', resolve))
       held.push(socket)
     }
-    const refused = await exchange(server.baseUrl, (socket) => socket.write('GET /api/v1/index.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'), 2000)
+    const refused = await exchange(
+      server.baseUrl,
+      (socket) => socket.write('GET /api/v1/index.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'),
+      2000,
+    )
     expect(statusOf(refused.text)).toBe(429)
     expect(refused.text).toMatch(/Content-Type: application\/problem\+json/i)
     expect(refused.closed).toBe(true)
-    const other = await exchange(server.baseUrl, (socket) => socket.write('GET /api/v1/index.json HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'), 2000, '127.0.0.2')
+    const other = await exchange(
+      server.baseUrl,
+      (socket) => socket.write('GET /api/v1/index.json HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'),
+      2000,
+      '127.0.0.2',
+    )
     expect(statusOf(other.text)).toBe(200)
     // A held connection closed frees its place.
     held.pop()?.destroy()
     await new Promise((resolve) => setTimeout(resolve, 50))
-    const again = await exchange(server.baseUrl, (socket) => socket.write('GET /api/v1/index.json HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'), 2000)
+    const again = await exchange(
+      server.baseUrl,
+      (socket) => socket.write('GET /api/v1/index.json HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'),
+      2000,
+    )
     expect(statusOf(again.text)).toBe(200)
     for (const socket of held) socket.destroy()
   })
@@ -184,7 +242,11 @@ describe('descriptors and connections under a flood', () => {
       trickling.push(socket)
     }
     await new Promise((resolve) => setTimeout(resolve, 100))
-    const refused = await exchange(server.baseUrl, (socket) => socket.write(`${HEADERS('/mcp', 'Content-Length: 100\r\n')}{`), 2000)
+    const refused = await exchange(
+      server.baseUrl,
+      (socket) => socket.write(`${HEADERS('/mcp', 'Content-Length: 100\r\n')}{`),
+      2000,
+    )
     expect(statusOf(refused.text)).toBe(503)
     expect(refused.text).toMatch(/Retry-After: \d+/i)
     expect(refused.closed).toBe(true)
@@ -193,7 +255,10 @@ describe('descriptors and connections under a flood', () => {
     const body = JSON.stringify({jsonrpc: '2.0', id: 1, method: 'tools/list', params: {}})
     const accepted = await exchange(
       server.baseUrl,
-      (socket) => socket.write(`${HEADERS('/mcp', `Content-Length: ${body.length}\r\nMCP-Protocol-Version: 2025-06-18\r\nConnection: close\r\n`)}${body}`),
+      (socket) =>
+        socket.write(
+          `${HEADERS('/mcp', `Content-Length: ${body.length}\r\nMCP-Protocol-Version: 2025-06-18\r\nConnection: close\r\n`)}${body}`,
+        ),
       3000,
     )
     expect(statusOf(accepted.text)).toBe(200)

@@ -59,7 +59,10 @@ async function xmlDocuments(): Promise<Map<string, string>> {
 }
 
 const COLLECTIONS: Record<string, string> = {episode: 'episodes', meetup: 'meetups', voice: 'voices'}
-const published = sampleDocuments.filter((document) => !document._id.startsWith('drafts.') && (document._type in COLLECTIONS || document._type === 'podcastSettings'))
+const published = sampleDocuments.filter(
+  (document) =>
+    !document._id.startsWith('drafts.') && (document._type in COLLECTIONS || document._type === 'podcastSettings'),
+)
 const slugSchema = z.object({slug: z.object({current: z.string()})})
 const itemPath = (document: SanityDocument) => {
   const collection = COLLECTIONS[document._type]
@@ -79,13 +82,17 @@ async function itemDocuments(): Promise<Map<string, {status: number; body: Buffe
 
 type Path = (string | number)[]
 // Fields that hold identities, addresses, dates, codes or choices rather than text an editor writes.
-const NOT_TEXT = /^_|^(slug|current|language|publishedAt|talkDate|videoId|email|categories|showType|episodeType|guid|audioType)$|url$/i
+const NOT_TEXT =
+  /^_|^(slug|current|language|publishedAt|talkDate|videoId|email|categories|showType|episodeType|guid|audioType)$|url$/i
 
 /** Where a document holds text: the paths of its text strings, nested ones included. */
 function textPaths(value: unknown, path: Path = []): Path[] {
   if (typeof value === 'string') return [path]
   if (Array.isArray(value)) return value.flatMap((element: unknown, index) => textPaths(element, [...path, index]))
-  if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([key, element]) => (NOT_TEXT.test(key) ? [] : textPaths(element, [...path, key])))
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value).flatMap(([key, element]) =>
+      NOT_TEXT.test(key) ? [] : textPaths(element, [...path, key]),
+    )
   return []
 }
 
@@ -93,7 +100,11 @@ function textPaths(value: unknown, path: Path = []): Path[] {
 function withText(document: SanityDocument, path: Path, text: string): SanityDocument {
   const copy = structuredClone(document)
   let node: unknown = copy
-  for (const segment of path.slice(0, -1)) node = typeof node === 'object' && node !== null ? Object.entries(node).find(([key]) => key === String(segment))?.[1] : undefined
+  for (const segment of path.slice(0, -1))
+    node =
+      typeof node === 'object' && node !== null
+        ? Object.entries(node).find(([key]) => key === String(segment))?.[1]
+        : undefined
   const last = path.at(-1)
   if (Array.isArray(node) && typeof last === 'number') node[last] = text
   else if (node !== null && typeof node === 'object' && typeof last === 'string') Object.assign(node, {[last]: text})
@@ -140,13 +151,21 @@ const hostileUnit = fc.oneof(
 )
 const hostileText = fc.oneof(
   {weight: 4, arbitrary: fc.string({unit: hostileUnit, minLength: 1, maxLength: 40})},
-  {weight: 1, arbitrary: fc.string({unit: hostileUnit, minLength: 1, maxLength: 8}).map((chunk) => chunk.repeat(Math.ceil(100_000 / chunk.length)).slice(0, 100_000))},
+  {
+    weight: 1,
+    arbitrary: fc
+      .string({unit: hostileUnit, minLength: 1, maxLength: 8})
+      .map((chunk) => chunk.repeat(Math.ceil(100_000 / chunk.length)).slice(0, 100_000)),
+  },
 )
 // What XML 1.0 refuses, written here independently of the server's rule.
-// eslint-disable-next-line no-control-regex -- control characters are what it finds
-const refusedByXml = (text: string) => /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/.test(text) || !text.isWellFormed()
+const refusedByXml = (text: string) =>
+  // eslint-disable-next-line no-control-regex -- control characters are what it finds
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/.test(text) || !text.isWellFormed()
 
-const problemsSchema = z.object({problems: z.array(z.object({document_id: z.string(), severity: z.string(), messages: z.array(z.string())}))})
+const problemsSchema = z.object({
+  problems: z.array(z.object({document_id: z.string(), severity: z.string(), messages: z.array(z.string())})),
+})
 
 describe('hostile text in any text field of any document', () => {
   it('leaves /feed.xml and every sitemap well-formed, every other document as it was, and reports the document', async () => {
@@ -161,7 +180,11 @@ describe('hostile text in any text field of any document', () => {
         // bytes) are another case (issue 37, item 3); here the settings' text stays within them.
         const written = document._type === 'podcastSettings' ? `א${text.slice(0, 1000)}` : text
         await serve(sampleDocuments.map((each) => (each === document ? withText(each, path, written) : each)))
-        for (const [xmlPath, xml] of await xmlDocuments()) expect(await xmlErrors(xml), `${xmlPath} with ${JSON.stringify(text.slice(0, 80))} in ${document._id} ${path.join('.')}`).toBe('')
+        for (const [xmlPath, xml] of await xmlDocuments())
+          expect(
+            await xmlErrors(xml),
+            `${xmlPath} with ${JSON.stringify(text.slice(0, 80))} in ${document._id} ${path.join('.')}`,
+          ).toBe('')
         const poisoned = itemPath(document)
         for (const [itemPath, served] of await itemDocuments()) {
           if (itemPath === poisoned) continue
@@ -181,25 +204,36 @@ describe('hostile text in any text field of any document', () => {
 })
 
 describe('markup in a title', () => {
-  const episodeWithVideo = published.find((document) => document._type === 'episode' && typeof document['videoId'] === 'string' && typeof document['audioLength'] === 'number')
-  /** An XPath expression's value over the document, as xmllint gives it. */
-  const xpath = (xml: string, expression: string) => execFileSync(XMLLINT, ['--xpath', expression, '-'], {input: xml, encoding: 'utf8'}).trim()
-
-  it.each(['<podcast:contentLink href="https://evil.example">x</podcast:contentLink>', 'before </item><item><title>injected</title></item> after', 'a ]]> b <![CDATA[ c ]]> d'])(
-    'serves %s as the title text, with no element of its own',
-    async (title) => {
-      expect(episodeWithVideo).toBeDefined()
-      if (!episodeWithVideo) return
-      const baseline = (await get('/feed.xml')).body.toString('utf8')
-      await serve(sampleDocuments.map((each) => (each === episodeWithVideo ? {...each, title} : each)))
-      const feed = (await get('/feed.xml')).body.toString('utf8')
-      expect(await xmlErrors(feed)).toBe('')
-      const item = `//item[guid="${episodeWithVideo._id}"]`
-      expect(xpath(feed, `normalize-space(${item}/title)`)).toBe(title.replace(/\s+/g, ' ').trim())
-      expect(xpath(feed, `count(//item)`)).toBe(xpath(baseline, `count(//item)`))
-      expect(xpath(feed, `count(//*[local-name()="contentLink"])`)).toBe(xpath(baseline, `count(//*[local-name()="contentLink"])`))
-      expect(xpath(feed, `string(${item}/*[local-name()="contentLink"]/@href)`)).toMatch(/^https:\/\/www\.youtube\.com\/watch\?v=/)
-      await serve(structuredClone(sampleDocuments))
-    },
+  const episodeWithVideo = published.find(
+    (document) =>
+      document._type === 'episode' &&
+      typeof document['videoId'] === 'string' &&
+      typeof document['audioLength'] === 'number',
   )
+  /** An XPath expression's value over the document, as xmllint gives it. */
+  const xpath = (xml: string, expression: string) =>
+    execFileSync(XMLLINT, ['--xpath', expression, '-'], {input: xml, encoding: 'utf8'}).trim()
+
+  it.each([
+    '<podcast:contentLink href="https://evil.example">x</podcast:contentLink>',
+    'before </item><item><title>injected</title></item> after',
+    'a ]]> b <![CDATA[ c ]]> d',
+  ])('serves %s as the title text, with no element of its own', async (title) => {
+    expect(episodeWithVideo).toBeDefined()
+    if (!episodeWithVideo) return
+    const baseline = (await get('/feed.xml')).body.toString('utf8')
+    await serve(sampleDocuments.map((each) => (each === episodeWithVideo ? {...each, title} : each)))
+    const feed = (await get('/feed.xml')).body.toString('utf8')
+    expect(await xmlErrors(feed)).toBe('')
+    const item = `//item[guid="${episodeWithVideo._id}"]`
+    expect(xpath(feed, `normalize-space(${item}/title)`)).toBe(title.replace(/\s+/g, ' ').trim())
+    expect(xpath(feed, `count(//item)`)).toBe(xpath(baseline, `count(//item)`))
+    expect(xpath(feed, `count(//*[local-name()="contentLink"])`)).toBe(
+      xpath(baseline, `count(//*[local-name()="contentLink"])`),
+    )
+    expect(xpath(feed, `string(${item}/*[local-name()="contentLink"]/@href)`)).toMatch(
+      /^https:\/\/www\.youtube\.com\/watch\?v=/,
+    )
+    await serve(structuredClone(sampleDocuments))
+  })
 })

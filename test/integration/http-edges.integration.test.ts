@@ -39,15 +39,26 @@ const problemTypes = (text: string) => [...text.matchAll(/^Content-Type: (.*)$/g
 describe('request forms off the beaten path', () => {
   it('answers an absolute-form target as its path, sunset rules included', async () => {
     server = await startTestServer({
-      environment: {DEPRECATION_DATE: '2020-01-01', SUNSET_DATE: '2021-01-01', SUCCESSOR_URL: 'https://api.example/api/v2'},
+      environment: {
+        DEPRECATION_DATE: '2020-01-01',
+        SUNSET_DATE: '2021-01-01',
+        SUCCESSOR_URL: 'https://api.example/api/v2',
+      },
       observed: true,
     })
-    const answer = await exchange(server.baseUrl, 'GET http://anything.example/api/v1/episodes.json HTTP/1.1\r\nHost: anything.example\r\nConnection: close\r\n\r\n')
+    const answer = await exchange(
+      server.baseUrl,
+      'GET http://anything.example/api/v1/episodes.json HTTP/1.1\r\nHost: anything.example\r\nConnection: close\r\n\r\n',
+    )
     expect(statusLines(answer)).toEqual([410])
     const metrics = await (await fetch(`${server.baseUrl}/metrics`)).text()
     expect(metrics).toContain('catalog_http_requests_total{route="/api/v1/episodes.json",status="410"} 1')
     // Whatever the scheme: the path is what is served, so the sunset applies to it.
-    for (const target of ['ws://x/api/v1/episodes.json', 'x://y/api/v1/episodes.json', 'HTTPS://x/api/v1/voices.json']) {
+    for (const target of [
+      'ws://x/api/v1/episodes.json',
+      'x://y/api/v1/episodes.json',
+      'HTTPS://x/api/v1/voices.json',
+    ]) {
       const other = await exchange(server.baseUrl, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)
       expect(statusLines(other), target).toEqual([410])
     }
@@ -55,7 +66,10 @@ describe('request forms off the beaten path', () => {
 
   it('answers a current absolute-form target with the document', async () => {
     server = await startTestServer()
-    const answer = await exchange(server.baseUrl, 'GET http://127.0.0.1/api/v1/index.json HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n')
+    const answer = await exchange(
+      server.baseUrl,
+      'GET http://127.0.0.1/api/v1/index.json HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n',
+    )
     expect(statusLines(answer)).toEqual([200])
     expect(answer).toContain('"authentication":"none"')
   })
@@ -63,10 +77,24 @@ describe('request forms off the beaten path', () => {
   it('refuses HTTP/1.1 without Host, a malformed or repeated Host and an unknown expectation with problems', async () => {
     server = await startTestServer()
     const noHost = await exchange(server.baseUrl, 'GET /api/v1/index.json HTTP/1.1\r\nConnection: close\r\n\r\n')
-    const badHost = await exchange(server.baseUrl, 'GET /api/v1/index.json HTTP/1.1\r\nHost: a b/c\r\nConnection: close\r\n\r\n')
-    const expectation = await exchange(server.baseUrl, 'GET /api/v1/index.json HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: bogus\r\nConnection: close\r\n\r\n')
-    const twoHosts = await exchange(server.baseUrl, 'GET /api/v1/index.json HTTP/1.1\r\nHost: 127.0.0.1\r\nHOST: evil.example\r\nConnection: close\r\n\r\n')
-    expect([...statusLines(noHost), ...statusLines(badHost), ...statusLines(twoHosts), ...statusLines(expectation)]).toEqual([400, 400, 400, 417])
+    const badHost = await exchange(
+      server.baseUrl,
+      'GET /api/v1/index.json HTTP/1.1\r\nHost: a b/c\r\nConnection: close\r\n\r\n',
+    )
+    const expectation = await exchange(
+      server.baseUrl,
+      'GET /api/v1/index.json HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: bogus\r\nConnection: close\r\n\r\n',
+    )
+    const twoHosts = await exchange(
+      server.baseUrl,
+      'GET /api/v1/index.json HTTP/1.1\r\nHost: 127.0.0.1\r\nHOST: evil.example\r\nConnection: close\r\n\r\n',
+    )
+    expect([
+      ...statusLines(noHost),
+      ...statusLines(badHost),
+      ...statusLines(twoHosts),
+      ...statusLines(expectation),
+    ]).toEqual([400, 400, 400, 417])
     for (const answer of [noHost, badHost, twoHosts, expectation]) {
       expect(problemTypes(answer)).toEqual(['application/problem+json; charset=utf-8'])
       expect(answer).toMatch(/"detail":"[^"]+"/)
@@ -86,7 +114,10 @@ describe('request forms off the beaten path', () => {
 
   it('answers a valid pipelined request before refusing the malformed one after it', async () => {
     server = await startTestServer()
-    const answer = await exchange(server.baseUrl, 'GET /api/v1/all.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /api/v1/index.json HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n')
+    const answer = await exchange(
+      server.baseUrl,
+      'GET /api/v1/all.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /api/v1/index.json HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n',
+    )
     expect(statusLines(answer)).toEqual([200, 400])
     expect(answer).toContain('"counts":')
   })

@@ -35,19 +35,29 @@ afterAll(async () => {
 
 describe('npm start', () => {
   it('serves the dataset file and says where', async () => {
-    expect(output()).toContain(`Serving ${sampleCounts.episodes} episodes, ${sampleCounts.meetups} meetups and ${sampleCounts.voices} voices`)
+    expect(output()).toContain(
+      `Serving ${sampleCounts.episodes} episodes, ${sampleCounts.meetups} meetups and ${sampleCounts.voices} voices`,
+    )
     expect((await fetch(`${baseUrl}/api/v1/index.json`)).status).toBe(200)
   })
 
   it('picks up an edit of the dataset file, even one that replaces the file, and rebuilds only the edited document', async () => {
     const text = await readFile(datasetFile, 'utf8')
-    const editedId = JSON.parse(text.split('\n').find((line) => line.includes('"current":"ep-1-why-we-started"')) ?? '{}')._id
-    const edited = text.replace('"title":"פרק 1: למה התחלנו פודקאסט על קוד"', '"title":"פרק 1: למה התחלנו, בגרסה ערוכה"')
+    const editedId = JSON.parse(
+      text.split('\n').find((line) => line.includes('"current":"ep-1-why-we-started"')) ?? '{}',
+    )._id
+    const edited = text.replace(
+      '"title":"פרק 1: למה התחלנו פודקאסט על קוד"',
+      '"title":"פרק 1: למה התחלנו, בגרסה ערוכה"',
+    )
     expect(edited).not.toBe(text)
     await writeFile(`${datasetFile}.tmp`, edited)
     await rename(`${datasetFile}.tmp`, datasetFile)
     await eventually(async () => {
-      const {data} = await readContract(await fetch(`${baseUrl}/api/v1/episodes/ep-1-why-we-started.json`), itemEnvelope(episodeSchema))
+      const {data} = await readContract(
+        await fetch(`${baseUrl}/api/v1/episodes/ep-1-why-we-started.json`),
+        itemEnvelope(episodeSchema),
+      )
       expect(data.title).toBe('פרק 1: למה התחלנו, בגרסה ערוכה')
     }, 5000)
     expect(output()).toContain(`rebuild of ${editedId} done`)
@@ -90,18 +100,26 @@ describe('npm start', () => {
       const slug = 'y'.repeat(450)
       for (let batch = 0; batch < 160; batch++) {
         const statuses = await Promise.all(
-          Array.from({length: 50}, (_, index) => fetch(`${stalled.baseUrl}/api/v1/episodes/${slug}-${batch}-${index}.json`, {headers: {'User-Agent': userAgent}}).then((response) => response.status)),
+          Array.from({length: 50}, (_, index) =>
+            fetch(`${stalled.baseUrl}/api/v1/episodes/${slug}-${batch}-${index}.json`, {
+              headers: {'User-Agent': userAgent},
+            }).then((response) => response.status),
+          ),
         )
         expect(new Set(statuses)).toEqual(new Set([404]))
       }
       const metrics = await (await fetch(`${stalled.baseUrl}/metrics`)).text()
-      const value = (name: string) => Number(/^(\S+) (\S+)$/m.exec(metrics.split('\n').find((line) => line.startsWith(`${name} `)) ?? '')?.[2])
+      const value = (name: string) =>
+        Number(/^(\S+) (\S+)$/m.exec(metrics.split('\n').find((line) => line.startsWith(`${name} `)) ?? '')?.[2])
       // About half the 8,000 lines fit in the 4 MB the logger may hold; the rest were dropped.
       expect(value('catalog_log_lines_dropped_total')).toBeGreaterThan(2000)
 
       // stdout still stalled, with megabytes of lines waiting: the exit flush gives up on them.
       const stopping = performance.now()
-      const exit = await Promise.race([stalled.stop('SIGTERM'), sleep(shutdownTimeoutMs + 5000).then(() => 'still running')])
+      const exit = await Promise.race([
+        stalled.stop('SIGTERM'),
+        sleep(shutdownTimeoutMs + 5000).then(() => 'still running'),
+      ])
       expect(exit).toBe(0)
       expect(performance.now() - stopping).toBeLessThan(shutdownTimeoutMs + 1000)
       expect(stalled.output()).toMatch(/stdout took no more log within \d+ ms; dropped the last \d+ bytes/)
@@ -115,25 +133,43 @@ describe('npm start', () => {
     const exit = await runMainToExit({PORT: '0', DATASET_FILE: SAMPLE_DATASET, REDIS_URL: `redis://127.0.0.1:${port}`})
     expect(exit.code).toBe(1)
     expect(exit.stderr).not.toMatch(/\n\s+at /)
-    expect(exit.stderr.trim()).toMatch(/^catalog-api: REDIS_URL: no answer from redis:\/\/127\.0\.0\.1:\d+\/? within 10000 ms\. Start Redis or correct REDIS_URL\.$/)
+    expect(exit.stderr.trim()).toMatch(
+      /^catalog-api: REDIS_URL: no answer from redis:\/\/127\.0\.0\.1:\d+\/? within 10000 ms\. Start Redis or correct REDIS_URL\.$/,
+    )
   }, 30_000)
 
   it('holds a re-read that drops most of the catalog until a later read agrees or an operator confirms', async () => {
     const guardedFile = join(folder, 'guarded.ndjson')
     const lines = (await readFile(SAMPLE_DATASET, 'utf8')).split('\n').filter((line) => line.trim() !== '')
     await writeFile(guardedFile, `${lines.join('\n')}\n`)
-    const guarded = await startMainProcess({PORT: '0', DATASET_FILE: guardedFile, RECONCILE_INTERVAL_SECONDS: '0', MASS_DELETION_CONFIRM_SECONDS: '1'})
+    const guarded = await startMainProcess({
+      PORT: '0',
+      DATASET_FILE: guardedFile,
+      RECONCILE_INTERVAL_SECONDS: '0',
+      MASS_DELETION_CONFIRM_SECONDS: '1',
+    })
     const total = sampleCounts.episodes + sampleCounts.meetups + sampleCounts.voices
     const served = async () => {
-      const {counts} = z.object({counts: z.record(z.string(), z.number())}).parse(await (await fetch(`${guarded.baseUrl}/api/v1/all.json`)).json())
+      const {counts} = z
+        .object({counts: z.record(z.string(), z.number())})
+        .parse(await (await fetch(`${guarded.baseUrl}/api/v1/all.json`)).json())
       return Object.values(counts).reduce((sum, count) => sum + count, 0)
     }
-    const status = async () => z.object({status: z.string(), last_build: z.object({error: z.string().nullable()}).nullable()}).parse(await (await fetch(`${guarded.baseUrl}/status`)).json())
+    const status = async () =>
+      z
+        .object({status: z.string(), last_build: z.object({error: z.string().nullable()}).nullable()})
+        .parse(await (await fetch(`${guarded.baseUrl}/status`)).json())
     try {
       expect(await served()).toBe(total)
       // A file cut at a line boundary, as a half-finished copy leaves it: the first tenth of its lines.
       await writeFile(guardedFile, `${lines.slice(0, Math.floor(lines.length / 10)).join('\n')}\n`)
-      await eventually(async () => expect((await status()).last_build?.error).toMatch(/^held: the source now has \d+ documents where \d+ are served/), 5000)
+      await eventually(
+        async () =>
+          expect((await status()).last_build?.error).toMatch(
+            /^held: the source now has \d+ documents where \d+ are served/,
+          ),
+        5000,
+      )
       expect((await status()).status).toBe('degraded')
       expect(await served()).toBe(total)
       // The same content read again a second later is believed.
@@ -146,7 +182,10 @@ describe('npm start', () => {
 
       // Emptied: held, until the operator confirms with SIGHUP.
       await writeFile(guardedFile, '')
-      await eventually(async () => expect((await status()).last_build?.error).toMatch(/^held: the source now has 0 documents/), 5000)
+      await eventually(
+        async () => expect((await status()).last_build?.error).toMatch(/^held: the source now has 0 documents/),
+        5000,
+      )
       expect(await served()).toBe(total)
       guarded.signal('SIGHUP')
       await eventually(async () => expect(await served()).toBe(0), 5000)
@@ -178,11 +217,19 @@ describe('npm start', () => {
   it('refuses a bad configuration and a taken port in one line each, without a stack trace', async () => {
     const bad = await runMainToExit({PORT: 'abc', DATASET_FILE: SAMPLE_DATASET})
     expect(bad.code).toBe(1)
-    expect(bad.stderr.trim()).toBe('catalog-api: Invalid configuration: PORT: Invalid input: expected number, received NaN (got "abc")')
-    const taken = await runMainToExit({PORT: new URL(baseUrl).port, DATASET_FILE: SAMPLE_DATASET, RECONCILE_INTERVAL_SECONDS: '0'})
+    expect(bad.stderr.trim()).toBe(
+      'catalog-api: Invalid configuration: PORT: Invalid input: expected number, received NaN (got "abc")',
+    )
+    const taken = await runMainToExit({
+      PORT: new URL(baseUrl).port,
+      DATASET_FILE: SAMPLE_DATASET,
+      RECONCILE_INTERVAL_SECONDS: '0',
+    })
     expect(taken.code).toBe(1)
     expect(taken.stderr).not.toMatch(/\n\s+at /)
     const fatal = taken.stdout.split('\n').filter((line) => line.includes('"level":60'))
-    expect(fatal.map((line) => JSON.parse(line).msg)).toEqual([`cannot listen: 127.0.0.1:${new URL(baseUrl).port} is already in use: stop whatever listens there or set PORT to another port`])
+    expect(fatal.map((line) => JSON.parse(line).msg)).toEqual([
+      `cannot listen: 127.0.0.1:${new URL(baseUrl).port} is already in use: stop whatever listens there or set PORT to another port`,
+    ])
   })
 })

@@ -7,7 +7,15 @@ import {z} from 'zod'
 import {episodeSchema, voiceSchema} from '../../server/api/v1/contract.ts'
 
 const episodeSummary = z
-  .object({slug: z.string(), title: z.string(), published_date: z.string(), episode_number: z.number().nullable(), tags: z.array(z.string()), guests: z.array(z.string()), url: z.string()})
+  .object({
+    slug: z.string(),
+    title: z.string(),
+    published_date: z.string(),
+    episode_number: z.number().nullable(),
+    tags: z.array(z.string()),
+    guests: z.array(z.string()),
+    url: z.string(),
+  })
   .strict()
 import {growDataset} from '../../bench/grow-dataset.ts'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
@@ -41,7 +49,8 @@ async function connect(era: keyof typeof eras): Promise<Client> {
   return client
 }
 
-const textOf = (result: {content?: unknown}) => z.array(z.object({type: z.literal('text'), text: z.string()})).parse(result.content)[0]?.text ?? ''
+const textOf = (result: {content?: unknown}) =>
+  z.array(z.object({type: z.literal('text'), text: z.string()})).parse(result.content)[0]?.text ?? ''
 
 describe.each(Object.keys(eras) as (keyof typeof eras)[])('MCP in the %s era', (era) => {
   let client: Client
@@ -80,11 +89,18 @@ describe.each(Object.keys(eras) as (keyof typeof eras)[])('MCP in the %s era', (
 
   it('pages through episodes filtered by speaker, and by tag', async () => {
     const first = await client.callTool({name: 'list_episodes', arguments: {speaker: 'noa-levi', limit: 1}})
-    const page = z.object({items: z.array(episodeSummary), total: z.number(), next_cursor: z.string().nullable()}).parse(first.structuredContent)
+    const page = z
+      .object({items: z.array(episodeSummary), total: z.number(), next_cursor: z.string().nullable()})
+      .parse(first.structuredContent)
     expect(page.total).toBe(2)
     expect(page.items[0]?.guests).toContain('noa-levi')
-    const second = await client.callTool({name: 'list_episodes', arguments: {speaker: 'noa-levi', limit: 1, cursor: page.next_cursor}})
-    const rest = z.object({items: z.array(episodeSummary), next_cursor: z.string().nullable()}).parse(second.structuredContent)
+    const second = await client.callTool({
+      name: 'list_episodes',
+      arguments: {speaker: 'noa-levi', limit: 1, cursor: page.next_cursor},
+    })
+    const rest = z
+      .object({items: z.array(episodeSummary), next_cursor: z.string().nullable()})
+      .parse(second.structuredContent)
     expect(rest.items.map((item) => item.slug)).not.toEqual(page.items.map((item) => item.slug))
     expect(rest.next_cursor).toBeNull()
 
@@ -101,9 +117,15 @@ describe.each(Object.keys(eras) as (keyof typeof eras)[])('MCP in the %s era', (
 
   it('lists the tags the filters take, with counts from the catalog', async () => {
     const result = await client.callTool({name: 'list_tags', arguments: {}})
-    const {tags} = z.object({tags: z.array(z.object({tag: z.string(), episodes: z.number(), meetups: z.number(), voices: z.number()}))}).parse(result.structuredContent)
+    const {tags} = z
+      .object({
+        tags: z.array(z.object({tag: z.string(), episodes: z.number(), meetups: z.number(), voices: z.number()})),
+      })
+      .parse(result.structuredContent)
     const security = tags.find((entry) => entry.tag === 'security')
-    const listed = z.object({total: z.number()}).parse((await client.callTool({name: 'list_episodes', arguments: {tag: 'security'}})).structuredContent)
+    const listed = z
+      .object({total: z.number()})
+      .parse((await client.callTool({name: 'list_episodes', arguments: {tag: 'security'}})).structuredContent)
     expect(security?.episodes).toBe(listed.total)
     const totals = tags.map((entry) => entry.episodes + entry.meetups + entry.voices)
     expect(totals).toEqual([...totals].sort((a, b) => b - a))
@@ -111,14 +133,22 @@ describe.each(Object.keys(eras) as (keyof typeof eras)[])('MCP in the %s era', (
 
   it('gets a speaker with the episodes and talks they appear in', async () => {
     const result = await client.callTool({name: 'get_voice', arguments: {slug: 'jenny-katz'}})
-    const voice = voiceSchema.extend({appearances: z.array(z.object({collection: z.string(), slug: z.string()}).loose())}).parse(result.structuredContent)
-    expect(voice.appearances.map((appearance) => appearance.slug).sort()).toEqual(['ep-30-headless-cms-migration', 'ep-6-structured-content', 'groq-beyond-basics'])
+    const voice = voiceSchema
+      .extend({appearances: z.array(z.object({collection: z.string(), slug: z.string()}).loose())})
+      .parse(result.structuredContent)
+    expect(voice.appearances.map((appearance) => appearance.slug).sort()).toEqual([
+      'ep-30-headless-cms-migration',
+      'ep-6-structured-content',
+      'groq-beyond-basics',
+    ])
   })
 
   it('answers an unknown slug with an error a model can act on', async () => {
     const result = await client.callTool({name: 'get_episode', arguments: {slug: 'ep-22-cache'}})
     expect(result.isError).toBe(true)
-    expect(textOf(result)).toMatch(/No item in episodes has the slug "ep-22-cache"\. The closest slugs are "ep-22-cache-invalidation"/)
+    expect(textOf(result)).toMatch(
+      /No item in episodes has the slug "ep-22-cache"\. The closest slugs are "ep-22-cache-invalidation"/,
+    )
   })
 
   it('refuses out-of-range arguments', async () => {
@@ -132,14 +162,23 @@ describe.each(Object.keys(eras) as (keyof typeof eras)[])('MCP in the %s era', (
   it('reads the API documents as resources, byte for byte', async () => {
     const {resources} = await client.listResources()
     const fixed = catalogResources('http://api.test').filter((resource) => !resource.template)
-    expect(resources.filter((resource) => fixed.some((candidate) => candidate.uri === resource.uri)).length).toBe(fixed.length)
+    expect(resources.filter((resource) => fixed.some((candidate) => candidate.uri === resource.uri)).length).toBe(
+      fixed.length,
+    )
     const {resourceTemplates} = await client.listResourceTemplates()
     expect(resourceTemplates.map((template) => template.uriTemplate).sort()).toEqual(
-      [...['episodes', 'meetups', 'voices'].map((name) => `http://api.test/api/v1/${name}/{slug}.json`), '{+origin}/api/v1/{+document}'].sort(),
+      [
+        ...['episodes', 'meetups', 'voices'].map((name) => `http://api.test/api/v1/${name}/{slug}.json`),
+        '{+origin}/api/v1/{+document}',
+      ].sort(),
     )
     const read = await client.readResource({uri: 'http://api.test/api/v1/voices/noa-levi.json'})
     const served = await (await fetch(`${server.baseUrl}/api/v1/voices/noa-levi.json`)).text()
-    expect(read.contents[0]).toMatchObject({uri: 'http://api.test/api/v1/voices/noa-levi.json', mimeType: 'application/json', text: served})
+    expect(read.contents[0]).toMatchObject({
+      uri: 'http://api.test/api/v1/voices/noa-levi.json',
+      mimeType: 'application/json',
+      text: served,
+    })
     await expect(client.readResource({uri: 'http://api.test/api/v1/voices/nobody.json'})).rejects.toThrow()
     // Whatever host the client names, the path decides.
     const elsewhere = await client.readResource({uri: 'http://localhost:3000/api/v1/voices/noa-levi.json'})
@@ -147,7 +186,10 @@ describe.each(Object.keys(eras) as (keyof typeof eras)[])('MCP in the %s era', (
   })
 
   it('completes slugs in resource templates', async () => {
-    const {completion} = await client.complete({ref: {type: 'ref/resource', uri: 'http://api.test/api/v1/episodes/{slug}.json'}, argument: {name: 'slug', value: 'ep-1'}})
+    const {completion} = await client.complete({
+      ref: {type: 'ref/resource', uri: 'http://api.test/api/v1/episodes/{slug}.json'},
+      argument: {name: 'slug', value: 'ep-1'},
+    })
     expect(completion.values.length).toBeGreaterThan(1)
     for (const value of completion.values) expect(value.startsWith('ep-1')).toBe(true)
   })
@@ -160,7 +202,12 @@ describe('search_catalog', () => {
   })
   const search = async (query: string, extra: Record<string, unknown> = {}) => {
     const result = await client.callTool({name: 'search_catalog', arguments: {query, ...extra}})
-    return z.object({results: z.array(z.object({collection: z.string(), slug: z.string(), score: z.number(), snippet: z.string()})), total: z.number()}).parse(result.structuredContent)
+    return z
+      .object({
+        results: z.array(z.object({collection: z.string(), slug: z.string(), score: z.number(), snippet: z.string()})),
+        total: z.number(),
+      })
+      .parse(result.structuredContent)
   }
 
   it('answers questions as people ask them, loanwords included, highest score first with a snippet', async () => {
@@ -199,7 +246,9 @@ describe('search_catalog', () => {
     expect(byName.results[0]).toMatchObject({collection: 'voices', slug: 'jenny-katz'})
     const byTag = await search('kafka')
     expect(byTag.results.map((hit) => hit.slug)).toEqual(expect.arrayContaining(['ep-12-audio-at-scale', 'kafka-lag']))
-    expect((await search('kafka', {collections: ['meetups']})).results.every((hit) => hit.collection === 'meetups')).toBe(true)
+    expect(
+      (await search('kafka', {collections: ['meetups']})).results.every((hit) => hit.collection === 'meetups'),
+    ).toBe(true)
   })
 })
 
@@ -219,14 +268,22 @@ describe('the /mcp endpoint over plain HTTP', () => {
   it('refuses a foreign Host or Origin while listening on loopback (DNS rebinding), with a problem and never 401/403', async () => {
     const body = JSON.stringify({jsonrpc: '2.0', id: 1, method: 'tools/list', params: {}})
     const headers = {'content-type': 'application/json', accept: 'application/json, text/event-stream'}
-    const foreignOrigin = await fetch(`${server.baseUrl}/mcp`, {method: 'POST', body, headers: {...headers, origin: 'https://evil.example'}})
+    const foreignOrigin = await fetch(`${server.baseUrl}/mcp`, {
+      method: 'POST',
+      body,
+      headers: {...headers, origin: 'https://evil.example'},
+    })
     await readProblem(foreignOrigin, 400)
     const {request} = await import('node:http')
     const status = await new Promise<number>((resolve, reject) => {
-      const call = request(`${server.baseUrl}/mcp`, {method: 'POST', headers: {...headers, host: 'evil.example'}}, (response) => {
-        response.resume()
-        resolve(response.statusCode ?? 0)
-      })
+      const call = request(
+        `${server.baseUrl}/mcp`,
+        {method: 'POST', headers: {...headers, host: 'evil.example'}},
+        (response) => {
+          response.resume()
+          resolve(response.statusCode ?? 0)
+        },
+      )
       call.once('error', reject)
       call.end(body)
     })
@@ -234,11 +291,24 @@ describe('the /mcp endpoint over plain HTTP', () => {
   })
 
   const jsonRpcHeaders = {'content-type': 'application/json', accept: 'application/json, text/event-stream'}
-  const jsonRpcError = z.object({jsonrpc: z.literal('2.0'), error: z.object({code: z.number(), message: z.string()}), id: z.null()})
+  const jsonRpcError = z.object({
+    jsonrpc: z.literal('2.0'),
+    error: z.object({code: z.number(), message: z.string()}),
+    id: z.null(),
+  })
 
   it('refuses a JSON-RPC batch as one invalid request, answering none of its messages', async () => {
-    const batch = Array.from({length: 100}, (_, index) => ({jsonrpc: '2.0', id: index, method: 'tools/call', params: {name: 'list_episodes', arguments: {}}}))
-    const response = await fetch(`${server.baseUrl}/mcp`, {method: 'POST', headers: jsonRpcHeaders, body: JSON.stringify(batch)})
+    const batch = Array.from({length: 100}, (_, index) => ({
+      jsonrpc: '2.0',
+      id: index,
+      method: 'tools/call',
+      params: {name: 'list_episodes', arguments: {}},
+    }))
+    const response = await fetch(`${server.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: jsonRpcHeaders,
+      body: JSON.stringify(batch),
+    })
     expect(response.status).toBe(400)
     const {error} = jsonRpcError.parse(await response.json())
     expect(error.code).toBe(-32600)
@@ -250,12 +320,16 @@ describe('the /mcp endpoint over plain HTTP', () => {
     const started = performance.now()
     const answer = await new Promise<{status: number; body: string}>((resolve, reject) => {
       // Announces 4 MiB and sends a few bytes: an answer proves the server did not wait for the rest.
-      const call = request(`${server.baseUrl}/mcp`, {method: 'POST', headers: {...jsonRpcHeaders, 'content-length': String(4 * 1024 * 1024)}}, (response) => {
-        let body = ''
-        response.setEncoding('utf8')
-        response.on('data', (chunk: string) => (body += chunk))
-        response.on('end', () => resolve({status: response.statusCode ?? 0, body}))
-      })
+      const call = request(
+        `${server.baseUrl}/mcp`,
+        {method: 'POST', headers: {...jsonRpcHeaders, 'content-length': String(4 * 1024 * 1024)}},
+        (response) => {
+          let body = ''
+          response.setEncoding('utf8')
+          response.on('data', (chunk: string) => (body += chunk))
+          response.on('end', () => resolve({status: response.statusCode ?? 0, body}))
+        },
+      )
       call.once('error', reject)
       call.write('{"jsonrpc":"2.0",')
     })
@@ -273,7 +347,11 @@ describe('the /mcp endpoint over plain HTTP', () => {
       `{"jsonrpc":"2.0","method":"notifications/initialized","params":{"x":${deep}}}`,
     ]
     for (const body of messages) {
-      const response = await fetch(`${server.baseUrl}/mcp`, {method: 'POST', headers: {...jsonRpcHeaders, 'mcp-protocol-version': '2025-06-18'}, body})
+      const response = await fetch(`${server.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: {...jsonRpcHeaders, 'mcp-protocol-version': '2025-06-18'},
+        body,
+      })
       expect(response.status, body.slice(0, 80)).toBe(400)
       const {error} = jsonRpcError.parse(await response.json())
       expect(error.code).toBe(-32600)
@@ -283,26 +361,41 @@ describe('the /mcp endpoint over plain HTTP', () => {
     const quoted = await fetch(`${server.baseUrl}/mcp`, {
       method: 'POST',
       headers: {...jsonRpcHeaders, 'mcp-protocol-version': '2025-06-18'},
-      body: JSON.stringify({jsonrpc: '2.0', id: 4, method: 'tools/call', params: {name: 'search_catalog', arguments: {query: `"\\${'['.repeat(2000)}`}}}),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 4,
+        method: 'tools/call',
+        params: {name: 'search_catalog', arguments: {query: `"\\${'['.repeat(2000)}`}},
+      }),
     })
     expect(quoted.status).toBe(200)
     expect(server.loggedErrors).toEqual([])
   })
 
   it('answers a body that is not JSON with a JSON-RPC parse error', async () => {
-    const response = await fetch(`${server.baseUrl}/mcp`, {method: 'POST', headers: jsonRpcHeaders, body: '{"jsonrpc": '})
+    const response = await fetch(`${server.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: jsonRpcHeaders,
+      body: '{"jsonrpc": ',
+    })
     expect(response.status).toBe(400)
     expect(jsonRpcError.parse(await response.json()).error.code).toBe(-32700)
   })
 
   it('answers tools/list and a default list_episodes in at most 8 KB each', async () => {
     const post = async (body: unknown) => {
-      const response = await fetch(`${server.baseUrl}/mcp`, {method: 'POST', headers: {...jsonRpcHeaders, 'mcp-protocol-version': '2025-06-18'}, body: JSON.stringify(body)})
+      const response = await fetch(`${server.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: {...jsonRpcHeaders, 'mcp-protocol-version': '2025-06-18'},
+        body: JSON.stringify(body),
+      })
       expect(response.status).toBe(200)
       return Buffer.byteLength(await response.text())
     }
     expect(await post({jsonrpc: '2.0', id: 1, method: 'tools/list', params: {}})).toBeLessThanOrEqual(8 * 1024)
-    expect(await post({jsonrpc: '2.0', id: 2, method: 'tools/call', params: {name: 'list_episodes', arguments: {}}})).toBeLessThanOrEqual(8 * 1024)
+    expect(
+      await post({jsonrpc: '2.0', id: 2, method: 'tools/call', params: {name: 'list_episodes', arguments: {}}}),
+    ).toBeLessThanOrEqual(8 * 1024)
   })
 })
 
@@ -334,7 +427,9 @@ describe('MCP resources/list over a catalog of about 1,000 items', () => {
     expect(pages.length).toBeGreaterThan(2)
     expect(new Set(uris).size).toBe(uris.length)
     expect((await grownClient.listResources()).resources.map((resource) => resource.uri)).toEqual(uris)
-    const {counts} = z.object({counts: z.record(z.string(), z.number())}).parse(await (await fetch(`${grown.baseUrl}/api/v1/all.json`)).json())
+    const {counts} = z
+      .object({counts: z.record(z.string(), z.number())})
+      .parse(await (await fetch(`${grown.baseUrl}/api/v1/all.json`)).json())
     const fixed = catalogResources('http://api.test').filter((resource) => !resource.template)
     expect(uris.length).toBe(fixed.length + Object.values(counts).reduce((sum, count) => sum + count, 0))
     expect(uris).toContain('http://api.test/api/v1/voices/noa-levi-3.json')

@@ -35,11 +35,15 @@ function sample(metrics: string, series: string): number | undefined {
 describe('request logs', () => {
   it('log one JSON line per response with the request id, which the response echoes', async () => {
     server = await startTestServer({observed: true})
-    const forwarded = await fetch(`${server.baseUrl}${EPISODE}`, {headers: {'X-Request-Id': 'cdn-4f2a91', 'Accept-Encoding': 'identity'}})
+    const forwarded = await fetch(`${server.baseUrl}${EPISODE}`, {
+      headers: {'X-Request-Id': 'cdn-4f2a91', 'Accept-Encoding': 'identity'},
+    })
     expect(forwarded.headers.get('x-request-id')).toBe('cdn-4f2a91')
     const episodeBytes = (await forwarded.arrayBuffer()).byteLength
     // An id that is not one (spaces, too long) is replaced with a fresh one: this process's prefix and a sequence number.
-    const replaced = await fetch(`${server.baseUrl}/api/v1/episodes/no-such-episode.json`, {headers: {'X-Request-Id': 'not an id'}})
+    const replaced = await fetch(`${server.baseUrl}/api/v1/episodes/no-such-episode.json`, {
+      headers: {'X-Request-Id': 'not an id'},
+    })
     expect(replaced.status).toBe(404)
     const madeUp = replaced.headers.get('x-request-id') ?? ''
     expect(madeUp).toMatch(/^[\w-]{8}-[0-9a-z]+$/)
@@ -50,7 +54,14 @@ describe('request logs', () => {
     await expect.poll(() => requestLogs().length).toBe(3)
     const [first, second] = requestLogs()
     // Answered by the fast path, written in full: completed, with the body's bytes.
-    expect(first).toMatchObject({req: {id: 'cdn-4f2a91', method: 'GET', url: EPISODE}, client: '127.0.0.1', res: {statusCode: 200}, level: 30, bytes: episodeBytes, msg: 'request completed'})
+    expect(first).toMatchObject({
+      req: {id: 'cdn-4f2a91', method: 'GET', url: EPISODE},
+      client: '127.0.0.1',
+      res: {statusCode: 200},
+      level: 30,
+      bytes: episodeBytes,
+      msg: 'request completed',
+    })
     expect(second).toMatchObject({req: {id: madeUp}, res: {statusCode: 404}, level: 30})
   })
 
@@ -67,7 +78,9 @@ describe('request logs', () => {
     await fetch(`${server.baseUrl}/metrics`)
     const summaries = () => server.logLines.map((line) => JSON.parse(line)).filter((entry) => 'rateLimited' in entry)
     await expect.poll(() => summaries().length).toBe(1)
-    expect(summaries()[0]).toMatchObject({rateLimited: {refused: 45, clients: 1, top: [{client: '127.0.0.1', refused: 45}]}})
+    expect(summaries()[0]).toMatchObject({
+      rateLimited: {refused: 45, clients: 1, top: [{client: '127.0.0.1', refused: 45}]},
+    })
   })
 
   it('cut the fields a client chooses, so one request writes a bounded line', async () => {
@@ -86,8 +99,13 @@ describe('GET /metrics', () => {
     server = await startTestServer({observed: true})
     const etag = (await fetch(`${server.baseUrl}${EPISODE}`)).headers.get('etag') ?? ''
     expect((await fetch(`${server.baseUrl}${EPISODE}`, {headers: {'If-None-Match': etag}})).status).toBe(304)
-    expect((await fetch(`${server.baseUrl}/api/v1/episodes/ep-2-whatever.json`, {headers: {'If-None-Match': '"stale"'}})).status).toBe(404)
-    expect((await fetch(`${server.baseUrl}/api/v1/meetups/meetup-1.json?x`, {headers: {'If-None-Match': '"stale"'}})).status).toBeLessThan(500)
+    expect(
+      (await fetch(`${server.baseUrl}/api/v1/episodes/ep-2-whatever.json`, {headers: {'If-None-Match': '"stale"'}}))
+        .status,
+    ).toBe(404)
+    expect(
+      (await fetch(`${server.baseUrl}/api/v1/meetups/meetup-1.json?x`, {headers: {'If-None-Match': '"stale"'}})).status,
+    ).toBeLessThan(500)
     expect((await fetch(`${server.baseUrl}/wp-admin/install.php`)).status).toBe(404)
     expect((await fetch(`${server.baseUrl}/llms.txt`)).status).toBe(200)
 
@@ -112,7 +130,11 @@ describe('GET /metrics', () => {
   it('records rebuild durations and failures', async () => {
     let failing = false
     const file = createEmbeddedFileSource(SAMPLE_DATASET)
-    const source = {...file, fetch: (query: string, params?: Record<string, unknown>) => (failing ? Promise.reject(new Error('source down')) : file.fetch(query, params))}
+    const source = {
+      ...file,
+      fetch: (query: string, params?: Record<string, unknown>) =>
+        failing ? Promise.reject(new Error('source down')) : file.fetch(query, params),
+    }
     server = await startTestServer({observed: true, source, store: {retryDelayMs: 60_000}})
     await server.store.refresh()
     failing = true
@@ -130,19 +152,24 @@ describe('GET /metrics', () => {
     const nextCursor = z.object({pagination: z.object({next_cursor: z.string().nullable()})})
     const cursors: string[] = []
     for (let cursor: string | null = ''; cursor !== null;) {
-      const page = nextCursor.parse(await (await fetch(`${server.baseUrl}/api/v1/episodes.json?limit=1&cursor=${cursor}`)).json())
+      const page = nextCursor.parse(
+        await (await fetch(`${server.baseUrl}/api/v1/episodes.json?limit=1&cursor=${cursor}`)).json(),
+      )
       cursor = page.pagination.next_cursor
       if (cursor) cursors.push(cursor)
     }
     // Every (limit, cursor) pair is a page of its own, in all three codings: several times the bound.
     for (const limit of [2, 3, 5, 8, 13, 21, 34]) {
       for (const cursor of cursors) {
-        const response = await fetch(`${server.baseUrl}/api/v1/episodes.json?limit=${limit}&cursor=${cursor}`, {headers: {'Accept-Encoding': 'br, gzip'}})
+        const response = await fetch(`${server.baseUrl}/api/v1/episodes.json?limit=${limit}&cursor=${cursor}`, {
+          headers: {'Accept-Encoding': 'br, gzip'},
+        })
         expect(response.status).toBe(200)
         await response.arrayBuffer()
       }
     }
-    const cached = sample(await (await fetch(`${server.baseUrl}/metrics`)).text(), 'catalog_page_cache_bytes') ?? Number.NaN
+    const cached =
+      sample(await (await fetch(`${server.baseUrl}/metrics`)).text(), 'catalog_page_cache_bytes') ?? Number.NaN
     expect(cached).toBeGreaterThan(bound / 2)
     expect(cached).toBeLessThanOrEqual(bound)
   })

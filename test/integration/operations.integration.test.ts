@@ -71,7 +71,11 @@ describe('CORS', () => {
     const {baseUrl} = await start()
     const preflight = await fetch(`${baseUrl}/api/v1/episodes.json`, {
       method: 'OPTIONS',
-      headers: {Origin: 'https://app.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'if-none-match'},
+      headers: {
+        Origin: 'https://app.example',
+        'Access-Control-Request-Method': 'GET',
+        'Access-Control-Request-Headers': 'if-none-match',
+      },
     })
     expect(preflight.status).toBe(204)
     expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, HEAD')
@@ -89,7 +93,11 @@ describe('CORS', () => {
 })
 
 describe('version lifecycle', () => {
-  const lifecycle = {DEPRECATION_DATE: '2027-01-01', SUNSET_DATE: '2027-07-01', SUCCESSOR_URL: 'https://api.example/api/v2/index.json'}
+  const lifecycle = {
+    DEPRECATION_DATE: '2027-01-01',
+    SUNSET_DATE: '2027-07-01',
+    SUCCESSOR_URL: 'https://api.example/api/v2/index.json',
+  }
 
   it('sends no lifecycle headers while v1 is current', async () => {
     const {baseUrl} = await start()
@@ -99,11 +107,18 @@ describe('version lifecycle', () => {
 
   it('marks every v1 response once deprecated, errors and the sandbox included', async () => {
     const {baseUrl} = await start({environment: lifecycle, clock: () => new Date('2027-02-01T00:00:00Z')})
-    for (const path of ['/api/v1/index.json', '/api/v1/sandbox/episodes.json', '/api/v1/episodes/nope.json', '/api/v1/all.json']) {
+    for (const path of [
+      '/api/v1/index.json',
+      '/api/v1/sandbox/episodes.json',
+      '/api/v1/episodes/nope.json',
+      '/api/v1/all.json',
+    ]) {
       const response = await fetch(`${baseUrl}${path}`, {headers: {'Accept-Encoding': 'br'}})
       expect(response.headers.get('deprecation'), path).toBe(`@${Date.parse('2027-01-01T00:00:00Z') / 1000}`)
       expect(response.headers.get('sunset'), path).toBe('Thu, 01 Jul 2027 00:00:00 GMT')
-      expect(response.headers.get('link'), path).toBe('<https://api.example/api/v2/index.json>; rel="successor-version"')
+      expect(response.headers.get('link'), path).toBe(
+        '<https://api.example/api/v2/index.json>; rel="successor-version"',
+      )
     }
     const portal = await fetch(`${baseUrl}/llms.txt`)
     expect(portal.headers.get('deprecation')).toBeNull()
@@ -127,15 +142,28 @@ describe('limits on what a client can send', () => {
     const huge = await rawRequest(`${baseUrl}/api/v1/index.json`, {headers: {'X-Padding': 'x'.repeat(20_000)}})
     expect(huge.status).toBe(431)
     expect(huge.headers['content-type']).toBe('application/problem+json; charset=utf-8')
-    expect(JSON.parse(huge.body.toString('utf8'))).toMatchObject({status: 431, title: 'Request Header Fields Too Large'})
+    expect(JSON.parse(huge.body.toString('utf8'))).toMatchObject({
+      status: 431,
+      title: 'Request Header Fields Too Large',
+    })
   })
 
   it('disconnects a client that sends its headers too slowly, with a 408 problem', async () => {
-    const {baseUrl} = await start({limits: {...DEFAULT_LIMITS, headersTimeoutMs: 300, requestTimeoutMs: 600, keepAliveTimeoutMs: 1000, timeoutCheckIntervalMs: 50}})
+    const {baseUrl} = await start({
+      limits: {
+        ...DEFAULT_LIMITS,
+        headersTimeoutMs: 300,
+        requestTimeoutMs: 600,
+        keepAliveTimeoutMs: 1000,
+        timeoutCheckIntervalMs: 50,
+      },
+    })
     const {port} = new URL(baseUrl)
     const started = Date.now()
     const received = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(port), '127.0.0.1', () => socket.write('GET /api/v1/index.json HTTP/1.1\r\nHost: x\r\n'))
+      const socket = connect(Number(port), '127.0.0.1', () =>
+        socket.write('GET /api/v1/index.json HTTP/1.1\r\nHost: x\r\n'),
+      )
       const drip = setInterval(() => socket.writable && socket.write('X-Slow: 1\r\n'), 100)
       let text = ''
       socket.on('data', (chunk) => (text += chunk.toString('utf8')))

@@ -40,9 +40,17 @@ describe('pagination', () => {
     expect(pages.flatMap((page) => page.data)).toEqual(whole.data)
     for (const [index, page] of pages.entries()) {
       const last = index === pages.length - 1
-      expect(page.pagination).toMatchObject({limit: 7, total: whole.data.length, has_more: !last, count: page.data.length})
+      expect(page.pagination).toMatchObject({
+        limit: 7,
+        total: whole.data.length,
+        has_more: !last,
+        count: page.data.length,
+      })
       expect(page.pagination.next_cursor === null).toBe(last)
-      if (!last) expect(page.pagination.next).toMatch(/^http:\/\/api\.test\/api\/v1\/episodes\.json\?limit=7&cursor=[A-Za-z0-9_-]+$/)
+      if (!last)
+        expect(page.pagination.next).toMatch(
+          /^http:\/\/api\.test\/api\/v1\/episodes\.json\?limit=7&cursor=[A-Za-z0-9_-]+$/,
+        )
     }
   })
 
@@ -51,7 +59,10 @@ describe('pagination', () => {
     const seen = []
     let url: string | null = `${server.baseUrl}/api/v1/voices.json?limit=1`
     while (url) {
-      const page: z.infer<ReturnType<typeof listEnvelope<typeof voiceSchema>>> = await readContract(await fetch(url), listEnvelope(voiceSchema))
+      const page: z.infer<ReturnType<typeof listEnvelope<typeof voiceSchema>>> = await readContract(
+        await fetch(url),
+        listEnvelope(voiceSchema),
+      )
       seen.push(...page.data)
       url = page.pagination.next && page.pagination.next.replace('http://api.test', server.baseUrl)
     }
@@ -59,7 +70,10 @@ describe('pagination', () => {
   })
 
   it('accepts the default limit explicitly and serves the pre-built page for it', async () => {
-    const [implicit, explicit] = await Promise.all([fetch(`${server.baseUrl}/api/v1/episodes.json`), fetch(`${server.baseUrl}/api/v1/episodes.json?limit=100&utm_source=test`)])
+    const [implicit, explicit] = await Promise.all([
+      fetch(`${server.baseUrl}/api/v1/episodes.json`),
+      fetch(`${server.baseUrl}/api/v1/episodes.json?limit=100&utm_source=test`),
+    ])
     expect(explicit.headers.get('etag')).toBe(implicit.headers.get('etag'))
   })
 
@@ -74,7 +88,10 @@ describe('pagination', () => {
 
   it('keeps a walk correct when an episode is published between two page requests', async () => {
     const first = await readContract(await fetch(`${server.baseUrl}/api/v1/episodes.json?limit=5`), episodes)
-    documents = [...documents, episode('ep-99-fresh', {_updatedAt: new Date().toISOString(), publishedAt: '2030-01-01'})]
+    documents = [
+      ...documents,
+      episode('ep-99-fresh', {_updatedAt: new Date().toISOString(), publishedAt: '2030-01-01'}),
+    ]
     await server.store.refresh()
     const nextUrl = first.pagination.next?.replace('http://api.test', server.baseUrl) ?? ''
     const second = await readContract(await fetch(nextUrl), episodes)

@@ -13,7 +13,14 @@ let server: MainProcess
 
 beforeAll(async () => {
   redis = await startRedis()
-  server = await startMainProcess({PORT: '0', DATASET_FILE: SAMPLE_DATASET, REDIS_URL: redis.url, RATE_LIMIT_QUOTA: '1000', RECONCILE_INTERVAL_SECONDS: '0', SANITY_WEBHOOK_SECRET: SECRET})
+  server = await startMainProcess({
+    PORT: '0',
+    DATASET_FILE: SAMPLE_DATASET,
+    REDIS_URL: redis.url,
+    RATE_LIMIT_QUOTA: '1000',
+    RECONCILE_INTERVAL_SECONDS: '0',
+    SANITY_WEBHOOK_SECRET: SECRET,
+  })
 }, 30_000)
 afterAll(async () => {
   redis.wake()
@@ -34,7 +41,8 @@ describe('a Redis that hangs', () => {
     redis.hang()
     try {
       const answers = []
-      for (let round = 0; round < 10; round++) answers.push(...(await Promise.all(Array.from({length: 10}, () => timedGet('/api/v1/episodes.json')))))
+      for (let round = 0; round < 10; round++)
+        answers.push(...(await Promise.all(Array.from({length: 10}, () => timedGet('/api/v1/episodes.json')))))
       expect(answers.every((answer) => answer.status === 200)).toBe(true)
       // At most the command timeout for the requests that found Redis hung; the rest skip it.
       expect(Math.max(...answers.map((answer) => answer.ms))).toBeLessThan(1500)
@@ -45,7 +53,10 @@ describe('a Redis that hangs', () => {
       const started = performance.now()
       const delivery = await fetch(`${server.baseUrl}/webhooks/sanity`, {
         method: 'POST',
-        headers: {'content-type': 'application/json', 'sanity-webhook-signature': await encodeSignatureHeader(body, Date.now(), SECRET)},
+        headers: {
+          'content-type': 'application/json',
+          'sanity-webhook-signature': await encodeSignatureHeader(body, Date.now(), SECRET),
+        },
         body,
       })
       expect(delivery.status).toBe(202)
@@ -54,6 +65,9 @@ describe('a Redis that hangs', () => {
     } finally {
       redis.wake()
     }
-    await eventually(async () => expect(await timedGet('/api/v1/index.json')).toMatchObject({status: 200, rateLimited: true}), 15_000)
+    await eventually(
+      async () => expect(await timedGet('/api/v1/index.json')).toMatchObject({status: 200, rateLimited: true}),
+      15_000,
+    )
   }, 40_000)
 })

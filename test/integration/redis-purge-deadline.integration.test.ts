@@ -34,8 +34,15 @@ afterAll(async () => {
 describe('a purge gated on the replicas while Redis hangs', () => {
   it('goes out within the deadline and logs that the replicas could not be asked', async () => {
     const purged: {keys: readonly string[]; at: number}[] = []
-    const adapter: PurgeAdapter = {provider: 'test', purge: async (keys) => void purged.push({keys, at: performance.now()})}
-    const queue = new PurgeQueue({adapter, maxKeys: 100, beforeSend: (version) => (version === null ? Promise.resolve() : scaling.servedVersions.allServe(version))})
+    const adapter: PurgeAdapter = {
+      provider: 'test',
+      purge: async (keys) => void purged.push({keys, at: performance.now()}),
+    }
+    const queue = new PurgeQueue({
+      adapter,
+      maxKeys: 100,
+      beforeSend: (version) => (version === null ? Promise.resolve() : scaling.servedVersions.allServe(version)),
+    })
     scaling.servedVersions.serving('v1')
     queue.enqueue(['episodes/ep-1'], 'v1')
     await queue.drained()
@@ -50,7 +57,9 @@ describe('a purge gated on the replicas while Redis hangs', () => {
       await eventually(async () => expect(purged).toHaveLength(2), MAX_WAIT_MS + 3_000)
       expect(purged[1]?.keys).toEqual(['episodes/ep-2'])
       expect((purged[1]?.at ?? Infinity) - started).toBeLessThan(MAX_WAIT_MS + 1_000)
-      expect(errors.some((message) => message.includes('could not ask the replicas whether they serve version v2'))).toBe(true)
+      expect(
+        errors.some((message) => message.includes('could not ask the replicas whether they serve version v2')),
+      ).toBe(true)
     } finally {
       redis.wake()
       queue.close()

@@ -43,25 +43,33 @@ afterAll(async () => {
   await Promise.all([redis.stop(), standIn.close()])
 })
 
-const get = (replica: MainProcess | undefined, path: string, client = '198.51.100.1') => fetch(`${replica?.baseUrl}${path}`, {headers: {'X-Forwarded-For': client}})
+const get = (replica: MainProcess | undefined, path: string, client = '198.51.100.1') =>
+  fetch(`${replica?.baseUrl}${path}`, {headers: {'X-Forwarded-For': client}})
 
 async function deliver(replica: MainProcess | undefined, payload: {_id: string; _type: string}) {
   const body = JSON.stringify(payload)
   return fetch(`${replica?.baseUrl}/webhooks/sanity`, {
     method: 'POST',
-    headers: {'content-type': 'application/json', 'sanity-webhook-signature': await encodeSignatureHeader(body, Date.now(), SECRET), 'idempotency-key': crypto.randomUUID()},
+    headers: {
+      'content-type': 'application/json',
+      'sanity-webhook-signature': await encodeSignatureHeader(body, Date.now(), SECRET),
+      'idempotency-key': crypto.randomUUID(),
+    },
     body,
   })
 }
 
 function retitle(slug: string, title: string): string {
-  const target = documents.find((document) => document._type === 'episode' && JSON.stringify(document).includes(`"current":"${slug}"`))
+  const target = documents.find(
+    (document) => document._type === 'episode' && JSON.stringify(document).includes(`"current":"${slug}"`),
+  )
   if (!target) throw new Error(`no episode ${slug}`)
   documents = documents.map((document) => (document === target ? {...document, title} : document))
   return target._id
 }
 
-const titleOn = async (replica: MainProcess | undefined) => (await readContract(await get(replica, EPISODE_PATH), itemEnvelope(episodeSchema))).data.title
+const titleOn = async (replica: MainProcess | undefined) =>
+  (await readContract(await get(replica, EPISODE_PATH), itemEnvelope(episodeSchema))).data.title
 
 describe('two replicas sharing Redis', () => {
   it('serve the same bytes under the same ETags', async () => {
@@ -76,12 +84,15 @@ describe('two replicas sharing Redis', () => {
   it('enforce one quota per client: a burst split across both is cut at the quota', async () => {
     const client = '203.0.113.9'
     const responses: Response[] = []
-    for (let index = 0; index < QUOTA + 10; index++) responses.push(await get(replicas[index % 2], '/api/v1/index.json', client))
+    for (let index = 0; index < QUOTA + 10; index++)
+      responses.push(await get(replicas[index % 2], '/api/v1/index.json', client))
     const statuses = responses.map((response) => response.status)
     expect(statuses.slice(0, QUOTA)).toEqual(Array(QUOTA).fill(200))
     expect(statuses.slice(QUOTA)).toEqual(Array(10).fill(429))
     // The remaining count goes down by one per request whichever replica answers.
-    const remaining = responses.slice(0, QUOTA).map((response) => /;r=(\d+);/.exec(response.headers.get('ratelimit') ?? '')?.[1])
+    const remaining = responses
+      .slice(0, QUOTA)
+      .map((response) => /;r=(\d+);/.exec(response.headers.get('ratelimit') ?? '')?.[1])
     expect(remaining).toEqual(Array.from({length: QUOTA}, (_, index) => String(QUOTA - 1 - index)))
     const refused = responses.at(-1)
     expect(refused?.headers.get('content-type')).toMatch(/^application\/problem\+json/)
@@ -108,7 +119,8 @@ describe('two replicas sharing Redis', () => {
     await redis.stop()
     await eventually(async () => expect(replicas[0]?.output()).toContain('Redis commands connection lost'), 5000)
     // No quota is enforced meanwhile, and nothing fails: past the quota, still 200.
-    for (let index = 0; index < QUOTA + 5; index++) expect((await get(replicas[index % 2], '/api/v1/index.json', '203.0.113.50')).status).toBe(200)
+    for (let index = 0; index < QUOTA + 5; index++)
+      expect((await get(replicas[index % 2], '/api/v1/index.json', '203.0.113.50')).status).toBe(200)
 
     // A delivery during the outage rebuilds the replica that got it; the other cannot hear of it.
     const id = retitle('ep-1-why-we-started', 'פרק 1: נערך בזמן התקלה')

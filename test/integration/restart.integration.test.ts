@@ -15,7 +15,12 @@ describe('a restart under load', () => {
 
     let running = true
     const outcomes = {ok: 0, failed: [] as string[]}
-    const paths = ['/api/v1/index.json', '/api/v1/episodes/ep-1-why-we-started.json', '/api/v1/all.json', '/api/v1/episodes.json?limit=5']
+    const paths = [
+      '/api/v1/index.json',
+      '/api/v1/episodes/ep-1-why-we-started.json',
+      '/api/v1/all.json',
+      '/api/v1/episodes.json?limit=5',
+    ]
     const client = async (offset: number) => {
       for (let index = offset; running; index++) {
         const path = paths[index % paths.length] ?? '/'
@@ -25,7 +30,9 @@ describe('a restart under load', () => {
           if (response.status === 200) outcomes.ok += 1
           else outcomes.failed.push(`${path}: ${response.status}`)
         } catch (error) {
-          outcomes.failed.push(`${path}: ${error instanceof Error ? `${error.message} (${String(error.cause)})` : String(error)}`)
+          outcomes.failed.push(
+            `${path}: ${error instanceof Error ? `${error.message} (${String(error.cause)})` : String(error)}`,
+          )
         }
       }
     }
@@ -44,7 +51,9 @@ describe('a restart under load', () => {
     expect(old.output()).toMatch(/stopped after SIGTERM: in-flight requests finished in \d+ ms/)
     // The successor took over: its own metrics count what it served.
     const metrics = await (await fetch(`${successor.baseUrl}/metrics`)).text()
-    const served = Number(/catalog_http_requests_total\{route="\/api\/v1\/index.json",status="200"\} (\d+)/.exec(metrics)?.[1])
+    const served = Number(
+      /catalog_http_requests_total\{route="\/api\/v1\/index.json",status="200"\} (\d+)/.exec(metrics)?.[1],
+    )
     expect(served).toBeGreaterThan(10)
     expect(await successor.stop()).toBe(0)
   }, 30_000)

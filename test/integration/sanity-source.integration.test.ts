@@ -19,7 +19,12 @@ beforeAll(async () => {
   standIn = await startSanityStandIn(() => documents, {dataset: 'production'})
   embedded = await startTestServer()
   // The sample's image assets live in a placeholder project called "embedded".
-  const environment = {SANITY_PROJECT_ID: 'embedded', SANITY_DATASET: 'production', SANITY_API_HOST: standIn.apiHost, SANITY_TOKEN: 'read-token'}
+  const environment = {
+    SANITY_PROJECT_ID: 'embedded',
+    SANITY_DATASET: 'production',
+    SANITY_API_HOST: standIn.apiHost,
+    SANITY_TOKEN: 'read-token',
+  }
   const config = loadConfig({PUBLIC_BASE_URL: 'http://api.test', ...environment})
   sanity = await startTestServer({environment, source: createSource(config.content)})
 })
@@ -49,7 +54,13 @@ describe('the Sanity source', () => {
   })
 
   it('serves identical bytes over HTTP for every endpoint', async () => {
-    const paths = ['/api/v1/index.json', '/api/v1/all.json', '/api/v1/episodes.json?limit=4', '/api/v1/voices/jenny-katz.json', '/api/v1/sandbox/meetups.json']
+    const paths = [
+      '/api/v1/index.json',
+      '/api/v1/all.json',
+      '/api/v1/episodes.json?limit=4',
+      '/api/v1/voices/jenny-katz.json',
+      '/api/v1/sandbox/meetups.json',
+    ]
     for (const path of paths) {
       const [a, b] = await Promise.all([fetch(`${embedded.baseUrl}${path}`), fetch(`${sanity.baseUrl}${path}`)])
       expect(b.status).toBe(200)
@@ -59,20 +70,28 @@ describe('the Sanity source', () => {
   })
 
   // 4xx, since @sanity/client retries a 5xx for seconds before it gives up.
-  it.each([400, 'malformed'] as const)('keeps serving the last good snapshot when Sanity answers %s during a rebuild', async (failure) => {
-    const before = sanity.store.current()
-    standIn.failWith(failure)
-    await expect(sanity.store.refresh()).rejects.toThrow()
-    standIn.failWith(undefined)
-    expect(sanity.store.current()).toBe(before)
-    const response = await fetch(`${sanity.baseUrl}/api/v1/all.json`, {headers: {'Accept-Encoding': 'identity'}})
-    expect(response.status).toBe(200)
-    expect(response.headers.get('etag')).toBe(before.representation('all.json')?.etag)
-  })
+  it.each([400, 'malformed'] as const)(
+    'keeps serving the last good snapshot when Sanity answers %s during a rebuild',
+    async (failure) => {
+      const before = sanity.store.current()
+      standIn.failWith(failure)
+      await expect(sanity.store.refresh()).rejects.toThrow()
+      standIn.failWith(undefined)
+      expect(sanity.store.current()).toBe(before)
+      const response = await fetch(`${sanity.baseUrl}/api/v1/all.json`, {headers: {'Accept-Encoding': 'identity'}})
+      expect(response.status).toBe(200)
+      expect(response.headers.get('etag')).toBe(before.representation('all.json')?.etag)
+    },
+  )
 })
 
 describe('the Sanity source fingerprint', () => {
-  const environment = () => ({SANITY_PROJECT_ID: 'embedded', SANITY_DATASET: 'production', SANITY_API_HOST: standIn.apiHost, SANITY_TOKEN: 'read-token'})
+  const environment = () => ({
+    SANITY_PROJECT_ID: 'embedded',
+    SANITY_DATASET: 'production',
+    SANITY_API_HOST: standIn.apiHost,
+    SANITY_TOKEN: 'read-token',
+  })
   const fingerprint = () => createSource(loadConfig(environment()).content).fingerprint?.()
 
   it('stays the same while the published content does, and moves on a publish or a deletion', async () => {
@@ -80,7 +99,10 @@ describe('the Sanity source fingerprint', () => {
     try {
       const unchanged = await fingerprint()
       expect(unchanged).toBeDefined()
-      documents = [...original, {_id: 'drafts.an-unpublished-draft', _type: 'episode', _updatedAt: '2099-01-01T00:00:00Z'}]
+      documents = [
+        ...original,
+        {_id: 'drafts.an-unpublished-draft', _type: 'episode', _updatedAt: '2099-01-01T00:00:00Z'},
+      ]
       expect(await fingerprint(), 'a draft is not published content').toBe(unchanged)
 
       const [first, ...rest] = original

@@ -27,13 +27,18 @@ interface Status {
   edge: {queue_depth: number; last_purged_version: string | null} | null
 }
 
-const status = async (process: MainProcess): Promise<Status> => (await fetch(`${process.baseUrl}/status`)).json() as Promise<Status>
+const status = async (process: MainProcess): Promise<Status> =>
+  (await fetch(`${process.baseUrl}/status`)).json() as Promise<Status>
 const body = async (process: MainProcess, path: string) => {
   const response = await fetch(`${process.baseUrl}${path}`, {headers: {'Accept-Encoding': 'identity'}})
   return {status: response.status, etag: response.headers.get('etag'), text: await response.text()}
 }
 
-async function run<T>(environment: Record<string, string>, work: (process: MainProcess) => Promise<T>, cwd?: string): Promise<T> {
+async function run<T>(
+  environment: Record<string, string>,
+  work: (process: MainProcess) => Promise<T>,
+  cwd?: string,
+): Promise<T> {
   const process = await startMainProcess(environment, {cwd})
   try {
     return await work(process)
@@ -52,7 +57,11 @@ async function purgeRecorder() {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const address = server.address()
   if (address === null || typeof address === 'string') throw new Error('expected a TCP address')
-  return {url: `http://127.0.0.1:${address.port}/`, purges, close: () => new Promise<void>((resolve) => server.close(() => resolve()))}
+  return {
+    url: `http://127.0.0.1:${address.port}/`,
+    purges,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
 }
 
 let folder: string
@@ -85,7 +94,14 @@ describe('a restart over a bad dataset file, with a saved snapshot and CDN purge
     saved = await run(environment, async (process) => {
       await eventually(async () => expect(process.output()).toContain('saved the snapshot'), STARTS)
       const served = await status(process)
-      await eventually(async () => expect((await status(process)).edge).toMatchObject({queue_depth: 0, last_purged_version: served.snapshot.version}), STARTS)
+      await eventually(
+        async () =>
+          expect((await status(process)).edge).toMatchObject({
+            queue_depth: 0,
+            last_purged_version: served.snapshot.version,
+          }),
+        STARTS,
+      )
       const all = await body(process, '/api/v1/all.json')
       return {etag: all.etag, text: all.text, version: served.snapshot.version}
     })
@@ -106,7 +122,10 @@ describe('a restart over a bad dataset file, with a saved snapshot and CDN purge
       expect((await fetch(`${process.baseUrl}/healthz`)).status).toBe(200)
       expect(held.snapshot.version).toBe(saved.version)
       expect(await body(process, '/api/v1/all.json')).toEqual({status: 200, etag: saved.etag, text: saved.text})
-      await eventually(async () => expect(process.output()).toMatch(/held: the source now has \d+ documents where \d+ are served/), STARTS)
+      await eventually(
+        async () => expect(process.output()).toMatch(/held: the source now has \d+ documents where \d+ are served/),
+        STARTS,
+      )
       // A purge would go out at once; a moment more lets one that was planned reach the recorder.
       await new Promise((resolve) => setTimeout(resolve, 1000))
       expect((await status(process)).edge?.queue_depth).toBe(0)
@@ -161,11 +180,24 @@ describe('a restart while Sanity answers 500, with a saved snapshot', {timeout: 
       standIn.failWith(500)
       await run(environment, async (process) => {
         expect(await body(process, '/api/v1/all.json')).toEqual(first)
-        await eventually(async () => expect(await status(process)).toMatchObject({status: 'degraded', saved_snapshot: {first_read: 'failed'}}), 60_000)
+        await eventually(
+          async () =>
+            expect(await status(process)).toMatchObject({status: 'degraded', saved_snapshot: {first_read: 'failed'}}),
+          60_000,
+        )
         expect(await body(process, '/api/v1/all.json')).toEqual(first)
-        await eventually(async () => expect(process.output()).toMatch(/full rebuild failed after \d+ ms \(stand-in failure\); still serving the last good snapshot/), STARTS)
+        await eventually(
+          async () =>
+            expect(process.output()).toMatch(
+              /full rebuild failed after \d+ ms \(stand-in failure\); still serving the last good snapshot/,
+            ),
+          STARTS,
+        )
         standIn.failWith(undefined)
-        await eventually(async () => expect(await status(process)).toMatchObject({status: 'ok', saved_snapshot: {first_read: 'done'}}), 60_000)
+        await eventually(
+          async () => expect(await status(process)).toMatchObject({status: 'ok', saved_snapshot: {first_read: 'done'}}),
+          60_000,
+        )
         // The log line may reach the pipe after the GET that shows the read done.
         await eventually(async () => expect(process.output()).toContain('reusing the snapshot'), STARTS)
       })
@@ -182,7 +214,12 @@ describe('a damaged saved snapshot, or one saved by other code', {timeout: 90_00
   let good: {status: number; etag: string | null; text: string}
   beforeAll(async () => {
     const directory = join(folder, 'damaged')
-    environment = {PORT: '0', DATASET_FILE: join(directory, 'catalog.ndjson'), SNAPSHOT_DIR: join(directory, 'snapshots'), RECONCILE_INTERVAL_SECONDS: '0'}
+    environment = {
+      PORT: '0',
+      DATASET_FILE: join(directory, 'catalog.ndjson'),
+      SNAPSHOT_DIR: join(directory, 'snapshots'),
+      RECONCILE_INTERVAL_SECONDS: '0',
+    }
     savedFile = join(environment.SNAPSHOT_DIR ?? '', 'snapshot.ndjson')
     await cp(SAMPLE_DATASET, environment.DATASET_FILE ?? '')
     good = await run(environment, async (process) => {
@@ -205,14 +242,21 @@ describe('a damaged saved snapshot, or one saved by other code', {timeout: 90_00
     })
   }
 
-  const itemLine = (text: string) => text.split('\n').find((line) => line.startsWith('{"data":{"slug":"ep-1-why-we-started"')) ?? ''
+  const itemLine = (text: string) =>
+    text.split('\n').find((line) => line.startsWith('{"data":{"slug":"ep-1-why-we-started"')) ?? ''
 
   it('is not served when one byte of an item changed', async () => {
-    await refused((text) => text.replace(itemLine(text), itemLine(text).replace('"title":"פרק 1:', '"title":"פרק 2:')), /do not match their checksum/)
+    await refused(
+      (text) => text.replace(itemLine(text), itemLine(text).replace('"title":"פרק 1:', '"title":"פרק 2:')),
+      /do not match their checksum/,
+    )
   })
 
   it('is not served when an item line was swapped for other valid JSON', async () => {
-    await refused((text) => text.replace(itemLine(text), JSON.stringify({data: {slug: 'ep-1-elsewhere', title: 'something else'}})), /do not match their checksum/)
+    await refused(
+      (text) => text.replace(itemLine(text), JSON.stringify({data: {slug: 'ep-1-elsewhere', title: 'something else'}})),
+      /do not match their checksum/,
+    )
   })
 
   it('is not served when the code that makes the bytes changed under the same package version', async () => {
@@ -242,12 +286,22 @@ describe('a damaged saved snapshot, or one saved by other code', {timeout: 90_00
 describe('temporary files a killed save left in SNAPSHOT_DIR', {timeout: 60_000}, () => {
   it('are removed at the next start', async () => {
     const directory = join(folder, 'leftovers')
-    const environment = {PORT: '0', DATASET_FILE: join(directory, 'catalog.ndjson'), SNAPSHOT_DIR: join(directory, 'snapshots'), RECONCILE_INTERVAL_SECONDS: '0'}
+    const environment = {
+      PORT: '0',
+      DATASET_FILE: join(directory, 'catalog.ndjson'),
+      SNAPSHOT_DIR: join(directory, 'snapshots'),
+      RECONCILE_INTERVAL_SECONDS: '0',
+    }
     await cp(SAMPLE_DATASET, environment.DATASET_FILE)
-    await run(environment, async (process) => eventually(async () => expect(process.output()).toContain('saved the snapshot'), STARTS))
+    await run(environment, async (process) =>
+      eventually(async () => expect(process.output()).toContain('saved the snapshot'), STARTS),
+    )
     // What `kill -9` during a save leaves: the file written beside, never renamed over.
     const saved = await readFile(join(environment.SNAPSHOT_DIR, 'snapshot.ndjson'))
-    await writeFile(join(environment.SNAPSHOT_DIR, 'snapshot.ndjson.4242.1764190000000.tmp'), saved.subarray(0, saved.length >> 1))
+    await writeFile(
+      join(environment.SNAPSHOT_DIR, 'snapshot.ndjson.4242.1764190000000.tmp'),
+      saved.subarray(0, saved.length >> 1),
+    )
     await writeFile(join(environment.SNAPSHOT_DIR, 'snapshot.ndjson.4243.1764190000001.tmp'), saved)
     await run(environment, async (process) => {
       await eventually(async () => expect(process.output()).toContain('reusing the snapshot'), STARTS)

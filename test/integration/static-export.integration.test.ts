@@ -54,7 +54,9 @@ beforeAll(async () => {
   const damaged = createServer()
   await new Promise<void>((resolve) => damaged.listen(join(out, 'site', 'api', 'v1', 'damaged.json'), resolve))
   socketFile = damaged
-  nginx = spawn(program, ['-p', out, '-c', join(out, 'nginx.conf'), '-g', 'daemon off;'], {stdio: ['ignore', 'ignore', 'inherit']})
+  nginx = spawn(program, ['-p', out, '-c', join(out, 'nginx.conf'), '-g', 'daemon off;'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
   nginxUrl = `http://127.0.0.1:${port}`
   await eventually(async () => expect((await rawRequest(`${nginxUrl}/api/v1/index.json`)).status).toBe(200))
 }, 120_000)
@@ -76,7 +78,14 @@ interface StaticOrigin {
 /** The app on a loopback port, serving the snapshot `npm run export` writes (its site documents included). */
 async function startStaticOrigin(dataset: string): Promise<StaticOrigin> {
   const config = loadConfig({PUBLIC_BASE_URL: 'http://api.test', RATE_LIMIT_QUOTA: '1000000'})
-  const store = await createSnapshotStore(catalogSnapshotBuilder({source: createEmbeddedFileSource(dataset), config, clock: () => new Date(), staticExport: true}))
+  const store = await createSnapshotStore(
+    catalogSnapshotBuilder({
+      source: createEmbeddedFileSource(dataset),
+      config,
+      clock: () => new Date(),
+      staticExport: true,
+    }),
+  )
   const {server} = createCatalogServer({store, config, logError: (error) => console.error(error)})
   server.listen(0, '127.0.0.1')
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject))
@@ -95,9 +104,23 @@ async function startStaticOrigin(dataset: string): Promise<StaticOrigin> {
 }
 
 const both = (path: string, options: {method?: string; headers?: Record<string, string>} = {}) =>
-  Promise.all([rawRequest(`${origin.baseUrl}${path}`, {...options, agent}), rawRequest(`${nginxUrl}${path}`, {...options, agent})])
+  Promise.all([
+    rawRequest(`${origin.baseUrl}${path}`, {...options, agent}),
+    rawRequest(`${nginxUrl}${path}`, {...options, agent}),
+  ])
 
-const SAME_HEADERS = ['content-type', 'content-encoding', 'content-length', 'last-modified', 'cache-control', 'vary', 'access-control-allow-origin', 'x-content-type-options', 'link', 'allow']
+const SAME_HEADERS = [
+  'content-type',
+  'content-encoding',
+  'content-length',
+  'last-modified',
+  'cache-control',
+  'vary',
+  'access-control-allow-origin',
+  'x-content-type-options',
+  'link',
+  'allow',
+]
 
 function expectSame(path: string, fromOrigin: RawResponse, fromNginx: RawResponse) {
   expect(fromNginx.status, path).toBe(fromOrigin.status)
@@ -108,7 +131,17 @@ function expectSame(path: string, fromOrigin: RawResponse, fromNginx: RawRespons
 describe('every exported representation', () => {
   it('covers the API, the sandbox, later pages and the site documents', () => {
     const urls = files.map((file) => file.url)
-    expect(urls).toEqual(expect.arrayContaining(['/api/v1/all.json', '/api/v1/sandbox/all.json', '/api/openapi.json', '/docs', '/llms.txt', '/sitemap-index.xml', '/feed.xml']))
+    expect(urls).toEqual(
+      expect.arrayContaining([
+        '/api/v1/all.json',
+        '/api/v1/sandbox/all.json',
+        '/api/openapi.json',
+        '/docs',
+        '/llms.txt',
+        '/sitemap-index.xml',
+        '/feed.xml',
+      ]),
+    )
     expect(urls.some((url) => /^\/api\/v1\/episodes\.json\?cursor=/.test(url))).toBe(true)
     expect(urls.some((url) => /^\/api\/v1\/sandbox\/episodes\.json\?cursor=/.test(url))).toBe(true)
   })
@@ -136,7 +169,9 @@ describe('every exported representation', () => {
     const brotli = await rawRequest(`${nginxUrl}${url}`, {headers: {'Accept-Encoding': 'br'}})
     const gzip = await rawRequest(`${nginxUrl}${url}`, {headers: {'Accept-Encoding': 'gzip'}})
     expect(brotli.headers.etag).not.toBe(gzip.headers.etag)
-    const conditional = await rawRequest(`${nginxUrl}${url}`, {headers: {'Accept-Encoding': 'br', 'If-None-Match': String(brotli.headers.etag)}})
+    const conditional = await rawRequest(`${nginxUrl}${url}`, {
+      headers: {'Accept-Encoding': 'br', 'If-None-Match': String(brotli.headers.etag)},
+    })
     expect(conditional.status).toBe(304)
   })
 })
@@ -169,7 +204,12 @@ describe('errors', () => {
     const headers = {Origin: 'https://app.example', 'Access-Control-Request-Method': 'GET'}
     const [fromOrigin, fromNginx] = await both('/api/v1/episodes.json', {method: 'OPTIONS', headers})
     expect([fromOrigin.status, fromNginx.status]).toEqual([204, 204])
-    for (const name of ['access-control-allow-origin', 'access-control-allow-methods', 'access-control-allow-headers', 'access-control-max-age']) {
+    for (const name of [
+      'access-control-allow-origin',
+      'access-control-allow-methods',
+      'access-control-allow-headers',
+      'access-control-max-age',
+    ]) {
       expect(fromNginx.headers[name], name).toBe(fromOrigin.headers[name])
     }
   })
@@ -184,14 +224,24 @@ async function exchange(raw: string): Promise<{status: number; headers: Map<stri
     const end = received.indexOf('\r\n\r\n')
     if (end < 0) return undefined
     const [statusLine = '', ...headerLines] = received.subarray(0, end).toString('latin1').split('\r\n')
-    const headers = new Map(headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]))
+    const headers = new Map(
+      headerLines.map((line) => [
+        line.slice(0, line.indexOf(':')).toLowerCase(),
+        line.slice(line.indexOf(':') + 1).trim(),
+      ]),
+    )
     const body = received.subarray(end + 4)
     const complete = body.length >= Number(headers.get('content-length') ?? Number.POSITIVE_INFINITY)
-    return complete ? {status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1]), headers, body: body.toString('utf8')} : undefined
+    return complete
+      ? {status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1]), headers, body: body.toString('utf8')}
+      : undefined
   }
   try {
     return await new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no complete response in 2 s: ${received.toString('latin1').slice(0, 300)}`)), 2000)
+      const timer = setTimeout(
+        () => reject(new Error(`no complete response in 2 s: ${received.toString('latin1').slice(0, 300)}`)),
+        2000,
+      )
       socket.on('data', (chunk: Buffer) => {
         received = Buffer.concat([received, chunk])
         const response = split()
@@ -210,15 +260,22 @@ async function exchange(raw: string): Promise<{status: number; headers: Map<stri
   }
 }
 
-const problemShape = z.object({type: z.string(), title: z.string(), status: z.number(), detail: z.string(), instance: z.string()}).strict()
+const problemShape = z
+  .object({type: z.string(), title: z.string(), status: z.number(), detail: z.string(), instance: z.string()})
+  .strict()
 
 describe('what the export promises', () => {
   it('names no MCP endpoint and no limit example in the portal and llms.txt nginx serves, and has no server card', async () => {
     for (const path of ['/docs', '/llms.txt', '/auth.md', '/.well-known/ai-catalog.json', '/.well-known/api-catalog']) {
       const body = (await rawRequest(`${nginxUrl}${path}`)).body.toString('utf8')
-      expect({path, mcp: /\/mcp\b/.exec(body)?.[0], paging: /[?&](limit|cursor)=/.exec(body)?.[0]}).toEqual({path, mcp: undefined, paging: undefined})
+      expect({path, mcp: /\/mcp\b/.exec(body)?.[0], paging: /[?&](limit|cursor)=/.exec(body)?.[0]}).toEqual({
+        path,
+        mcp: undefined,
+        paging: undefined,
+      })
     }
-    for (const path of ['/.well-known/mcp/server-card.json', '/mcp/server-card', '/.well-known/agent-card.json']) expect((await rawRequest(`${nginxUrl}${path}`)).status, path).toBe(404)
+    for (const path of ['/.well-known/mcp/server-card.json', '/mcp/server-card', '/.well-known/agent-card.json'])
+      expect((await rawRequest(`${nginxUrl}${path}`)).status, path).toBe(404)
   })
 })
 
@@ -229,30 +286,59 @@ describe('what nginx itself refuses', () => {
     expect(problemShape.parse(JSON.parse(response.body.toString('utf8'))).detail).toMatch(/serves pages of 100 items/)
   })
 
-  it.each(['/api/v1/index.json', '/api/v1/episodes.json', '/api/v1/sandbox/voices.json', '/docs', '/llms.txt', '/sitemap-index.xml', '/api/openapi.json'])(
-    '%s: its compressed siblings are never served as files, in any coding',
-    async (url) => {
-      for (const suffix of ['.br', '.gz']) {
-        for (const coding of ['identity', 'br', 'gzip']) {
-          const path = `${url}${suffix}`
-          const [fromOrigin, fromNginx] = await both(path, {headers: {'Accept-Encoding': coding}})
-          expect(fromOrigin.status, path).toBe(404)
-          expectSame(`${path} ${coding}`, fromOrigin, fromNginx)
-        }
+  it.each([
+    '/api/v1/index.json',
+    '/api/v1/episodes.json',
+    '/api/v1/sandbox/voices.json',
+    '/docs',
+    '/llms.txt',
+    '/sitemap-index.xml',
+    '/api/openapi.json',
+  ])('%s: its compressed siblings are never served as files, in any coding', async (url) => {
+    for (const suffix of ['.br', '.gz']) {
+      for (const coding of ['identity', 'br', 'gzip']) {
+        const path = `${url}${suffix}`
+        const [fromOrigin, fromNginx] = await both(path, {headers: {'Accept-Encoding': coding}})
+        expect(fromOrigin.status, path).toBe(404)
+        expectSame(`${path} ${coding}`, fromOrigin, fromNginx)
       }
-    },
-  )
+    }
+  })
 
   it.each([
     {name: 'a traversal above the root', raw: 'GET /../etc/passwd HTTP/1.1\r\nHost: api.test\r\n\r\n', status: 400},
-    {name: 'an encoded traversal', raw: 'GET /api/v1/%2e%2e/%2e%2e/%2e%2e/etc/passwd HTTP/1.1\r\nHost: api.test\r\n\r\n', status: 400},
+    {
+      name: 'an encoded traversal',
+      raw: 'GET /api/v1/%2e%2e/%2e%2e/%2e%2e/etc/passwd HTTP/1.1\r\nHost: api.test\r\n\r\n',
+      status: 400,
+    },
     {name: 'a request line that is not HTTP', raw: 'GET / HTTP/1.1 extra\r\nHost: api.test\r\n\r\n', status: 400},
     {name: 'HTTP/1.1 without a Host', raw: 'GET /api/v1/index.json HTTP/1.1\r\n\r\n', status: 400},
-    {name: 'a transfer coding nginx does not know', raw: 'POST /api/v1/index.json HTTP/1.1\r\nHost: api.test\r\nTransfer-Encoding: compress\r\n\r\n', status: 400},
-    {name: 'an HTTP version nginx does not speak', raw: 'GET /api/v1/index.json HTTP/2.5\r\nHost: api.test\r\n\r\n', status: 400},
-    {name: 'a body over the limit', raw: 'POST /api/v1/index.json HTTP/1.1\r\nHost: api.test\r\nContent-Length: 100000000\r\n\r\n', status: 413},
-    {name: "a request line over nginx's buffers", raw: `GET /api/v1/${'a'.repeat(9000)}.json HTTP/1.1\r\nHost: api.test\r\n\r\n`, status: 414},
-    {name: "a header over nginx's buffers", raw: `GET /api/v1/index.json HTTP/1.1\r\nHost: api.test\r\nX-Large: ${'a'.repeat(9000)}\r\n\r\n`, status: 431},
+    {
+      name: 'a transfer coding nginx does not know',
+      raw: 'POST /api/v1/index.json HTTP/1.1\r\nHost: api.test\r\nTransfer-Encoding: compress\r\n\r\n',
+      status: 400,
+    },
+    {
+      name: 'an HTTP version nginx does not speak',
+      raw: 'GET /api/v1/index.json HTTP/2.5\r\nHost: api.test\r\n\r\n',
+      status: 400,
+    },
+    {
+      name: 'a body over the limit',
+      raw: 'POST /api/v1/index.json HTTP/1.1\r\nHost: api.test\r\nContent-Length: 100000000\r\n\r\n',
+      status: 413,
+    },
+    {
+      name: "a request line over nginx's buffers",
+      raw: `GET /api/v1/${'a'.repeat(9000)}.json HTTP/1.1\r\nHost: api.test\r\n\r\n`,
+      status: 414,
+    },
+    {
+      name: "a header over nginx's buffers",
+      raw: `GET /api/v1/index.json HTTP/1.1\r\nHost: api.test\r\nX-Large: ${'a'.repeat(9000)}\r\n\r\n`,
+      status: 431,
+    },
     {name: 'a file nginx cannot open', raw: 'GET /api/v1/damaged.json HTTP/1.1\r\nHost: api.test\r\n\r\n', status: 500},
   ])("$name: a $status problem+json, not nginx's HTML page", async ({raw, status}) => {
     const response = await exchange(raw)

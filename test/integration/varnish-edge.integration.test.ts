@@ -44,8 +44,16 @@ beforeAll(async () => {
   origin = await startTestServer({
     source,
     observed: true,
-    environment: {SANITY_WEBHOOK_SECRET: SECRET, CDN_PURGE: 'varnish', CDN_PURGE_URLS: `http://127.0.0.1:${relay.port}/`, CDN_PURGE_TOKEN: TOKEN},
-    edge: {adapter: recording(varnishAdapter({urls: [`http://127.0.0.1:${relay.port}/`], token: TOKEN})), retry: {initialDelayMs: 50, maxDelayMs: 300}},
+    environment: {
+      SANITY_WEBHOOK_SECRET: SECRET,
+      CDN_PURGE: 'varnish',
+      CDN_PURGE_URLS: `http://127.0.0.1:${relay.port}/`,
+      CDN_PURGE_TOKEN: TOKEN,
+    },
+    edge: {
+      adapter: recording(varnishAdapter({urls: [`http://127.0.0.1:${relay.port}/`], token: TOKEN})),
+      retry: {initialDelayMs: 50, maxDelayMs: 300},
+    },
     store: {retryDelayMs: 20},
   })
   varnish = await startVarnish({backends: [new URL(origin.baseUrl).host], token: TOKEN, port: varnishPort})
@@ -60,7 +68,10 @@ afterAll(async () => {
 beforeEach(async () => {
   // Each test starts from an empty edge and a settled queue.
   await origin.edge?.drained()
-  expect((await rawRequest(`${varnish.url}/`, {method: 'PURGE', headers: {'xkey-purge': 'catalog', 'purge-token': TOKEN}})).status).toBe(200)
+  expect(
+    (await rawRequest(`${varnish.url}/`, {method: 'PURGE', headers: {'xkey-purge': 'catalog', 'purge-token': TOKEN}}))
+      .status,
+  ).toBe(200)
   purged = []
 })
 afterEach(() => expect(origin.loggedErrors).toEqual([]))
@@ -68,19 +79,33 @@ afterEach(() => expect(origin.loggedErrors).toEqual([]))
 const edge = (path: string) => rawRequest(`${varnish.url}${path}`)
 const json = (body: Buffer) => JSON.parse(body.toString('utf8'))
 /** Requests for `path` the origin has answered so far (its request log). */
-const originRequests = (path: string) => origin.logLines.filter((line) => z.object({req: z.object({url: z.string()})}).safeParse(JSON.parse(line)).data?.req.url === path).length
+const originRequests = (path: string) =>
+  origin.logLines.filter(
+    (line) => z.object({req: z.object({url: z.string()})}).safeParse(JSON.parse(line)).data?.req.url === path,
+  ).length
 
 async function deliver(payload: {_id: string; _type: string}) {
   const body = JSON.stringify(payload)
   const signature = await encodeSignatureHeader(body, Date.now(), SECRET)
-  const response = await fetch(`${origin.baseUrl}/webhooks/sanity`, {method: 'POST', headers: {'content-type': 'application/json', 'sanity-webhook-signature': signature}, body})
+  const response = await fetch(`${origin.baseUrl}/webhooks/sanity`, {
+    method: 'POST',
+    headers: {'content-type': 'application/json', 'sanity-webhook-signature': signature},
+    body,
+  })
   expect(response.status).toBe(202)
 }
 
 const idOf = (type: string, slug: string) =>
-  sample.find((document) => document._type === type && !document._id.startsWith('drafts.') && JSON.stringify(document).includes(`"current":"${slug}"`))?._id ?? ''
+  sample.find(
+    (document) =>
+      document._type === type &&
+      !document._id.startsWith('drafts.') &&
+      JSON.stringify(document).includes(`"current":"${slug}"`),
+  )?._id ?? ''
 const edit = (id: string, change: Record<string, unknown>) => {
-  documents = documents.map((document) => (document._id === id ? {...document, ...change, _updatedAt: new Date().toISOString()} : document))
+  documents = documents.map((document) =>
+    document._id === id ? {...document, ...change, _updatedAt: new Date().toISOString()} : document,
+  )
 }
 
 describe('Varnish in front of the origin', () => {
@@ -94,7 +119,8 @@ describe('Varnish in front of the origin', () => {
     expect(second.body).toEqual(first.body)
     expect(second.headers['catalog-version']).toBe(origin.store.current().version)
     expect(second.headers['cache-control']).toBe('public, max-age=60, stale-while-revalidate=300, stale-if-error=86400')
-    for (const edgeOnly of ['xkey', 'cdn-cache-control', 'surrogate-control']) expect(second.headers[edgeOnly], edgeOnly).toBeUndefined()
+    for (const edgeOnly of ['xkey', 'cdn-cache-control', 'surrogate-control'])
+      expect(second.headers[edgeOnly], edgeOnly).toBeUndefined()
     const atOrigin = await rawRequest(`${origin.baseUrl}${path}`)
     expect(atOrigin.headers.xkey).toBe('catalog episodes/ep-3-schema-migrations')
     expect(atOrigin.headers['cdn-cache-control']).toBe('max-age=86400, stale-if-error=86400')
@@ -109,12 +135,18 @@ describe('Varnish in front of the origin', () => {
 
   it('an episode edit is fresh at the edge (item, list, bulk), while untouched documents stay cached', async () => {
     const edited = '/api/v1/episodes/ep-3-schema-migrations.json'
-    const untouched = ['/api/v1/episodes/ep-4-supply-chain-security.json', '/api/v1/voices.json', '/api/v1/meetups.json', '/api/v1/index.json']
+    const untouched = [
+      '/api/v1/episodes/ep-4-supply-chain-security.json',
+      '/api/v1/voices.json',
+      '/api/v1/meetups.json',
+      '/api/v1/index.json',
+    ]
     const changed = [
       edited,
       '/api/v1/episodes.json',
       '/api/v1/all.json',
-      '/api/v1/episodes.json?limit=2&cursor=' + String(json((await rawRequest(`${origin.baseUrl}/api/v1/episodes.json?limit=2`)).body).pagination.next_cursor),
+      '/api/v1/episodes.json?limit=2&cursor=' +
+        String(json((await rawRequest(`${origin.baseUrl}/api/v1/episodes.json?limit=2`)).body).pagination.next_cursor),
     ]
     for (const path of [...untouched, ...changed]) expect((await edge(path)).status, path).toBe(200)
     for (const path of [...untouched, ...changed]) expect((await edge(path)).headers['x-cache'], path).toBe('HIT')
@@ -122,7 +154,10 @@ describe('Varnish in front of the origin', () => {
 
     edit(idOf('episode', 'ep-3-schema-migrations'), {title: 'פרק 3: מיגרציות, מהדורה מתוקנת'})
     await deliver({_id: idOf('episode', 'ep-3-schema-migrations'), _type: 'episode'})
-    await eventually(async () => expect(json((await edge(edited)).body).data.title).toBe('פרק 3: מיגרציות, מהדורה מתוקנת'), 5000)
+    await eventually(
+      async () => expect(json((await edge(edited)).body).data.title).toBe('פרק 3: מיגרציות, מהדורה מתוקנת'),
+      5000,
+    )
     await origin.edge?.drained()
     const version = origin.store.current().version
     for (const path of changed) {
@@ -144,8 +179,16 @@ describe('Varnish in front of the origin', () => {
 
   it('a voice rename purges exactly the documents whose bytes changed', async () => {
     const voiceId = idOf('voice', 'nir-weiss')
-    const documentPaths = () => [...origin.store.current().paths.map((path) => `/api/v1/${path}`), ...origin.store.current().sitePaths]
-    const etags = async (paths: readonly string[]) => new Map(await Promise.all(paths.map(async (path) => [path, (await rawRequest(`${origin.baseUrl}${path}`)).headers.etag] as const)))
+    const documentPaths = () => [
+      ...origin.store.current().paths.map((path) => `/api/v1/${path}`),
+      ...origin.store.current().sitePaths,
+    ]
+    const etags = async (paths: readonly string[]) =>
+      new Map(
+        await Promise.all(
+          paths.map(async (path) => [path, (await rawRequest(`${origin.baseUrl}${path}`)).headers.etag] as const),
+        ),
+      )
     const pathsBefore = documentPaths()
     // Documents the rename leaves alone, cached at the edge: they must still be hits afterwards.
     const untouched = ['/api/v1/voices/dan-shapira.json', '/api/v1/index.json']
@@ -155,11 +198,16 @@ describe('Varnish in front of the origin', () => {
     edit(voiceId, {slug: {_type: 'slug', current: 'nir-weiss-redis'}})
     const before = await etags(pathsBefore)
     await deliver({_id: voiceId, _type: 'voice'})
-    await eventually(async () => expect((await rawRequest(`${origin.baseUrl}/api/v1/voices/nir-weiss-redis.json`)).status).toBe(200))
+    await eventually(async () =>
+      expect((await rawRequest(`${origin.baseUrl}/api/v1/voices/nir-weiss-redis.json`)).status).toBe(200),
+    )
     await origin.edge?.drained()
     const everything = [...new Set([...pathsBefore, ...documentPaths()])]
     const after = await etags(everything)
-    const keyOf = (path: string) => (path.startsWith('/api/v1/') ? ({'all.json': 'all', 'index.json': 'index'}[path.slice(8)] ?? path.slice(8).replace(/\.json$/, '')) : `site${path}`)
+    const keyOf = (path: string) =>
+      path.startsWith('/api/v1/')
+        ? ({'all.json': 'all', 'index.json': 'index'}[path.slice(8)] ?? path.slice(8).replace(/\.json$/, ''))
+        : `site${path}`
     const expected = everything.filter((path) => before.get(path) !== after.get(path)).map(keyOf)
     expect(expected).toEqual(expect.arrayContaining(['voices/nir-weiss', 'voices/nir-weiss-redis', 'voices', 'all']))
     expect(expected.filter((key) => key.startsWith('episodes/')).length).toBeGreaterThan(0)
@@ -169,7 +217,10 @@ describe('Varnish in front of the origin', () => {
 
   it('a purge that finds Varnish unreachable is retried until it answers, and nothing is left stale', async () => {
     const path = '/api/v1/episodes/ep-5-observability.json'
-    const slugPath = (await rawRequest(`${origin.baseUrl}${path}`)).status === 200 ? path : '/api/v1/episodes/ep-3-schema-migrations.json'
+    const slugPath =
+      (await rawRequest(`${origin.baseUrl}${path}`)).status === 200
+        ? path
+        : '/api/v1/episodes/ep-3-schema-migrations.json'
     const slug = /episodes\/(.+)\.json$/.exec(slugPath)?.[1] ?? ''
     await edge(slugPath)
     expect((await edge(slugPath)).headers['x-cache']).toBe('HIT')
@@ -177,14 +228,23 @@ describe('Varnish in front of the origin', () => {
     const failedBefore = origin.edge?.status().purgesFailed ?? 0
     edit(idOf('episode', slug), {title: 'כותרת חדשה בזמן שהמטמון לא עונה'})
     await deliver({_id: idOf('episode', slug), _type: 'episode'})
-    await eventually(async () => expect(origin.edge?.status().purgesFailed).toBeGreaterThanOrEqual(failedBefore + 2), 5000)
+    await eventually(
+      async () => expect(origin.edge?.status().purgesFailed).toBeGreaterThanOrEqual(failedBefore + 2),
+      5000,
+    )
     expect(origin.edge?.status().depth).toBeGreaterThan(0)
-    const status = z.object({edge: z.object({queue_depth: z.number(), oldest_unpurged_age_seconds: z.number().nullable()})}).parse(await (await fetch(`${origin.baseUrl}/status`)).json())
+    const status = z
+      .object({edge: z.object({queue_depth: z.number(), oldest_unpurged_age_seconds: z.number().nullable()})})
+      .parse(await (await fetch(`${origin.baseUrl}/status`)).json())
     expect(status.edge.queue_depth).toBeGreaterThan(0)
     expect(json((await edge(slugPath)).body).data.title).not.toBe('כותרת חדשה בזמן שהמטמון לא עונה') // stale while unreachable
     await relay.open()
     await origin.edge?.drained()
     expect(json((await edge(slugPath)).body).data.title).toBe('כותרת חדשה בזמן שהמטמון לא עונה')
-    expect(origin.edge?.status()).toMatchObject({depth: 0, lastPurgedVersion: origin.store.current().version, deadLetters: []})
+    expect(origin.edge?.status()).toMatchObject({
+      depth: 0,
+      lastPurgedVersion: origin.store.current().version,
+      deadLetters: [],
+    })
   })
 })

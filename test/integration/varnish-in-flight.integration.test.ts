@@ -56,7 +56,10 @@ async function heldRead(path: string) {
 }
 
 async function purge(path: string): Promise<number> {
-  const response = await rawRequest(varnish.url, {method: 'PURGE', headers: {[PURGE_KEYS_HEADER]: `key-of-${path}`, [PURGE_TOKEN_HEADER]: TOKEN}})
+  const response = await rawRequest(varnish.url, {
+    method: 'PURGE',
+    headers: {[PURGE_KEYS_HEADER]: `key-of-${path}`, [PURGE_TOKEN_HEADER]: TOKEN},
+  })
   expect(response.status).toBe(200)
   return Number(JSON.parse(String(response.body)).purged)
 }

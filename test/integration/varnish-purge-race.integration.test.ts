@@ -36,11 +36,16 @@ beforeAll(async () => {
     const keys = String(request.headers['xkey-purge'] ?? '')
     purgesPassedOn.push(keys)
     const held = hold
-    fetch(`http://127.0.0.1:${varnishPort}/`, {method: 'PURGE', headers: {'xkey-purge': keys, 'purge-token': String(request.headers['purge-token'] ?? '')}})
+    fetch(`http://127.0.0.1:${varnishPort}/`, {
+      method: 'PURGE',
+      headers: {'xkey-purge': keys, 'purge-token': String(request.headers['purge-token'] ?? '')},
+    })
       .then(async (answer) => {
         const body = await answer.text()
         await held
-        response.writeHead(answer.status, {'content-type': answer.headers.get('content-type') ?? 'text/plain'}).end(body)
+        response
+          .writeHead(answer.status, {'content-type': answer.headers.get('content-type') ?? 'text/plain'})
+          .end(body)
       })
       .catch(() => response.writeHead(502).end())
   })
@@ -48,7 +53,12 @@ beforeAll(async () => {
   const purgeUrl = `http://127.0.0.1:${(purger.address() as AddressInfo).port}/`
   origin = await startTestServer({
     source: createEmbeddedSource('in-memory sample', async () => documents),
-    environment: {SANITY_WEBHOOK_SECRET: SECRET, CDN_PURGE: 'varnish', CDN_PURGE_URLS: purgeUrl, CDN_PURGE_TOKEN: TOKEN},
+    environment: {
+      SANITY_WEBHOOK_SECRET: SECRET,
+      CDN_PURGE: 'varnish',
+      CDN_PURGE_URLS: purgeUrl,
+      CDN_PURGE_TOKEN: TOKEN,
+    },
     edge: {retry: {initialDelayMs: 50, maxDelayMs: 300}},
     store: {retryDelayMs: 20},
   })
@@ -61,16 +71,27 @@ afterAll(async () => {
   await new Promise<void>((resolve) => (purger ? purger.close(() => resolve()) : resolve()))
 })
 
-const titleAt = async (base: string) => String(JSON.parse((await rawRequest(`${base}${PATH}`)).body.toString('utf8')).data.title)
+const titleAt = async (base: string) =>
+  String(JSON.parse((await rawRequest(`${base}${PATH}`)).body.toString('utf8')).data.title)
 const episodeId =
-  sampleDocuments.find((document) => document._type === 'episode' && !document._id.startsWith('drafts.') && JSON.stringify(document).includes('"current":"ep-3-schema-migrations"'))?._id ?? ''
+  sampleDocuments.find(
+    (document) =>
+      document._type === 'episode' &&
+      !document._id.startsWith('drafts.') &&
+      JSON.stringify(document).includes('"current":"ep-3-schema-migrations"'),
+  )?._id ?? ''
 
 async function publish(title: string) {
-  documents = documents.map((document) => (document._id === episodeId ? {...document, title, _updatedAt: new Date().toISOString()} : document))
+  documents = documents.map((document) =>
+    document._id === episodeId ? {...document, title, _updatedAt: new Date().toISOString()} : document,
+  )
   const body = JSON.stringify({_id: episodeId, _type: 'episode'})
   const response = await fetch(`${origin.baseUrl}/webhooks/sanity`, {
     method: 'POST',
-    headers: {'content-type': 'application/json', 'sanity-webhook-signature': await encodeSignatureHeader(body, Date.now(), SECRET)},
+    headers: {
+      'content-type': 'application/json',
+      'sanity-webhook-signature': await encodeSignatureHeader(body, Date.now(), SECRET),
+    },
     body,
   })
   expect(response.status).toBe(202)

@@ -33,7 +33,10 @@ let leading: MainProcess
 let lagging: MainProcess
 
 beforeAll(async () => {
-  standIns = await Promise.all([startSanityStandIn(() => sources.leading, {dataset: 'production'}), startSanityStandIn(() => sources.lagging, {dataset: 'production'})])
+  standIns = await Promise.all([
+    startSanityStandIn(() => sources.leading, {dataset: 'production'}),
+    startSanityStandIn(() => sources.lagging, {dataset: 'production'}),
+  ])
   redis = await startRedis()
   const varnishPort = await freePort()
   const environment = (apiHost: string) => ({
@@ -50,8 +53,15 @@ beforeAll(async () => {
   })
   const [leadingStandIn, laggingStandIn] = standIns
   if (!leadingStandIn || !laggingStandIn) throw new Error('two stand-ins')
-  ;[leading, lagging] = await Promise.all([startMainProcess(environment(leadingStandIn.apiHost)), startMainProcess(environment(laggingStandIn.apiHost))])
-  varnish = await startVarnish({backends: [leading, lagging].map((replica) => new URL(replica.baseUrl).host), token: TOKEN, port: varnishPort})
+  ;[leading, lagging] = await Promise.all([
+    startMainProcess(environment(leadingStandIn.apiHost)),
+    startMainProcess(environment(laggingStandIn.apiHost)),
+  ])
+  varnish = await startVarnish({
+    backends: [leading, lagging].map((replica) => new URL(replica.baseUrl).host),
+    token: TOKEN,
+    port: varnishPort,
+  })
 }, 60_000)
 afterAll(async () => {
   await varnish?.stop()
@@ -61,19 +71,32 @@ afterAll(async () => {
 
 const throughVarnish = async () => {
   const response = await rawRequest(`${varnish.url}${EPISODE_PATH}`)
-  return {cache: response.headers['x-cache'], title: itemEnvelope(episodeSchema).parse(JSON.parse(response.body.toString('utf8'))).data.title}
+  return {
+    cache: response.headers['x-cache'],
+    title: itemEnvelope(episodeSchema).parse(JSON.parse(response.body.toString('utf8'))).data.title,
+  }
 }
-const titleAt = async (replica: MainProcess) => itemEnvelope(episodeSchema).parse(await (await fetch(`${replica.baseUrl}${EPISODE_PATH}`)).json()).data.title
-const edgeStatus = async (replica: MainProcess) => statusSchema.parse(await (await fetch(`${replica.baseUrl}/status`)).json()).edge
+const titleAt = async (replica: MainProcess) =>
+  itemEnvelope(episodeSchema).parse(await (await fetch(`${replica.baseUrl}${EPISODE_PATH}`)).json()).data.title
+const edgeStatus = async (replica: MainProcess) =>
+  statusSchema.parse(await (await fetch(`${replica.baseUrl}/status`)).json()).edge
 
 function retitled(documents: SanityDocument[], title: string): SanityDocument[] {
-  return documents.map((document) => (document._type === 'episode' && JSON.stringify(document.slug).includes('"ep-1-why-we-started"') ? {...document, title} : document))
+  return documents.map((document) =>
+    document._type === 'episode' && JSON.stringify(document.slug).includes('"ep-1-why-we-started"')
+      ? {...document, title}
+      : document,
+  )
 }
 async function deliver(replica: MainProcess, documentId: string) {
   const body = JSON.stringify({_id: documentId, _type: 'episode'})
   const response = await fetch(`${replica.baseUrl}/webhooks/sanity`, {
     method: 'POST',
-    headers: {'content-type': 'application/json', 'sanity-webhook-signature': await encodeSignatureHeader(body, Date.now(), SECRET), 'idempotency-key': crypto.randomUUID()},
+    headers: {
+      'content-type': 'application/json',
+      'sanity-webhook-signature': await encodeSignatureHeader(body, Date.now(), SECRET),
+      'idempotency-key': crypto.randomUUID(),
+    },
     body,
   })
   expect(response.status).toBe(202)
@@ -83,10 +106,13 @@ describe('two replicas sharing Redis behind Varnish', () => {
   it('hold the purge of an edit until both serve it, so the edge never fetches the old bytes again from the lagging one', async () => {
     const original = await titleAt(leading)
     // Each replica's start purges everything once (Varnish started after them: retried until it answers).
-    for (const replica of [leading, lagging]) await eventually(async () => expect((await edgeStatus(replica)).queue_depth).toBe(0), 15_000)
+    for (const replica of [leading, lagging])
+      await eventually(async () => expect((await edgeStatus(replica)).queue_depth).toBe(0), 15_000)
     await eventually(async () => expect((await throughVarnish()).cache).toBe('HIT'), 10_000)
     const sentBefore = (await edgeStatus(leading)).purges_sent
-    const edited = sample.find((document) => document._type === 'episode' && JSON.stringify(document.slug).includes('"ep-1-why-we-started"'))
+    const edited = sample.find(
+      (document) => document._type === 'episode' && JSON.stringify(document.slug).includes('"ep-1-why-we-started"'),
+    )
     if (!edited) throw new Error('no ep-1 in the sample')
     const title = `${original} (נערך)`
 

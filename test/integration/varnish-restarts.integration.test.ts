@@ -17,7 +17,9 @@ import {SAMPLE_DATASET} from '../helpers/server.ts'
 import {startVarnish, type RunningVarnish} from '../helpers/varnish.ts'
 
 const TOKEN = 'purge-token-for-the-restart-tests'
-const statusSchema = z.object({edge: z.object({queue_depth: z.number(), purges_sent: z.number(), purges_failed: z.number()})})
+const statusSchema = z.object({
+  edge: z.object({queue_depth: z.number(), purges_sent: z.number(), purges_failed: z.number()}),
+})
 
 let directory: string
 let datasetFile: string
@@ -56,16 +58,24 @@ afterAll(async () => {
   await rm(directory, {recursive: true, force: true})
 })
 
-const edgeStatus = async () => statusSchema.parse(await (await fetch(`http://127.0.0.1:${originPort}/status`)).json()).edge
+const edgeStatus = async () =>
+  statusSchema.parse(await (await fetch(`http://127.0.0.1:${originPort}/status`)).json()).edge
 const throughVarnish = async (path: string) => {
   const response = await rawRequest(`http://127.0.0.1:${varnishPort}${path}`)
-  return {cache: response.headers['x-cache'], title: itemEnvelope(episodeSchema).parse(JSON.parse(response.body.toString('utf8'))).data.title}
+  return {
+    cache: response.headers['x-cache'],
+    title: itemEnvelope(episodeSchema).parse(JSON.parse(response.body.toString('utf8'))).data.title,
+  }
 }
 /** Rewrites the dataset file as an editor's export would (a new file renamed over the old one): the origin's watcher rebuilds. */
 async function retitle(slug: string, title: string) {
   const lines = (await readFile(datasetFile, 'utf8'))
     .split('\n')
-    .map((line) => (line.includes(`"current":"${slug}"`) && line.includes('"_type":"episode"') ? JSON.stringify({...JSON.parse(line), title}) : line))
+    .map((line) =>
+      line.includes(`"current":"${slug}"`) && line.includes('"_type":"episode"')
+        ? JSON.stringify({...JSON.parse(line), title})
+        : line,
+    )
   await writeFile(`${datasetFile}.new`, lines.join('\n'))
   await rename(`${datasetFile}.new`, datasetFile)
 }

@@ -16,7 +16,12 @@ beforeAll(async () => {
   const port = await freePort()
   origin = await startTestServer({
     observed: true,
-    environment: {CDN_PURGE: 'varnish', CDN_PURGE_URLS: `http://127.0.0.1:${port}/`, CDN_PURGE_TOKEN: TOKEN, CDN_EDGE_MAX_AGE_SECONDS: '1'},
+    environment: {
+      CDN_PURGE: 'varnish',
+      CDN_PURGE_URLS: `http://127.0.0.1:${port}/`,
+      CDN_PURGE_TOKEN: TOKEN,
+      CDN_EDGE_MAX_AGE_SECONDS: '1',
+    },
     edge: {retry: {initialDelayMs: 50, maxDelayMs: 300}},
   })
   varnish = await startVarnish({backends: [new URL(origin.baseUrl).host], token: TOKEN, port})
@@ -27,7 +32,10 @@ afterAll(async () => {
   await origin?.close().catch(() => undefined)
 })
 
-const originRequests = (path: string) => origin.logLines.filter((line) => z.object({req: z.object({url: z.string()})}).safeParse(JSON.parse(line)).data?.req.url === path).length
+const originRequests = (path: string) =>
+  origin.logLines.filter(
+    (line) => z.object({req: z.object({url: z.string()})}).safeParse(JSON.parse(line)).data?.req.url === path,
+  ).length
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe('edge TTL and grace from CDN-Cache-Control', () => {

@@ -14,18 +14,35 @@ let environment: Record<string, string>
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'catalog-warm-'))
   await copyFile(SAMPLE_DATASET, join(folder, 'catalog.ndjson'))
-  environment = {PORT: '0', DATASET_FILE: join(folder, 'catalog.ndjson'), SNAPSHOT_DIR: join(folder, 'snapshots'), RECONCILE_INTERVAL_SECONDS: '0'}
+  environment = {
+    PORT: '0',
+    DATASET_FILE: join(folder, 'catalog.ndjson'),
+    SNAPSHOT_DIR: join(folder, 'snapshots'),
+    RECONCILE_INTERVAL_SECONDS: '0',
+  }
 })
 afterAll(() => rm(folder, {recursive: true, force: true}))
 
-const PATHS = ['/api/v1/all.json', '/api/v1/episodes.json', '/api/v1/episodes/ep-1-why-we-started.json', '/api/v1/voices/noa-levi.json', '/sitemap-index.xml']
+const PATHS = [
+  '/api/v1/all.json',
+  '/api/v1/episodes.json',
+  '/api/v1/episodes/ep-1-why-we-started.json',
+  '/api/v1/voices/noa-levi.json',
+  '/sitemap-index.xml',
+]
 
 /** Each path's status, ETag, Last-Modified and bytes. */
 async function served(process: MainProcess) {
   return Promise.all(
     PATHS.map(async (path) => {
       const response = await fetch(`${process.baseUrl}${path}`)
-      return {path, status: response.status, etag: response.headers.get('etag'), lastModified: response.headers.get('last-modified'), body: await response.text()}
+      return {
+        path,
+        status: response.status,
+        etag: response.headers.get('etag'),
+        lastModified: response.headers.get('last-modified'),
+        body: await response.text(),
+      }
     }),
   )
 }
@@ -50,7 +67,13 @@ describe('a restart with SNAPSHOT_DIR', {timeout: 60_000}, () => {
     const second = await run({}, async (process) => {
       // Served at once; the source's fingerprint, asked next, confirms it.
       const bytes = await served(process)
-      await eventually(async () => expect(process.output()).toMatch(/reusing the snapshot saved at \S+: the source's fingerprint has not changed/), 15_000)
+      await eventually(
+        async () =>
+          expect(process.output()).toMatch(
+            /reusing the snapshot saved at \S+: the source's fingerprint has not changed/,
+          ),
+        15_000,
+      )
       expect(process.output()).not.toMatch(/full rebuild done[\s\S]*saved the snapshot/)
       return bytes
     })
@@ -60,10 +83,19 @@ describe('a restart with SNAPSHOT_DIR', {timeout: 60_000}, () => {
   it('reads the file in full when it changed while the server was down, and saves again', async () => {
     const file = environment.DATASET_FILE ?? ''
     const text = await readFile(file, 'utf8')
-    await writeFile(file, text.replace('"title":"פרק 1: למה התחלנו פודקאסט על קוד"', '"title":"פרק 1: נערך בזמן שהשרת כבה"'))
+    await writeFile(
+      file,
+      text.replace('"title":"פרק 1: למה התחלנו פודקאסט על קוד"', '"title":"פרק 1: נערך בזמן שהשרת כבה"'),
+    )
     await run({}, async (process) => {
       // The saved snapshot is served first, then replaced by the file's content.
-      await eventually(async () => expect(await (await fetch(`${process.baseUrl}/api/v1/episodes/ep-1-why-we-started.json`)).text()).toContain('נערך בזמן שהשרת כבה'), 15_000)
+      await eventually(
+        async () =>
+          expect(await (await fetch(`${process.baseUrl}/api/v1/episodes/ep-1-why-we-started.json`)).text()).toContain(
+            'נערך בזמן שהשרת כבה',
+          ),
+        15_000,
+      )
       await eventually(async () => expect(process.output()).toContain('saved the snapshot'), 15_000)
       expect(process.output()).not.toContain('reusing the snapshot')
     })
@@ -71,7 +103,13 @@ describe('a restart with SNAPSHOT_DIR', {timeout: 60_000}, () => {
       await eventually(async () => expect(process.output()).toContain('reusing the snapshot'), 15_000)
       // Edits after a reuse are still noticed: the file is compared with the bytes that were fingerprinted.
       await writeFile(file, text.replace('"title":"פרק 1: למה התחלנו פודקאסט על קוד"', '"title":"פרק 1: אחרי ההפעלה"'))
-      await eventually(async () => expect(await (await fetch(`${process.baseUrl}/api/v1/episodes/ep-1-why-we-started.json`)).text()).toContain('אחרי ההפעלה'), 15_000)
+      await eventually(
+        async () =>
+          expect(await (await fetch(`${process.baseUrl}/api/v1/episodes/ep-1-why-we-started.json`)).text()).toContain(
+            'אחרי ההפעלה',
+          ),
+        15_000,
+      )
       // ...and applied per document: the file parsed once serving is what the edit is compared with.
       // The log line may reach the pipe after the GET that shows the edit.
       await eventually(async () => expect(process.output()).toMatch(/rebuild of [^\n]+ done/), 15_000)
@@ -93,13 +131,17 @@ describe('a restart with SNAPSHOT_DIR', {timeout: 60_000}, () => {
       expect((await fetch(`${process.baseUrl}/api/v1/all.json`)).status).toBe(200)
       await eventually(async () => expect(process.output()).toContain('saved the snapshot'), 15_000)
     })
-    await run({}, async (process) => eventually(async () => expect(process.output()).toContain('reusing the snapshot'), 15_000))
+    await run({}, async (process) =>
+      eventually(async () => expect(process.output()).toContain('reusing the snapshot'), 15_000),
+    )
   })
 
   it('does not reuse a snapshot saved under other settings', async () => {
     await run({PUBLIC_BASE_URL: 'https://elsewhere.example'}, async (process) => {
       expect(process.output()).not.toContain('reusing the snapshot')
-      expect(await (await fetch(`${process.baseUrl}/api/v1/voices/noa-levi.json`)).text()).toContain('https://elsewhere.example/api/v1/voices/noa-levi.json')
+      expect(await (await fetch(`${process.baseUrl}/api/v1/voices/noa-levi.json`)).text()).toContain(
+        'https://elsewhere.example/api/v1/voices/noa-levi.json',
+      )
     })
   })
 })

@@ -34,7 +34,12 @@ beforeEach(async () => {
     if (failReads) throw new Error('Sanity is unreachable')
     return documents
   })
-  server = await startTestServer({source, environment: {SANITY_WEBHOOK_SECRET: SECRET}, store: {retryDelayMs: 20}, onBuild: (outcome) => recorded.push(outcome)})
+  server = await startTestServer({
+    source,
+    environment: {SANITY_WEBHOOK_SECRET: SECRET},
+    store: {retryDelayMs: 20},
+    onBuild: (outcome) => recorded.push(outcome),
+  })
 })
 afterEach(() => server.close())
 
@@ -45,7 +50,10 @@ async function sign(payload: unknown, options: {timestamp?: number; secret?: str
 
 /** Posts a signed delivery as it is; `idempotencyKey: null` sends none. */
 function post(signed: {body: string; signature: string}, idempotencyKey: string | null = crypto.randomUUID()) {
-  const headers: Record<string, string> = {'content-type': 'application/json', 'sanity-webhook-signature': signed.signature}
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'sanity-webhook-signature': signed.signature,
+  }
   if (idempotencyKey !== null) headers['idempotency-key'] = idempotencyKey
   return fetch(`${server.baseUrl}/webhooks/sanity`, {method: 'POST', headers, body: signed.body})
 }
@@ -63,7 +71,10 @@ async function settleBuilds(): Promise<BuildOutcome[]> {
   expect(sentinel).not.toBe('')
   expect((await deliver({_id: sentinel, _type: 'episode'})).status).toBe(202)
   await eventually(async () => expect(builds.some((outcome) => outcome.documents?.includes(sentinel))).toBe(true))
-  return builds.filter((outcome) => !(outcome.kind === 'documents' && outcome.documents?.length === 1 && outcome.documents[0] === sentinel))
+  return builds.filter(
+    (outcome) =>
+      !(outcome.kind === 'documents' && outcome.documents?.length === 1 && outcome.documents[0] === sentinel),
+  )
 }
 
 const get = (path: string, init?: RequestInit) => fetch(`${server.baseUrl}${path}`, init)
@@ -72,14 +83,25 @@ const statusSchema = z.object({
   status: z.enum(['ok', 'degraded']),
   last_build: z.object({ok: z.boolean(), error: z.string().nullable()}).loose().nullable(),
   next_retry_at: z.string().nullable(),
-  problems: z.array(z.object({document_id: z.string(), collection: z.string(), severity: z.string(), messages: z.array(z.string())})),
+  problems: z.array(
+    z.object({document_id: z.string(), collection: z.string(), severity: z.string(), messages: z.array(z.string())}),
+  ),
 })
 const readStatus = async () => statusSchema.parse(await (await get('/status')).json())
-const idOf = (slug: string) => sample.find((document) => document._type === 'episode' && !document._id.startsWith('drafts.') && JSON.stringify(document).includes(`"current":"${slug}"`))?._id ?? ''
+const idOf = (slug: string) =>
+  sample.find(
+    (document) =>
+      document._type === 'episode' &&
+      !document._id.startsWith('drafts.') &&
+      JSON.stringify(document).includes(`"current":"${slug}"`),
+  )?._id ?? ''
 
 describe('signed deliveries', () => {
   it('publishes a new episode, with a one-document rebuild', async () => {
-    documents = [...documents, episode('ep-40-brand-new', {_id: 'new-episode', publishedAt: '2026-11-01', title: 'פרק 40: חדש לגמרי'})]
+    documents = [
+      ...documents,
+      episode('ep-40-brand-new', {_id: 'new-episode', publishedAt: '2026-11-01', title: 'פרק 40: חדש לגמרי'}),
+    ]
     const response = await deliver({_id: 'new-episode', _type: 'episode'})
     expect(response.status).toBe(202)
     expect(await response.json()).toEqual({status: 'accepted', rebuild: 'document'})
@@ -97,21 +119,38 @@ describe('signed deliveries', () => {
     const editedId = idOf('ep-3-schema-migrations')
     const before = Object.fromEntries(
       await Promise.all(
-        ['/api/v1/episodes/ep-3-schema-migrations.json', '/api/v1/episodes/ep-4-supply-chain-security.json', '/api/v1/voices.json', '/api/v1/meetups.json', '/api/v1/all.json'].map(
-          async (path) => [path, (await get(path)).headers.get('etag')] as const,
-        ),
+        [
+          '/api/v1/episodes/ep-3-schema-migrations.json',
+          '/api/v1/episodes/ep-4-supply-chain-security.json',
+          '/api/v1/voices.json',
+          '/api/v1/meetups.json',
+          '/api/v1/all.json',
+        ].map(async (path) => [path, (await get(path)).headers.get('etag')] as const),
       ),
     )
-    documents = documents.map((document) => (document._id === editedId ? {...document, title: 'פרק 3: מיגרציות, מהדורה מתוקנת', _updatedAt: new Date().toISOString()} : document))
+    documents = documents.map((document) =>
+      document._id === editedId
+        ? {...document, title: 'פרק 3: מיגרציות, מהדורה מתוקנת', _updatedAt: new Date().toISOString()}
+        : document,
+    )
     expect((await deliver({_id: editedId, _type: 'episode'})).status).toBe(202)
     await eventually(async () => {
-      const {data} = await readContract(await get('/api/v1/episodes/ep-3-schema-migrations.json'), itemEnvelope(episodeSchema))
+      const {data} = await readContract(
+        await get('/api/v1/episodes/ep-3-schema-migrations.json'),
+        itemEnvelope(episodeSchema),
+      )
       expect(data.title).toBe('פרק 3: מיגרציות, מהדורה מתוקנת')
     })
     const after = async (path: string) => (await get(path)).headers.get('etag')
-    expect(await after('/api/v1/episodes/ep-3-schema-migrations.json')).not.toBe(before['/api/v1/episodes/ep-3-schema-migrations.json'])
+    expect(await after('/api/v1/episodes/ep-3-schema-migrations.json')).not.toBe(
+      before['/api/v1/episodes/ep-3-schema-migrations.json'],
+    )
     expect(await after('/api/v1/all.json')).not.toBe(before['/api/v1/all.json'])
-    for (const untouched of ['/api/v1/episodes/ep-4-supply-chain-security.json', '/api/v1/voices.json', '/api/v1/meetups.json']) {
+    for (const untouched of [
+      '/api/v1/episodes/ep-4-supply-chain-security.json',
+      '/api/v1/voices.json',
+      '/api/v1/meetups.json',
+    ]) {
       expect(await after(untouched), untouched).toBe(before[untouched])
     }
   })
@@ -119,18 +158,37 @@ describe('signed deliveries', () => {
   it('serves the same sitemaps, byte for byte, as a fresh server that read the edited content from the start', async () => {
     // Edits dated well before they are delivered: a sitemap dated by the rebuild would say "now".
     const episodeId = idOf('ep-3-schema-migrations')
-    const voiceId = sample.find((document) => document._type === 'voice' && JSON.stringify(document).includes('"current":"nir-weiss"'))?._id ?? ''
+    const voiceId =
+      sample.find(
+        (document) => document._type === 'voice' && JSON.stringify(document).includes('"current":"nir-weiss"'),
+      )?._id ?? ''
     documents = documents.map((document) => {
-      if (document._id === episodeId) return {...document, title: 'פרק 3: מיגרציות, שוב', _updatedAt: '2026-10-01T08:00:00Z'}
+      if (document._id === episodeId)
+        return {...document, title: 'פרק 3: מיגרציות, שוב', _updatedAt: '2026-10-01T08:00:00Z'}
       if (document._id === voiceId) return {...document, name: 'ניר וייס (רדיס)', _updatedAt: '2026-10-02T09:30:00Z'}
       return document
     })
-    const sitemapPaths = async (base: string) => [...(await (await fetch(`${base}/sitemap-index.xml`)).text()).matchAll(/<loc>[^<]*?(\/sitemaps\/[^<]+)<\/loc>/g)].map((match) => match[1] ?? '')
+    const sitemapPaths = async (base: string) =>
+      [
+        ...(await (await fetch(`${base}/sitemap-index.xml`)).text()).matchAll(/<loc>[^<]*?(\/sitemaps\/[^<]+)<\/loc>/g),
+      ].map((match) => match[1] ?? '')
     const before = await (await get('/sitemap-index.xml')).text()
-    expect(await (await deliver({_id: episodeId, _type: 'episode'})).json()).toEqual({status: 'accepted', rebuild: 'document'})
-    expect(await (await deliver({_id: voiceId, _type: 'voice'})).json()).toEqual({status: 'accepted', rebuild: 'document'})
-    await eventually(async () => expect(await (await get('/api/v1/voices/nir-weiss.json')).text()).toContain('ניר וייס (רדיס)'))
-    await eventually(async () => expect(await (await get('/api/v1/episodes/ep-3-schema-migrations.json')).text()).toContain('פרק 3: מיגרציות, שוב'))
+    expect(await (await deliver({_id: episodeId, _type: 'episode'})).json()).toEqual({
+      status: 'accepted',
+      rebuild: 'document',
+    })
+    expect(await (await deliver({_id: voiceId, _type: 'voice'})).json()).toEqual({
+      status: 'accepted',
+      rebuild: 'document',
+    })
+    await eventually(async () =>
+      expect(await (await get('/api/v1/voices/nir-weiss.json')).text()).toContain('ניר וייס (רדיס)'),
+    )
+    await eventually(async () =>
+      expect(await (await get('/api/v1/episodes/ep-3-schema-migrations.json')).text()).toContain(
+        'פרק 3: מיגרציות, שוב',
+      ),
+    )
     expect(server.store.status().lastBuild).toMatchObject({kind: 'documents', ok: true})
     expect(await (await get('/sitemap-index.xml')).text()).not.toBe(before)
 
@@ -141,7 +199,11 @@ describe('signed deliveries', () => {
       expect(paths).toEqual(['/sitemap-index.xml', ...(await sitemapPaths(fresh.baseUrl))])
       for (const path of paths) {
         const [webhooked, read] = await Promise.all([get(path), fetch(`${fresh.baseUrl}${path}`)])
-        expect({path, body: await webhooked.text(), etag: webhooked.headers.get('etag')}).toEqual({path, body: await read.text(), etag: read.headers.get('etag')})
+        expect({path, body: await webhooked.text(), etag: webhooked.headers.get('etag')}).toEqual({
+          path,
+          body: await read.text(),
+          etag: read.headers.get('etag'),
+        })
       }
       expect(await (await get('/sitemaps/episodes.xml')).text()).toContain('<lastmod>2026-10-01T08:00:00Z</lastmod>')
     } finally {
@@ -162,19 +224,36 @@ describe('signed deliveries', () => {
   })
 
   it('rebuilds a voice and the documents that show its slug, and nothing else', async () => {
-    const voiceId = sample.find((document) => document._type === 'voice' && JSON.stringify(document).includes('"current":"nir-weiss"'))?._id ?? ''
+    const voiceId =
+      sample.find(
+        (document) => document._type === 'voice' && JSON.stringify(document).includes('"current":"nir-weiss"'),
+      )?._id ?? ''
     const referencing = sample.filter((document) => JSON.stringify(document).includes(`"_ref":"${voiceId}"`))
     expect(referencing.length).toBeGreaterThan(0)
     const untouched = await get('/api/v1/episodes/ep-7-hebrew-nlp.json')
-    documents = documents.map((document) => (document._id === voiceId ? {...document, slug: {_type: 'slug', current: 'nir-weiss-redis'}} : document))
-    expect(await (await deliver({_id: voiceId, _type: 'voice'})).json()).toEqual({status: 'accepted', rebuild: 'document'})
+    documents = documents.map((document) =>
+      document._id === voiceId ? {...document, slug: {_type: 'slug', current: 'nir-weiss-redis'}} : document,
+    )
+    expect(await (await deliver({_id: voiceId, _type: 'voice'})).json()).toEqual({
+      status: 'accepted',
+      rebuild: 'document',
+    })
     await eventually(async () => {
-      const {data} = await readContract(await get('/api/v1/episodes/ep-24-redis-internals.json'), itemEnvelope(episodeSchema))
+      const {data} = await readContract(
+        await get('/api/v1/episodes/ep-24-redis-internals.json'),
+        itemEnvelope(episodeSchema),
+      )
       expect(data.guests.map((guest) => guest.slug)).toEqual(['nir-weiss-redis'])
     })
     expect((await get('/api/v1/voices/nir-weiss-redis.json')).status).toBe(200)
     expect((await get('/api/v1/voices/nir-weiss.json')).status).toBe(404)
-    expect((await get('/api/v1/episodes/ep-7-hebrew-nlp.json', {headers: {'if-none-match': untouched.headers.get('etag') ?? ''}})).status).toBe(304)
+    expect(
+      (
+        await get('/api/v1/episodes/ep-7-hebrew-nlp.json', {
+          headers: {'if-none-match': untouched.headers.get('etag') ?? ''},
+        })
+      ).status,
+    ).toBe(304)
     expect(server.store.status().lastBuild).toMatchObject({kind: 'documents', documents: [voiceId]})
     // Every item the voice appears in shows the new slug, as a full re-read would.
     const bulk = await (await get('/api/v1/all.json')).text()
@@ -204,28 +283,53 @@ describe('signed deliveries', () => {
       const {data} = await readContract(await get('/api/v1/episodes/ep-7-hebrew-nlp.json'), itemEnvelope(episodeSchema))
       expect(data.title).toBe('פרק 7: עברית, שוב')
     })
-    const {data: kept} = await readContract(await get('/api/v1/episodes/ep-6-structured-content.json'), itemEnvelope(episodeSchema))
+    const {data: kept} = await readContract(
+      await get('/api/v1/episodes/ep-6-structured-content.json'),
+      itemEnvelope(episodeSchema),
+    )
     expect(kept.title).toBe('פרק 6: תוכן מובנה ו-GROQ')
     const status = await readStatus()
-    expect(status.problems).toEqual([{document_id: brokenId, collection: 'episodes', severity: 'kept', messages: ['title: Invalid input: expected string, received null']}])
+    expect(status.problems).toEqual([
+      {
+        document_id: brokenId,
+        collection: 'episodes',
+        severity: 'kept',
+        messages: ['title: Invalid input: expected string, received null'],
+      },
+    ])
 
     // A full re-read (a voice changed) keeps it too.
     expect(await (await deliver({hello: 'rebuild everything'})).json()).toEqual({status: 'accepted', rebuild: 'full'})
     await eventually(async () => expect(builds.at(-1)).toMatchObject({kind: 'full', ok: true}))
-    const {data: stillKept} = await readContract(await get('/api/v1/episodes/ep-6-structured-content.json'), itemEnvelope(episodeSchema))
+    const {data: stillKept} = await readContract(
+      await get('/api/v1/episodes/ep-6-structured-content.json'),
+      itemEnvelope(episodeSchema),
+    )
     expect(stillKept.title).toBe('פרק 6: תוכן מובנה ו-GROQ')
   })
 
   it('never lets an edit take a slug another episode holds, and a full re-read agrees', async () => {
     const holderBefore = await (await get('/api/v1/episodes/ep-3-schema-migrations.json')).text()
     const editedId = idOf('ep-7-hebrew-nlp')
-    documents = documents.map((document) => (document._id === editedId ? {...document, slug: {_type: 'slug', current: 'ep-3-schema-migrations'}, publishedAt: '2030-01-01'} : document))
+    documents = documents.map((document) =>
+      document._id === editedId
+        ? {...document, slug: {_type: 'slug', current: 'ep-3-schema-migrations'}, publishedAt: '2030-01-01'}
+        : document,
+    )
     expect((await deliver({_id: editedId, _type: 'episode'})).status).toBe(202)
     await eventually(async () => expect(builds.at(-1)).toMatchObject({kind: 'documents', ok: true}))
-    const afterWebhook = {holder: await (await get('/api/v1/episodes/ep-3-schema-migrations.json')).text(), kept: (await get('/api/v1/episodes/ep-7-hebrew-nlp.json')).status}
+    const afterWebhook = {
+      holder: await (await get('/api/v1/episodes/ep-3-schema-migrations.json')).text(),
+      kept: (await get('/api/v1/episodes/ep-7-hebrew-nlp.json')).status,
+    }
     expect(afterWebhook).toEqual({holder: holderBefore, kept: 200})
     expect((await readStatus()).problems).toEqual([
-      {document_id: editedId, collection: 'episodes', severity: 'kept', messages: ['slug: "ep-3-schema-migrations" is already used by another document in episodes']},
+      {
+        document_id: editedId,
+        collection: 'episodes',
+        severity: 'kept',
+        messages: ['slug: "ep-3-schema-migrations" is already used by another document in episodes'],
+      },
     ])
 
     const version = server.store.current().version
@@ -235,8 +339,14 @@ describe('signed deliveries', () => {
 
   it('rebuilds everything when the payload does not name a document, and ignores drafts and other types', async () => {
     expect(await (await deliver({hello: 'world'})).json()).toEqual({status: 'accepted', rebuild: 'full'})
-    expect(await (await deliver({_id: 'drafts.x', _type: 'episode'})).json()).toEqual({status: 'accepted', rebuild: 'none'})
-    expect(await (await deliver({_id: 'x', _type: 'sanity.imageAsset'})).json()).toEqual({status: 'accepted', rebuild: 'none'})
+    expect(await (await deliver({_id: 'drafts.x', _type: 'episode'})).json()).toEqual({
+      status: 'accepted',
+      rebuild: 'none',
+    })
+    expect(await (await deliver({_id: 'x', _type: 'sanity.imageAsset'})).json()).toEqual({
+      status: 'accepted',
+      rebuild: 'none',
+    })
   })
 })
 
@@ -249,7 +359,9 @@ describe('refused deliveries change nothing', () => {
 
   it('refuses a bad signature, a stale or future timestamp and a missing signature, and none of them builds', async () => {
     const editedId = idOf('ep-8-on-call')
-    documents = documents.map((document) => (document._id === editedId ? {...document, title: 'לא אמור להופיע'} : document))
+    documents = documents.map((document) =>
+      document._id === editedId ? {...document, title: 'לא אמור להופיע'} : document,
+    )
     const payload = {_id: editedId, _type: 'episode'}
 
     await expectRefused(await deliver(payload, {secret: 'some-other-secret-value'}), 400, /does not sign/)
@@ -281,7 +393,10 @@ describe('refused deliveries change nothing', () => {
 
   it('ignores document types that name prototype members, and later updates still apply', async () => {
     for (const type of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
-      expect(await (await deliver({_id: `odd-${type}`, _type: type})).json()).toEqual({status: 'accepted', rebuild: 'none'})
+      expect(await (await deliver({_id: `odd-${type}`, _type: type})).json()).toEqual({
+        status: 'accepted',
+        rebuild: 'none',
+      })
     }
     expect(await settleBuilds()).toEqual([])
     expect(builds.every((outcome) => outcome.ok)).toBe(true)
@@ -348,8 +463,12 @@ describe('failures keep the last good snapshot', () => {
     // In the process: each snapshot's bulk document, list page and item say the same.
     const consistent = () => {
       const snapshot = server.store.current()
-      const item = itemEnvelope(episodeSchema).parse(JSON.parse(snapshot.representation(path)?.body.toString('utf8') ?? '{}')).data.title
-      const page = listEnvelope(episodeSchema).parse(JSON.parse(snapshot.representation('episodes.json')?.body.toString('utf8') ?? '{}'))
+      const item = itemEnvelope(episodeSchema).parse(
+        JSON.parse(snapshot.representation(path)?.body.toString('utf8') ?? '{}'),
+      ).data.title
+      const page = listEnvelope(episodeSchema).parse(
+        JSON.parse(snapshot.representation('episodes.json')?.body.toString('utf8') ?? '{}'),
+      )
       expect(titleIn(snapshot.representation('all.json')?.body)).toBe(item)
       expect(page.data.find((entry) => entry.slug === 'ep-10-modern-cpp')?.title).toBe(item)
       return item

@@ -61,13 +61,20 @@ afterAll(async () => {
 async function editDocument(id: string, edit: (document: SanityDocument) => SanityDocument) {
   const file = join(folder, 'catalog.ndjson')
   const documents = parseNdjson(await readFile(file, 'utf8'), file)
-  await writeFile(file, `${documents.map((document) => JSON.stringify(document._id === id ? edit(document) : document)).join('\n')}\n`)
+  await writeFile(
+    file,
+    `${documents.map((document) => JSON.stringify(document._id === id ? edit(document) : document)).join('\n')}\n`,
+  )
 }
 
 const sample = async () => parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)
 
 const feedUrl = 'http://api.test/feed.xml'
-const publishPing = {method: 'POST', path: '/hub', body: new URLSearchParams({'hub.mode': 'publish', 'hub.url': feedUrl}).toString()}
+const publishPing = {
+  method: 'POST',
+  path: '/hub',
+  body: new URLSearchParams({'hub.mode': 'publish', 'hub.url': feedUrl}).toString(),
+}
 const pubnotify = {method: 'GET', path: `/api/1.0/hub/pubnotify?url=${encodeURIComponent(feedUrl)}`, body: ''}
 
 describe('WebSub', () => {
@@ -79,10 +86,20 @@ describe('WebSub', () => {
 
   it('tells the hub and Podcast Index when an edit changes the feed, retrying a hub that failed', async () => {
     failNext = 1
-    const episode = (await sample()).find((document) => document._type === 'episode' && document['audioUrl'] && !document._id.startsWith('drafts.'))
-    await editDocument(episode?._id ?? '', (document) => ({...document, title: 'כותרת חדשה לפיד', _updatedAt: '2030-01-01T00:00:00Z'}))
+    const episode = (await sample()).find(
+      (document) => document._type === 'episode' && document['audioUrl'] && !document._id.startsWith('drafts.'),
+    )
+    await editDocument(episode?._id ?? '', (document) => ({
+      ...document,
+      title: 'כותרת חדשה לפיד',
+      _updatedAt: '2030-01-01T00:00:00Z',
+    }))
     await expect
-      .poll(() => received.filter((request) => request.status === 204).map(({method, path, body}) => ({method, path, body})), {timeout: 10_000, interval: 50})
+      .poll(
+        () =>
+          received.filter((request) => request.status === 204).map(({method, path, body}) => ({method, path, body})),
+        {timeout: 10_000, interval: 50},
+      )
       .toEqual(expect.arrayContaining([publishPing, pubnotify]))
     expect(received.filter((request) => request.status === 503)).toHaveLength(1)
     expect(await (await fetch(`${server.baseUrl}/feed.xml`)).text()).toContain('כותרת חדשה לפיד')
@@ -90,10 +107,22 @@ describe('WebSub', () => {
 
   it('tells nobody when an edit leaves the feed as it was', async () => {
     const before = received.length
-    const meetup = (await sample()).find((document) => document._type === 'meetup' && !document._id.startsWith('drafts.'))
+    const meetup = (await sample()).find(
+      (document) => document._type === 'meetup' && !document._id.startsWith('drafts.'),
+    )
     const slug = z.object({current: z.string()}).parse(meetup?.['slug']).current
-    await editDocument(meetup?._id ?? '', (document) => ({...document, title: 'הרצאה בשם חדש', _updatedAt: '2030-01-02T00:00:00Z'}))
-    await expect.poll(async () => (await (await fetch(`${server.baseUrl}/api/v1/meetups/${slug}.json`)).text()).includes('הרצאה בשם חדש'), {timeout: 5_000}).toBe(true)
+    await editDocument(meetup?._id ?? '', (document) => ({
+      ...document,
+      title: 'הרצאה בשם חדש',
+      _updatedAt: '2030-01-02T00:00:00Z',
+    }))
+    await expect
+      .poll(
+        async () =>
+          (await (await fetch(`${server.baseUrl}/api/v1/meetups/${slug}.json`)).text()).includes('הרצאה בשם חדש'),
+        {timeout: 5_000},
+      )
+      .toBe(true)
     await new Promise((resolve) => setTimeout(resolve, 300))
     expect(received.length).toBe(before)
   })

@@ -16,15 +16,26 @@ import {SAMPLE_DATASET} from '../helpers/server.ts'
 it('reports the bodies the gate holds, and 0 once they are answered', async () => {
   const config = loadConfig({PUBLIC_BASE_URL: 'http://api.test'})
   const clock = () => new Date()
-  const store = await createSnapshotStore(catalogSnapshotBuilder({source: createEmbeddedFileSource(SAMPLE_DATASET), config, clock}))
+  const store = await createSnapshotStore(
+    catalogSnapshotBuilder({source: createEmbeddedFileSource(SAMPLE_DATASET), config, clock}),
+  )
   const bodies = bodyGate(256)
   const metrics = createMetrics({store: () => store, clock, requestBodiesInFlight: bodies.inFlight})
   const server = createServer((request, response) => void metrics.send(request, response))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const {port} = z.object({port: z.number()}).parse(server.address())
-  const scrape = async () => /^catalog_request_bodies_in_flight (\d+)$/m.exec(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text())?.[1]
+  const scrape = async () =>
+    /^catalog_request_bodies_in_flight (\d+)$/m.exec(
+      await (await fetch(`http://127.0.0.1:${port}/metrics`)).text(),
+    )?.[1]
   const answers = [fakeResponse().response, fakeResponse().response]
-  for (const response of answers) expect(bodies.admit(Object.assign(fakeRequest('POST', '/mcp', {'content-length': '9'}), {socket: new EventEmitter()}), response)).toBe(true)
+  for (const response of answers)
+    expect(
+      bodies.admit(
+        Object.assign(fakeRequest('POST', '/mcp', {'content-length': '9'}), {socket: new EventEmitter()}),
+        response,
+      ),
+    ).toBe(true)
   expect(await scrape()).toBe('2')
   for (const response of answers) response.end()
   expect(await scrape()).toBe('0')

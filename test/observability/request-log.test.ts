@@ -19,7 +19,10 @@ const small = represent(JSON.stringify({data: {title: 'פרק 3'}}), () => new D
 const largePieces = Array.from({length: 2048}, (_, index) => Buffer.alloc(16 * 1024, 97 + (index % 26)))
 const large = represent(new ChunkedBody(largePieces, 0), () => new Date('2026-11-01T00:00:00Z'))
 // One buffer, ended in the same call as its head, larger than a loopback socket takes at once.
-const oneLargeBuffer = represent(JSON.stringify({data: 'א'.repeat(16 * 1024 * 1024)}), () => new Date('2026-11-01T00:00:00Z'))
+const oneLargeBuffer = represent(
+  JSON.stringify({data: 'א'.repeat(16 * 1024 * 1024)}),
+  () => new Date('2026-11-01T00:00:00Z'),
+)
 const served = new Map<string, Representation>([
   ['/small', small],
   ['/large', large],
@@ -54,13 +57,25 @@ const entryFor = (id: string) => entries().find((entry) => entry.req?.id === id)
 describe('request log lines', () => {
   it("log a response written in full as completed, with its status, body bytes and pino's fields", async () => {
     const userAgent = 'agent "quoted" \\ back\tslash ñ {"level":50}'
-    const response = await rawRequest(`${baseUrl}/small?q="x"`, {headers: {'X-Request-Id': 'full-1', 'User-Agent': userAgent}})
+    const response = await rawRequest(`${baseUrl}/small?q="x"`, {
+      headers: {'X-Request-Id': 'full-1', 'User-Agent': userAgent},
+    })
     expect(response.status).toBe(200)
     await expect.poll(() => entryFor('full-1')).toBeDefined()
     const line = lines.find((candidate) => candidate.includes('"full-1"')) ?? ''
     expect(line.endsWith('}\n')).toBe(true)
     const entry = JSON.parse(line)
-    expect(Object.keys(entry)).toEqual(['level', 'time', 'service', 'req', 'client', 'res', 'responseTime', 'bytes', 'msg'])
+    expect(Object.keys(entry)).toEqual([
+      'level',
+      'time',
+      'service',
+      'req',
+      'client',
+      'res',
+      'responseTime',
+      'bytes',
+      'msg',
+    ])
     expect(entry).toMatchObject({
       level: 30,
       service: 'catalog-api',
@@ -77,7 +92,9 @@ describe('request log lines', () => {
   it('log HEAD and 304 with no body bytes', async () => {
     const full = await rawRequest(`${baseUrl}/small`)
     await rawRequest(`${baseUrl}/small`, {method: 'HEAD', headers: {'X-Request-Id': 'head-1'}})
-    await rawRequest(`${baseUrl}/small`, {headers: {'X-Request-Id': 'revalidated-1', 'If-None-Match': String(full.headers.etag)}})
+    await rawRequest(`${baseUrl}/small`, {
+      headers: {'X-Request-Id': 'revalidated-1', 'If-None-Match': String(full.headers.etag)},
+    })
     await expect.poll(() => entryFor('revalidated-1')).toBeDefined()
     await expect.poll(() => entryFor('head-1')).toBeDefined()
     expect(entryFor('head-1')).toMatchObject({res: {statusCode: 200}, bytes: 0, msg: 'request completed'})
@@ -88,7 +105,11 @@ describe('request log lines', () => {
     const response = await rawRequest(`${baseUrl}/large`, {headers: {'X-Request-Id': 'large-1'}})
     expect(response.body.length).toBe(large.body.length)
     await expect.poll(() => entryFor('large-1')).toBeDefined()
-    expect(entryFor('large-1')).toMatchObject({res: {statusCode: 200}, bytes: large.body.length, msg: 'request completed'})
+    expect(entryFor('large-1')).toMatchObject({
+      res: {statusCode: 200},
+      bytes: large.body.length,
+      msg: 'request completed',
+    })
   })
 
   it('log a client that goes away mid-body as aborted, with the bytes sent until then', async () => {
@@ -104,7 +125,11 @@ describe('request log lines', () => {
     await goAwayAfterFirstBytes('/one-large-buffer', 'aborted-2')
     await expect.poll(() => entryFor('aborted-2')).toBeDefined()
     // Node reports one write's bytes whole: the line counts what was handed to the connection.
-    expect(entryFor('aborted-2')).toMatchObject({res: {statusCode: 200}, bytes: oneLargeBuffer.body.length, msg: 'request aborted by the client'})
+    expect(entryFor('aborted-2')).toMatchObject({
+      res: {statusCode: 200},
+      bytes: oneLargeBuffer.body.length,
+      msg: 'request aborted by the client',
+    })
   })
 })
 

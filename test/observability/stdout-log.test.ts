@@ -37,7 +37,8 @@ describe('the stdout log', () => {
     expect(written).toHaveLength(expected.length)
     written.forEach((line, index) => {
       const wanted = expected[index] ?? ''
-      if (wanted.startsWith('pino ')) expect(JSON.parse(line)).toMatchObject({level: 40, msg: `פרק ${wanted.slice('pino '.length)}`})
+      if (wanted.startsWith('pino '))
+        expect(JSON.parse(line)).toMatchObject({level: 40, msg: `פרק ${wanted.slice('pino '.length)}`})
       else expect(`${line}\n`).toBe(wanted)
     })
   })

@@ -24,14 +24,25 @@ beforeAll(async () => {
 afterAll(() => server.close())
 
 // What the Studio's plugin is configured with, matching the test server's configuration.
-const settings = () => previewSettings({publicBaseUrl: server.config.publicBaseUrl, siteUrl: server.config.siteUrl, feedUrl: server.config.feedUrl}, server.config.images)
+const settings = () =>
+  previewSettings(
+    {publicBaseUrl: server.config.publicBaseUrl, siteUrl: server.config.siteUrl, feedUrl: server.config.feedUrl},
+    server.config.images,
+  )
 
-async function previewRow(collection: CollectionName, id: string, dataset: SanityDocument[] = documents): Promise<unknown> {
+async function previewRow(
+  collection: CollectionName,
+  id: string,
+  dataset: SanityDocument[] = documents,
+): Promise<unknown> {
   const byId = new Map(dataset.map((document) => [document._id, document]))
-  return (await evaluate(parse(PREVIEW_QUERIES[collection]), {dataset, params: {id}, dereference: ({_ref}) => byId.get(_ref)})).get()
+  return (
+    await evaluate(parse(PREVIEW_QUERIES[collection]), {dataset, params: {id}, dereference: ({_ref}) => byId.get(_ref)})
+  ).get()
 }
 
-const published = (type: string) => documents.filter((document) => document._type === type && !document._id.startsWith('drafts.'))
+const published = (type: string) =>
+  documents.filter((document) => document._type === type && !document._id.startsWith('drafts.'))
 
 describe('the API view', () => {
   it.each([
@@ -52,7 +63,11 @@ describe('the API view', () => {
     const episode = published('episode')[0]
     if (!episode) throw new Error('no episode')
     const broken = {...episode, publishedAt: 'soon', tags: ['Kubernetes']}
-    const preview = buildApiPreview('episodes', await previewRow('episodes', episode._id, [broken, ...documents.filter((document) => document !== episode)]), settings())
+    const preview = buildApiPreview(
+      'episodes',
+      await previewRow('episodes', episode._id, [broken, ...documents.filter((document) => document !== episode)]),
+      settings(),
+    )
     expect(preview.status).toBe('rejected')
     if (preview.status !== 'rejected') return
     // The server's own messages, as /status reports them.
@@ -63,18 +78,32 @@ describe('the API view', () => {
   const schema = createSchema({name: 'catalog', types: schemaTypes})
   const fieldTitleIn = (type: string) => (name: string) => {
     const schemaType = schema.get(type)
-    return schemaType && 'fields' in schemaType && Array.isArray(schemaType.fields) ? schemaType.fields.find((field) => field.name === name)?.type.title : undefined
+    return schemaType && 'fields' in schemaType && Array.isArray(schemaType.fields)
+      ? schemaType.fields.find((field) => field.name === name)?.type.title
+      : undefined
   }
 
   it("words the objections in Hebrew under the form's field titles for the editors", async () => {
     const episode = published('episode')[0]
     if (!episode) throw new Error('no episode')
-    const broken = {...episode, title: undefined, publishedAt: 'soon', faq: [{_key: 'a', _type: 'faqEntry', question: 'למה?', answer: 42}]}
-    const row = await previewRow('episodes', episode._id, [broken, ...documents.filter((document) => document !== episode)])
+    const broken = {
+      ...episode,
+      title: undefined,
+      publishedAt: 'soon',
+      faq: [{_key: 'a', _type: 'faqEntry', question: 'למה?', answer: 42}],
+    }
+    const row = await previewRow('episodes', episode._id, [
+      broken,
+      ...documents.filter((document) => document !== episode),
+    ])
     const preview = buildApiPreview('episodes', row, settings(), fieldTitleIn('episode'))
     expect(preview).toEqual({
       status: 'rejected',
-      problems: ['כותרת: חסר: יש למלא את השדה', 'תאריך פרסום: תאריך ISO לא תקין', 'שאלות ותשובות (פריט 1): קלט לא תקין: צריך להיות מחרוזת, התקבל מספר'],
+      problems: [
+        'כותרת: חסר: יש למלא את השדה',
+        'תאריך פרסום: תאריך ISO לא תקין',
+        'שאלות ותשובות (פריט 1): קלט לא תקין: צריך להיות מחרוזת, התקבל מספר',
+      ],
     })
   })
 

@@ -19,9 +19,17 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-const settings = () => previewSettings({publicBaseUrl: server.config.publicBaseUrl, siteUrl: server.config.siteUrl, feedUrl: server.config.feedUrl}, server.config.images)
+const settings = () =>
+  previewSettings(
+    {publicBaseUrl: server.config.publicBaseUrl, siteUrl: server.config.siteUrl, feedUrl: server.config.feedUrl},
+    server.config.images,
+  )
 
-async function run(query: string, params: Record<string, unknown>, dataset: SanityDocument[] = documents): Promise<unknown> {
+async function run(
+  query: string,
+  params: Record<string, unknown>,
+  dataset: SanityDocument[] = documents,
+): Promise<unknown> {
   const byId = new Map(dataset.map((document) => [document._id, document]))
   return (await evaluate(parse(query), {dataset, params, dereference: ({_ref}) => byId.get(_ref)})).get()
 }
@@ -33,7 +41,9 @@ async function preview(id: string, dataset: SanityDocument[] = documents) {
   return buildFeedPreview(episode, podcast, Array.isArray(voices) ? voices : [], settings())
 }
 
-const publishedEpisodes = documents.filter((document) => document._type === 'episode' && !document._id.startsWith('drafts.'))
+const publishedEpisodes = documents.filter(
+  (document) => document._type === 'episode' && !document._id.startsWith('drafts.'),
+)
 
 describe('the Feed view', () => {
   it("shows each episode's <item> exactly as /feed.xml serves it", async () => {
@@ -58,8 +68,16 @@ describe('the Feed view', () => {
   it("says so when the podcast settings are missing or break Apple's rules", async () => {
     const episodeId = publishedEpisodes.find((document) => document['audioUrl'])?._id ?? ''
     const withoutSettings = documents.filter((document) => document._id !== 'podcastSettings')
-    expect(await preview(episodeId, withoutSettings)).toEqual({status: 'not-served', reasons: [expect.stringContaining('הגדרות הפודקאסט')]})
-    const longDescription = documents.map((document) => (document._id === 'podcastSettings' ? {...document, description: 'א'.repeat(2001)} : document))
-    expect(await preview(episodeId, longDescription)).toEqual({status: 'not-served', reasons: [expect.stringContaining('4000 bytes')]})
+    expect(await preview(episodeId, withoutSettings)).toEqual({
+      status: 'not-served',
+      reasons: [expect.stringContaining('הגדרות הפודקאסט')],
+    })
+    const longDescription = documents.map((document) =>
+      document._id === 'podcastSettings' ? {...document, description: 'א'.repeat(2001)} : document,
+    )
+    expect(await preview(episodeId, longDescription)).toEqual({
+      status: 'not-served',
+      reasons: [expect.stringContaining('4000 bytes')],
+    })
   })
 })

@@ -31,9 +31,22 @@ afterEach(async () => {
 function replica(
   hash: VersionHash,
   replicaId: string,
-  options: {maxWaitMs?: number; commandTimeoutMs?: number; onGaveUp?: (version: string, lagging: readonly string[]) => void; onUnreachable?: (version: string, error: unknown) => void} = {},
+  options: {
+    maxWaitMs?: number
+    commandTimeoutMs?: number
+    onGaveUp?: (version: string, lagging: readonly string[]) => void
+    onUnreachable?: (version: string, error: unknown) => void
+  } = {},
 ) {
-  const served = createServedVersions({hash, key: 'served', replicaId, heartbeatMs: 1_000, pollMs: 5, maxWaitMs: options.maxWaitMs ?? 2_000, ...options})
+  const served = createServedVersions({
+    hash,
+    key: 'served',
+    replicaId,
+    heartbeatMs: 1_000,
+    pollMs: 5,
+    maxWaitMs: options.maxWaitMs ?? 2_000,
+    ...options,
+  })
   opened.push(served)
   return served
 }
@@ -112,7 +125,11 @@ describe('served versions across replicas', () => {
   it('stop waiting for a Redis that hangs once the command deadline passes, and say so', async () => {
     const {hash, hang} = memoryHash()
     const unreachable: string[] = []
-    const a = replica(hash, 'a', {maxWaitMs: 10_000, commandTimeoutMs: 200, onUnreachable: (version, error) => unreachable.push(`${version}: ${String(error)}`)})
+    const a = replica(hash, 'a', {
+      maxWaitMs: 10_000,
+      commandTimeoutMs: 200,
+      onUnreachable: (version, error) => unreachable.push(`${version}: ${String(error)}`),
+    })
     a.serving('v2')
     hang()
     const started = performance.now()

@@ -9,7 +9,9 @@ import {HEAP_HEADROOM_BYTES} from '../../server/snapshot/heap-growth.ts'
 
 /** Peak RSS of a fresh process that allocates as a build does, in MiB. */
 async function peakMiB(where: 'plain' | 'building' | 'after'): Promise<number> {
-  return Number((await promisify(execFile)(process.execPath, ['test/fixtures/heap-churn.ts', where], {encoding: 'utf8'})).stdout)
+  return Number(
+    (await promisify(execFile)(process.execPath, ['test/fixtures/heap-churn.ts', where], {encoding: 'utf8'})).stdout,
+  )
 }
 
 describe('the heap while building', () => {
@@ -24,7 +26,14 @@ describe('the heap while building', () => {
   it('between builds, stays within the headroom of what is live, where V8 alone lets it grow several times over', async () => {
     const headroomMiB = HEAP_HEADROOM_BYTES / 1024 / 1024
     const heapOf = async (mode: 'plain' | 'bounded') =>
-      z.object({live: z.number(), peak: z.number()}).parse(JSON.parse((await promisify(execFile)(process.execPath, ['test/fixtures/heap-headroom.ts', mode], {encoding: 'utf8'})).stdout))
+      z
+        .object({live: z.number(), peak: z.number()})
+        .parse(
+          JSON.parse(
+            (await promisify(execFile)(process.execPath, ['test/fixtures/heap-headroom.ts', mode], {encoding: 'utf8'}))
+              .stdout,
+          ),
+        )
     // Both processes run side by side, so a busy machine slows both alike. How many MB past live a
     // heap reaches depends on when V8 gets to collect, which a busy machine moves: so the bound is
     // only compared with V8's own growth in the same run, never with a fixed number of MB.

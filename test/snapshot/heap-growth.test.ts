@@ -16,7 +16,9 @@ describe('the heap while building', () => {
       readWhileBuilding = isBuilding()
       return [voice('dana'), episode('ep-1')]
     })
-    await catalogSnapshotBuilder({source, config, clock: () => new Date('2026-01-01T00:00:00Z')})(undefined, {kind: 'all'})
+    await catalogSnapshotBuilder({source, config, clock: () => new Date('2026-01-01T00:00:00Z')})(undefined, {
+      kind: 'all',
+    })
     expect(readWhileBuilding).toBe(true)
     expect(isBuilding()).toBe(false)
   })

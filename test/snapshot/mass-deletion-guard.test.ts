@@ -14,14 +14,18 @@ const ALL = {kind: 'all'} as const
 const CONFIRM_MS = 60_000
 const config = loadConfig({PUBLIC_BASE_URL: 'http://api.test'})
 
-const voices = (count: number, prefix = 'voice'): SanityDocument[] => Array.from({length: count}, (_, index) => voice(`${prefix}-${index}`))
+const voices = (count: number, prefix = 'voice'): SanityDocument[] =>
+  Array.from({length: count}, (_, index) => voice(`${prefix}-${index}`))
 const served = (snapshot: Snapshot) => snapshot.counts.voices
 
 /** A guarded builder over `documents`, with a clock the test sets. */
 function guarded(initial: SanityDocument[], confirmAfterMs = CONFIRM_MS) {
   const state = {documents: initial, now: new Date('2026-01-01T00:00:00Z')}
   const clock = () => state.now
-  const guard = guardMassDeletion(catalogSnapshotBuilder({source: createEmbeddedSource('inline', async () => state.documents), config, clock}), {clock, confirmAfterMs})
+  const guard = guardMassDeletion(
+    catalogSnapshotBuilder({source: createEmbeddedSource('inline', async () => state.documents), config, clock}),
+    {clock, confirmAfterMs},
+  )
   const later = (ms: number) => {
     state.now = new Date(state.now.getTime() + ms)
   }
@@ -63,7 +67,9 @@ describe('a re-read that drops most of the catalog', () => {
     const confirmed = await guard.build(first, ALL)
     expect(served(confirmed)).toBe(15)
     state.documents = voices(2)
-    await expect(guard.build(confirmed, ALL), 'a confirmation is spent on one build').rejects.toThrow(/^held: the source now has 2 documents where 15 are served/)
+    await expect(guard.build(confirmed, ALL), 'a confirmation is spent on one build').rejects.toThrow(
+      /^held: the source now has 2 documents where 15 are served/,
+    )
   })
 
   it('never holds growth, a first build, or a guard turned off', async () => {
@@ -117,6 +123,8 @@ describe('the held build', () => {
       ),
     )
     later(30_000)
-    await expect(guard.build(first, ALL), 'the same content again: the same time to wait for').rejects.toThrow(/a read at 2026-01-01T00:01:01\.500Z or later agrees/)
+    await expect(guard.build(first, ALL), 'the same content again: the same time to wait for').rejects.toThrow(
+      /a read at 2026-01-01T00:01:01\.500Z or later agrees/,
+    )
   })
 })

@@ -71,7 +71,12 @@ describe('compression', () => {
     const whole = bytes(text)
     expect((await compress('gzip', whole)).equals(gzipSync(whole, {level: 9}))).toBe(true)
     const brotli6 = brotliCompressSync(whole, {
-      params: {[constants.BROTLI_PARAM_QUALITY]: 6, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: whole.length, [constants.BROTLI_PARAM_LGWIN]: 13},
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 6,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        [constants.BROTLI_PARAM_SIZE_HINT]: whole.length,
+        [constants.BROTLI_PARAM_LGWIN]: 13,
+      },
     })
     expect((await compress('br', whole)).equals(brotli6)).toBe(true)
     expect((await compress('br', new ChunkedBody([whole], 0))).equals(brotli6)).toBe(true)
@@ -169,12 +174,19 @@ describe('a representation', () => {
     expect(representation.encoded('gzip')).toBeUndefined()
     expect((await representation.encode('gzip'))?.coding).toBe('gzip')
     // Another representation of the same bytes finds it there.
-    expect(represent(text, () => date, {variants: store}).encoded('gzip')).toBe(store.get(`${representation.etag} gzip`))
+    expect(represent(text, () => date, {variants: store}).encoded('gzip')).toBe(
+      store.get(`${representation.etag} gzip`),
+    )
   })
 
   it('compresses a chunked body as its bytes', async () => {
     const whole = bytes(text)
-    const representation = new Representation(new ChunkedBody([whole.subarray(0, 100), whole.subarray(100)], 0), 'application/json', () => date, {})
+    const representation = new Representation(
+      new ChunkedBody([whole.subarray(0, 100), whole.subarray(100)], 0),
+      'application/json',
+      () => date,
+      {},
+    )
     expect(gunzipSync((await representation.encode('gzip'))?.body ?? Buffer.alloc(0)).equals(whole)).toBe(true)
   })
 })

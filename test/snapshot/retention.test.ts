@@ -10,7 +10,11 @@ const config = loadConfig({PUBLIC_BASE_URL: 'http://api.test'})
 
 describe('retired snapshots', () => {
   it('are collected once swapped out: a snapshot holds nothing of its predecessors', async () => {
-    const build = catalogSnapshotBuilder({source: createEmbeddedFileSource(SAMPLE_DATASET), config, clock: () => new Date()})
+    const build = catalogSnapshotBuilder({
+      source: createEmbeddedFileSource(SAMPLE_DATASET),
+      config,
+      clock: () => new Date(),
+    })
     const retired: WeakRef<Snapshot>[] = []
     let current = await build(undefined, {kind: 'all'})
     for (let round = 0; round < 5; round++) {
@@ -19,7 +23,10 @@ describe('retired snapshots', () => {
       current.listPage('episodes', {limit: 7, cursor: null})
       retired.push(new WeakRef(current))
       const episode = current.catalog.episodes[round]
-      current = round % 2 === 0 || !episode ? await build(current, {kind: 'all'}) : await build(current, {kind: 'documents', documents: new Map([[episode.documentId, 'episodes']])})
+      current =
+        round % 2 === 0 || !episode
+          ? await build(current, {kind: 'all'})
+          : await build(current, {kind: 'documents', documents: new Map([[episode.documentId, 'episodes']])})
     }
     await current.warm()
     await collectGarbage()

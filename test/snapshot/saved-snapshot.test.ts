@@ -28,7 +28,11 @@ const item = (slug: string, filler = ''): Item => ({slug, body: Buffer.from(JSON
 
 function snapshotOf(collections: Partial<Record<CollectionName, Item[]>>, options: {missing?: string} = {}): Snapshot {
   const entries = (name: CollectionName) =>
-    (collections[name] ?? []).map((entry, index) => ({value: {slug: entry.slug}, documentId: `${name}-${entry.slug}`, updatedAt: `2026-01-0${index + 1}T00:00:00Z`}))
+    (collections[name] ?? []).map((entry, index) => ({
+      value: {slug: entry.slug},
+      documentId: `${name}-${entry.slug}`,
+      updatedAt: `2026-01-0${index + 1}T00:00:00Z`,
+    }))
   const catalog = {
     episodes: entries('episodes'),
     meetups: entries('meetups'),
@@ -41,7 +45,13 @@ function snapshotOf(collections: Partial<Record<CollectionName, Item[]>>, option
     builtAt: new Date('2026-02-02T00:00:00Z'),
     item: (name: CollectionName, slug: string) => {
       const found = collections[name]?.find((entry) => entry.slug === slug)
-      return found && slug !== options.missing ? {body: found.body, etag: `"etag-${slug}"`, lastModified: new Date(`2025-0${(collections[name]?.indexOf(found) ?? 0) + 1}-01T00:00:00Z`)} : undefined
+      return found && slug !== options.missing
+        ? {
+            body: found.body,
+            etag: `"etag-${slug}"`,
+            lastModified: new Date(`2025-0${(collections[name]?.indexOf(found) ?? 0) + 1}-01T00:00:00Z`),
+          }
+        : undefined
     },
   } as unknown as Snapshot
 }
@@ -60,10 +70,17 @@ describe('a saved snapshot', () => {
     ])
     expect(saved?.catalog.meetups).toEqual([])
     expect(saved?.catalog.voices.map((entry) => entry.documentId)).toEqual(['voices-dana'])
-    expect(saved?.catalog.problems).toEqual([{documentId: 'episodes-bad', collection: 'episodes', severity: 'rejected', messages: ['no title']}])
+    expect(saved?.catalog.problems).toEqual([
+      {documentId: 'episodes-bad', collection: 'episodes', severity: 'rejected', messages: ['no title']},
+    ])
     expect(saved?.catalog.podcast).toBeNull()
     expect(Object.isFrozen(saved?.catalog.episodes[0])).toBe(true)
-    const known = [...(saved?.items ?? [])].map(([entry, value]) => [(entry as CatalogEntry<{slug: string}>).value.slug, value.body.toString(), value.etag, value.lastModified.toISOString()])
+    const known = [...(saved?.items ?? [])].map(([entry, value]) => [
+      (entry as CatalogEntry<{slug: string}>).value.slug,
+      value.body.toString(),
+      value.etag,
+      value.lastModified.toISOString(),
+    ])
     expect(known).toEqual([
       ['ep-1', episodes[0]?.body.toString(), '"etag-ep-1"', '2025-01-01T00:00:00.000Z'],
       ['ep-2', episodes[1]?.body.toString(), '"etag-ep-2"', '2025-02-01T00:00:00.000Z'],
@@ -73,7 +90,10 @@ describe('a saved snapshot', () => {
   })
 
   it("is one header line (the header's digest, then the header), then each body on a line", async () => {
-    await openSnapshotFile(directory, SETTINGS, CODE).save(snapshotOf({meetups: [item('m-1')], voices: [item('v-1')]}), 'f')
+    await openSnapshotFile(directory, SETTINGS, CODE).save(
+      snapshotOf({meetups: [item('m-1')], voices: [item('v-1')]}),
+      'f',
+    )
     const lines = (await readFile(join(directory, 'snapshot.ndjson'), 'utf8')).split('\n')
     expect(lines).toHaveLength(4)
     const [digest, header = ''] = (lines[0] ?? '').split(/ (.*)/s)
@@ -82,23 +102,30 @@ describe('a saved snapshot', () => {
       format: 3,
       fingerprint: 'f',
       savedAt: Date.parse('2026-02-02T00:00:00Z'),
-      items: {episodes: [], meetups: [['meetups-m-1', '2026-01-01T00:00:00Z', '"etag-m-1"', Date.parse('2025-01-01T00:00:00Z')]]},
+      items: {
+        episodes: [],
+        meetups: [['meetups-m-1', '2026-01-01T00:00:00Z', '"etag-m-1"', Date.parse('2025-01-01T00:00:00Z')]],
+      },
     })
     expect(lines.slice(1)).toEqual([item('m-1').body.toString(), item('v-1').body.toString(), ''])
   })
 
   it('keeps bodies whole across the megabyte write blocks, a body larger than a block included', async () => {
-    const episodes = [item('a', 'x'.repeat(700_000)), item('b', 'y'.repeat(400_000)), item('c', 'z'.repeat(1_100_000)), item('d', 'w'.repeat(1_048_550)), item('e', 'v')]
+    const episodes = [
+      item('a', 'x'.repeat(700_000)),
+      item('b', 'y'.repeat(400_000)),
+      item('c', 'z'.repeat(1_100_000)),
+      item('d', 'w'.repeat(1_048_550)),
+      item('e', 'v'),
+    ]
     const file = openSnapshotFile(directory, SETTINGS, CODE)
     await file.save(snapshotOf({episodes}), 'big')
     const saved = await file.load()
-    expect([...(saved?.items.values() ?? [])].map((known) => known.body.equals(episodes.find((entry) => known.etag === `"etag-${entry.slug}"`)?.body ?? Buffer.alloc(0)))).toEqual([
-      true,
-      true,
-      true,
-      true,
-      true,
-    ])
+    expect(
+      [...(saved?.items.values() ?? [])].map((known) =>
+        known.body.equals(episodes.find((entry) => known.etag === `"etag-${entry.slug}"`)?.body ?? Buffer.alloc(0)),
+      ),
+    ).toEqual([true, true, true, true, true])
     const expected = Buffer.concat(episodes.flatMap((entry) => [entry.body, Buffer.from('\n')]))
     const bytes = await readFile(join(directory, 'snapshot.ndjson'))
     expect(bytes.subarray(bytes.indexOf(0x0a) + 1).equals(expected)).toBe(true)
@@ -120,7 +147,9 @@ describe('a saved snapshot', () => {
   })
 
   it('refuses to save an item the catalog lists but the snapshot does not serve, and leaves nothing behind', async () => {
-    await expect(openSnapshotFile(directory, SETTINGS, CODE).save(snapshotOf({voices: [item('dana')]}, {missing: 'dana'}), 'f')).rejects.toThrow('voices/dana is in the catalog but not served')
+    await expect(
+      openSnapshotFile(directory, SETTINGS, CODE).save(snapshotOf({voices: [item('dana')]}, {missing: 'dana'}), 'f'),
+    ).rejects.toThrow('voices/dana is in the catalog but not served')
     expect(await readdir(directory)).toEqual([])
   })
 })
@@ -161,26 +190,38 @@ describe('when the saved snapshot is not used', () => {
 describe('a damaged saved snapshot', () => {
   const path = () => join(directory, 'snapshot.ndjson')
   const saveTwo = async () => {
-    await openSnapshotFile(directory, SETTINGS, CODE).save(snapshotOf({episodes: [item('x', 'first'), item('y', 'second')]}), 'f')
+    await openSnapshotFile(directory, SETTINGS, CODE).save(
+      snapshotOf({episodes: [item('x', 'first'), item('y', 'second')]}),
+      'f',
+    )
     return readFile(path(), 'utf8')
   }
 
   it('is refused whole when one byte of an item changed', async () => {
     const text = await saveTwo()
     await writeFile(path(), text.replace('second', 'secoNd'))
-    await expect(openSnapshotFile(directory, SETTINGS, CODE).load()).rejects.toThrow('the items do not match their checksum')
+    await expect(openSnapshotFile(directory, SETTINGS, CODE).load()).rejects.toThrow(
+      'the items do not match their checksum',
+    )
   })
 
   it('is refused whole when an item line was swapped for other valid JSON', async () => {
     const text = await saveTwo()
-    await writeFile(path(), text.replace(item('x', 'first').body.toString(), JSON.stringify({data: {slug: 'elsewhere', filler: 'first'}})))
-    await expect(openSnapshotFile(directory, SETTINGS, CODE).load()).rejects.toThrow('the items do not match their checksum')
+    await writeFile(
+      path(),
+      text.replace(item('x', 'first').body.toString(), JSON.stringify({data: {slug: 'elsewhere', filler: 'first'}})),
+    )
+    await expect(openSnapshotFile(directory, SETTINGS, CODE).load()).rejects.toThrow(
+      'the items do not match their checksum',
+    )
   })
 
   it('is refused whole when its header changed', async () => {
     const text = await saveTwo()
     await writeFile(path(), text.replace('"episodes-x"', '"episodes-z"'))
-    await expect(openSnapshotFile(directory, SETTINGS, CODE).load()).rejects.toThrow('the header does not match its checksum')
+    await expect(openSnapshotFile(directory, SETTINGS, CODE).load()).rejects.toThrow(
+      'the header does not match its checksum',
+    )
   })
 })
 

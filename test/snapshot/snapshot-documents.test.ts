@@ -10,7 +10,9 @@ import {episode, meetup, voice} from '../fixtures/documents.ts'
 import {catalogOf, snapshotSettings} from '../helpers/snapshot-settings.ts'
 
 const NOW = new Date('2026-06-01T00:00:00Z')
-const episodes = ['ep-1', 'ep-2', 'ep-3', 'ep-4', 'ep-5'].map((id, index) => episode(id, {publishedAt: `2025-0${index + 1}-01`, _updatedAt: `2025-0${index + 1}-02T00:00:00Z`}))
+const episodes = ['ep-1', 'ep-2', 'ep-3', 'ep-4', 'ep-5'].map((id, index) =>
+  episode(id, {publishedAt: `2025-0${index + 1}-01`, _updatedAt: `2025-0${index + 1}-02T00:00:00Z`}),
+)
 const DOCUMENTS = [voice('dana'), voice('noa', {name: 'נועה לוי'}), meetup('m-1'), ...episodes]
 
 let feedBuilds = 0
@@ -20,13 +22,22 @@ function settings(feed = true): SnapshotSettings {
     keying: createSurrogateKeying('varnish'),
     site: (snapshot) => {
       siteBuilds += 1
-      return [{path: '/llms.txt', body: `${snapshot.counts.episodes} episodes`.repeat(50), contentType: 'text/plain; charset=utf-8', headers: {'X-Site': 'yes'}}]
+      return [
+        {
+          path: '/llms.txt',
+          body: `${snapshot.counts.episodes} episodes`.repeat(50),
+          contentType: 'text/plain; charset=utf-8',
+          headers: {'X-Site': 'yes'},
+        },
+      ]
     },
     feed: {
       path: '/feed.xml',
       build: (snapshot) => {
         feedBuilds += 1
-        return feed ? {path: '/feed.xml', body: `<rss>${snapshot.version}</rss>`, contentType: 'application/rss+xml'} : undefined
+        return feed
+          ? {path: '/feed.xml', body: `<rss>${snapshot.version}</rss>`, contentType: 'application/rss+xml'}
+          : undefined
       },
     },
   })
@@ -66,12 +77,22 @@ describe('the documents of a snapshot', () => {
     expect(snapshot.counts).toEqual({episodes: 5, meetups: 1, voices: 2})
     expect(Object.isFrozen(snapshot.counts)).toBe(true)
     expect(snapshot.representation('episodes/ep-1.json')).toBe(snapshot.item('episodes', 'ep-1'))
-    for (const path of ['episodes/nope.json', 'podcasts/ep-1.json', 'episodes/.json', 'episodes/ep-1', 'nope.json', 'index']) expect(snapshot.representation(path), path).toBeUndefined()
+    for (const path of [
+      'episodes/nope.json',
+      'podcasts/ep-1.json',
+      'episodes/.json',
+      'episodes/ep-1',
+      'nope.json',
+      'index',
+    ])
+      expect(snapshot.representation(path), path).toBeUndefined()
     expect([...snapshot.itemsOf('voices').keys()]).toEqual(['dana', 'noa'])
   })
 
   it('hold each item as {"data": item}', () => {
-    expect(json(snapshot.item('episodes', 'ep-3')?.body ?? '')).toEqual({data: catalog.episodes.find((entry) => entry.value.slug === 'ep-3')?.value})
+    expect(json(snapshot.item('episodes', 'ep-3')?.body ?? '')).toEqual({
+      data: catalog.episodes.find((entry) => entry.value.slug === 'ep-3')?.value,
+    })
   })
 
   it('include the bulk document: every item in list order and the counts, named by the version, built once', () => {
@@ -79,7 +100,9 @@ describe('the documents of a snapshot', () => {
     expect(bulk).toBe(snapshot.representation('all.json'))
     expect(json(bulk?.body ?? '')).toEqual({
       data: {
-        episodes: ['ep-5', 'ep-4', 'ep-3', 'ep-2', 'ep-1'].map((slug) => json(snapshot.item('episodes', slug)?.body ?? '').data),
+        episodes: ['ep-5', 'ep-4', 'ep-3', 'ep-2', 'ep-1'].map(
+          (slug) => json(snapshot.item('episodes', slug)?.body ?? '').data,
+        ),
         meetups: [json(snapshot.item('meetups', 'm-1')?.body ?? '').data],
         voices: ['dana', 'noa'].map((slug) => json(snapshot.item('voices', slug)?.body ?? '').data),
       },
@@ -100,8 +123,14 @@ describe('the documents of a snapshot', () => {
   it('date an empty catalog at the epoch', async () => {
     const empty = buildSnapshot(await catalogOf([]), settings(), undefined, NOW)
     expect(empty.contentLastModified).toEqual(new Date(0))
-    expect(json(empty.representation('all.json')?.body ?? '')).toEqual({data: {episodes: [], meetups: [], voices: []}, counts: {episodes: 0, meetups: 0, voices: 0}})
-    expect(json(empty.representation('episodes.json')?.body ?? '')).toEqual({data: [], pagination: {limit: 100, count: 0, total: 0, has_more: false, next_cursor: null, next: null}})
+    expect(json(empty.representation('all.json')?.body ?? '')).toEqual({
+      data: {episodes: [], meetups: [], voices: []},
+      counts: {episodes: 0, meetups: 0, voices: 0},
+    })
+    expect(json(empty.representation('episodes.json')?.body ?? '')).toEqual({
+      data: [],
+      pagination: {limit: 100, count: 0, total: 0, has_more: false, next_cursor: null, next: null},
+    })
   })
 
   it('carry surrogate keys: each item its own, a list its collection, the index and site documents theirs', () => {
@@ -121,13 +150,20 @@ describe('the documents of a snapshot', () => {
   })
 
   it('change a collection digest exactly when an item of that collection changes', async () => {
-    const edited = buildSnapshot(await catalogOf(DOCUMENTS.map((document) => (document._id === 'ep-2' ? {...document, title: 'חדש'} : document))), settings(), snapshot, NOW)
+    const edited = buildSnapshot(
+      await catalogOf(DOCUMENTS.map((document) => (document._id === 'ep-2' ? {...document, title: 'חדש'} : document))),
+      settings(),
+      snapshot,
+      NOW,
+    )
     expect(edited.collectionDigest('episodes')).not.toBe(snapshot.collectionDigest('episodes'))
     expect(edited.collectionDigest('voices')).toBe(snapshot.collectionDigest('voices'))
     expect(snapshot.collectionDigest('voices')).not.toBe(snapshot.collectionDigest('meetups'))
     expect(edited.version).not.toBe(snapshot.version)
     expect(edited.contentLastModified).toBe(NOW)
-    expect(edited.item('episodes', 'ep-1'), 'an unchanged item is the same representation').toBe(snapshot.item('episodes', 'ep-1'))
+    expect(edited.item('episodes', 'ep-1'), 'an unchanged item is the same representation').toBe(
+      snapshot.item('episodes', 'ep-1'),
+    )
   })
 })
 
@@ -136,7 +172,14 @@ describe('list pages', () => {
     const first = json(page(2, null).body)
     expect(first.data.map((item: {slug: string}) => item.slug)).toEqual(['ep-5', 'ep-4'])
     const cursor = encodeCursor(['2025-04-01', 'ep-4'])
-    expect(first.pagination).toEqual({limit: 2, count: 2, total: 5, has_more: true, next_cursor: cursor, next: `http://api.test/api/v1/episodes.json?limit=2&cursor=${cursor}`})
+    expect(first.pagination).toEqual({
+      limit: 2,
+      count: 2,
+      total: 5,
+      has_more: true,
+      next_cursor: cursor,
+      next: `http://api.test/api/v1/episodes.json?limit=2&cursor=${cursor}`,
+    })
     const last = json(page(2, encodeCursor(['2025-02-01', 'ep-2'])).body)
     expect(last.data.map((item: {slug: string}) => item.slug)).toEqual(['ep-1'])
     expect(last.pagination).toEqual({limit: 2, count: 1, total: 5, has_more: false, next_cursor: null, next: null})
@@ -147,23 +190,36 @@ describe('list pages', () => {
     const body = json(page(100, encodeCursor(['2025-05-01', 'ep-5']), many).body)
     expect(body.pagination).toMatchObject({limit: 100, count: 4, has_more: false, next: null})
     const cursor = encodeCursor(['2025-05-01', 'ep-5'])
-    expect(json(page(1, null, many).body).pagination.next).toBe(`http://api.test/api/v1/episodes.json?limit=1&cursor=${cursor}`)
+    expect(json(page(1, null, many).body).pagination.next).toBe(
+      `http://api.test/api/v1/episodes.json?limit=1&cursor=${cursor}`,
+    )
   })
 
   it('start after a cursor that falls between items, and are empty after the last', () => {
-    expect(json(page(5, encodeCursor(['2025-03-15', 'x'])).body).data.map((item: {slug: string}) => item.slug)).toEqual(['ep-3', 'ep-2', 'ep-1'])
-    expect(json(page(5, encodeCursor(['2025-03-01', 'ep-3'])).body).data.map((item: {slug: string}) => item.slug)).toEqual(['ep-2', 'ep-1'])
+    expect(json(page(5, encodeCursor(['2025-03-15', 'x'])).body).data.map((item: {slug: string}) => item.slug)).toEqual(
+      ['ep-3', 'ep-2', 'ep-1'],
+    )
+    expect(
+      json(page(5, encodeCursor(['2025-03-01', 'ep-3'])).body).data.map((item: {slug: string}) => item.slug),
+    ).toEqual(['ep-2', 'ep-1'])
     expect(
       json(page(5, encodeCursor(['2025-03-01', 'ep-2'])).body).data.map((item: {slug: string}) => item.slug),
       'same date, the item with the later slug comes after',
     ).toEqual(['ep-3', 'ep-2', 'ep-1'])
-    expect(json(page(5, encodeCursor(['2000-01-01', 'x'])).body).pagination).toMatchObject({count: 0, total: 5, has_more: false})
+    expect(json(page(5, encodeCursor(['2000-01-01', 'x'])).body).pagination).toMatchObject({
+      count: 0,
+      total: 5,
+      has_more: false,
+    })
     expect(json(page(5, encodeCursor(['2099-01-01', 'x'])).body).pagination).toMatchObject({count: 5})
   })
 
   it('answer the default page with the pre-built one, and refuse a cursor the API did not issue', () => {
     expect(page(100, null)).toBe(snapshot.representation('episodes.json'))
-    expect(snapshot.listPage('episodes', {limit: 2, cursor: 'nope!'})).toEqual({ok: false, reason: 'cursor is not one this API issued; use the next_cursor of a list response'})
+    expect(snapshot.listPage('episodes', {limit: 2, cursor: 'nope!'})).toEqual({
+      ok: false,
+      reason: 'cursor is not one this API issued; use the next_cursor of a list response',
+    })
   })
 
   it('are built once per position: cursors that land on the same item share one page, kept in the shared cache', () => {
@@ -208,7 +264,12 @@ describe('site documents and the feed', () => {
     expect(first.site('/llms.txt')?.lastModified).toEqual(first.contentLastModified)
     expect(first.site('/feed.xml')?.lastModified).toEqual(first.contentLastModified)
     const later = new Date('2026-07-01T00:00:00Z')
-    const edited = buildSnapshot(await catalogOf(DOCUMENTS.map((document) => (document._id === 'ep-2' ? {...document, title: 'חדש'} : document))), settings(), first, later)
+    const edited = buildSnapshot(
+      await catalogOf(DOCUMENTS.map((document) => (document._id === 'ep-2' ? {...document, title: 'חדש'} : document))),
+      settings(),
+      first,
+      later,
+    )
     expect(edited.site('/llms.txt')?.lastModified, 'same bytes').toEqual(first.contentLastModified)
     expect(edited.site('/feed.xml')?.lastModified, 'new bytes (the version)').toEqual(later)
   })
@@ -216,7 +277,8 @@ describe('site documents and the feed', () => {
   it('are compressed by warm, the index and first pages by precompress', async () => {
     const fresh = buildSnapshot(catalog, settings(), undefined, NOW)
     await fresh.precompress()
-    for (const path of ['index.json', 'episodes.json', 'meetups.json', 'voices.json']) expect(fresh.representation(path)?.encoded('gzip'), path).not.toBeUndefined()
+    for (const path of ['index.json', 'episodes.json', 'meetups.json', 'voices.json'])
+      expect(fresh.representation(path)?.encoded('gzip'), path).not.toBeUndefined()
     expect(fresh.item('episodes', 'ep-1')?.encoded('gzip'), 'items on first request').toBeUndefined()
     expect(fresh.representation('all.json')?.encoded('gzip'), 'the bulk document on first request').toBeUndefined()
     expect(fresh.site('/llms.txt')?.encoded('br')).toBeUndefined()

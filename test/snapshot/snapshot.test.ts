@@ -25,19 +25,37 @@ describe('snapshot dates and validators', () => {
       },
     })
     const first = buildSnapshot(await catalogOf([voice('dana')]), settings, undefined, new Date('2026-01-01T00:00:00Z'))
-    const second = buildSnapshot(await catalogOf([voice('dana'), episode('ep-1')]), settings, first, new Date('2026-02-01T00:00:00Z'))
+    const second = buildSnapshot(
+      await catalogOf([voice('dana'), episode('ep-1')]),
+      settings,
+      first,
+      new Date('2026-02-01T00:00:00Z'),
+    )
     expect(built, 'building a successor built nothing of its predecessor').toBe(0)
     const dated = second.site('/llms.txt')?.lastModified
     expect(built).toBe(1)
     // Unchanged bytes keep their date through successors that never built their own.
-    const third = buildSnapshot(await catalogOf([voice('dana'), episode('ep-2')]), settings, second, new Date('2026-03-01T00:00:00Z'))
-    const fourth = buildSnapshot(await catalogOf([voice('dana'), episode('ep-3')]), settings, third, new Date('2026-04-01T00:00:00Z'))
+    const third = buildSnapshot(
+      await catalogOf([voice('dana'), episode('ep-2')]),
+      settings,
+      second,
+      new Date('2026-03-01T00:00:00Z'),
+    )
+    const fourth = buildSnapshot(
+      await catalogOf([voice('dana'), episode('ep-3')]),
+      settings,
+      third,
+      new Date('2026-04-01T00:00:00Z'),
+    )
     expect(built).toBe(1)
     expect(fourth.site('/llms.txt')?.lastModified).toEqual(dated)
   })
 
   it('dates a fresh snapshot from the content, so restarts and replicas agree', async () => {
-    const documents = [voice('dana', {_updatedAt: '2025-05-05T05:05:05.678Z'}), episode('ep-1', {_updatedAt: '2025-04-04T04:04:04Z'})]
+    const documents = [
+      voice('dana', {_updatedAt: '2025-05-05T05:05:05.678Z'}),
+      episode('ep-1', {_updatedAt: '2025-04-04T04:04:04Z'}),
+    ]
     const first = await builderOver(
       () => documents,
       () => new Date('2026-01-01T00:00:00Z'),
@@ -105,14 +123,23 @@ describe('snapshot dates and validators', () => {
 
     documents = [voice('dana'), episode('ep-1', {title: 'כותרת חדשה'}), episode('ep-2')]
     const after = await build(before, ALL)
-    expect(after.representation('episodes/ep-2.json')?.encoded('br')).toBe(before.representation('episodes/ep-2.json')?.encoded('br'))
+    expect(after.representation('episodes/ep-2.json')?.encoded('br')).toBe(
+      before.representation('episodes/ep-2.json')?.encoded('br'),
+    )
     expect(after.representation('episodes/ep-1.json')?.encoded('br')).toBeUndefined()
   })
 
   it("keeps items' compressed variants within the cache's bound, least recently used out first", async () => {
-    const documents = Array.from({length: 60}, (_, index) => episode(`ep-${index}`, {description: 'תיאור ארוך '.repeat(40 + index)}))
+    const documents = Array.from({length: 60}, (_, index) =>
+      episode(`ep-${index}`, {description: 'תיאור ארוך '.repeat(40 + index)}),
+    )
     const caches = createDemandCaches({pageCacheBytes: 1024 * 1024, variantCacheBytes: 4096})
-    const snapshot = await catalogSnapshotBuilder({source: createEmbeddedSource('inline', async () => documents), config, clock: () => new Date(), caches})(undefined, ALL)
+    const snapshot = await catalogSnapshotBuilder({
+      source: createEmbeddedSource('inline', async () => documents),
+      config,
+      clock: () => new Date(),
+      caches,
+    })(undefined, ALL)
     const paths = snapshot.paths.filter((path) => path.startsWith('episodes/'))
     for (const path of paths) await snapshot.representation(path)?.encode('gzip')
     expect(caches.variants.calculatedSize).toBeLessThanOrEqual(4096)

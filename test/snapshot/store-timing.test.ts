@@ -30,7 +30,10 @@ function builder(outcome: (change: PendingChange, count: number) => Snapshot | E
   return {build, changes}
 }
 
-const store = (build: (previous: Snapshot | undefined, change: PendingChange) => Promise<Snapshot>, options: StoreOptions = {}) => createSnapshotStore<Snapshot>(build, {clock, ...options})
+const store = (
+  build: (previous: Snapshot | undefined, change: PendingChange) => Promise<Snapshot>,
+  options: StoreOptions = {},
+) => createSnapshotStore<Snapshot>(build, {clock, ...options})
 const episode = (documentId: string) => ({documentId, collection: 'episodes' as const})
 const failing = () => builder(() => new Error('down'))
 
@@ -110,7 +113,12 @@ describe('retries', () => {
 describe('what /status is told', () => {
   it('starts with the first build as the last success and nothing else', async () => {
     const snapshots = await store(builder(() => ({version: 'x'})).build)
-    expect(snapshots.status()).toEqual({lastBuild: undefined, lastSuccessAt: new Date('2026-01-01T00:00:00Z'), consecutiveFailures: 0, nextRetryAt: undefined})
+    expect(snapshots.status()).toEqual({
+      lastBuild: undefined,
+      lastSuccessAt: new Date('2026-01-01T00:00:00Z'),
+      consecutiveFailures: 0,
+      nextRetryAt: undefined,
+    })
     expect(snapshots.current()).toEqual({version: 'initial'})
   })
 
@@ -129,7 +137,13 @@ describe('what /status is told', () => {
     })
     fail = true
     await expect(snapshots.refresh()).rejects.toThrow()
-    expect(snapshots.status().lastBuild).toEqual({kind: 'full', ok: false, startedAt: new Date(started.getTime() + 250), durationMs: 250, error: 'source unreachable'})
+    expect(snapshots.status().lastBuild).toEqual({
+      kind: 'full',
+      ok: false,
+      startedAt: new Date(started.getTime() + 250),
+      durationMs: 250,
+      error: 'source unreachable',
+    })
     expect(snapshots.status().lastSuccessAt, 'unchanged by a failure').toEqual(new Date(started.getTime() + 250))
     expect(snapshots.status().nextRetryAt).toEqual(new Date(started.getTime() + 500 + 1000))
     expect(outcomes).toEqual([expect.objectContaining({ok: true}), expect.objectContaining({ok: false})])
@@ -159,7 +173,8 @@ describe('which changes go into a build', () => {
   it('keeps up to 100 documents in one build by default, and reads everything past that', async () => {
     const {build, changes} = builder(() => ({version: 'v'}))
     const snapshots = await store(build)
-    const documents = (count: number, prefix: string) => Array.from({length: count}, (_, index) => episode(`${prefix}${index}`))
+    const documents = (count: number, prefix: string) =>
+      Array.from({length: count}, (_, index) => episode(`${prefix}${index}`))
     await snapshots.refresh(documents(100, 'a'))
     await snapshots.refresh(documents(101, 'b'))
     expect(changes[1]?.kind).toBe('documents')

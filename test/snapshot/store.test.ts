@@ -34,14 +34,19 @@ function fakeSnapshot(version: string): Snapshot {
 }
 
 const settle = () => new Promise((resolve) => setImmediate(resolve))
-const documentsOf = (change: PendingChange | undefined) => (change?.kind === 'documents' ? [...change.documents.keys()].sort() : change?.kind)
+const documentsOf = (change: PendingChange | undefined) =>
+  change?.kind === 'documents' ? [...change.documents.keys()].sort() : change?.kind
 
 describe('snapshot store', () => {
   it('runs one build at a time and merges a burst of changes into a single follow-up build', async () => {
     const builder = controllableBuilder()
     const store = await createSnapshotStore<Snapshot>(builder.build)
     const first = store.refresh([{documentId: 'a', collection: 'episodes'}])
-    const burst = [store.refresh([{documentId: 'b', collection: 'episodes'}]), store.refresh([{documentId: 'c', collection: 'meetups'}]), store.refresh([{documentId: 'b', collection: 'episodes'}])]
+    const burst = [
+      store.refresh([{documentId: 'b', collection: 'episodes'}]),
+      store.refresh([{documentId: 'c', collection: 'meetups'}]),
+      store.refresh([{documentId: 'b', collection: 'episodes'}]),
+    ]
     expect(builder.changes.length).toBe(2)
     builder.next().resolve(fakeSnapshot('after a'))
     await first
@@ -49,7 +54,11 @@ describe('snapshot store', () => {
     expect(builder.changes.length).toBe(3)
     expect(documentsOf(builder.changes[2])).toEqual(['b', 'c'])
     builder.next().resolve(fakeSnapshot('after b, c'))
-    expect((await Promise.all(burst)).map((snapshot) => snapshot.version)).toEqual(['after b, c', 'after b, c', 'after b, c'])
+    expect((await Promise.all(burst)).map((snapshot) => snapshot.version)).toEqual([
+      'after b, c',
+      'after b, c',
+      'after b, c',
+    ])
     expect(store.current().version).toBe('after b, c')
     expect(store.status().lastBuild).toMatchObject({kind: 'documents', ok: true, documents: ['b', 'c']})
   })
@@ -70,7 +79,10 @@ describe('snapshot store', () => {
   it('keeps the last good snapshot when a build fails, and retries the same change with backoff', async () => {
     const builder = controllableBuilder()
     const outcomes: boolean[] = []
-    const store = await createSnapshotStore<Snapshot>(builder.build, {retryDelayMs: 5, onBuild: (outcome) => outcomes.push(outcome.ok)})
+    const store = await createSnapshotStore<Snapshot>(builder.build, {
+      retryDelayMs: 5,
+      onBuild: (outcome) => outcomes.push(outcome.ok),
+    })
     const failing = store.refresh([{documentId: 'a', collection: 'episodes'}])
     builder.next().reject(new Error('source unreachable'))
     await expect(failing).rejects.toThrow('source unreachable')
@@ -100,8 +112,14 @@ describe('snapshot store', () => {
 describe('a store started from a saved snapshot', () => {
   /** Builds (all of them) finish when the test says; `restore` gives the saved snapshot. */
   function restoringBuilder(restore: SnapshotBuilder<Snapshot>['restore']) {
-    const builds: {previous: Snapshot | undefined; change: PendingChange; resolve: (snapshot: Snapshot) => void; reject: (error: Error) => void}[] = []
-    const build: SnapshotBuilder<Snapshot> = (previous, change) => new Promise((resolve, reject) => builds.push({previous, change, resolve, reject}))
+    const builds: {
+      previous: Snapshot | undefined
+      change: PendingChange
+      resolve: (snapshot: Snapshot) => void
+      reject: (error: Error) => void
+    }[] = []
+    const build: SnapshotBuilder<Snapshot> = (previous, change) =>
+      new Promise((resolve, reject) => builds.push({previous, change, resolve, reject}))
     build.restore = restore
     return {build, builds}
   }
@@ -127,12 +145,19 @@ describe('a store started from a saved snapshot', () => {
     const saved = fakeSnapshot('saved')
     const outcomes: boolean[] = []
     const {build, builds} = restoringBuilder(async () => ({snapshot: {value: saved, savedAt: SAVED_AT}}))
-    const store = await createSnapshotStore<Snapshot>(build, {retryDelayMs: 5, onBuild: (outcome) => outcomes.push(outcome.ok)})
+    const store = await createSnapshotStore<Snapshot>(build, {
+      retryDelayMs: 5,
+      onBuild: (outcome) => outcomes.push(outcome.ok),
+    })
     await settle()
     builds.shift()?.reject(new Error('answered 500'))
     await settle()
     expect(store.current()).toBe(saved)
-    expect(store.status()).toMatchObject({consecutiveFailures: 1, saved: {firstRead: 'failed'}, lastBuild: {ok: false, error: 'answered 500'}})
+    expect(store.status()).toMatchObject({
+      consecutiveFailures: 1,
+      saved: {firstRead: 'failed'},
+      lastBuild: {ok: false, error: 'answered 500'},
+    })
     await new Promise((resolve) => setTimeout(resolve, 30))
     expect(builds[0]?.change).toEqual({kind: 'all'})
     builds.shift()?.reject(new BuildHeld('held: 0 documents where 34 are served'))
@@ -144,14 +169,22 @@ describe('a store started from a saved snapshot', () => {
   })
 
   it('builds the first snapshot itself when the saved one was refused, and says why', async () => {
-    const {build, builds} = restoringBuilder(async () => ({refused: 'episodes document e-1 does not match its checksum'}))
+    const {build, builds} = restoringBuilder(async () => ({
+      refused: 'episodes document e-1 does not match its checksum',
+    }))
     const starting = createSnapshotStore<Snapshot>(build)
     await settle()
-    expect(builds.map(({previous, change}) => ({previous, change}))).toEqual([{previous: undefined, change: {kind: 'all'}}])
+    expect(builds.map(({previous, change}) => ({previous, change}))).toEqual([
+      {previous: undefined, change: {kind: 'all'}},
+    ])
     builds[0]?.resolve(fakeSnapshot('read'))
     const store = await starting
     expect(store.current().version).toBe('read')
-    expect(store.status().saved).toEqual({savedAt: undefined, refused: 'episodes document e-1 does not match its checksum', firstRead: undefined})
+    expect(store.status().saved).toEqual({
+      savedAt: undefined,
+      refused: 'episodes document e-1 does not match its checksum',
+      firstRead: undefined,
+    })
     await settle()
     expect(builds).toHaveLength(1)
   })

@@ -18,7 +18,15 @@ let url: string
 
 beforeAll(async () => {
   const app = express()
-  app.post(WEBHOOK_PATH, ...createSanityWebhookHandlers({secret: SECRET, publicBaseUrl: 'http://api.test', clock: () => new Date(NOW), onChange: (change) => (changes.push(change), recorded)}))
+  app.post(
+    WEBHOOK_PATH,
+    ...createSanityWebhookHandlers({
+      secret: SECRET,
+      publicBaseUrl: 'http://api.test',
+      clock: () => new Date(NOW),
+      onChange: (change) => (changes.push(change), recorded),
+    }),
+  )
   server = app.listen(0, '127.0.0.1')
   await new Promise((resolve) => server.once('listening', resolve))
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${WEBHOOK_PATH}`
@@ -29,7 +37,11 @@ async function deliver(payload: unknown, options: {at?: number; contentType?: st
   const body = JSON.stringify(payload)
   const signature = options.signature ?? (await encodeSignatureHeader(body, options.at ?? NOW, SECRET))
   const before = changes.length
-  const response = await fetch(url, {method: 'POST', body, headers: {'content-type': options.contentType ?? 'application/json', 'sanity-webhook-signature': signature}})
+  const response = await fetch(url, {
+    method: 'POST',
+    body,
+    headers: {'content-type': options.contentType ?? 'application/json', 'sanity-webhook-signature': signature},
+  })
   return {
     status: response.status,
     type: response.headers.get('content-type'),
@@ -47,7 +59,11 @@ describe('the Sanity webhook endpoint', () => {
 
   it('answers 202 to a change to one document and asks for that document, whatever the content type', async () => {
     const answer = await deliver({_id: 'episode-1', _type: 'episode'}, {contentType: 'text/plain'})
-    expect(answer).toMatchObject({status: 202, cacheControl: 'no-store', body: {status: 'accepted', rebuild: 'document'}})
+    expect(answer).toMatchObject({
+      status: 202,
+      cacheControl: 'no-store',
+      body: {status: 'accepted', rebuild: 'document'},
+    })
     expect(answer.type).toMatch(/^application\/json/)
     expect(answer.changes).toEqual([{documentId: 'episode-1', collection: 'episodes'}])
   })
@@ -68,11 +84,22 @@ describe('the Sanity webhook endpoint', () => {
     const payload = {_id: 'voice-1', _type: 'voice'}
     expect((await deliver(payload, {at: NOW + 3})).status).toBe(202)
     const replay = await deliver(payload, {at: NOW + 3})
-    expect(replay).toMatchObject({status: 409, cacheControl: 'no-store', type: 'application/problem+json; charset=utf-8'})
-    expect(replay.body).toMatchObject({type: 'http://api.test/docs#errors-conflict', status: 409, instance: WEBHOOK_PATH})
+    expect(replay).toMatchObject({
+      status: 409,
+      cacheControl: 'no-store',
+      type: 'application/problem+json; charset=utf-8',
+    })
+    expect(replay.body).toMatchObject({
+      type: 'http://api.test/docs#errors-conflict',
+      status: 409,
+      instance: WEBHOOK_PATH,
+    })
     expect(replay.changes).toEqual([])
     const forged = await deliver(payload, {signature: 't=1,v1=bm90LWEtc2lnbmF0dXJl'})
-    expect(forged).toMatchObject({status: 400, body: {status: 400, detail: expect.stringMatching(/sanity-webhook-signature/)}})
+    expect(forged).toMatchObject({
+      status: 400,
+      body: {status: 400, detail: expect.stringMatching(/sanity-webhook-signature/)},
+    })
     expect(forged.changes).toEqual([])
   })
 
@@ -83,7 +110,11 @@ describe('the Sanity webhook endpoint', () => {
   })
 
   it('refuses a body over 64 KB before verifying it', async () => {
-    const response = await fetch(url, {method: 'POST', body: 'x'.repeat(64 * 1024 + 1), headers: {'content-type': 'application/json'}})
+    const response = await fetch(url, {
+      method: 'POST',
+      body: 'x'.repeat(64 * 1024 + 1),
+      headers: {'content-type': 'application/json'},
+    })
     expect(response.status).toBe(413)
   })
 
@@ -92,7 +123,12 @@ describe('the Sanity webhook endpoint', () => {
     recorded = false
     try {
       const refused = await deliver(payload, {at: NOW + 4})
-      expect(refused).toMatchObject({status: 503, retryAfter: '30', type: 'application/problem+json; charset=utf-8', body: {status: 503, instance: WEBHOOK_PATH}})
+      expect(refused).toMatchObject({
+        status: 503,
+        retryAfter: '30',
+        type: 'application/problem+json; charset=utf-8',
+        body: {status: 503, instance: WEBHOOK_PATH},
+      })
       expect(refused.changes).toEqual([{documentId: 'voice-2', collection: 'voices'}])
     } finally {
       recorded = true

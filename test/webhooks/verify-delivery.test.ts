@@ -8,9 +8,14 @@ const SECRET = 'a-webhook-secret-of-some-length'
 const NOW = Date.parse('2026-11-23T12:00:00Z')
 const EPISODE = {_id: 'episode-1', _type: 'episode'}
 
-async function signed(payload: unknown, options: {at?: number; secret?: string; key?: string | string[]} = {}): Promise<Delivery> {
+async function signed(
+  payload: unknown,
+  options: {at?: number; secret?: string; key?: string | string[]} = {},
+): Promise<Delivery> {
   const body = JSON.stringify(payload)
-  const headers: Record<string, string | string[]> = {'sanity-webhook-signature': await encodeSignatureHeader(body, options.at ?? NOW, options.secret ?? SECRET)}
+  const headers: Record<string, string | string[]> = {
+    'sanity-webhook-signature': await encodeSignatureHeader(body, options.at ?? NOW, options.secret ?? SECRET),
+  }
   if (options.key !== undefined) headers['idempotency-key'] = options.key
   return {body: Buffer.from(body), headers}
 }
@@ -27,7 +32,12 @@ describe('the time window', () => {
     ['just outside, in the future', MAX_AGE_MS + 1, false],
     ['a day old', -86_400_000, false],
   ])('%s', async (_name, offset, inside) => {
-    const verdict = await verifyDelivery(await signed(EPISODE, {at: NOW + offset}), SECRET, NOW, new RememberedDeliveries())
+    const verdict = await verifyDelivery(
+      await signed(EPISODE, {at: NOW + offset}),
+      SECRET,
+      NOW,
+      new RememberedDeliveries(),
+    )
     expect(verdict).toMatchObject(inside ? accepted : stale)
   })
 
@@ -53,8 +63,12 @@ describe('replays', () => {
   it('refuses a key seen before on a newly signed delivery, and accepts a new signature with a new key', async () => {
     const seen = new RememberedDeliveries()
     expect(await verifyDelivery(await signed(EPISODE, {key: 'delivery-1'}), SECRET, NOW, seen)).toMatchObject(accepted)
-    expect(await verifyDelivery(await signed(EPISODE, {at: NOW + 1, key: 'delivery-1'}), SECRET, NOW, seen)).toEqual(replay)
-    expect(await verifyDelivery(await signed(EPISODE, {at: NOW + 2, key: 'delivery-2'}), SECRET, NOW, seen)).toMatchObject(accepted)
+    expect(await verifyDelivery(await signed(EPISODE, {at: NOW + 1, key: 'delivery-1'}), SECRET, NOW, seen)).toEqual(
+      replay,
+    )
+    expect(
+      await verifyDelivery(await signed(EPISODE, {at: NOW + 2, key: 'delivery-2'}), SECRET, NOW, seen),
+    ).toMatchObject(accepted)
     expect(await verifyDelivery(await signed(EPISODE, {at: NOW + 3}), SECRET, NOW, seen)).toMatchObject(accepted)
   })
 
@@ -62,8 +76,22 @@ describe('replays', () => {
     const seen = new RememberedDeliveries()
     await verifyDelivery(await signed(EPISODE, {key: 'old'}), SECRET, NOW, seen)
     expect(seen.size).toBe(2)
-    expect(await verifyDelivery(await signed(EPISODE, {at: NOW + MAX_AGE_MS * 2 - 1, key: 'old'}), SECRET, NOW + MAX_AGE_MS * 2 - 1, seen)).toEqual(replay)
-    expect(await verifyDelivery(await signed(EPISODE, {at: NOW + MAX_AGE_MS * 2, key: 'old'}), SECRET, NOW + MAX_AGE_MS * 2, seen)).toMatchObject(accepted)
+    expect(
+      await verifyDelivery(
+        await signed(EPISODE, {at: NOW + MAX_AGE_MS * 2 - 1, key: 'old'}),
+        SECRET,
+        NOW + MAX_AGE_MS * 2 - 1,
+        seen,
+      ),
+    ).toEqual(replay)
+    expect(
+      await verifyDelivery(
+        await signed(EPISODE, {at: NOW + MAX_AGE_MS * 2, key: 'old'}),
+        SECRET,
+        NOW + MAX_AGE_MS * 2,
+        seen,
+      ),
+    ).toMatchObject(accepted)
     expect(seen.size, 'the expired entries are gone, the new two remembered').toBe(2)
   })
 })
@@ -72,9 +100,17 @@ describe('headers', () => {
   it('refuses a missing or repeated signature, and a repeated idempotency-key', async () => {
     const delivery = await signed(EPISODE)
     const signature = String(delivery.headers['sanity-webhook-signature'])
-    const verdict = (headers: Delivery['headers']) => verifyDelivery({body: delivery.body, headers}, SECRET, NOW, new RememberedDeliveries())
-    expect(await verdict({})).toEqual({accepted: false, status: 400, detail: 'The sanity-webhook-signature header is missing or repeated.'})
-    expect(await verdict({'sanity-webhook-signature': [signature, signature]})).toMatchObject({status: 400, detail: expect.stringMatching(/missing or repeated/)})
+    const verdict = (headers: Delivery['headers']) =>
+      verifyDelivery({body: delivery.body, headers}, SECRET, NOW, new RememberedDeliveries())
+    expect(await verdict({})).toEqual({
+      accepted: false,
+      status: 400,
+      detail: 'The sanity-webhook-signature header is missing or repeated.',
+    })
+    expect(await verdict({'sanity-webhook-signature': [signature, signature]})).toMatchObject({
+      status: 400,
+      detail: expect.stringMatching(/missing or repeated/),
+    })
     expect(await verdict({'sanity-webhook-signature': signature, 'idempotency-key': ['a', 'b']})).toMatchObject({
       status: 400,
       detail: expect.stringMatching(/idempotency-key header must be one value/),
@@ -83,23 +119,40 @@ describe('headers', () => {
 
   it('takes an idempotency-key of 256 characters and refuses one of 257', async () => {
     const seen = new RememberedDeliveries()
-    expect(await verifyDelivery(await signed(EPISODE, {key: 'k'.repeat(256)}), SECRET, NOW, seen)).toMatchObject(accepted)
-    expect(await verifyDelivery(await signed(EPISODE, {at: NOW + 1, key: 'k'.repeat(257)}), SECRET, NOW, seen)).toEqual({
-      accepted: false,
-      status: 400,
-      detail: 'The idempotency-key header must be one value of at most 256 characters.',
-    })
+    expect(await verifyDelivery(await signed(EPISODE, {key: 'k'.repeat(256)}), SECRET, NOW, seen)).toMatchObject(
+      accepted,
+    )
+    expect(await verifyDelivery(await signed(EPISODE, {at: NOW + 1, key: 'k'.repeat(257)}), SECRET, NOW, seen)).toEqual(
+      {
+        accepted: false,
+        status: 400,
+        detail: 'The idempotency-key header must be one value of at most 256 characters.',
+      },
+    )
   })
 
   it('refuses another secret, a changed body and an empty body, and remembers none of them', async () => {
     const seen = new RememberedDeliveries()
-    expect(await verifyDelivery(await signed(EPISODE, {secret: 'another-secret-of-some-length'}), SECRET, NOW, seen)).toMatchObject({
+    expect(
+      await verifyDelivery(await signed(EPISODE, {secret: 'another-secret-of-some-length'}), SECRET, NOW, seen),
+    ).toMatchObject({
       status: 400,
       detail: expect.stringMatching(/does not sign this body/),
     })
     const delivery = await signed(EPISODE)
-    expect(await verifyDelivery({...delivery, body: Buffer.from(JSON.stringify({...EPISODE, _id: 'episode-2'}))}, SECRET, NOW, seen)).toMatchObject({status: 400})
-    expect(await verifyDelivery({...delivery, body: Buffer.alloc(0)}, SECRET, NOW, seen)).toEqual({accepted: false, status: 400, detail: 'The delivery has no body.'})
+    expect(
+      await verifyDelivery(
+        {...delivery, body: Buffer.from(JSON.stringify({...EPISODE, _id: 'episode-2'}))},
+        SECRET,
+        NOW,
+        seen,
+      ),
+    ).toMatchObject({status: 400})
+    expect(await verifyDelivery({...delivery, body: Buffer.alloc(0)}, SECRET, NOW, seen)).toEqual({
+      accepted: false,
+      status: 400,
+      detail: 'The delivery has no body.',
+    })
     expect(seen.size).toBe(0)
   })
 })
@@ -116,7 +169,10 @@ describe('what an accepted delivery asks for', () => {
     [{hello: 'world'}, 'all'],
     ['not an object', 'all'],
   ])('%j: %j', async (payload, change) => {
-    expect(await verifyDelivery(await signed(payload), SECRET, NOW, new RememberedDeliveries())).toMatchObject({accepted: true, change})
+    expect(await verifyDelivery(await signed(payload), SECRET, NOW, new RememberedDeliveries())).toMatchObject({
+      accepted: true,
+      change,
+    })
   })
 })
 
@@ -144,13 +200,26 @@ describe('the remembered set', () => {
 describe('payloads that name no single document', () => {
   it('asks for everything when the body is not JSON', async () => {
     const body = 'not json {'
-    const delivery = {body: Buffer.from(body), headers: {'sanity-webhook-signature': await encodeSignatureHeader(body, NOW, SECRET)}}
-    expect(await verifyDelivery(delivery, SECRET, NOW, new RememberedDeliveries())).toMatchObject({accepted: true, change: 'all'})
+    const delivery = {
+      body: Buffer.from(body),
+      headers: {'sanity-webhook-signature': await encodeSignatureHeader(body, NOW, SECRET)},
+    }
+    expect(await verifyDelivery(delivery, SECRET, NOW, new RememberedDeliveries())).toMatchObject({
+      accepted: true,
+      change: 'all',
+    })
   })
 
   it('asks for everything on a change to the published podcast settings, and nothing on their draft', async () => {
-    const verdict = async (payload: unknown) => verifyDelivery(await signed(payload), SECRET, NOW, new RememberedDeliveries())
-    expect(await verdict({_id: 'podcastSettings', _type: 'podcastSettings'})).toMatchObject({accepted: true, change: 'all'})
-    expect(await verdict({_id: 'drafts.podcastSettings', _type: 'podcastSettings'})).toMatchObject({accepted: true, change: 'ignored'})
+    const verdict = async (payload: unknown) =>
+      verifyDelivery(await signed(payload), SECRET, NOW, new RememberedDeliveries())
+    expect(await verdict({_id: 'podcastSettings', _type: 'podcastSettings'})).toMatchObject({
+      accepted: true,
+      change: 'all',
+    })
+    expect(await verdict({_id: 'drafts.podcastSettings', _type: 'podcastSettings'})).toMatchObject({
+      accepted: true,
+      change: 'ignored',
+    })
   })
 })

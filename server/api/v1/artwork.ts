@@ -22,6 +22,8 @@ export function podcastArtworkSide(source: z.infer<typeof imageSourceSchema>): n
   const size = imageAssetDimensions(source.asset._ref)
   if (!size) return undefined
   const crop = source.crop ?? {top: 0, bottom: 0, left: 0, right: 0}
-  const side = Math.floor(Math.min(size.width * (1 - crop.left - crop.right), size.height * (1 - crop.top - crop.bottom)))
+  const side = Math.floor(
+    Math.min(size.width * (1 - crop.left - crop.right), size.height * (1 - crop.top - crop.bottom)),
+  )
   return side >= ARTWORK_MIN_PIXELS ? Math.min(side, ARTWORK_MAX_PIXELS) : undefined
 }

@@ -83,7 +83,14 @@ export function mapCatalog(result: unknown, settings: CatalogSettings, previous?
   const rows = catalogResultSchema.parse(result)
   const problems: DocumentProblem[] = []
   // Voices first: episodes and meetups may only link to voices that are served.
-  const voices = mapCollection('voices', specs.voices, rows.voices, {...settings, servedVoices: new Set()}, previous?.voices, problems)
+  const voices = mapCollection(
+    'voices',
+    specs.voices,
+    rows.voices,
+    {...settings, servedVoices: new Set()},
+    previous?.voices,
+    problems,
+  )
   const context = {...settings, servedVoices: new Set(voices.map((voice) => voice.value.slug))}
   return {
     episodes: mapCollection('episodes', specs.episodes, rows.episodes, context, previous?.episodes, problems),
@@ -99,12 +106,22 @@ export function mapCatalog(result: unknown, settings: CatalogSettings, previous?
  * are refused like any document: the last valid channel stays (`kept`), so the feed keeps serving
  * it; with none, the refusal itself is held, and the feed says why it is unavailable.
  */
-function podcastSettingsOf(row: unknown, settings: CatalogSettings, previous: MappedSettings | null | undefined, problems: DocumentProblem[]): MappedSettings | null {
+function podcastSettingsOf(
+  row: unknown,
+  settings: CatalogSettings,
+  previous: MappedSettings | null | undefined,
+  problems: DocumentProblem[],
+): MappedSettings | null {
   if (row === null || row === undefined) return null
   const mapped = mapPodcastSettings(cleanStrings(row).value, settings.links)
   if (mapped.ok) return mapped
   const kept = previous?.ok ? previous : undefined
-  problems.push({documentId: documentIdOf(row), collection: 'settings', severity: kept ? 'kept' : 'rejected', messages: mapped.messages})
+  problems.push({
+    documentId: documentIdOf(row),
+    collection: 'settings',
+    severity: kept ? 'kept' : 'rejected',
+    messages: mapped.messages,
+  })
   return kept ?? mapped
 }
 
@@ -119,12 +136,20 @@ export function patchCatalog(catalog: Catalog, updates: readonly DocumentUpdate[
   const problems = catalog.problems.filter((problem) => !touched.has(problem.documentId))
   let voices = catalog.voices
   const voiceContext = {...settings, servedVoices: new Set<string>()}
-  for (const update of updates) if (update.collection === 'voices') voices = patchCollection('voices', specs.voices, voices, update, voiceContext, problems)
-  const context = {...settings, servedVoices: voices === catalog.voices ? servedVoicesOf(catalog) : new Set(voices.map((voice) => voice.value.slug))}
+  for (const update of updates)
+    if (update.collection === 'voices')
+      voices = patchCollection('voices', specs.voices, voices, update, voiceContext, problems)
+  const context = {
+    ...settings,
+    servedVoices:
+      voices === catalog.voices ? servedVoicesOf(catalog) : new Set(voices.map((voice) => voice.value.slug)),
+  }
   let {episodes, meetups} = catalog
   for (const update of updates) {
-    if (update.collection === 'episodes') episodes = patchCollection('episodes', specs.episodes, episodes, update, context, problems)
-    else if (update.collection === 'meetups') meetups = patchCollection('meetups', specs.meetups, meetups, update, context, problems)
+    if (update.collection === 'episodes')
+      episodes = patchCollection('episodes', specs.episodes, episodes, update, context, problems)
+    else if (update.collection === 'meetups')
+      meetups = patchCollection('meetups', specs.meetups, meetups, update, context, problems)
   }
   return {episodes, meetups, voices, problems, podcast: catalog.podcast}
 }
@@ -143,7 +168,12 @@ function servedVoicesOf(catalog: Catalog): Set<string> {
  * which voices its guests or speakers may link to. The Studio's "API" view shows this, with the
  * contract's objections worded by `error` (zod's error map for the editors' language).
  */
-export function mapOneDocument(collection: CollectionName, raw: unknown, context: MappingContext, error?: z.core.$ZodErrorMap): MappedDocument<Episode | Meetup | Voice> {
+export function mapOneDocument(
+  collection: CollectionName,
+  raw: unknown,
+  context: MappingContext,
+  error?: z.core.$ZodErrorMap,
+): MappedDocument<Episode | Meetup | Voice> {
   const documentId = documentIdOf(raw)
   if (collection === 'episodes') return mapDocument(specs.episodes, raw, documentId, context, error)
   if (collection === 'meetups') return mapDocument(specs.meetups, raw, documentId, context, error)
@@ -151,9 +181,17 @@ export function mapOneDocument(collection: CollectionName, raw: unknown, context
 }
 
 /** A refused document's `issues` are zod's (path in API field names); `messages`, the same as text. */
-export type MappedDocument<Item> = {ok: true; entry: CatalogEntry<Item>; warnings: string[]} | {ok: false; messages: string[]; issues: readonly z.core.$ZodIssue[]}
+export type MappedDocument<Item> =
+  | {ok: true; entry: CatalogEntry<Item>; warnings: string[]}
+  | {ok: false; messages: string[]; issues: readonly z.core.$ZodIssue[]}
 
-function mapDocument<Row, Item>(spec: CollectionSpec<Row, Item>, raw: unknown, documentId: string, context: MappingContext, error?: z.core.$ZodErrorMap): MappedDocument<Item> {
+function mapDocument<Row, Item>(
+  spec: CollectionSpec<Row, Item>,
+  raw: unknown,
+  documentId: string,
+  context: MappingContext,
+  error?: z.core.$ZodErrorMap,
+): MappedDocument<Item> {
   // Text is cleaned once, here, so no output (the feed, sitemaps, MCP) has to cope with it.
   const cleaned = cleanStrings(raw)
   const row = spec.rowSchema.safeParse(cleaned.value, {error})
@@ -161,10 +199,15 @@ function mapDocument<Row, Item>(spec: CollectionSpec<Row, Item>, raw: unknown, d
   const mapped = spec.map(row.data, context)
   const item = spec.itemSchema.safeParse(mapped.value, {error})
   if (!item.success) return {ok: false, messages: describeIssues(item.error), issues: item.error.issues}
-  return {ok: true, entry: Object.freeze({value: item.data, updatedAt: mapped.updatedAt, documentId}), warnings: [...cleaned.found.map(({path}) => cleanedField(path.join('.'))), ...mapped.warnings]}
+  return {
+    ok: true,
+    entry: Object.freeze({value: item.data, updatedAt: mapped.updatedAt, documentId}),
+    warnings: [...cleaned.found.map(({path}) => cleanedField(path.join('.'))), ...mapped.warnings],
+  }
 }
 
-const cleanedField = (field: string) => `${field}: removed characters that XML cannot carry (control characters, U+FFFE, U+FFFF or lone surrogates)`
+const cleanedField = (field: string) =>
+  `${field}: removed characters that XML cannot carry (control characters, U+FFFE, U+FFFF or lone surrogates)`
 
 function documentIdOf(raw: unknown): string {
   const identified = documentIdSchema.safeParse(raw)
@@ -190,9 +233,14 @@ function admit<Item extends {slug: string}>(
   problems: DocumentProblem[],
 ): CatalogEntry<Item> | undefined {
   const isFree = (slug: string) => (holderOf(slug) ?? documentId) === documentId
-  const messages = !mapped.ok ? mapped.messages : isFree(mapped.entry.value.slug) ? [] : [duplicateSlug(mapped.entry.value.slug, collection)]
+  const messages = !mapped.ok
+    ? mapped.messages
+    : isFree(mapped.entry.value.slug)
+      ? []
+      : [duplicateSlug(mapped.entry.value.slug, collection)]
   if (mapped.ok && messages.length === 0) {
-    if (mapped.warnings.length > 0) problems.push({documentId, collection, severity: 'warning', messages: mapped.warnings})
+    if (mapped.warnings.length > 0)
+      problems.push({documentId, collection, severity: 'warning', messages: mapped.warnings})
     return mapped.entry
   }
   const kept = lastValid && isFree(lastValid.value.slug) ? lastValid : undefined
@@ -209,15 +257,18 @@ function mapCollection<Row, Item extends {slug: string}>(
   problems: DocumentProblem[],
 ): CatalogEntry<Item>[] {
   const lastValid = new Map(previous?.map((entry) => [entry.documentId, entry]))
-  const byOrder = (a: CatalogEntry<Item>, b: CatalogEntry<Item>) => spec.order.compare(spec.order.key(a.value), spec.order.key(b.value)) || compareIds(a.documentId, b.documentId)
+  const byOrder = (a: CatalogEntry<Item>, b: CatalogEntry<Item>) =>
+    spec.order.compare(spec.order.key(a.value), spec.order.key(b.value)) || compareIds(a.documentId, b.documentId)
   const documents = input.map((raw) => {
     const documentId = documentIdOf(raw)
     return {documentId, mapped: mapDocument(spec, raw, documentId, context)}
   })
   type Document = (typeof documents)[number]
-  const isValid = (document: Document): document is Document & {mapped: Extract<MappedDocument<Item>, {ok: true}>} => document.mapped.ok
+  const isValid = (document: Document): document is Document & {mapped: Extract<MappedDocument<Item>, {ok: true}>} =>
+    document.mapped.ok
   const valid = documents.filter(isValid)
-  const established = (document: (typeof valid)[number]) => lastValid.get(document.documentId)?.value.slug === document.mapped.entry.value.slug
+  const established = (document: (typeof valid)[number]) =>
+    lastValid.get(document.documentId)?.value.slug === document.mapped.entry.value.slug
   const refused = documents.filter((document) => !document.mapped.ok)
   const keepsAVersion = (document: Document) => lastValid.has(document.documentId)
   // Established holders claim their slugs first: valid documents whose slug did not change, and
@@ -232,7 +283,14 @@ function mapCollection<Row, Item extends {slug: string}>(
   const holders = new Map<string, string>()
   const entries: CatalogEntry<Item>[] = []
   for (const {documentId, mapped} of claimOrder) {
-    const entry = admit(collection, documentId, mapped, lastValid.get(documentId), (slug) => holders.get(slug), problems)
+    const entry = admit(
+      collection,
+      documentId,
+      mapped,
+      lastValid.get(documentId),
+      (slug) => holders.get(slug),
+      problems,
+    )
     if (!entry) continue
     holders.set(entry.value.slug, documentId)
     entries.push(entry)
@@ -259,7 +317,11 @@ function patchCollection<Row, Item extends {slug: string}>(
   if (!entry) return without
   if (entry === existing) return entries
   const key = spec.order.key(entry.value)
-  const position = insertionIndex(without, (other) => (spec.order.compare(spec.order.key(other.value), key) || compareIds(other.documentId, entry.documentId)) <= 0)
+  const position = insertionIndex(
+    without,
+    (other) =>
+      (spec.order.compare(spec.order.key(other.value), key) || compareIds(other.documentId, entry.documentId)) <= 0,
+  )
   return without.toSpliced(position, 0, entry)
 }
 
@@ -286,5 +348,7 @@ function duplicateSlug(slug: string, collection: CollectionName): string {
 }
 
 function describeIssues(error: z.ZodError): string[] {
-  return error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+  return error.issues.map((issue) =>
+    issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message,
+  )
 }

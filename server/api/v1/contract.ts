@@ -15,9 +15,18 @@ const uri = z.url({protocol: /^https?$/})
  * must be percent-encoded by whoever writes the URL; the server does not guess.
  */
 export const FETCHED_URL_PATTERN = /^https:\/\/[\x21-\x7e]+$/
-export const fetchedUrl = z.url({protocol: /^https$/, abort: true}).regex(FETCHED_URL_PATTERN, 'must be an https:// URL in printable ASCII (no spaces; percent-encode other letters)')
+export const fetchedUrl = z
+  .url({protocol: /^https$/, abort: true})
+  .regex(FETCHED_URL_PATTERN, 'must be an https:// URL in printable ASCII (no spaces; percent-encode other letters)')
 /** The audio and video types Apple Podcasts takes for an enclosure: MP3, M4A, MP4, MOV and M4V. */
-export const ENCLOSURE_MIME_TYPES = ['audio/mpeg', 'audio/x-m4a', 'audio/mp4', 'video/mp4', 'video/quicktime', 'video/x-m4v'] as const
+export const ENCLOSURE_MIME_TYPES = [
+  'audio/mpeg',
+  'audio/x-m4a',
+  'audio/mp4',
+  'video/mp4',
+  'video/quicktime',
+  'video/x-m4v',
+] as const
 const isoDate = z.iso.date()
 export const LANGUAGE_TAG_PATTERN = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/
 export const ENGLISH_TAG_PATTERN = /^[a-z0-9][a-z0-9 .+#-]*$/
@@ -58,16 +67,24 @@ export const episodeSchema = z
     episode_type: z.enum(['full', 'trailer', 'bonus']),
     explicit: z.boolean(),
     audio: z
-      .strictObject({url: fetchedUrl, length_bytes: z.number().int().positive(), mime_type: z.enum(ENCLOSURE_MIME_TYPES)})
+      .strictObject({
+        url: fetchedUrl,
+        length_bytes: z.number().int().positive(),
+        mime_type: z.enum(ENCLOSURE_MIME_TYPES),
+      })
       .nullable()
-      .meta({description: "The audio file as the podcast feed encloses it: an https URL in printable ASCII and one of Apple Podcasts' types; null while it has no exact size and type."}),
+      .meta({
+        description:
+          "The audio file as the podcast feed encloses it: an https URL in printable ASCII and one of Apple Podcasts' types; null while it has no exact size and type.",
+      }),
     transcript: z
       .strictObject({url: fetchedUrl, mime_type: z.enum(['text/vtt', 'application/x-subrip'])})
       .nullable()
       .meta({description: 'The transcript podcast apps fetch (https, printable ASCII).'}),
-    artwork_url: fetchedUrl
-      .nullable()
-      .meta({description: 'Square artwork of 1400-3000 px for podcast apps, JPEG (a PNG upload stays PNG) with the matching extension; null when the cover image is smaller.'}),
+    artwork_url: fetchedUrl.nullable().meta({
+      description:
+        'Square artwork of 1400-3000 px for podcast apps, JPEG (a PNG upload stays PNG) with the matching extension; null when the cover image is smaller.',
+    }),
   })
   .meta({id: 'Episode', description: 'A podcast episode. Content text is Hebrew; tags are English.'})
 
@@ -128,11 +145,14 @@ export const serviceIndexSchema = z
     terms_of_service: uri.optional(),
     contact: z.email().optional(),
     feed_url: uri.optional(),
-    endpoints: z.record(z.string(), z.string()).meta({description: 'operationId -> absolute URL template ({slug} where a slug goes).'}),
+    endpoints: z
+      .record(z.string(), z.string())
+      .meta({description: 'operationId -> absolute URL template ({slug} where a slug goes).'}),
   })
   .meta({id: 'ServiceIndex'})
 
-export const listEnvelope = <Item extends z.ZodType>(item: Item) => z.strictObject({data: z.array(item), pagination: paginationSchema})
+export const listEnvelope = <Item extends z.ZodType>(item: Item) =>
+  z.strictObject({data: z.array(item), pagination: paginationSchema})
 
 export const itemEnvelope = <Item extends z.ZodType>(item: Item) => z.strictObject({data: item})
 
@@ -149,7 +169,10 @@ export const bulkSchema = z
       voices: z.number().int().nonnegative(),
     }),
   })
-  .meta({id: 'Everything', description: 'The three lists (episodes and meetups newest first, voices by Hebrew name) and their counts.'})
+  .meta({
+    id: 'Everything',
+    description: 'The three lists (episodes and meetups newest first, voices by Hebrew name) and their counts.',
+  })
 
 export const problemSchema = z
   .strictObject({

@@ -13,7 +13,10 @@ export function encodeCursor(key: SortKey): string {
 export type CursorResult = {ok: true; key: SortKey} | {ok: false; reason: string}
 
 export function decodeCursor(cursor: string): CursorResult {
-  const invalid = {ok: false, reason: 'cursor is not one this API issued; use the next_cursor of a list response'} as const
+  const invalid = {
+    ok: false,
+    reason: 'cursor is not one this API issued; use the next_cursor of a list response',
+  } as const
   if (cursor.length > 1024 || !/^[A-Za-z0-9_-]+$/.test(cursor)) return invalid
   let payload: unknown
   try {

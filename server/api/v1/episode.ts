@@ -6,10 +6,24 @@ import {podcastArtworkSide} from './artwork.ts'
 import type {Links} from './links.ts'
 
 export const episodeRowSchema = documentRowSchema.extend({
-  ...episodeSchema.pick({title: true, description: true, language: true, published_date: true, tags: true, takeaways: true, faq: true}).shape,
+  ...episodeSchema.pick({
+    title: true,
+    description: true,
+    language: true,
+    published_date: true,
+    tags: true,
+    takeaways: true,
+    faq: true,
+  }).shape,
   guests: z.array(personRowSchema),
   audio_url: optional(z.string()),
-  audio: optional(z.object({url: z.string(), length: optional(z.number()), type: optional(z.string().pipe(z.enum(ENCLOSURE_MIME_TYPES)))})),
+  audio: optional(
+    z.object({
+      url: z.string(),
+      length: optional(z.number()),
+      type: optional(z.string().pipe(z.enum(ENCLOSURE_MIME_TYPES))),
+    }),
+  ),
   duration_seconds: optional(z.number()),
   season: optional(z.number()),
   episode_type: optional(z.enum(['full', 'trailer', 'bonus'])),
@@ -67,7 +81,10 @@ export function mapEpisode(row: EpisodeRow, context: MappingContext): Mapped<Epi
       season: row.season,
       episode_type: row.episode_type ?? 'full',
       explicit: row.explicit ?? false,
-      audio: row.audio?.length && row.audio.type ? {url: row.audio.url, length_bytes: row.audio.length, mime_type: row.audio.type} : null,
+      audio:
+        row.audio?.length && row.audio.type
+          ? {url: row.audio.url, length_bytes: row.audio.length, mime_type: row.audio.type}
+          : null,
       transcript: row.transcript && transcriptOf(row.transcript.url, row.transcript.name ?? row.transcript.url),
       artwork_url: artworkUrlOf(row.image, links),
     },

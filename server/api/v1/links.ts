@@ -65,7 +65,11 @@ export function createLinks(settings: LinkSettings): Links {
     api: (collection, slug) => apiPath(`${collection}/${slug}.json`),
     apiPath,
     image: (source, width, height) => images.image(source).width(width).height(height).fit('crop').format('webp').url(),
-    artwork: (source, side) => artworkUrl(images.image(source).width(side).height(side).fit('crop'), imageAssetDimensions(source.asset._ref)?.format),
+    artwork: (source, side) =>
+      artworkUrl(
+        images.image(source).width(side).height(side).fit('crop'),
+        imageAssetDimensions(source.asset._ref)?.format,
+      ),
     feed: `${settings.publicBaseUrl}/feed.xml`,
     video: (videoId) => `https://www.youtube.com/watch?v=${encodeURIComponent(videoId)}`,
   }

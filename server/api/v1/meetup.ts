@@ -4,7 +4,8 @@ import {documentRowSchema, optional, personRowSchema} from './rows.ts'
 import {toPersonRefs, type Mapped, type MappingContext} from './person-ref.ts'
 
 export const meetupRowSchema = documentRowSchema.extend({
-  ...meetupSchema.pick({title: true, language: true, published_date: true, tags: true, audience: true, video_id: true}).shape,
+  ...meetupSchema.pick({title: true, language: true, published_date: true, tags: true, audience: true, video_id: true})
+    .shape,
   abstract: optional(z.string()),
   speakers: z.array(personRowSchema),
 })

@@ -20,14 +20,21 @@ export interface Mapped<Item> {
 }
 
 /** Builds PersonRefs, leaving out references to voices the catalog does not serve (and saying so). */
-export function toPersonRefs(field: string, rows: z.infer<typeof personRowSchema>[], context: MappingContext, ownUpdatedAt: string) {
+export function toPersonRefs(
+  field: string,
+  rows: z.infer<typeof personRowSchema>[],
+  context: MappingContext,
+  ownUpdatedAt: string,
+) {
   const served = rows.filter((row) => context.servedVoices.has(row.slug))
   const refs = served.map((row): PersonRef => ({
     slug: row.slug,
     url: context.links.page('voices', row.slug),
     api_url: context.links.api('voices', row.slug),
   }))
-  const warnings = rows.filter((row) => !context.servedVoices.has(row.slug)).map((row) => `${field}: left out voice "${row.slug}", which the catalog does not serve`)
+  const warnings = rows
+    .filter((row) => !context.servedVoices.has(row.slug))
+    .map((row) => `${field}: left out voice "${row.slug}", which the catalog does not serve`)
   return {refs, warnings, updatedAt: latestTimestamp([ownUpdatedAt, ...served.map((row) => row._updatedAt)])}
 }
 

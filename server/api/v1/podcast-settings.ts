@@ -23,7 +23,9 @@ const podcastSettingsRowSchema = z.object({
   owner_name: text,
   owner_email: z.email(),
   artwork: imageSourceSchema,
-  categories: z.array(z.string().transform(parseCategoryChoice).refine(isAppleCategory, "is not in Apple Podcasts' category list")).min(1),
+  categories: z
+    .array(z.string().transform(parseCategoryChoice).refine(isAppleCategory, "is not in Apple Podcasts' category list"))
+    .min(1),
   explicit: optional(z.boolean()),
   show_type: optional(z.enum(['episodic', 'serial'])),
   copyright: text,
@@ -55,15 +57,20 @@ const podcastChannelSchema = z.object({
 export type PodcastChannel = Readonly<z.infer<typeof podcastChannelSchema>>
 
 /** What the settings document gives the feed: its channel, or why there is none. Saved with a snapshot as it is. */
-export const mappedSettingsSchema = z.discriminatedUnion('ok', [z.object({ok: z.literal(true), channel: podcastChannelSchema}), z.object({ok: z.literal(false), messages: z.array(z.string())})])
+export const mappedSettingsSchema = z.discriminatedUnion('ok', [
+  z.object({ok: z.literal(true), channel: podcastChannelSchema}),
+  z.object({ok: z.literal(false), messages: z.array(z.string())}),
+])
 export type MappedSettings = z.infer<typeof mappedSettingsSchema>
 
 export function mapPodcastSettings(raw: unknown, links: Links): MappedSettings {
   const row = podcastSettingsRowSchema.safeParse(raw)
-  if (!row.success) return {ok: false, messages: row.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)}
+  if (!row.success)
+    return {ok: false, messages: row.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)}
   const settings = row.data
   const side = podcastArtworkSide(settings.artwork)
-  if (!side) return {ok: false, messages: ['artwork: must be square JPEG or PNG artwork of at least 1400 px (Apple Podcasts)']}
+  if (!side)
+    return {ok: false, messages: ['artwork: must be square JPEG or PNG artwork of at least 1400 px (Apple Podcasts)']}
   return {
     ok: true,
     channel: Object.freeze({
@@ -77,10 +84,14 @@ export function mapPodcastSettings(raw: unknown, links: Links): MappedSettings {
       type: settings.show_type ?? 'episodic',
       copyright: settings.copyright,
       hostSlugs: settings.hosts.map((host) => host.slug),
-      funding: settings.funding_url ? {url: settings.funding_url, text: settings.funding_text ?? settings.funding_url} : null,
+      funding: settings.funding_url
+        ? {url: settings.funding_url, text: settings.funding_text ?? settings.funding_url}
+        : null,
       locked: settings.locked ?? true,
       guid: settings.guid,
-      updatedAt: [settings._updatedAt, ...settings.hosts.map((host) => host._updatedAt)].reduce((latest, next) => (Date.parse(next) > Date.parse(latest) ? next : latest)),
+      updatedAt: [settings._updatedAt, ...settings.hosts.map((host) => host._updatedAt)].reduce((latest, next) =>
+        Date.parse(next) > Date.parse(latest) ? next : latest,
+      ),
     }),
   }
 }

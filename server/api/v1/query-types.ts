@@ -1,5 +1,10 @@
 import type {z} from 'zod'
-import type {CATALOG_PAGE_QUERY_RESULT, CATALOG_QUERY_RESULT, EPISODE_BY_ID_QUERY_RESULT, MEETUP_BY_ID_QUERY_RESULT} from '../../../sanity.types.ts'
+import type {
+  CATALOG_PAGE_QUERY_RESULT,
+  CATALOG_QUERY_RESULT,
+  EPISODE_BY_ID_QUERY_RESULT,
+  MEETUP_BY_ID_QUERY_RESULT,
+} from '../../../sanity.types.ts'
 import type {episodeRowSchema} from './episode.ts'
 import type {meetupRowSchema} from './meetup.ts'
 import type {voiceRowSchema} from './voice.ts'
@@ -15,7 +20,11 @@ import type {voiceRowSchema} from './voice.ts'
 type ImageLike = {asset?: {_ref: string}} | null | undefined
 type WithoutImage<Type> = Type extends object ? Omit<Type, 'image'> : Type
 type ImageOf<Type> = Type extends {image: infer Image} ? Image : null
-type Accepts<Row, Result> = [WithoutImage<Result>] extends [WithoutImage<Row>] ? ([ImageOf<Result>] extends [ImageLike] ? true : false) : false
+type Accepts<Row, Result> = [WithoutImage<Result>] extends [WithoutImage<Row>]
+  ? [ImageOf<Result>] extends [ImageLike]
+    ? true
+    : false
+  : false
 type Row<Schema extends z.ZodType> = z.input<Schema>
 // A paged read's row of one type, without the `_type` it is grouped by.
 type PageRow<Type extends string> = Omit<Extract<CATALOG_PAGE_QUERY_RESULT[number], {_type: Type}>, '_type'>

@@ -3,7 +3,8 @@ import {z} from 'zod'
 // Shapes of what the GROQ projections in content/queries.ts return, before mapping. Sanity may
 // omit a null attribute where groq-js writes `null`, so optional values accept both.
 
-export const optional = <Schema extends z.ZodType>(schema: Schema) => schema.nullish().transform((value) => value ?? null)
+export const optional = <Schema extends z.ZodType>(schema: Schema) =>
+  schema.nullish().transform((value) => value ?? null)
 
 const number = z.number()
 export const imageSourceSchema = z.object({

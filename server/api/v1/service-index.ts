@@ -15,7 +15,8 @@ export interface ServiceIndexSettings {
 export function buildServiceIndex(links: Links, settings: ServiceIndexSettings): ServiceIndex {
   return {
     name: settings.apiName,
-    description: 'Read-only catalog of podcast episodes, internal meetup talks and speaker profiles. Content text is Hebrew; tags and roles are English.',
+    description:
+      'Read-only catalog of podcast episodes, internal meetup talks and speaker profiles. Content text is Hebrew; tags and roles are English.',
     version: 'v1',
     language: 'he',
     authentication: 'none',

@@ -7,7 +7,11 @@ import type {SanityDocument} from '../../../server/content/ndjson.ts'
 import {CATALOG_QUERY} from '../../../server/content/queries.ts'
 import {episode, guests, image, imageAsset, meetup, voice} from '../../fixtures/documents.ts'
 
-const links = createLinks({publicBaseUrl: 'http://api.test', siteUrl: 'https://site.test', images: {projectId: 'proj', dataset: 'prod'}})
+const links = createLinks({
+  publicBaseUrl: 'http://api.test',
+  siteUrl: 'https://site.test',
+  images: {projectId: 'proj', dataset: 'prod'},
+})
 
 /** Runs the real CATALOG_QUERY with groq-js over the documents, then maps the result. */
 async function catalogOf(documents: SanityDocument[]) {
@@ -41,7 +45,9 @@ describe('mapCatalog', () => {
       language: 'he',
       published_date: '2025-02-01',
       tags: ['testing'],
-      guests: [{slug: 'dana', url: 'https://site.test/voices/dana', api_url: 'http://api.test/api/v1/voices/dana.json'}],
+      guests: [
+        {slug: 'dana', url: 'https://site.test/voices/dana', api_url: 'http://api.test/api/v1/voices/dana.json'},
+      ],
       audio_url: 'https://media.test/7.mp3',
       video_id: 'dQw4w9WgXcQ',
       video_url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
@@ -62,7 +68,10 @@ describe('mapCatalog', () => {
 
   it('sizes meetup thumbnails 800x450 and headshots 400x400', async () => {
     const asset = 'image-0123456789abcdef0123456789abcdef01234567-1920x1080-jpg'
-    const catalog = await catalogOf([voice('dana', {headshot: image(asset)}), meetup('talk', {speakers: guests('dana'), thumbnail: image(asset)})])
+    const catalog = await catalogOf([
+      voice('dana', {headshot: image(asset)}),
+      meetup('talk', {speakers: guests('dana'), thumbnail: image(asset)}),
+    ])
     expect(catalog.meetups[0]?.value.image_url).toContain('w=800&h=450&fm=webp&fit=crop')
     expect(catalog.voices[0]?.value.image_url).toContain('w=400&h=400&fm=webp&fit=crop')
     expect(catalog.meetups[0]?.value.video_url).toBe('https://www.youtube.com/watch?v=dQw4w9WgXcQ')
@@ -81,7 +90,9 @@ describe('mapCatalog', () => {
     expect(catalog.episodes.map((entry) => entry.value.slug)).toEqual(['ok-episode'])
     expect(catalog.voices).toEqual([])
     expect(catalog.meetups).toEqual([])
-    const rejected = Object.fromEntries(catalog.problems.map((problem) => [problem.documentId, problem.messages.join(' ')]))
+    const rejected = Object.fromEntries(
+      catalog.problems.map((problem) => [problem.documentId, problem.messages.join(' ')]),
+    )
     expect(Object.keys(rejected).sort()).toEqual(['Bad_Slug', 'bad-date', 'bad-tag', 'no-bio', 'no-title', 'no-video'])
     expect(rejected['no-title']).toMatch(/^title:/)
     expect(rejected['bad-date']).toMatch(/^published_date:/)
@@ -91,7 +102,11 @@ describe('mapCatalog', () => {
   })
 
   it('drops references to voices it does not serve, with a warning, so every PersonRef resolves', async () => {
-    const catalog = await catalogOf([voice('dana'), voice('broken', {role: undefined}), episode('ep-1', {guests: guests('dana', 'broken', 'missing')})])
+    const catalog = await catalogOf([
+      voice('dana'),
+      voice('broken', {role: undefined}),
+      episode('ep-1', {guests: guests('dana', 'broken', 'missing')}),
+    ])
     expect(catalog.episodes[0]?.value.guests.map((guest) => guest.slug)).toEqual(['dana'])
     expect(catalog.problems).toContainEqual({
       documentId: 'ep-1',
@@ -102,13 +117,26 @@ describe('mapCatalog', () => {
   })
 
   it('serves one document per slug and reports the others', async () => {
-    const catalog = await catalogOf([episode('same', {_id: 'first'}), episode('same', {_id: 'second', publishedAt: '2024-01-01'})])
+    const catalog = await catalogOf([
+      episode('same', {_id: 'first'}),
+      episode('same', {_id: 'second', publishedAt: '2024-01-01'}),
+    ])
     expect(catalog.episodes.map((entry) => entry.documentId)).toEqual(['first'])
-    expect(catalog.problems).toEqual([{documentId: 'second', collection: 'episodes', severity: 'rejected', messages: ['slug: "same" is already used by another document in episodes']}])
+    expect(catalog.problems).toEqual([
+      {
+        documentId: 'second',
+        collection: 'episodes',
+        severity: 'rejected',
+        messages: ['slug: "same" is already used by another document in episodes'],
+      },
+    ])
   })
 
   it('dates an item by the latest edit among the documents it shows', async () => {
-    const catalog = await catalogOf([voice('dana', {_updatedAt: '2025-06-01T00:00:00Z'}), episode('ep-1', {guests: guests('dana')})])
+    const catalog = await catalogOf([
+      voice('dana', {_updatedAt: '2025-06-01T00:00:00Z'}),
+      episode('ep-1', {guests: guests('dana')}),
+    ])
     expect(catalog.episodes[0]?.updatedAt).toBe('2025-06-01T00:00:00Z')
   })
 

@@ -19,7 +19,8 @@ describe('cursors', () => {
   it('carries version 1 and refuses any other version', () => {
     expect(JSON.parse(Buffer.from(encodeCursor(['a', 'b']), 'base64url').toString('utf8'))).toEqual([1, 'a', 'b'])
     expect(decodeCursor(cursorOf([1, 'a', 'b']))).toEqual({ok: true, key: ['a', 'b']})
-    for (const version of [0, 2, '1', null]) expect(decodeCursor(cursorOf([version, 'a', 'b'])), String(version)).toEqual(refused)
+    for (const version of [0, 2, '1', null])
+      expect(decodeCursor(cursorOf([version, 'a', 'b'])), String(version)).toEqual(refused)
   })
 
   it('refuses other shapes', () => {
@@ -32,7 +33,14 @@ describe('cursors', () => {
 
   it('refuses characters outside base64url, padding included', () => {
     const cursor = encodeCursor(['2026-01-01', 'ep-1'])
-    for (const bad of [`${cursor}=`, cursor.replace(/./, '+'), cursor.replace(/./, '/'), `${cursor} `, `${cursor}.`, `א${cursor}`]) {
+    for (const bad of [
+      `${cursor}=`,
+      cursor.replace(/./, '+'),
+      cursor.replace(/./, '/'),
+      `${cursor} `,
+      `${cursor}.`,
+      `א${cursor}`,
+    ]) {
       expect(decodeCursor(bad), bad).toEqual(refused)
     }
   })

@@ -8,11 +8,17 @@ import type {SanityDocument} from '../../../server/content/ndjson.ts'
 import {CATALOG_QUERY, EPISODE_BY_ID_QUERY} from '../../../server/content/queries.ts'
 import {episode} from '../../fixtures/documents.ts'
 
-const links = createLinks({publicBaseUrl: 'http://api.test', siteUrl: 'https://site.test', images: {projectId: 'proj', dataset: 'prod'}})
+const links = createLinks({
+  publicBaseUrl: 'http://api.test',
+  siteUrl: 'https://site.test',
+  images: {projectId: 'proj', dataset: 'prod'},
+})
 const settings = {links, feedUrl: 'https://site.test/feed.xml'}
-const fetchFrom = (documents: SanityDocument[], query: string, params?: Record<string, unknown>) => createEmbeddedSource('inline', async () => documents).fetch(query, params)
+const fetchFrom = (documents: SanityDocument[], query: string, params?: Record<string, unknown>) =>
+  createEmbeddedSource('inline', async () => documents).fetch(query, params)
 
-const served = (catalog: Catalog) => catalog.episodes.map((entry) => `${entry.documentId}:${entry.value.slug}:${entry.value.title}`)
+const served = (catalog: Catalog) =>
+  catalog.episodes.map((entry) => `${entry.documentId}:${entry.value.slug}:${entry.value.title}`)
 const problems = (catalog: Catalog) => [...catalog.problems].sort((a, b) => a.documentId.localeCompare(b.documentId))
 
 /** The catalog before, then the same edit applied by a full re-read and by a per-document build. */
@@ -31,9 +37,20 @@ const other = episode('other', {_id: 'other', publishedAt: '2025-06-01', title: 
 
 describe('the document policy, alike in full and per-document builds', () => {
   it('keeps a slug with the document that holds it: a newer document asking for it keeps its last valid version', async () => {
-    const catalog = await bothWays([holder, other], [holder, {...other, slug: {_type: 'slug', current: 'taken'}, title: 'אחר, ערוך'}], 'other')
+    const catalog = await bothWays(
+      [holder, other],
+      [holder, {...other, slug: {_type: 'slug', current: 'taken'}, title: 'אחר, ערוך'}],
+      'other',
+    )
     expect(served(catalog)).toEqual(['other:other:אחר', 'holder:taken:המחזיק'])
-    expect(problems(catalog)).toEqual([{documentId: 'other', collection: 'episodes', severity: 'kept', messages: ['slug: "taken" is already used by another document in episodes']}])
+    expect(problems(catalog)).toEqual([
+      {
+        documentId: 'other',
+        collection: 'episodes',
+        severity: 'kept',
+        messages: ['slug: "taken" is already used by another document in episodes'],
+      },
+    ])
   })
 
   it('rejects a new document that asks for a held slug', async () => {
@@ -46,11 +63,17 @@ describe('the document policy, alike in full and per-document builds', () => {
   it('keeps the last valid version of a document an edit breaks', async () => {
     const catalog = await bothWays([holder, other], [holder, {...other, title: undefined}], 'other')
     expect(served(catalog)).toContain('other:other:אחר')
-    expect(problems(catalog)).toMatchObject([{documentId: 'other', severity: 'kept', messages: ['title: Invalid input: expected string, received null']}])
+    expect(problems(catalog)).toMatchObject([
+      {documentId: 'other', severity: 'kept', messages: ['title: Invalid input: expected string, received null']},
+    ])
   })
 
   it('lets a renamed document take a slug that was freed, and serves a plain edit', async () => {
-    const catalog = await bothWays([holder, other], [{...holder, slug: {_type: 'slug', current: 'renamed'}}, other], 'holder')
+    const catalog = await bothWays(
+      [holder, other],
+      [{...holder, slug: {_type: 'slug', current: 'renamed'}}, other],
+      'holder',
+    )
     expect(served(catalog)).toEqual(['other:other:אחר', 'holder:renamed:המחזיק'])
     expect(catalog.problems).toEqual([])
   })
@@ -77,18 +100,42 @@ describe('the document policy, alike in full and per-document builds', () => {
         const catalog = mapCatalog(await fetchFrom(documents, CATALOG_QUERY), settings)
         expect(served(catalog)).toEqual(['newer:same:חדש', 'twin-a:twin:א'])
         expect(problems(catalog)).toEqual([
-          {documentId: 'older', collection: 'episodes', severity: 'rejected', messages: ['slug: "same" is already used by another document in episodes']},
-          {documentId: 'twin-b', collection: 'episodes', severity: 'rejected', messages: ['slug: "twin" is already used by another document in episodes']},
+          {
+            documentId: 'older',
+            collection: 'episodes',
+            severity: 'rejected',
+            messages: ['slug: "same" is already used by another document in episodes'],
+          },
+          {
+            documentId: 'twin-b',
+            collection: 'episodes',
+            severity: 'rejected',
+            messages: ['slug: "twin" is already used by another document in episodes'],
+          },
         ])
       }
     })
 
     it('keeps the holder when a newer document takes its slug and the holder is then edited', async () => {
       const newcomer = episode('taken', {_id: 'newcomer', publishedAt: '2026-01-01'})
-      const previous = mapCatalog(await fetchFrom([holder, newcomer], CATALOG_QUERY), settings, mapCatalog(await fetchFrom([holder], CATALOG_QUERY), settings))
+      const previous = mapCatalog(
+        await fetchFrom([holder, newcomer], CATALOG_QUERY),
+        settings,
+        mapCatalog(await fetchFrom([holder], CATALOG_QUERY), settings),
+      )
       const edited = [{...holder, title: 'המחזיק, ערוך'}, newcomer]
       const full = mapCatalog(await fetchFrom(edited, CATALOG_QUERY), settings, previous)
-      const incremental = patchCatalog(previous, [{collection: 'episodes', documentId: 'holder', row: await fetchFrom(edited, EPISODE_BY_ID_QUERY, {id: 'holder'})}], settings)
+      const incremental = patchCatalog(
+        previous,
+        [
+          {
+            collection: 'episodes',
+            documentId: 'holder',
+            row: await fetchFrom(edited, EPISODE_BY_ID_QUERY, {id: 'holder'}),
+          },
+        ],
+        settings,
+      )
       for (const catalog of [full, incremental]) {
         expect(served(catalog)).toEqual(['holder:taken:המחזיק, ערוך'])
         expect(problems(catalog)).toMatchObject([{documentId: 'newcomer', severity: 'rejected'}])
@@ -100,34 +147,73 @@ describe('the document policy, alike in full and per-document builds', () => {
     const broken = {...other, title: undefined}
 
     it('keeps it when the edit broke the document but not its slug, and when the broken edit also asks for a new slug', async () => {
-      const renamedAndBroken = await bothWays([holder, other], [holder, {...broken, slug: {_type: 'slug', current: 'elsewhere'}}], 'other')
+      const renamedAndBroken = await bothWays(
+        [holder, other],
+        [holder, {...broken, slug: {_type: 'slug', current: 'elsewhere'}}],
+        'other',
+      )
       expect(served(renamedAndBroken)).toEqual(['other:other:אחר', 'holder:taken:המחזיק'])
       expect(problems(renamedAndBroken)).toMatchObject([{documentId: 'other', severity: 'kept'}])
     })
 
     it('lets no other document take the slug its kept version holds', async () => {
-      const previous = mapCatalog(await fetchFrom([holder, broken], CATALOG_QUERY), settings, mapCatalog(await fetchFrom([holder, other], CATALOG_QUERY), settings))
+      const previous = mapCatalog(
+        await fetchFrom([holder, broken], CATALOG_QUERY),
+        settings,
+        mapCatalog(await fetchFrom([holder, other], CATALOG_QUERY), settings),
+      )
       expect(problems(previous)).toMatchObject([{documentId: 'other', severity: 'kept'}])
       const after = [{...holder, slug: {_type: 'slug', current: 'other'}}, broken]
       const full = mapCatalog(await fetchFrom(after, CATALOG_QUERY), settings, previous)
-      const incremental = patchCatalog(previous, [{collection: 'episodes', documentId: 'holder', row: await fetchFrom(after, EPISODE_BY_ID_QUERY, {id: 'holder'})}], settings)
+      const incremental = patchCatalog(
+        previous,
+        [
+          {
+            collection: 'episodes',
+            documentId: 'holder',
+            row: await fetchFrom(after, EPISODE_BY_ID_QUERY, {id: 'holder'}),
+          },
+        ],
+        settings,
+      )
       expect(served(incremental), 'a per-document build').toEqual(['other:other:אחר', 'holder:taken:המחזיק'])
       expect(served(full), 'a full re-read, as the per-document build').toEqual(served(incremental))
       expect(problems(full)).toEqual(problems(incremental))
     })
 
     it('still keeps it when it is fixed under a slug another holds, and serves the fix under a free one', async () => {
-      const previous = mapCatalog(await fetchFrom([holder, broken], CATALOG_QUERY), settings, mapCatalog(await fetchFrom([holder, other], CATALOG_QUERY), settings))
+      const previous = mapCatalog(
+        await fetchFrom([holder, broken], CATALOG_QUERY),
+        settings,
+        mapCatalog(await fetchFrom([holder, other], CATALOG_QUERY), settings),
+      )
       const bothBuilds = async (after: SanityDocument[]) => {
         const full = mapCatalog(await fetchFrom(after, CATALOG_QUERY), settings, previous)
-        const incremental = patchCatalog(previous, [{collection: 'episodes', documentId: 'other', row: await fetchFrom(after, EPISODE_BY_ID_QUERY, {id: 'other'})}], settings)
+        const incremental = patchCatalog(
+          previous,
+          [
+            {
+              collection: 'episodes',
+              documentId: 'other',
+              row: await fetchFrom(after, EPISODE_BY_ID_QUERY, {id: 'other'}),
+            },
+          ],
+          settings,
+        )
         expect(served(incremental)).toEqual(served(full))
         expect(problems(incremental)).toEqual(problems(full))
         return full
       }
       const clash = await bothBuilds([holder, {...other, title: 'תוקן', slug: {_type: 'slug', current: 'taken'}}])
       expect(served(clash)).toEqual(['other:other:אחר', 'holder:taken:המחזיק'])
-      expect(problems(clash)).toEqual([{documentId: 'other', collection: 'episodes', severity: 'kept', messages: ['slug: "taken" is already used by another document in episodes']}])
+      expect(problems(clash)).toEqual([
+        {
+          documentId: 'other',
+          collection: 'episodes',
+          severity: 'kept',
+          messages: ['slug: "taken" is already used by another document in episodes'],
+        },
+      ])
       const fixed = await bothBuilds([holder, {...other, title: 'תוקן'}])
       expect(served(fixed)).toEqual(['other:other:תוקן', 'holder:taken:המחזיק'])
       expect(fixed.problems).toEqual([])

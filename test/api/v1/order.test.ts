@@ -102,7 +102,11 @@ describe('episodes and meetups: newest first, then the slug', () => {
 describe('the sample catalog', () => {
   it('is served in these orders, keys taken from the items', async () => {
     const config = loadConfig({PUBLIC_BASE_URL: 'http://api.test'})
-    const {catalog} = await catalogSnapshotBuilder({source: createEmbeddedFileSource(SAMPLE_DATASET), config, clock: () => new Date()})(undefined, {kind: 'all'})
+    const {catalog} = await catalogSnapshotBuilder({
+      source: createEmbeddedFileSource(SAMPLE_DATASET),
+      config,
+      clock: () => new Date(),
+    })(undefined, {kind: 'all'})
     const voices = catalog.voices.map(({value}) => voiceOrder.key(value))
     expect(voices).toEqual(sorted(voiceOrder, voices))
     expect(

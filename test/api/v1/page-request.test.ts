@@ -9,16 +9,27 @@ import {SAMPLE_DATASET} from '../../helpers/server.ts'
 
 const BASE = 'http://api.test'
 const config = loadConfig({PUBLIC_BASE_URL: BASE})
-const snapshot = await catalogSnapshotBuilder({source: createEmbeddedFileSource(SAMPLE_DATASET), config, clock: () => new Date()})(undefined, {kind: 'all'})
+const snapshot = await catalogSnapshotBuilder({
+  source: createEmbeddedFileSource(SAMPLE_DATASET),
+  config,
+  clock: () => new Date(),
+})(undefined, {kind: 'all'})
 const episodes = (query: string) => resolveCatalogPath(snapshot, BASE, '/episodes.json', query)
 
 function pagination(resolution: Resolution): {limit: number; count: number; next_cursor: string | null} {
   if (!resolution.found) throw new Error(`refused: ${resolution.detail}`)
-  const body: {pagination: {limit: number; count: number; next_cursor: string | null}} = JSON.parse(resolution.representation.body.toString('utf8'))
+  const body: {pagination: {limit: number; count: number; next_cursor: string | null}} = JSON.parse(
+    resolution.representation.body.toString('utf8'),
+  )
   return body.pagination
 }
 
-const refusedLimit = {found: false, names: true, status: 400, detail: expect.stringMatching(/^limit must be a whole number from 1 to 500 \(default 100\)/)}
+const refusedLimit = {
+  found: false,
+  names: true,
+  status: 400,
+  detail: expect.stringMatching(/^limit must be a whole number from 1 to 500 \(default 100\)/),
+}
 
 describe('limit', () => {
   it.each([
@@ -33,18 +44,47 @@ describe('limit', () => {
 
   it('is 100 when absent, empty of parameters, or beside parameters it ignores', () => {
     expect(episodes('')).toEqual({found: true, representation: snapshot.representation('episodes.json')})
-    expect(episodes('utm_source=x&limit_=3')).toEqual({found: true, representation: snapshot.representation('episodes.json')})
+    expect(episodes('utm_source=x&limit_=3')).toEqual({
+      found: true,
+      representation: snapshot.representation('episodes.json'),
+    })
     expect(pagination(episodes('limit=100')).limit).toBe(100)
   })
 
-  it.each(['0', '00', '501', '1000', '9999', '10000', '1e2', '-1', '+1', '1.0', '1.5', ' 1', '1 ', '0x10', 'ten', '١', ''])('refuses "%s"', (limit) => {
+  it.each([
+    '0',
+    '00',
+    '501',
+    '1000',
+    '9999',
+    '10000',
+    '1e2',
+    '-1',
+    '+1',
+    '1.0',
+    '1.5',
+    ' 1',
+    '1 ',
+    '0x10',
+    'ten',
+    '١',
+    '',
+  ])('refuses "%s"', (limit) => {
     expect(episodes(`limit=${encodeURIComponent(limit)}`)).toEqual(refusedLimit)
   })
 
   it('refuses a bare "limit" with no value, and a repeated one even when both agree', () => {
     expect(episodes('limit')).toEqual(refusedLimit)
-    expect(episodes('limit=5&limit=5')).toEqual({found: false, names: true, status: 400, detail: 'limit is given more than once; send it at most once'})
-    expect(episodes('limit=5&utm=1&limit=')).toMatchObject({status: 400, detail: expect.stringMatching(/more than once/)})
+    expect(episodes('limit=5&limit=5')).toEqual({
+      found: false,
+      names: true,
+      status: 400,
+      detail: 'limit is given more than once; send it at most once',
+    })
+    expect(episodes('limit=5&utm=1&limit=')).toMatchObject({
+      status: 400,
+      detail: expect.stringMatching(/more than once/),
+    })
   })
 })
 
@@ -60,7 +100,17 @@ describe('cursor', () => {
 
   it('refuses a repeated cursor, and one this API did not issue', () => {
     const cursor = encodeCursor(['2026-01-01', 'x'])
-    expect(episodes(`cursor=${cursor}&cursor=${cursor}`)).toEqual({found: false, names: true, status: 400, detail: 'cursor is given more than once; send it at most once'})
-    expect(episodes(`cursor=${cursor}=`)).toMatchObject({found: false, names: true, status: 400, detail: expect.stringMatching(/cursor is not one this API issued/)})
+    expect(episodes(`cursor=${cursor}&cursor=${cursor}`)).toEqual({
+      found: false,
+      names: true,
+      status: 400,
+      detail: 'cursor is given more than once; send it at most once',
+    })
+    expect(episodes(`cursor=${cursor}=`)).toMatchObject({
+      found: false,
+      names: true,
+      status: 400,
+      detail: expect.stringMatching(/cursor is not one this API issued/),
+    })
   })
 })

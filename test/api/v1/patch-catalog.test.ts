@@ -1,16 +1,32 @@
 // Per-document updates (patchCatalog) for every collection, one document mapped on its own
 // (mapOneDocument, the Studio's API view), and the podcast settings in a mapped catalog.
 import {describe, expect, it} from 'vitest'
-import {mapCatalog, mapOneDocument, patchCatalog, type Catalog, type DocumentUpdate} from '../../../server/api/v1/catalog.ts'
+import {
+  mapCatalog,
+  mapOneDocument,
+  patchCatalog,
+  type Catalog,
+  type DocumentUpdate,
+} from '../../../server/api/v1/catalog.ts'
 import {createLinks} from '../../../server/api/v1/links.ts'
 import {createEmbeddedSource} from '../../../server/content/embedded-source.ts'
 import type {SanityDocument} from '../../../server/content/ndjson.ts'
-import {CATALOG_QUERY, EPISODE_BY_ID_QUERY, MEETUP_BY_ID_QUERY, VOICE_BY_ID_QUERY} from '../../../server/content/queries.ts'
+import {
+  CATALOG_QUERY,
+  EPISODE_BY_ID_QUERY,
+  MEETUP_BY_ID_QUERY,
+  VOICE_BY_ID_QUERY,
+} from '../../../server/content/queries.ts'
 import {episode, guests, meetup, voice} from '../../fixtures/documents.ts'
 
-const links = createLinks({publicBaseUrl: 'http://api.test', siteUrl: 'https://site.test', images: {projectId: 'proj', dataset: 'prod'}})
+const links = createLinks({
+  publicBaseUrl: 'http://api.test',
+  siteUrl: 'https://site.test',
+  images: {projectId: 'proj', dataset: 'prod'},
+})
 const settings = {links, feedUrl: 'https://site.test/feed.xml'}
-const fetchFrom = (documents: SanityDocument[], query: string, params?: Record<string, unknown>) => createEmbeddedSource('inline', async () => documents).fetch(query, params)
+const fetchFrom = (documents: SanityDocument[], query: string, params?: Record<string, unknown>) =>
+  createEmbeddedSource('inline', async () => documents).fetch(query, params)
 const QUERIES = {episodes: EPISODE_BY_ID_QUERY, meetups: MEETUP_BY_ID_QUERY, voices: VOICE_BY_ID_QUERY}
 
 const BEFORE = [
@@ -22,10 +38,15 @@ const BEFORE = [
   episode('ep-3', {publishedAt: '2025-03-01', guests: guests('noa')}),
 ]
 
-async function update(documents: SanityDocument[], collection: keyof typeof QUERIES, documentId: string): Promise<DocumentUpdate> {
+async function update(
+  documents: SanityDocument[],
+  collection: keyof typeof QUERIES,
+  documentId: string,
+): Promise<DocumentUpdate> {
   return {collection, documentId, row: await fetchFrom(documents, QUERIES[collection], {id: documentId})}
 }
-const slugs = (catalog: Catalog, collection: 'episodes' | 'meetups' | 'voices') => catalog[collection].map((entry) => entry.value.slug)
+const slugs = (catalog: Catalog, collection: 'episodes' | 'meetups' | 'voices') =>
+  catalog[collection].map((entry) => entry.value.slug)
 
 describe('patchCatalog', () => {
   it('updates a meetup in place and leaves the other collections the same arrays', async () => {
@@ -33,7 +54,9 @@ describe('patchCatalog', () => {
     const after = BEFORE.map((document) => (document._id === 'm-1' ? {...document, title: 'כותרת חדשה'} : document))
     const patched = patchCatalog(previous, [await update(after, 'meetups', 'm-1')], settings)
     expect(patched.meetups.find((entry) => entry.documentId === 'm-1')?.value.title).toBe('כותרת חדשה')
-    expect(patched.meetups.find((entry) => entry.documentId === 'm-1')?.value.speakers.map((speaker) => speaker.slug)).toEqual(['dana'])
+    expect(
+      patched.meetups.find((entry) => entry.documentId === 'm-1')?.value.speakers.map((speaker) => speaker.slug),
+    ).toEqual(['dana'])
     expect(slugs(patched, 'meetups')).toEqual(['m-2', 'm-1'])
     expect(patched.episodes).toBe(previous.episodes)
     expect(patched.voices).toBe(previous.voices)
@@ -52,9 +75,15 @@ describe('patchCatalog', () => {
 
   it('inserts a new document where the list order puts it', async () => {
     const previous = mapCatalog(await fetchFrom(BEFORE, CATALOG_QUERY), settings)
-    const after = [...BEFORE, episode('ep-2', {publishedAt: '2025-02-01'}), episode('ep-4', {publishedAt: '2025-05-01'}), episode('intro', {publishedAt: '2024-01-01'})]
+    const after = [
+      ...BEFORE,
+      episode('ep-2', {publishedAt: '2025-02-01'}),
+      episode('ep-4', {publishedAt: '2025-05-01'}),
+      episode('intro', {publishedAt: '2024-01-01'}),
+    ]
     let patched = previous
-    for (const id of ['ep-2', 'ep-4', 'intro']) patched = patchCatalog(patched, [await update(after, 'episodes', id)], settings)
+    for (const id of ['ep-2', 'ep-4', 'intro'])
+      patched = patchCatalog(patched, [await update(after, 'episodes', id)], settings)
     expect(slugs(patched, 'episodes')).toEqual(['ep-4', 'ep-3', 'ep-2', 'ep-1', 'intro'])
     expect(patched.episodes).toEqual(mapCatalog(await fetchFrom(after, CATALOG_QUERY), settings).episodes)
   })
@@ -64,7 +93,9 @@ describe('patchCatalog', () => {
     const after = BEFORE.map((document) => (document._id === 'ep-1' ? {...document, title: ''} : document))
     const patched = patchCatalog(previous, [await update(after, 'episodes', 'ep-1')], settings)
     expect(patched.episodes).toBe(previous.episodes)
-    expect(patched.problems).toEqual([{documentId: 'ep-1', collection: 'episodes', severity: 'kept', messages: [expect.stringMatching(/^title: /)]}])
+    expect(patched.problems).toEqual([
+      {documentId: 'ep-1', collection: 'episodes', severity: 'kept', messages: [expect.stringMatching(/^title: /)]},
+    ])
     const fixed = patchCatalog(patched, [await update(BEFORE, 'episodes', 'ep-1')], settings)
     expect(fixed.problems, 'a later update of the document clears its problem').toEqual([])
   })
@@ -73,13 +104,21 @@ describe('patchCatalog', () => {
     const previous = mapCatalog(await fetchFrom(BEFORE, CATALOG_QUERY), settings)
     // Noa is deleted, and ep-3 (her episode) is passed along, as the builder does for a voice.
     const after = BEFORE.filter((document) => document._id !== 'noa')
-    const patched = patchCatalog(previous, [{collection: 'voices', documentId: 'noa', row: null}, await update(after, 'episodes', 'ep-3')], settings)
+    const patched = patchCatalog(
+      previous,
+      [{collection: 'voices', documentId: 'noa', row: null}, await update(after, 'episodes', 'ep-3')],
+      settings,
+    )
     expect(slugs(patched, 'voices')).toEqual(['dana'])
     expect(patched.episodes.find((entry) => entry.documentId === 'ep-3')?.value.guests).toEqual([])
     // An episode edit alone links to the voices already served.
-    const withGuest = BEFORE.map((document) => (document._id === 'ep-1' ? {...document, guests: guests('dana', 'noa')} : document))
+    const withGuest = BEFORE.map((document) =>
+      document._id === 'ep-1' ? {...document, guests: guests('dana', 'noa')} : document,
+    )
     const edited = patchCatalog(previous, [await update(withGuest, 'episodes', 'ep-1')], settings)
-    expect(edited.episodes.find((entry) => entry.documentId === 'ep-1')?.value.guests.map((guest) => guest.slug)).toEqual(['dana', 'noa'])
+    expect(
+      edited.episodes.find((entry) => entry.documentId === 'ep-1')?.value.guests.map((guest) => guest.slug),
+    ).toEqual(['dana', 'noa'])
     expect(edited.voices).toBe(previous.voices)
   })
 
@@ -100,14 +139,23 @@ describe('mapOneDocument', () => {
     for (const collection of ['episodes', 'meetups', 'voices'] as const) {
       const row = (rows as Record<string, {_id: string}[]>)[collection]?.[0]
       const mapped = mapOneDocument(collection, row, {...settings, servedVoices: new Set(['dana', 'noa'])})
-      expect(mapped, collection).toEqual({ok: true, entry: catalog[collection].find((entry) => entry.documentId === row?._id), warnings: []})
+      expect(mapped, collection).toEqual({
+        ok: true,
+        entry: catalog[collection].find((entry) => entry.documentId === row?._id),
+        warnings: [],
+      })
     }
   })
 
   it('warns of a guest it leaves out, and refuses a broken document with each issue worded', async () => {
-    const rows = (await fetchFrom([voice('ghost'), episode('ep-9', {guests: guests('ghost')})], CATALOG_QUERY)) as {episodes: unknown[]}
+    const rows = (await fetchFrom([voice('ghost'), episode('ep-9', {guests: guests('ghost')})], CATALOG_QUERY)) as {
+      episodes: unknown[]
+    }
     const [row] = rows.episodes
-    expect(mapOneDocument('episodes', row, context)).toMatchObject({ok: true, warnings: ['guests: left out voice "ghost", which the catalog does not serve']})
+    expect(mapOneDocument('episodes', row, context)).toMatchObject({
+      ok: true,
+      warnings: ['guests: left out voice "ghost", which the catalog does not serve'],
+    })
     const refused = mapOneDocument('voices', 'not a document', context)
     expect(refused.ok).toBe(false)
     if (refused.ok) return
@@ -150,7 +198,14 @@ describe('two new documents asking for one slug on the same date', () => {
         catalog.episodes.map((entry) => entry.documentId),
         order.join(),
       ).toEqual(['a-doc'])
-      expect(catalog.problems, order.join()).toEqual([{documentId: 'b-doc', collection: 'episodes', severity: 'rejected', messages: ['slug: "same" is already used by another document in episodes']}])
+      expect(catalog.problems, order.join()).toEqual([
+        {
+          documentId: 'b-doc',
+          collection: 'episodes',
+          severity: 'rejected',
+          messages: ['slug: "same" is already used by another document in episodes'],
+        },
+      ])
     }
   })
 })

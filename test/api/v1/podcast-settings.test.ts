@@ -10,9 +10,16 @@ import {mapPodcastSettings} from '../../../server/api/v1/podcast-settings.ts'
 import {mapVoice, type VoiceRow} from '../../../server/api/v1/voice.ts'
 import {buildServiceIndex} from '../../../server/api/v1/service-index.ts'
 
-const links = createLinks({publicBaseUrl: 'http://api.test', siteUrl: 'https://site.test', images: {projectId: 'proj', dataset: 'prod'}})
+const links = createLinks({
+  publicBaseUrl: 'http://api.test',
+  siteUrl: 'https://site.test',
+  images: {projectId: 'proj', dataset: 'prod'},
+})
 const ASSET = 'image-abc123-3000x2000-jpg'
-const artwork = (ref: string, crop?: {top: number; bottom: number; left: number; right: number}) => ({asset: {_ref: ref}, ...(crop ? {crop} : {})})
+const artwork = (ref: string, crop?: {top: number; bottom: number; left: number; right: number}) => ({
+  asset: {_ref: ref},
+  ...(crop ? {crop} : {}),
+})
 
 const row = (fields: Record<string, unknown> = {}) => ({
   _id: 'podcastSettings',
@@ -59,7 +66,17 @@ describe('the podcast settings', () => {
   })
 
   it('take what is set, and the funding URL as its text when there is none', () => {
-    const settings = mapPodcastSettings(row({explicit: true, show_type: 'serial', locked: false, guid: '9b3f6a8e-2c1d-4e5f-8a7b-0c1d2e3f4a5b', funding_url: 'https://fund.test', hosts: []}), links)
+    const settings = mapPodcastSettings(
+      row({
+        explicit: true,
+        show_type: 'serial',
+        locked: false,
+        guid: '9b3f6a8e-2c1d-4e5f-8a7b-0c1d2e3f4a5b',
+        funding_url: 'https://fund.test',
+        hosts: [],
+      }),
+      links,
+    )
     expect(settings).toMatchObject({
       ok: true,
       channel: {
@@ -71,22 +88,48 @@ describe('the podcast settings', () => {
         updatedAt: '2026-01-01T00:00:00Z',
       },
     })
-    expect(mapPodcastSettings(row({funding_url: 'https://fund.test', funding_text: 'Support us'}), links)).toMatchObject({channel: {funding: {url: 'https://fund.test', text: 'Support us'}}})
+    expect(
+      mapPodcastSettings(row({funding_url: 'https://fund.test', funding_text: 'Support us'}), links),
+    ).toMatchObject({channel: {funding: {url: 'https://fund.test', text: 'Support us'}}})
     expect(Object.isFrozen(settings.ok && settings.channel)).toBe(true)
   })
 
   it('are refused with each field named: blank text, a long description, a bad email, an unknown category', () => {
-    expect(mapPodcastSettings(row({title: '  '}), links)).toEqual({ok: false, messages: [expect.stringMatching(/^title: /)]})
-    expect(mapPodcastSettings(row({description: 'א'.repeat(2000)}), links)).toEqual({ok: true, channel: expect.anything()})
-    expect(mapPodcastSettings(row({description: `${'א'.repeat(2000)}x`}), links)).toEqual({ok: false, messages: ['description: must be at most 4000 bytes (Apple Podcasts)']})
-    expect(mapPodcastSettings(row({owner_email: 'nobody'}), links)).toEqual({ok: false, messages: [expect.stringMatching(/^owner_email: /)]})
-    expect(mapPodcastSettings(row({categories: ['Technology|Gadgets']}), links)).toEqual({ok: false, messages: ["categories.0: is not in Apple Podcasts' category list"]})
-    expect(mapPodcastSettings(row({categories: []}), links)).toMatchObject({ok: false, messages: [expect.stringMatching(/^categories: /)]})
-    expect(mapPodcastSettings(row({funding_url: 'ftp://fund.test'}), links)).toMatchObject({ok: false, messages: [expect.stringMatching(/^funding_url: /)]})
+    expect(mapPodcastSettings(row({title: '  '}), links)).toEqual({
+      ok: false,
+      messages: [expect.stringMatching(/^title: /)],
+    })
+    expect(mapPodcastSettings(row({description: 'א'.repeat(2000)}), links)).toEqual({
+      ok: true,
+      channel: expect.anything(),
+    })
+    expect(mapPodcastSettings(row({description: `${'א'.repeat(2000)}x`}), links)).toEqual({
+      ok: false,
+      messages: ['description: must be at most 4000 bytes (Apple Podcasts)'],
+    })
+    expect(mapPodcastSettings(row({owner_email: 'nobody'}), links)).toEqual({
+      ok: false,
+      messages: [expect.stringMatching(/^owner_email: /)],
+    })
+    expect(mapPodcastSettings(row({categories: ['Technology|Gadgets']}), links)).toEqual({
+      ok: false,
+      messages: ["categories.0: is not in Apple Podcasts' category list"],
+    })
+    expect(mapPodcastSettings(row({categories: []}), links)).toMatchObject({
+      ok: false,
+      messages: [expect.stringMatching(/^categories: /)],
+    })
+    expect(mapPodcastSettings(row({funding_url: 'ftp://fund.test'}), links)).toMatchObject({
+      ok: false,
+      messages: [expect.stringMatching(/^funding_url: /)],
+    })
   })
 
   it('are refused with artwork smaller than 1400 px after its crop', () => {
-    const refusal = {ok: false, messages: ['artwork: must be square JPEG or PNG artwork of at least 1400 px (Apple Podcasts)']}
+    const refusal = {
+      ok: false,
+      messages: ['artwork: must be square JPEG or PNG artwork of at least 1400 px (Apple Podcasts)'],
+    }
     expect(mapPodcastSettings(row({artwork: artwork('image-abc123-1399x3000-png')}), links)).toEqual(refusal)
     expect(mapPodcastSettings(row({artwork: artwork('not-an-asset-id')}), links)).toEqual(refusal)
   })
@@ -95,7 +138,14 @@ describe('the podcast settings', () => {
 describe('podcast artwork', () => {
   it('reads the size and format an asset id spells', () => {
     expect(imageAssetDimensions(ASSET)).toEqual({width: 3000, height: 2000, format: 'jpg'})
-    for (const id of ['image-abc-3000x2000', 'file-abc-3000x2000-jpg', 'image-abc-3000x2000-jpg-x', 'image--3000x2000-jpg', 'ximage-abc-1x1-png', 'image-abc-3000-jpg'])
+    for (const id of [
+      'image-abc-3000x2000',
+      'file-abc-3000x2000-jpg',
+      'image-abc-3000x2000-jpg-x',
+      'image--3000x2000-jpg',
+      'ximage-abc-1x1-png',
+      'image-abc-3000-jpg',
+    ])
       expect(imageAssetDimensions(id), id).toBeUndefined()
   })
 
@@ -108,8 +158,12 @@ describe('podcast artwork', () => {
     // 3000 wide less 10% and 20%: 2100; 2000 high less 10% and 5%: 1700.
     expect(podcastArtworkSide(artwork(ASSET, {left: 0.1, right: 0.2, top: 0.1, bottom: 0.05}))).toBe(1700)
     expect(podcastArtworkSide(artwork(ASSET, {left: 0.3, right: 0.3, top: 0, bottom: 0}))).toBe(undefined)
-    expect(podcastArtworkSide(artwork('image-abc-3000x4000-png', {left: 0, right: 0, top: 0.25, bottom: 0.25}))).toBe(2000)
-    expect(podcastArtworkSide(artwork('image-abc-2001x2001-png', {left: 0.0004, right: 0, top: 0, bottom: 0}))).toBe(2000)
+    expect(podcastArtworkSide(artwork('image-abc-3000x4000-png', {left: 0, right: 0, top: 0.25, bottom: 0.25}))).toBe(
+      2000,
+    )
+    expect(podcastArtworkSide(artwork('image-abc-2001x2001-png', {left: 0.0004, right: 0, top: 0, bottom: 0}))).toBe(
+      2000,
+    )
   })
 })
 
@@ -133,8 +187,12 @@ describe("Apple's categories", () => {
       {title: 'Arts › Books', value: 'Arts|Books'},
       {title: 'Arts › Design', value: 'Arts|Design'},
     ])
-    expect(APPLE_CATEGORY_CHOICES.find((choice) => choice.value === 'Technology')).toEqual({title: 'Technology', value: 'Technology'})
-    for (const choice of APPLE_CATEGORY_CHOICES) expect(isAppleCategory(parseCategoryChoice(choice.value)), choice.value).toBe(true)
+    expect(APPLE_CATEGORY_CHOICES.find((choice) => choice.value === 'Technology')).toEqual({
+      title: 'Technology',
+      value: 'Technology',
+    })
+    for (const choice of APPLE_CATEGORY_CHOICES)
+      expect(isAppleCategory(parseCategoryChoice(choice.value)), choice.value).toBe(true)
   })
 })
 
@@ -166,18 +224,34 @@ describe('an episode row', () => {
   const context = {links, feedUrl: 'http://api.test/feed.xml', servedVoices: new Set(['dana'])}
 
   it('numbers the episode from its slug', () => {
-    expect(['ep-3', 'episode-12-x', '7-title', '0042', 'ep-x', 'title-3', 'ep3', 'episode-', '12a'].map(episodeNumberFromSlug)).toEqual([3, 12, 7, 42, null, null, null, null, null])
+    expect(
+      ['ep-3', 'episode-12-x', '7-title', '0042', 'ep-x', 'title-3', 'ep3', 'episode-', '12a'].map(
+        episodeNumberFromSlug,
+      ),
+    ).toEqual([3, 12, 7, 42, null, null, null, null, null])
   })
 
   it('gives the audio file only with its length and type, and types a transcript by its file name', () => {
     const value = (fields: Partial<EpisodeRow>) => mapEpisode(episodeRow(fields), context).value
-    expect(value({audio: {url: 'https://a.test/1.mp3', length: 1000, type: 'audio/mpeg'}}).audio).toEqual({url: 'https://a.test/1.mp3', length_bytes: 1000, mime_type: 'audio/mpeg'})
+    expect(value({audio: {url: 'https://a.test/1.mp3', length: 1000, type: 'audio/mpeg'}}).audio).toEqual({
+      url: 'https://a.test/1.mp3',
+      length_bytes: 1000,
+      mime_type: 'audio/mpeg',
+    })
     expect(value({audio: {url: 'https://a.test/1.mp3', length: null, type: 'audio/mpeg'}}).audio).toBeNull()
     expect(value({audio: {url: 'https://a.test/1.mp3', length: 0, type: 'audio/mpeg'}}).audio).toBeNull()
     expect(value({audio: {url: 'https://a.test/1.mp3', length: 1000, type: null}}).audio).toBeNull()
-    expect(value({transcript: {url: 'https://t.test/a', name: 'Episode.VTT'}}).transcript).toEqual({url: 'https://t.test/a', mime_type: 'text/vtt'})
-    expect(value({transcript: {url: 'https://t.test/a.srt?download=1', name: null}}).transcript).toEqual({url: 'https://t.test/a.srt?download=1', mime_type: 'application/x-subrip'})
-    expect(value({transcript: {url: 'https://t.test/a.srt#t', name: null}}).transcript?.mime_type).toBe('application/x-subrip')
+    expect(value({transcript: {url: 'https://t.test/a', name: 'Episode.VTT'}}).transcript).toEqual({
+      url: 'https://t.test/a',
+      mime_type: 'text/vtt',
+    })
+    expect(value({transcript: {url: 'https://t.test/a.srt?download=1', name: null}}).transcript).toEqual({
+      url: 'https://t.test/a.srt?download=1',
+      mime_type: 'application/x-subrip',
+    })
+    expect(value({transcript: {url: 'https://t.test/a.srt#t', name: null}}).transcript?.mime_type).toBe(
+      'application/x-subrip',
+    )
     expect(value({transcript: {url: 'https://t.test/a.txt', name: null}}).transcript).toBeNull()
     expect(value({transcript: {url: 'https://t.test/a.vtt.txt', name: null}}).transcript).toBeNull()
     expect(value({transcript: null}).transcript).toBeNull()
@@ -185,8 +259,20 @@ describe('an episode row', () => {
 
   it('takes the episode type, explicitness and a video link when set', () => {
     const value = mapEpisode(episodeRow({episode_type: 'bonus', explicit: true, video_id: 'a b'}), context).value
-    expect(value).toMatchObject({episode_type: 'bonus', explicit: true, video_url: 'https://www.youtube.com/watch?v=a%20b', artwork_url: null, image_url: null})
-    expect(mapEpisode(episodeRow(), context).value).toMatchObject({video_id: null, video_url: null, episode_type: 'full', explicit: false, episode_number: 12})
+    expect(value).toMatchObject({
+      episode_type: 'bonus',
+      explicit: true,
+      video_url: 'https://www.youtube.com/watch?v=a%20b',
+      artwork_url: null,
+      image_url: null,
+    })
+    expect(mapEpisode(episodeRow(), context).value).toMatchObject({
+      video_id: null,
+      video_url: null,
+      episode_type: 'full',
+      explicit: false,
+      episode_number: 12,
+    })
   })
 
   it('has artwork only from an image large enough', () => {
@@ -208,34 +294,60 @@ describe('an episode row', () => {
     )
     expect(mapped.updatedAt).toBe('2026-03-01T00:00:00Z')
     expect(mapped.warnings).toEqual(['guests: left out voice "ghost", which the catalog does not serve'])
-    expect(mapped.value.guests).toEqual([{slug: 'dana', url: 'https://site.test/voices/dana', api_url: 'http://api.test/api/v1/voices/dana.json'}])
-    expect(mapEpisode(episodeRow({guests: [{slug: 'dana', _updatedAt: '2025-03-01T00:00:00Z'}]}), context).updatedAt).toBe('2026-01-01T00:00:00Z')
+    expect(mapped.value.guests).toEqual([
+      {slug: 'dana', url: 'https://site.test/voices/dana', api_url: 'http://api.test/api/v1/voices/dana.json'},
+    ])
+    expect(
+      mapEpisode(episodeRow({guests: [{slug: 'dana', _updatedAt: '2025-03-01T00:00:00Z'}]}), context).updatedAt,
+    ).toBe('2026-01-01T00:00:00Z')
   })
 })
 
 describe('links', () => {
   it('name the site page, the API record, images, artwork, the feed and videos', () => {
-    const made = createLinks({publicBaseUrl: 'https://api.example', siteUrl: 'https://www.example', images: {projectId: 'p1', dataset: 'd1'}})
+    const made = createLinks({
+      publicBaseUrl: 'https://api.example',
+      siteUrl: 'https://www.example',
+      images: {projectId: 'p1', dataset: 'd1'},
+    })
     expect(made.page('meetups', 'm-1')).toBe('https://www.example/meetups/m-1')
     expect(made.api('voices', 'dana')).toBe('https://api.example/api/v1/voices/dana.json')
     expect(made.apiPath('all.json')).toBe('https://api.example/api/v1/all.json')
-    expect(made.image(artwork('image-abc-800x600-png'), 400, 300)).toBe('https://cdn.sanity.io/images/p1/d1/abc-800x600.png?w=400&h=300&fm=webp&fit=crop')
+    expect(made.image(artwork('image-abc-800x600-png'), 400, 300)).toBe(
+      'https://cdn.sanity.io/images/p1/d1/abc-800x600.png?w=400&h=300&fm=webp&fit=crop',
+    )
     expect(made.feed).toBe('https://api.example/feed.xml')
     expect(made.video('a&b')).toBe('https://www.youtube.com/watch?v=a%26b')
   })
 
   it('name artwork after the format served: a PNG stays PNG, anything else is a .jpg served as JPEG', () => {
-    const made = createLinks({publicBaseUrl: 'https://api.example', siteUrl: 'https://www.example', images: {projectId: 'p1', dataset: 'd1'}})
-    expect(made.artwork(artwork('image-abc-1600x1600-png'), 1400)).toBe('https://cdn.sanity.io/images/p1/d1/abc-1600x1600.png?w=1400&h=1400&fm=png&fit=crop')
-    expect(made.artwork(artwork('image-abc-1600x1600-jpg'), 1400)).toBe('https://cdn.sanity.io/images/p1/d1/abc-1600x1600.jpg?w=1400&h=1400&fm=jpg&fit=crop')
-    expect(made.artwork(artwork('image-abc-2000x2000-webp'), 2000)).toBe('https://cdn.sanity.io/images/p1/d1/abc-2000x2000.webp/artwork.jpg?w=2000&h=2000&fm=jpg&fit=crop')
-    expect(made.artwork(artwork('image-abc-2000x2000-gif'), 2000)).toBe('https://cdn.sanity.io/images/p1/d1/abc-2000x2000.gif/artwork.jpg?w=2000&h=2000&fm=jpg&fit=crop')
+    const made = createLinks({
+      publicBaseUrl: 'https://api.example',
+      siteUrl: 'https://www.example',
+      images: {projectId: 'p1', dataset: 'd1'},
+    })
+    expect(made.artwork(artwork('image-abc-1600x1600-png'), 1400)).toBe(
+      'https://cdn.sanity.io/images/p1/d1/abc-1600x1600.png?w=1400&h=1400&fm=png&fit=crop',
+    )
+    expect(made.artwork(artwork('image-abc-1600x1600-jpg'), 1400)).toBe(
+      'https://cdn.sanity.io/images/p1/d1/abc-1600x1600.jpg?w=1400&h=1400&fm=jpg&fit=crop',
+    )
+    expect(made.artwork(artwork('image-abc-2000x2000-webp'), 2000)).toBe(
+      'https://cdn.sanity.io/images/p1/d1/abc-2000x2000.webp/artwork.jpg?w=2000&h=2000&fm=jpg&fit=crop',
+    )
+    expect(made.artwork(artwork('image-abc-2000x2000-gif'), 2000)).toBe(
+      'https://cdn.sanity.io/images/p1/d1/abc-2000x2000.gif/artwork.jpg?w=2000&h=2000&fm=jpg&fit=crop',
+    )
   })
 })
 
 describe('meetup and voice rows', () => {
   const context = () => ({
-    links: createLinks({publicBaseUrl: 'https://api.example', siteUrl: 'https://www.example', images: {projectId: 'p1', dataset: 'd1'}}),
+    links: createLinks({
+      publicBaseUrl: 'https://api.example',
+      siteUrl: 'https://www.example',
+      images: {projectId: 'p1', dataset: 'd1'},
+    }),
     feedUrl: 'f',
     servedVoices: new Set(['dana']),
   })
@@ -267,18 +379,36 @@ describe('meetup and voice rows', () => {
       video_url: 'https://www.youtube.com/watch?v=v1',
       image_url: null,
     })
-    expect(mapped.value.speakers).toEqual([{slug: 'dana', url: 'https://www.example/voices/dana', api_url: 'https://api.example/api/v1/voices/dana.json'}])
+    expect(mapped.value.speakers).toEqual([
+      {slug: 'dana', url: 'https://www.example/voices/dana', api_url: 'https://api.example/api/v1/voices/dana.json'},
+    ])
     expect(mapped.warnings).toEqual(['speakers: left out voice "ghost", which the catalog does not serve'])
     expect(mapped.updatedAt).toBe('2026-02-01T00:00:00Z')
   })
 
   it('link a voice to its page and record, dated by its own edit', () => {
     const mapped = mapVoice(
-      {_id: 'v', _updatedAt: '2026-01-01T00:00:00Z', slug: 'dana', image: null, name: 'דנה', role: null, bio: null, language: 'he', tech_stack: [], social_profile_url: null} as unknown as VoiceRow,
+      {
+        _id: 'v',
+        _updatedAt: '2026-01-01T00:00:00Z',
+        slug: 'dana',
+        image: null,
+        name: 'דנה',
+        role: null,
+        bio: null,
+        language: 'he',
+        tech_stack: [],
+        social_profile_url: null,
+      } as unknown as VoiceRow,
       context(),
     )
     expect(mapped).toEqual({
-      value: expect.objectContaining({slug: 'dana', url: 'https://www.example/voices/dana', api_url: 'https://api.example/api/v1/voices/dana.json', image_url: null}),
+      value: expect.objectContaining({
+        slug: 'dana',
+        url: 'https://www.example/voices/dana',
+        api_url: 'https://api.example/api/v1/voices/dana.json',
+        image_url: null,
+      }),
       updatedAt: '2026-01-01T00:00:00Z',
       warnings: [],
     })
@@ -291,7 +421,8 @@ describe('the service index', () => {
   it('names the API, its documents and every endpoint', () => {
     expect(buildServiceIndex(links, settings)).toEqual({
       name: 'Catalog',
-      description: 'Read-only catalog of podcast episodes, internal meetup talks and speaker profiles. Content text is Hebrew; tags and roles are English.',
+      description:
+        'Read-only catalog of podcast episodes, internal meetup talks and speaker profiles. Content text is Hebrew; tags and roles are English.',
       version: 'v1',
       language: 'he',
       authentication: 'none',

@@ -8,7 +8,11 @@ import {SAMPLE_DATASET} from '../../helpers/server.ts'
 
 const BASE = 'http://api.test'
 const config = loadConfig({PUBLIC_BASE_URL: BASE})
-const snapshot = await catalogSnapshotBuilder({source: createEmbeddedFileSource(SAMPLE_DATASET), config, clock: () => new Date()})(undefined, {kind: 'all'})
+const snapshot = await catalogSnapshotBuilder({
+  source: createEmbeddedFileSource(SAMPLE_DATASET),
+  config,
+  clock: () => new Date(),
+})(undefined, {kind: 'all'})
 const [first] = snapshot.catalog.episodes
 const slug = first?.value.slug ?? ''
 const resolve = (path: string, query = '') => resolveCatalogPath(snapshot, BASE, path, query)
@@ -27,21 +31,53 @@ describe('resolveCatalogPath', () => {
     expect(representationOf(resolve(`/episodes/${slug}.json`, 'utm_source=x'))).toBe(snapshot.item('episodes', slug))
     expect(representationOf(resolve('/index.json', 'a=b'))).toBe(snapshot.representation('index.json'))
     const page = resolve('/episodes.json', 'limit=2&utm_source=x')
-    expect(page.found && JSON.parse(page.representation.body.toString('utf8')).pagination).toMatchObject({limit: 2, count: 2, has_more: true})
+    expect(page.found && JSON.parse(page.representation.body.toString('utf8')).pagination).toMatchObject({
+      limit: 2,
+      count: 2,
+      has_more: true,
+    })
     const key: [string, string] = ['9999-12-31', '']
     expect(resolve('/episodes.json', `cursor=${encodeCursor(key)}`)).toMatchObject({found: true})
   })
 
   it('refuses bad list queries with 400 on a path that names a resource, so other methods get 405', () => {
-    expect(resolve('/episodes.json', 'limit=0')).toMatchObject({found: false, names: true, status: 400, detail: expect.stringMatching(/limit must be/)})
+    expect(resolve('/episodes.json', 'limit=0')).toMatchObject({
+      found: false,
+      names: true,
+      status: 400,
+      detail: expect.stringMatching(/limit must be/),
+    })
     expect(resolve('/episodes.json', 'limit=1&limit=2')).toMatchObject({found: false, names: true, status: 400})
-    expect(resolve('/voices.json', 'cursor=not-ours')).toMatchObject({found: false, names: true, status: 400, detail: expect.stringMatching(/cursor/)})
+    expect(resolve('/voices.json', 'cursor=not-ours')).toMatchObject({
+      found: false,
+      names: true,
+      status: 400,
+      detail: expect.stringMatching(/cursor/),
+    })
   })
 
   it('answers 404 for unknown slugs, non-slugs and unknown paths, saying which', () => {
-    expect(resolve('/episodes/no-such-episode.json')).toMatchObject({found: false, names: false, status: 404, detail: expect.stringMatching(/No episode has the slug "no-such-episode"/)})
-    expect(resolve('/voices/NOT_A_SLUG.json')).toMatchObject({found: false, names: false, status: 404, detail: expect.stringMatching(/is not a slug/)})
-    for (const path of ['/', '/episodes', '/episodes/', '/podcasts.json', '/sandbox/sandbox/index.json', '/constructor.json', '/__proto__/x.json']) {
+    expect(resolve('/episodes/no-such-episode.json')).toMatchObject({
+      found: false,
+      names: false,
+      status: 404,
+      detail: expect.stringMatching(/No episode has the slug "no-such-episode"/),
+    })
+    expect(resolve('/voices/NOT_A_SLUG.json')).toMatchObject({
+      found: false,
+      names: false,
+      status: 404,
+      detail: expect.stringMatching(/is not a slug/),
+    })
+    for (const path of [
+      '/',
+      '/episodes',
+      '/episodes/',
+      '/podcasts.json',
+      '/sandbox/sandbox/index.json',
+      '/constructor.json',
+      '/__proto__/x.json',
+    ]) {
       expect(resolve(path), path).toMatchObject({found: false, names: false, status: 404})
     }
   })
@@ -63,7 +99,12 @@ describe('resolveCatalogPath', () => {
         expect(resolution.found ? resolution.representation : resolution.detail, path).toEqual(
           item[1] === 'episodes' && item[2] === slug ? snapshot.item('episodes', slug) : expect.stringMatching(/slug/),
         )
-      else if (path !== '/index.json' && path !== '/all.json') expect(resolution, path).toMatchObject({found: false, status: 404, detail: expect.stringMatching(/No such path/)})
+      else if (path !== '/index.json' && path !== '/all.json')
+        expect(resolution, path).toMatchObject({
+          found: false,
+          status: 404,
+          detail: expect.stringMatching(/No such path/),
+        })
     }
   })
 })
