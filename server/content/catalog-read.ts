@@ -1,11 +1,10 @@
 import {z} from 'zod'
+import {COLLECTION_OF_DOCUMENT_TYPE, SERVED_DOCUMENT_TYPES} from './document-types.ts'
 import {CATALOG_PAGE_QUERY, CATALOG_PAGE_SIZE, CATALOG_QUERY, PODCAST_SETTINGS_QUERY} from './queries.ts'
 import type {ContentSource} from './source.ts'
 
-const pageSchema = z.array(z.looseObject({_id: z.string(), _type: z.enum(['episode', 'meetup', 'voice'])}))
+const pageSchema = z.array(z.looseObject({_id: z.string(), _type: z.enum(SERVED_DOCUMENT_TYPES)}))
 type Row = z.infer<typeof pageSchema>[number]
-
-const COLLECTION_OF = {episode: 'episodes', meetup: 'meetups', voice: 'voices'} as const
 
 /**
  * The whole published catalog in CATALOG_QUERY's shape. A source that reads in pages is asked
@@ -15,7 +14,11 @@ const COLLECTION_OF = {episode: 'episodes', meetup: 'meetups', voice: 'voices'} 
  */
 export async function readCatalog(source: ContentSource): Promise<unknown> {
   if (!source.readsInPages) return source.fetch(CATALOG_QUERY)
-  const catalog: Record<(typeof COLLECTION_OF)[Row['_type']], Row[]> = {episodes: [], meetups: [], voices: []}
+  const catalog: Record<(typeof COLLECTION_OF_DOCUMENT_TYPE)[Row['_type']], Row[]> = {
+    episodes: [],
+    meetups: [],
+    voices: [],
+  }
   // The settings singleton is one document: read beside the pages rather than in every page's projection.
   const podcast = await source.fetch(PODCAST_SETTINGS_QUERY)
   let after = ''
@@ -26,7 +29,7 @@ export async function readCatalog(source: ContentSource): Promise<unknown> {
       throw new Error(
         `the catalog page after "${after}" is not a list of documents: ${page.error.issues[0]?.path.join('.')}: ${page.error.issues[0]?.message}`,
       )
-    for (const row of page.data) catalog[COLLECTION_OF[row._type]].push(row)
+    for (const row of page.data) catalog[COLLECTION_OF_DOCUMENT_TYPE[row._type]].push(row)
     const last = page.data.at(-1)
     if (!last || page.data.length < CATALOG_PAGE_SIZE) return {...catalog, podcast}
     after = last._id

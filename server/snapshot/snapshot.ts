@@ -9,7 +9,14 @@ import {
   type CollectionName,
   type Links,
 } from '../api/v1/links.ts'
-import {episodeOrder, meetupOrder, voiceOrder, type ListOrder, type SortKey} from '../api/v1/order.ts'
+import {
+  episodeOrder,
+  firstIndexNotBefore,
+  meetupOrder,
+  voiceOrder,
+  type ListOrder,
+  type SortKey,
+} from '../api/v1/order.ts'
 import {buildServiceIndex, type ServiceIndexSettings} from '../api/v1/service-index.ts'
 import {whileBuildingNow} from './heap-growth.ts'
 import {forEachConcurrently} from './compression.ts'
@@ -386,15 +393,7 @@ function representSite(
 
 /** Keyset pagination: the first item that sorts after the cursor's key (binary search over the sorted keys). */
 function firstIndexAfter(state: Pick<CollectionState, 'keys' | 'compare'>, cursorKey: SortKey): number {
-  let low = 0
-  let high = state.keys.length
-  while (low < high) {
-    const middle = (low + high) >>> 1
-    const key = state.keys[middle]
-    if (key && state.compare(key, cursorKey) <= 0) low = middle + 1
-    else high = middle
-  }
-  return low
+  return firstIndexNotBefore(state.keys, (key) => state.compare(key, cursorKey) <= 0)
 }
 
 /** `[a,b,c]` as bytes, without copying the items into an intermediate string. */

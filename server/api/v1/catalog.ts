@@ -3,7 +3,7 @@ import {episodeSchema, meetupSchema, voiceSchema, type Episode, type Meetup, typ
 import {episodeRowSchema, mapEpisode} from './episode.ts'
 import {COLLECTION_NAMES, type CollectionName, type Links} from './links.ts'
 import {meetupRowSchema, mapMeetup} from './meetup.ts'
-import {episodeOrder, meetupOrder, voiceOrder, type ListOrder} from './order.ts'
+import {byCodePoint, episodeOrder, firstIndexNotBefore, meetupOrder, voiceOrder, type ListOrder} from './order.ts'
 import type {Mapped, MappingContext} from './person-ref.ts'
 import {mapVoice, voiceRowSchema} from './voice.ts'
 import {mapPodcastSettings, type MappedSettings} from './podcast-settings.ts'
@@ -257,8 +257,9 @@ function mapCollection<Row, Item extends {slug: string}>(
   problems: DocumentProblem[],
 ): CatalogEntry<Item>[] {
   const lastValid = new Map(previous?.map((entry) => [entry.documentId, entry]))
+  // Two documents with the same sort key are ordered by id, so every build orders them alike.
   const byOrder = (a: CatalogEntry<Item>, b: CatalogEntry<Item>) =>
-    spec.order.compare(spec.order.key(a.value), spec.order.key(b.value)) || compareIds(a.documentId, b.documentId)
+    spec.order.compare(spec.order.key(a.value), spec.order.key(b.value)) || byCodePoint(a.documentId, b.documentId)
   const documents = input.map((raw) => {
     const documentId = documentIdOf(raw)
     return {documentId, mapped: mapDocument(spec, raw, documentId, context)}
@@ -317,30 +318,12 @@ function patchCollection<Row, Item extends {slug: string}>(
   if (!entry) return without
   if (entry === existing) return entries
   const key = spec.order.key(entry.value)
-  const position = insertionIndex(
+  const position = firstIndexNotBefore(
     without,
     (other) =>
-      (spec.order.compare(spec.order.key(other.value), key) || compareIds(other.documentId, entry.documentId)) <= 0,
+      (spec.order.compare(spec.order.key(other.value), key) || byCodePoint(other.documentId, entry.documentId)) <= 0,
   )
   return without.toSpliced(position, 0, entry)
-}
-
-/** Two documents with the same sort key are ordered by id, so every build orders them alike. */
-function compareIds(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0
-}
-
-/** The first index whose entry does not satisfy `before`; `before` must hold for a prefix of the sorted list. */
-function insertionIndex<Entry>(sorted: readonly Entry[], before: (entry: Entry) => boolean): number {
-  let low = 0
-  let high = sorted.length
-  while (low < high) {
-    const middle = (low + high) >>> 1
-    const entry = sorted[middle]
-    if (entry !== undefined && before(entry)) low = middle + 1
-    else high = middle
-  }
-  return low
 }
 
 function duplicateSlug(slug: string, collection: CollectionName): string {

@@ -2,6 +2,7 @@ import {createImageUrlBuilder, type SanityImageSource} from '@sanity/image-url'
 import type {z} from 'zod'
 import {imageAssetDimensions} from './artwork.ts'
 import type {imageSourceSchema} from './rows.ts'
+import {COLLECTION_OF_DOCUMENT_TYPE} from '../../content/document-types.ts'
 
 type ImageSource = z.infer<typeof imageSourceSchema>
 
@@ -16,15 +17,11 @@ export const COLLECTION_PATTERN = COLLECTION_NAMES.join('|')
 
 // A Map, not an object: a document's `_type` comes from outside, and `constructor` or `__proto__`
 // must not find a prototype member.
-const COLLECTION_OF_DOCUMENT_TYPE: ReadonlyMap<string, CollectionName> = new Map([
-  ['episode', 'episodes'],
-  ['meetup', 'meetups'],
-  ['voice', 'voices'],
-])
+const COLLECTION_OF_TYPE: ReadonlyMap<string, CollectionName> = new Map(Object.entries(COLLECTION_OF_DOCUMENT_TYPE))
 
 /** The collection a Sanity document type is served in (Studio schemas, webhook payloads); undefined for any other type. */
 export function collectionOfDocumentType(type: string): CollectionName | undefined {
-  return COLLECTION_OF_DOCUMENT_TYPE.get(type)
+  return COLLECTION_OF_TYPE.get(type)
 }
 
 export function isCollectionName(value: string | undefined): value is CollectionName {

@@ -8,7 +8,21 @@ export interface ListOrder<Item> {
   compare: (a: SortKey, b: SortKey) => number
 }
 
-const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+/** Strings by code point, as GROQ's order() compares them; document ids break ties this way too. */
+export const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+
+/** The first index of `sorted` whose entry does not satisfy `before`, which must hold for a prefix of it. */
+export function firstIndexNotBefore<Entry>(sorted: readonly Entry[], before: (entry: Entry) => boolean): number {
+  let low = 0
+  let high = sorted.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    const entry = sorted[middle]
+    if (entry !== undefined && before(entry)) low = middle + 1
+    else high = middle
+  }
+  return low
+}
 
 /** Newest first; the slug breaks ties, as `order(date desc, slug.current asc)` does in GROQ. */
 const newestFirst = {
