@@ -1,21 +1,12 @@
 // The developer portal's error reference, built from the embedded sample with no socket: every
 // listed status has its advice, and the limits it quotes are the server's own.
 import {describe, expect, it} from 'vitest'
-import {catalogSnapshotBuilder} from '../../server/catalog-builder.ts'
-import {loadConfig} from '../../server/config.ts'
-import {createEmbeddedFileSource} from '../../server/content/embedded-source.ts'
 import {PROBLEM_STATUSES, problemAnchor} from '../../server/http/problem.ts'
 import {DEFAULT_LIMITS} from '../../server/http/server.ts'
-import {SAMPLE_DATASET} from '../helpers/server.ts'
+import {sampleSnapshot} from '../helpers/sample.ts'
 
 async function portal(staticExport: boolean): Promise<string> {
-  const config = loadConfig({PUBLIC_BASE_URL: 'http://api.test'})
-  const snapshot = await catalogSnapshotBuilder({
-    source: createEmbeddedFileSource(SAMPLE_DATASET),
-    config,
-    clock: () => new Date(),
-    staticExport,
-  })(undefined, {kind: 'all'})
+  const snapshot = await sampleSnapshot({staticExport})
   return snapshot.site('/docs')?.body.toString('utf8') ?? ''
 }
 

@@ -1,21 +1,11 @@
 // The site documents of `npm run export` (static files behind nginx, with no MCP server and no
 // `limit`) promise neither, and the origin's still do. Built from the embedded sample, no socket.
 import {describe, expect, it} from 'vitest'
-import {catalogSnapshotBuilder} from '../../server/catalog-builder.ts'
-import {loadConfig} from '../../server/config.ts'
-import {createEmbeddedFileSource} from '../../server/content/embedded-source.ts'
 import {staticFiles} from '../../server/export/static-files.ts'
-import {SAMPLE_DATASET} from '../helpers/server.ts'
-
-const config = loadConfig({PUBLIC_BASE_URL: 'http://api.test'})
+import {sampleSnapshot} from '../helpers/sample.ts'
 
 async function siteDocuments(staticExport: boolean): Promise<Map<string, string>> {
-  const snapshot = await catalogSnapshotBuilder({
-    source: createEmbeddedFileSource(SAMPLE_DATASET),
-    config,
-    clock: () => new Date(),
-    staticExport,
-  })(undefined, {kind: 'all'})
+  const snapshot = await sampleSnapshot({staticExport})
   await snapshot.warm()
   // The OpenAPI document is the API's contract, served by the origin and the export alike; sitemaps and the feed name items only.
   const promising = staticFiles(snapshot).filter(
