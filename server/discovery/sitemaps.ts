@@ -1,3 +1,4 @@
+import escape from 'escape-html'
 import type {CatalogEntry} from '../api/v1/catalog.ts'
 import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
 import type {SiteDocument, Snapshot} from '../snapshot/snapshot.ts'
@@ -23,7 +24,6 @@ export interface LeftOut {
 // sitemap of 50,000 items is the same lines joined again, not 50,000 dates formatted again (300 ms at 100k).
 const lines = new WeakMap<CatalogEntry<unknown>, (Entry | {problem: string}) & {base: string}>()
 
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 const w3c = (time: number) => new Date(time).toISOString().replace('.000Z', 'Z')
 const latest = (times: readonly number[]) => times.reduce((newest, time) => Math.max(newest, time), 0)
 
