@@ -1,3 +1,5 @@
+import {mkdir, rm, writeFile} from 'node:fs/promises'
+import {join} from 'node:path'
 import type {Config} from './config.ts'
 
 /**
@@ -49,4 +51,21 @@ function firstLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error)
   const line = text.split('\n')[0] ?? ''
   return line.length > 300 ? `${line.slice(0, 300)}…` : line
+}
+
+/**
+ * Why SNAPSHOT_DIR cannot hold the saved snapshot and the purge queue, in one line, or undefined
+ * when it can: made if missing, then a file written and removed there, so a typo or a read-only
+ * mount stops the start instead of failing every save later.
+ */
+export async function snapshotDirectoryProblem(directory: string): Promise<string | undefined> {
+  const probe = join(directory, `.write-check-${process.pid}`)
+  try {
+    await mkdir(directory, {recursive: true})
+    await writeFile(probe, '')
+    await rm(probe)
+    return undefined
+  } catch (error) {
+    return `SNAPSHOT_DIR: cannot write in ${JSON.stringify(directory)} (${errorCode(error) ?? firstLine(error)}). Point SNAPSHOT_DIR at a directory this user can write, or leave it unset.`
+  }
 }
