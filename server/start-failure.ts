@@ -56,16 +56,30 @@ function firstLine(error: unknown): string {
 /**
  * Why SNAPSHOT_DIR cannot hold the saved snapshot and the purge queue, in one line, or undefined
  * when it can: made if missing, then a file written and removed there, so a typo or a read-only
- * mount stops the start instead of failing every save later.
+ * mount stops the start instead of failing every save later. Bounded in time: Node's recursive
+ * mkdir never settles under /proc, and a start must not hang on it.
  */
-export async function snapshotDirectoryProblem(directory: string): Promise<string | undefined> {
+export async function snapshotDirectoryProblem(directory: string, deadlineMs = 5000): Promise<string | undefined> {
   const probe = join(directory, `.write-check-${process.pid}`)
-  try {
+  const written = (async () => {
     await mkdir(directory, {recursive: true})
     await writeFile(probe, '')
     await rm(probe)
-    return undefined
+  })()
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve(`no answer within ${deadlineMs} ms`), deadlineMs)
+    timer.unref()
+  })
+  try {
+    const problem = await Promise.race([written.then(() => undefined), late])
+    return problem && cannotWrite(directory, problem)
   } catch (error) {
-    return `SNAPSHOT_DIR: cannot write in ${JSON.stringify(directory)} (${errorCode(error) ?? firstLine(error)}). Point SNAPSHOT_DIR at a directory this user can write, or leave it unset.`
+    return cannotWrite(directory, errorCode(error) ?? firstLine(error))
+  } finally {
+    clearTimeout(timer)
   }
 }
+
+const cannotWrite = (directory: string, why: string) =>
+  `SNAPSHOT_DIR: cannot write in ${JSON.stringify(directory)} (${why}). Point SNAPSHOT_DIR at a directory this user can write, or leave it unset.`

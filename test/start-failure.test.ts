@@ -25,4 +25,12 @@ describe('snapshotDirectoryProblem', () => {
       `SNAPSHOT_DIR: cannot write in ${JSON.stringify(directory)} (ENOTDIR). Point SNAPSHOT_DIR at a directory this user can write, or leave it unset.`,
     )
   })
+
+  it('answers within its deadline where making the directory never settles (/proc)', async () => {
+    const started = performance.now()
+    expect(await snapshotDirectoryProblem('/proc/catalog-snapshots', 300)).toBe(
+      'SNAPSHOT_DIR: cannot write in "/proc/catalog-snapshots" (no answer within 300 ms). Point SNAPSHOT_DIR at a directory this user can write, or leave it unset.',
+    )
+    expect(performance.now() - started).toBeLessThan(5000)
+  })
 })
