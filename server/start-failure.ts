@@ -1,3 +1,5 @@
+import {mkdir, rm, writeFile} from 'node:fs/promises'
+import {join} from 'node:path'
 import type {Config} from './config.ts'
 
 /**
@@ -50,3 +52,34 @@ function firstLine(error: unknown): string {
   const line = text.split('\n')[0] ?? ''
   return line.length > 300 ? `${line.slice(0, 300)}…` : line
 }
+
+/**
+ * Why SNAPSHOT_DIR cannot hold the saved snapshot and the purge queue, in one line, or undefined
+ * when it can: made if missing, then a file written and removed there, so a typo or a read-only
+ * mount stops the start instead of failing every save later. Bounded in time: Node's recursive
+ * mkdir never settles under /proc, and a start must not hang on it.
+ */
+export async function snapshotDirectoryProblem(directory: string, deadlineMs = 5000): Promise<string | undefined> {
+  const probe = join(directory, `.write-check-${process.pid}`)
+  const written = (async () => {
+    await mkdir(directory, {recursive: true})
+    await writeFile(probe, '')
+    await rm(probe)
+  })()
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve(`no answer within ${deadlineMs} ms`), deadlineMs)
+    timer.unref()
+  })
+  try {
+    const problem = await Promise.race([written.then(() => undefined), late])
+    return problem && cannotWrite(directory, problem)
+  } catch (error) {
+    return cannotWrite(directory, errorCode(error) ?? firstLine(error))
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+const cannotWrite = (directory: string, why: string) =>
+  `SNAPSHOT_DIR: cannot write in ${JSON.stringify(directory)} (${why}). Point SNAPSHOT_DIR at a directory this user can write, or leave it unset.`
