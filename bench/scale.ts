@@ -141,17 +141,45 @@ async function publishToNewEtag(
   path: string,
 ): Promise<number> {
   await settled(server)
-  const etagOf = async () =>
-    (await fetch(`${server.baseUrl}${path}`, {method: 'HEAD', headers: {'accept-encoding': 'identity'}})).headers.get(
-      'etag',
-    )
-  const before = await etagOf()
+  const before = await etagOf(server, path)
   await publish()
   const started = performance.now()
   await deliver(server, document)
   for (;;) {
-    if ((await etagOf()) !== before) return performance.now() - started
+    if ((await etagOf(server, path)) !== before) return performance.now() - started
     if (performance.now() - started > 120_000) throw new Error(`${path} never changed`)
+    await sleep(2)
+  }
+}
+
+const etagOf = async (server: Server, path: string) =>
+  (await fetch(`${server.baseUrl}${path}`, {method: 'HEAD', headers: {'accept-encoding': 'identity'}})).headers.get(
+    'etag',
+  )
+
+/**
+ * Schedules an episode a few seconds ahead (announced by its webhook, so the server knows its time)
+ * and times from its release time until both the first page of the list and the feed show it, with
+ * no webhook at that time: the server's own release timer does it.
+ */
+async function releaseToVisible(
+  server: Server,
+  schedule: (releaseAt: Date) => Promise<SanityDocument>,
+  slug: string,
+): Promise<number> {
+  await settled(server)
+  const releaseAt = Date.now() + 5000
+  await deliver(server, await schedule(new Date(releaseAt)))
+  await settled(server)
+  const feedBefore = await etagOf(server, '/feed.xml')
+  const early = await fetch(`${server.baseUrl}/api/v1/episodes/${slug}.json`)
+  if (Date.now() >= releaseAt) throw new Error('the release time passed before the server had settled')
+  if (early.status !== 404) throw new Error(`a scheduled episode answered ${early.status} before its time`)
+  for (let listed = false, inFeed = false; ; ) {
+    listed ||= (await (await fetch(`${server.baseUrl}/api/v1/episodes.json`)).text()).includes(`"slug":"${slug}"`)
+    inFeed ||= (await etagOf(server, '/feed.xml')) !== feedBefore
+    if (listed && inFeed) return Date.now() - releaseAt
+    if (Date.now() - releaseAt > 120_000) throw new Error(`${slug} was never released`)
     await sleep(2)
   }
 }
@@ -187,6 +215,8 @@ interface Row {
   insert: number[]
   voice: number[]
   feed: number[]
+  release: number[]
+  chapters: number[]
   /** The feed's identity bytes (HEAD's Content-Length). */
   feedBytes: number
   requests: number
@@ -245,6 +275,8 @@ try {
         const insert: number[] = []
         const voice: number[] = []
         const feed: number[] = []
+        const release: number[] = []
+        const chapters: number[] = []
 
         // Each change is written where the source reads it before the webhook announces it.
         const change = async (next: SanityDocument[]) => {
@@ -273,7 +305,7 @@ try {
             _id: slug,
             slug: {_type: 'slug', current: slug},
             title: `פרק חדש ${round}`,
-            publishedAt: '2030-01-01',
+            publishedAt: new Date().toISOString(),
           }
           insert.push(
             await publishToVisible(
@@ -302,6 +334,44 @@ try {
               documents.map((document) => (document._id === edited._id ? {...document, title: feedTitle} : document)),
             )
           feed.push(await publishToNewEtag(server, retitleForFeed, edited, '/feed.xml'))
+
+          const chapterTitle = `מקטע ${size} ${round}`
+          const rechapter = () =>
+            change(
+              documents.map((document) =>
+                document._id === edited._id
+                  ? {
+                      ...document,
+                      chapters: [
+                        {_key: 'opening', _type: 'chapter', start: '0:00', title: 'פתיחה'},
+                        {_key: 'edited', _type: 'chapter', start: '0:30', title: chapterTitle},
+                      ],
+                    }
+                  : document,
+              ),
+            )
+          chapters.push(
+            await publishToVisible(server, rechapter, edited, `/api/v1/episodes/${slugOf(edited)}.json`, chapterTitle),
+          )
+
+          const releasedSlug = `bench-release-${size}-${round}`
+          release.push(
+            await releaseToVisible(
+              server,
+              async (releaseAt) => {
+                const scheduled = {
+                  ...edited,
+                  _id: releasedSlug,
+                  slug: {_type: 'slug', current: releasedSlug},
+                  title: `פרק מתוזמן ${round}`,
+                  publishedAt: releaseAt.toISOString(),
+                }
+                await change([...documents, scheduled])
+                return scheduled
+              },
+              releasedSlug,
+            ),
+          )
         }
         const feedBytes = Number(
           (
@@ -336,6 +406,8 @@ try {
           insert,
           voice,
           feed,
+          release,
+          chapters,
           feedBytes,
           requests,
         })
@@ -367,11 +439,13 @@ local stand-in of the query API (\`test/helpers/sanity-stand-in.ts\`, groq-js, i
 - **peak RSS**: the higher high-water mark (VmHWM) of the two processes, the cold one when it stopped and the warm one after everything below, MiB.
 - **edit**, **insert**, **voice**: from a signed webhook until \`GET\` shows the change, ms: an episode's title edited; a new episode; a voice's slug changed, seen in an episode that links to it. Each is published ${PUBLISH_ROUNDS} times: the median, and the slowest in brackets. Each is made once the server is settled (under 20 ms of CPU in 500 ms); the clock starts when the change is in the stand-in or the new file has been renamed over the old one, and the webhook is sent at once (the file watcher may pick the change up first).
 - **feed**: an episode's title edited, from the webhook until \`HEAD /feed.xml\` answers a new ETag (the feed is too large at 100k to poll whole; the server assembles it from its items' bytes on that request), ms, median and slowest; **feed MB**: the feed's identity bytes.
+- **chapters**: an episode's chapters edited, from the webhook until its \`GET\` shows the new chapter, ms, median and slowest.
+- **release**: an episode scheduled 5 s ahead (its webhook sent then, so the server knows its time), from its release time until both the first page of \`/api/v1/episodes.json\` lists it and \`HEAD /feed.xml\` answers a new ETag, with no webhook at that time, ms, median and slowest.
 - **req/s**: one episode, \`Accept-Encoding: br\`, on the settled server after a second of warm-up, autocannon, 32 connections, ${THROUGHPUT_SECONDS} s (the benchmark and the server share the machine's ${cpus().length} cores).
 
-| source | documents | cold ms | warm ms | peak RSS MiB | edit ms | insert ms | voice ms | feed ms | feed MB | req/s |
-|---|---|---|---|---|---|---|---|---|---|---|
-${rows.map((row) => `| ${row.source} | ${row.documents.toLocaleString('en')} | ${ms(row.cold)} | ${ms(row.warm)} | ${row.rss.toFixed(0)} | ${spread(row.edit)} | ${spread(row.insert)} | ${spread(row.voice)} | ${spread(row.feed)} | ${(row.feedBytes / 1e6).toFixed(1)} | ${row.requests.toFixed(0)} |`).join('\n')}
+| source | documents | cold ms | warm ms | peak RSS MiB | edit ms | insert ms | voice ms | feed ms | chapters ms | release ms | feed MB | req/s |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|
+${rows.map((row) => `| ${row.source} | ${row.documents.toLocaleString('en')} | ${ms(row.cold)} | ${ms(row.warm)} | ${row.rss.toFixed(0)} | ${spread(row.edit)} | ${spread(row.insert)} | ${spread(row.voice)} | ${spread(row.feed)} | ${spread(row.chapters)} | ${spread(row.release)} | ${(row.feedBytes / 1e6).toFixed(1)} | ${row.requests.toFixed(0)} |`).join('\n')}
 `
 if (process.env.BENCH_SIZES === undefined && process.env.BENCH_SOURCES === undefined)
   await writeFile('bench/results/scale.md', report)

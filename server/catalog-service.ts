@@ -29,7 +29,7 @@ import {
   type SnapshotStore,
   type StoreOptions,
 } from './snapshot/store.ts'
-import {describeStartFailure} from './start-failure.ts'
+import {describeStartFailure, snapshotDirectoryProblem} from './start-failure.ts'
 import {SERVER_VERSION} from './version.ts'
 
 /** What a test replaces; `npm start` replaces nothing. */
@@ -91,6 +91,10 @@ export async function createCatalogService(
     droppedLogLines: log.droppedLines,
     cacheBytes: () => ({pages: caches.pages.calculatedSize, variants: caches.variants.calculatedSize}),
   })
+
+  // A SNAPSHOT_DIR that cannot be written is a configuration error, said in one line before anything starts.
+  const directoryProblem = config.snapshotDirectory && (await snapshotDirectoryProblem(config.snapshotDirectory))
+  if (directoryProblem) throw new StartFailure(directoryProblem)
 
   // Redis first: the first snapshot's purge waits until every replica serves it.
   const redis = config.redis
