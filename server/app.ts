@@ -45,6 +45,8 @@ export interface AppDependencies {
   edgeStatus?: () => EdgeStatus
   /** Items the current snapshot's feed or sitemaps left out, shown in `/status`. */
   leftOut?: () => readonly {output: string; documentId: string; reason: string}[]
+  /** With a shared rate-limit store: since when it is bypassed for a count in this process, shown in `/status`. */
+  rateLimitLocalSince?: (() => Date | undefined) | undefined
   /** The request bodies being received, shown in `/status`. */
   requestBodiesInFlight?: () => number
   /** Where library warnings are reported (the MCP SDK's); the console by default. */
@@ -188,6 +190,7 @@ export function createApp(dependencies: AppDependencies): express.Express {
       edge: dependencies.edgeStatus,
       requestBodiesInFlight: dependencies.requestBodiesInFlight,
       leftOut: dependencies.leftOut,
+      rateLimitLocalSince: dependencies.rateLimitLocalSince,
     }),
   )
   app.all(LIVENESS_PATH, readOnly, livenessHandler)

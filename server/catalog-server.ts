@@ -1,9 +1,11 @@
 import type {Logger} from 'pino'
+import {Gauge} from 'prom-client'
 import {createApp, type AppDependencies} from './app.ts'
 import type {Config} from './config.ts'
 import {clientAddressResolver, rateLimitKey, trustedProxyTest} from './http/client-address.ts'
 import {createFastPath} from './http/fast-path.ts'
 import {HEALTH_PATHS} from './http/health.ts'
+import {createFailoverCounter, type FailoverCounter} from './http/failover-counter.ts'
 import {createRateLimiter, type CounterStore} from './http/rate-limit.ts'
 import {WindowCounter} from './http/window-counter.ts'
 import {METRICS_PATH, type CatalogMetrics} from './observability/metrics.ts'
@@ -33,11 +35,12 @@ export interface CatalogServerDependencies extends AppDependencies {
 export function createCatalogServer(dependencies: CatalogServerDependencies): CatalogHttpServer {
   const {config, clock, logError = console.error} = dependencies
   const clientAddress = clientAddressResolver(config.trustProxy)
+  const shared = sharedCount(dependencies)
   const rateLimiter =
     config.rateLimit.quota > 0
       ? createRateLimiter({
           ...config.rateLimit,
-          store: dependencies.rateLimitStore ?? new WindowCounter(),
+          store: shared ?? new WindowCounter(),
           keyOf: (request) => rateLimitKey(clientAddress(request)),
           publicBaseUrl: config.publicBaseUrl,
           onStoreError: logError,
@@ -66,7 +69,11 @@ export function createCatalogServer(dependencies: CatalogServerDependencies): Ca
     })
   const listener = createRequestListener({
     fastPath: createFastPath(dependencies.store, config.publicBaseUrl),
-    application: createApp({...dependencies, requestBodiesInFlight: bodies.inFlight}),
+    application: createApp({
+      ...dependencies,
+      requestBodiesInFlight: bodies.inFlight,
+      rateLimitLocalSince: shared && (() => shared.localSince()),
+    }),
     rateLimiter,
     observe,
     timed: logsRequests,
@@ -80,4 +87,31 @@ export function createCatalogServer(dependencies: CatalogServerDependencies): Ca
     isTrustedProxy: trustedProxyTest(config.trustProxy),
     bodies,
   })
+}
+
+/**
+ * The shared rate-limit count (Redis), falling back to a count in this process while it does not
+ * answer in time; told in the log, `/status` and `catalog_rate_limit_local`.
+ */
+function sharedCount(dependencies: CatalogServerDependencies): FailoverCounter | undefined {
+  const {rateLimitStore, logger, metrics, config} = dependencies
+  if (!rateLimitStore || config.rateLimit.quota <= 0) return undefined
+  const counter = createFailoverCounter({
+    shared: rateLimitStore,
+    onLocal: (error) =>
+      logger
+        ? logger.warn({err: error}, 'the shared rate-limit store failed; counting in this process until it answers')
+        : (dependencies.logError ?? console.error)(error),
+    onShared: () => logger?.info('the shared rate-limit store answers again; counting there'),
+  })
+  if (metrics)
+    new Gauge({
+      name: 'catalog_rate_limit_local',
+      help: '1 while requests are counted in this process because the shared rate-limit store (Redis) does not answer in time.',
+      registers: [metrics.registry],
+      collect() {
+        this.set(counter.localSince() ? 1 : 0)
+      },
+    })
+  return counter
 }
