@@ -20,17 +20,9 @@ import {createDemandCaches} from './snapshot/demand-caches.ts'
 import {whileBuilding} from './snapshot/heap-growth.ts'
 import {guardMassDeletion} from './snapshot/mass-deletion-guard.ts'
 import {openSnapshotFile} from './snapshot/saved-snapshot.ts'
-import {
-  createSnapshotStore,
-  documentChangeOf,
-  isPodcastSettingsChange,
-  type BuildOutcome,
-  type ContentChange,
-  type SnapshotStore,
-  type StoreOptions,
-} from './snapshot/store.ts'
+import {documentChangeOf, isPodcastSettingsChange, type ContentChange} from './content/content-change.ts'
+import {createSnapshotStore, type BuildOutcome, type SnapshotStore, type StoreOptions} from './snapshot/store.ts'
 import {describeStartFailure} from './start-failure.ts'
-import {SERVER_VERSION} from './version.ts'
 
 /** What a test replaces; `npm start` replaces nothing. */
 export interface CatalogServiceOverrides {
@@ -308,10 +300,13 @@ export async function createCatalogService(
   }
 }
 
-/** What the served bytes depend on besides the content: a snapshot saved under other settings is not reused. */
+/**
+ * What the served bytes depend on besides the content and the code (the saved file's key holds
+ * `codeDigest()`, which covers the package version through the lock file): a snapshot saved under
+ * other settings is not reused.
+ */
 function bytesDependOn(config: Config) {
   return {
-    version: SERVER_VERSION,
     publicBaseUrl: config.publicBaseUrl,
     siteUrl: config.siteUrl,
     feedUrl: config.feedUrl,

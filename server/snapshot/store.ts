@@ -1,33 +1,6 @@
-import {collectionOfDocumentType, type CollectionName} from '../api/v1/links.ts'
-import {isPublished} from '../content/document-set.ts'
+import type {CollectionName} from '../api/v1/links.ts'
+import type {DocumentChange} from '../content/content-change.ts'
 import type {Snapshot} from './snapshot.ts'
-
-/** A document that changed, as a webhook or the dataset file names it. */
-export interface DocumentChange {
-  documentId: string
-  collection: CollectionName
-}
-
-/** What a replica or a webhook reports: one document changed, or `all` (re-read everything). */
-export type ContentChange = DocumentChange | 'all'
-
-/** What a change to one document means for the catalog: nothing for drafts, release versions and types it does not serve. */
-export function documentChangeOf(documentId: string, type: string): DocumentChange | undefined {
-  const collection = collectionOfDocumentType(type)
-  if (!isPublished(documentId) || !collection) return undefined
-  return {documentId, collection}
-}
-
-/** The podcast settings singleton's document type: not a collection, but the feed's channel. */
-const PODCAST_SETTINGS_TYPE = 'podcastSettings'
-
-/**
- * A published change to the podcast settings. The feed's channel is read with the whole catalog,
- * so such a change asks for a full re-read (settings are edited rarely; episodes, often).
- */
-export function isPodcastSettingsChange(documentId: string, type: string): boolean {
-  return type === PODCAST_SETTINGS_TYPE && isPublished(documentId)
-}
 
 /** What the next build must cover: everything, or only some documents. */
 export type PendingChange = {kind: 'all'} | {kind: 'documents'; documents: ReadonlyMap<string, CollectionName>}
