@@ -35,10 +35,10 @@ export interface AppDependencies {
   /** Serves `GET /metrics` when given. */
   metrics?: Pick<CatalogMetrics, 'send'> | undefined
   /**
-   * A verified webhook delivery, before it is answered; by default this replica rebuilds (with
-   * Redis, every replica does). `false`: it could not be recorded durably, and the delivery gets a 503.
+   * A verified webhook delivery, before it is answered: the publish path's `accepted` (publish-path.ts).
+   * `false`: it could not be recorded durably, and the delivery gets a 503.
    */
-  onContentChange?: (change: ContentChange) => unknown
+  onContentChange: (change: ContentChange) => unknown
   /** Where unexpected errors are reported; the client only ever sees a problem document. */
   logError?: (error: unknown) => void
   /** The CDN purge queue shown in `/status`, when a CDN is purged. */
@@ -53,11 +53,6 @@ export interface AppDependencies {
   logWarning?: (message: string) => void
   /** What `/readyz` answers; by default ready, since the store serves a snapshot from its creation. */
   ready?: () => Readiness
-}
-
-/** Rebuilds what the change names; the store records, logs and retries a failure. */
-function refreshFor(store: SnapshotStore, change: ContentChange): void {
-  store.refresh(change === 'all' ? undefined : [change]).catch(() => undefined)
 }
 
 // A store is created with its first snapshot (createSnapshotStore awaits it), so by default a
@@ -77,7 +72,7 @@ export function createApp(dependencies: AppDependencies): express.Express {
     clock = () => new Date(),
     logError = console.error,
   } = dependencies
-  const onContentChange = dependencies.onContentChange ?? ((change) => refreshFor(store, change))
+  const {onContentChange} = dependencies
   const {publicBaseUrl} = config
   const app = express()
   app.disable('x-powered-by')

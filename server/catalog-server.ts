@@ -11,7 +11,6 @@ import {WindowCounter} from './http/window-counter.ts'
 import {METRICS_PATH, type CatalogMetrics} from './observability/metrics.ts'
 import {requestLogObserver} from './observability/request-log.ts'
 import {createRequestListener, type RequestObserver} from './http/request-listener.ts'
-import {pathOf} from './http/request-target.ts'
 import {WEBHOOK_PATH} from './webhooks/sanity-webhook.ts'
 import {bodyGate, type BodyGate} from './http/connection-guard.ts'
 import {createHttpServer, DEFAULT_LIMITS, type CatalogHttpServer, type ServerLimits} from './http/server.ts'
@@ -53,20 +52,13 @@ export function createCatalogServer(dependencies: CatalogServerDependencies): Ca
   const countRequest = dependencies.metrics?.observe
   const limits = dependencies.limits ?? DEFAULT_LIMITS
   const bodies = dependencies.bodies ?? bodyGate(limits.maxBodiesInFlight)
-  const observed: RequestObserver | undefined =
+  const observe: RequestObserver | undefined =
     logRequest && countRequest
       ? (request, response, answered) => {
           logRequest(request, response, answered)
           countRequest(request, response, answered)
         }
       : (logRequest ?? countRequest)
-  // A probe every few seconds from each load balancer is not traffic: it would drown the log.
-  const healthPaths = new Set(HEALTH_PATHS)
-  const observe: RequestObserver | undefined =
-    observed &&
-    ((request, response, answered) => {
-      if (!healthPaths.has(pathOf(answered.url))) observed(request, response, answered)
-    })
   const listener = createRequestListener({
     fastPath: createFastPath(dependencies.store, config.publicBaseUrl),
     application: createApp({
@@ -78,6 +70,7 @@ export function createCatalogServer(dependencies: CatalogServerDependencies): Ca
     observe,
     timed: logsRequests,
     unlimitedPaths: [METRICS_PATH, WEBHOOK_PATH, ...HEALTH_PATHS],
+    unobservedPaths: HEALTH_PATHS,
     lifecycle: config.lifecycle,
     publicBaseUrl: config.publicBaseUrl,
     clock,

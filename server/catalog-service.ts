@@ -36,6 +36,8 @@ export interface CatalogServiceOverrides {
   edge?: Pick<EdgePurgingOptions, 'adapter' | 'retry' | 'writeRetryMs'>
   /** How this replica names itself to the others in Redis. */
   replicaId?: string
+  /** Site documents as `npm run export` writes them (the static export's test compares the two). */
+  staticExport?: boolean
 }
 
 export interface CatalogService {
@@ -138,6 +140,7 @@ export async function createCatalogService(
     clock,
     caches,
     keying: edge?.keying,
+    staticExport: overrides.staticExport,
     onLeftOut: (snapshot, output, item) => leftOut.record(snapshot, output, item),
     saved: saved && {
       file: saved.file,
