@@ -21,7 +21,14 @@ import {whileBuilding} from './snapshot/heap-growth.ts'
 import {guardMassDeletion} from './snapshot/mass-deletion-guard.ts'
 import {openSnapshotFile} from './snapshot/saved-snapshot.ts'
 import {documentChangeOf, isPodcastSettingsChange, type ContentChange} from './content/content-change.ts'
-import {createSnapshotStore, type BuildOutcome, type SnapshotStore, type StoreOptions} from './snapshot/store.ts'
+import {
+  createSnapshotStore,
+  type BuildOutcome,
+  type SnapshotStore,
+  type StoreOptions,
+  type StoreStatus,
+} from './snapshot/store.ts'
+import type {Readiness} from './http/health.ts'
 import {describeStartFailure} from './start-failure.ts'
 
 /** What a test replaces; `npm start` replaces nothing. */
@@ -201,14 +208,7 @@ export async function createCatalogService(
     onContentChange: (change) => publish.accepted([change], store),
     edgeStatus: edge ? () => edge.status() : undefined,
     leftOut: () => leftOut.of(store.current()),
-    ready: () =>
-      store.status().saved?.firstRead === 'held'
-        ? {
-            ready: false,
-            detail:
-              'The first read of the source is held by the mass-deletion guard (it would drop most of the catalog); the saved snapshot is served meanwhile. See /status.',
-          }
-        : {ready: true},
+    ready: () => readiness(store.status().saved),
   })
 
   return {
@@ -316,4 +316,21 @@ function bytesDependOn(config: Config) {
     images: config.images,
     content: config.content,
   }
+}
+
+/** Not ready while the first read is held, or while only a snapshot saved by other code is served. */
+function readiness(saved: StoreStatus['saved']): Readiness {
+  if (saved?.firstRead === 'held')
+    return {
+      ready: false,
+      detail:
+        'The first read of the source is held by the mass-deletion guard (it would drop most of the catalog); the saved snapshot is served meanwhile. See /status.',
+    }
+  if (saved?.otherCode && saved.firstRead !== 'done')
+    return {
+      ready: false,
+      detail:
+        'The source has not been read yet, and the saved snapshot served meanwhile was written by other code (an earlier deploy); the source is retried. See /status.',
+    }
+  return {ready: true}
 }

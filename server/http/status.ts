@@ -67,6 +67,7 @@ export function statusHandler(parts: StatusParts): RequestHandler {
         saved_snapshot: {
           saved_at: iso(status.saved.savedAt),
           refused: status.saved.refused ?? null,
+          written_by_other_code: status.saved.otherCode,
           first_read: status.saved.firstRead ?? null,
         },
       }),

@@ -7,7 +7,8 @@ export type PendingChange = {kind: 'all'} | {kind: 'documents'; documents: Reado
 
 /** What a builder can serve before its first read: a snapshot saved by an earlier run, or why the saved one was refused. */
 export interface Restored<S> {
-  snapshot?: {value: S; savedAt: Date}
+  /** `otherCode`: saved by other code, served only until the source answers. */
+  snapshot?: {value: S; savedAt: Date; otherCode?: boolean}
   refused?: string
 }
 
@@ -45,6 +46,8 @@ interface SavedStart {
   savedAt: Date | undefined
   /** Why a saved snapshot was not served (it was damaged), if so. */
   refused: string | undefined
+  /** The snapshot served since start was saved by other code: a fallback until the first read is done. */
+  otherCode: boolean
   /** The first read of the source after the saved snapshot was served. */
   firstRead: 'reading' | 'done' | 'failed' | 'held' | undefined
 }
@@ -84,7 +87,8 @@ export interface StoreOptions {
 
 /**
  * Serves the builder's restored snapshot, if any, and reads the source behind it; otherwise builds
- * the first snapshot (rejects if that fails: there is nothing to serve yet).
+ * the first snapshot (rejects if that fails: there is nothing to serve yet). A snapshot restored
+ * from other code is the fallback of a first build that failed.
  */
 export async function createSnapshotStore<S = Snapshot>(
   build: SnapshotBuilder<S>,
@@ -98,17 +102,27 @@ export async function createSnapshotStore<S = Snapshot>(
     onBuild,
   } = options
   const restored = await build.restore?.()
+  // A snapshot saved by other code is served only when the source cannot be read now: rather
+  // than exiting, the server then serves it and retries, as after any failed build.
+  const builtFirst = restored?.snapshot?.otherCode
+    ? await build(undefined, {kind: 'all'}).then(
+        (value) => ({value}),
+        () => undefined,
+      )
+    : undefined
+  const startsFrom = builtFirst ? undefined : restored?.snapshot
   const saved: SavedStart | undefined = restored && {
-    savedAt: restored.snapshot?.savedAt,
+    savedAt: startsFrom?.savedAt,
     refused: restored.refused,
-    firstRead: restored.snapshot && 'reading',
+    otherCode: startsFrom?.otherCode === true,
+    firstRead: startsFrom && 'reading',
   }
-  let current: S = restored?.snapshot?.value ?? (await build(undefined, {kind: 'all'}))
+  let current: S = builtFirst?.value ?? startsFrom?.value ?? (await build(undefined, {kind: 'all'}))
   let lastSuccessAt = clock()
   let lastBuild: BuildOutcome | undefined
   let consecutiveFailures = 0
   // A restored snapshot is followed by a full read, as if a change to everything had come in.
-  let pending: PendingChange | undefined = restored?.snapshot && {kind: 'all'}
+  let pending: PendingChange | undefined = startsFrom && {kind: 'all'}
   let running: Promise<S> | undefined
   let followUp: Promise<S> | undefined
   let retryTimer: NodeJS.Timeout | undefined
