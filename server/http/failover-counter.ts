@@ -9,7 +9,7 @@ const PROBE_EVERY_MS = 1_000
 /** A probe still unanswered after this long is given up, so a store that never answers is still asked again. */
 const PROBE_ABANDONED_MS = 30_000
 
-export interface FailoverOptions {
+interface FailoverOptions {
   /** The shared count: across replicas, asynchronous (Redis). */
   shared: CounterStore
   /** The shared store missed its deadline or failed: requests are counted in this process from now on. */
