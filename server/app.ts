@@ -21,7 +21,7 @@ import type {EdgeStatus} from './edge/edge-purging.ts'
 import {METRICS_PATH, type CatalogMetrics} from './observability/metrics.ts'
 import {MCP_INSTRUCTIONS, MCP_SERVER_NAME} from './mcp/mcp-server.ts'
 import {mcpRoutes} from './mcp/http.ts'
-import type {ContentChange} from './snapshot/store.ts'
+import type {ContentChange} from './content/content-change.ts'
 import type {SnapshotStore} from './snapshot/store.ts'
 import {SERVER_VERSION} from './version.ts'
 import {createSanityWebhookHandlers, WEBHOOK_PATH} from './webhooks/sanity-webhook.ts'
@@ -35,27 +35,24 @@ export interface AppDependencies {
   /** Serves `GET /metrics` when given. */
   metrics?: Pick<CatalogMetrics, 'send'> | undefined
   /**
-   * A verified webhook delivery, before it is answered; by default this replica rebuilds (with
-   * Redis, every replica does). `false`: it could not be recorded durably, and the delivery gets a 503.
+   * A verified webhook delivery, before it is answered: the publish path's `accepted` (publish-path.ts).
+   * `false`: it could not be recorded durably, and the delivery gets a 503.
    */
-  onContentChange?: (change: ContentChange) => unknown
+  onContentChange: (change: ContentChange) => unknown
   /** Where unexpected errors are reported; the client only ever sees a problem document. */
   logError?: (error: unknown) => void
   /** The CDN purge queue shown in `/status`, when a CDN is purged. */
   edgeStatus?: () => EdgeStatus
   /** Items the current snapshot's feed or sitemaps left out, shown in `/status`. */
   leftOut?: () => readonly {output: string; documentId: string; reason: string}[]
+  /** With a shared rate-limit store: since when it is bypassed for a count in this process, shown in `/status`. */
+  rateLimitLocalSince?: (() => Date | undefined) | undefined
   /** The request bodies being received, shown in `/status`. */
   requestBodiesInFlight?: () => number
   /** Where library warnings are reported (the MCP SDK's); the console by default. */
   logWarning?: (message: string) => void
   /** What `/readyz` answers; by default ready, since the store serves a snapshot from its creation. */
   ready?: () => Readiness
-}
-
-/** Rebuilds what the change names; the store records, logs and retries a failure. */
-function refreshFor(store: SnapshotStore, change: ContentChange): void {
-  store.refresh(change === 'all' ? undefined : [change]).catch(() => undefined)
 }
 
 // A store is created with its first snapshot (createSnapshotStore awaits it), so by default a
@@ -75,7 +72,7 @@ export function createApp(dependencies: AppDependencies): express.Express {
     clock = () => new Date(),
     logError = console.error,
   } = dependencies
-  const onContentChange = dependencies.onContentChange ?? ((change) => refreshFor(store, change))
+  const {onContentChange} = dependencies
   const {publicBaseUrl} = config
   const app = express()
   app.disable('x-powered-by')
@@ -188,6 +185,7 @@ export function createApp(dependencies: AppDependencies): express.Express {
       edge: dependencies.edgeStatus,
       requestBodiesInFlight: dependencies.requestBodiesInFlight,
       leftOut: dependencies.leftOut,
+      rateLimitLocalSince: dependencies.rateLimitLocalSince,
     }),
   )
   app.all(LIVENESS_PATH, readOnly, livenessHandler)

@@ -125,8 +125,10 @@ export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies)
       const restored = await saved.file.load()
       if (!restored) return {}
       const snapshot = buildSnapshot(restored.catalog, snapshotSettings, undefined, clock(), restored.items)
-      restoredFrom.set(snapshot, {fingerprint: restored.fingerprint, savedAt: restored.savedAt})
-      return {snapshot: {value: snapshot, savedAt: restored.savedAt}}
+      // Other code's bytes are a fallback for a source that fails at start: a read replaces them in full.
+      if (!restored.otherCode)
+        restoredFrom.set(snapshot, {fingerprint: restored.fingerprint, savedAt: restored.savedAt})
+      return {snapshot: {value: snapshot, savedAt: restored.savedAt, otherCode: restored.otherCode}}
     } catch (error) {
       saved.onUnusable?.(error)
       return {refused: error instanceof Error ? error.message : String(error)}

@@ -1,15 +1,16 @@
 import type {Logger} from 'pino'
+import {Gauge} from 'prom-client'
 import {createApp, type AppDependencies} from './app.ts'
 import type {Config} from './config.ts'
 import {clientAddressResolver, rateLimitKey, trustedProxyTest} from './http/client-address.ts'
 import {createFastPath} from './http/fast-path.ts'
 import {HEALTH_PATHS} from './http/health.ts'
+import {createFailoverCounter, type FailoverCounter} from './http/failover-counter.ts'
 import {createRateLimiter, type CounterStore} from './http/rate-limit.ts'
 import {WindowCounter} from './http/window-counter.ts'
 import {METRICS_PATH, type CatalogMetrics} from './observability/metrics.ts'
 import {requestLogObserver} from './observability/request-log.ts'
 import {createRequestListener, type RequestObserver} from './http/request-listener.ts'
-import {pathOf} from './http/request-target.ts'
 import {WEBHOOK_PATH} from './webhooks/sanity-webhook.ts'
 import {bodyGate, type BodyGate} from './http/connection-guard.ts'
 import {createHttpServer, DEFAULT_LIMITS, type CatalogHttpServer, type ServerLimits} from './http/server.ts'
@@ -33,11 +34,12 @@ export interface CatalogServerDependencies extends AppDependencies {
 export function createCatalogServer(dependencies: CatalogServerDependencies): CatalogHttpServer {
   const {config, clock, logError = console.error} = dependencies
   const clientAddress = clientAddressResolver(config.trustProxy)
+  const shared = sharedCount(dependencies)
   const rateLimiter =
     config.rateLimit.quota > 0
       ? createRateLimiter({
           ...config.rateLimit,
-          store: dependencies.rateLimitStore ?? new WindowCounter(),
+          store: shared ?? new WindowCounter(),
           keyOf: (request) => rateLimitKey(clientAddress(request)),
           publicBaseUrl: config.publicBaseUrl,
           onStoreError: logError,
@@ -50,27 +52,25 @@ export function createCatalogServer(dependencies: CatalogServerDependencies): Ca
   const countRequest = dependencies.metrics?.observe
   const limits = dependencies.limits ?? DEFAULT_LIMITS
   const bodies = dependencies.bodies ?? bodyGate(limits.maxBodiesInFlight)
-  const observed: RequestObserver | undefined =
+  const observe: RequestObserver | undefined =
     logRequest && countRequest
       ? (request, response, answered) => {
           logRequest(request, response, answered)
           countRequest(request, response, answered)
         }
       : (logRequest ?? countRequest)
-  // A probe every few seconds from each load balancer is not traffic: it would drown the log.
-  const healthPaths = new Set(HEALTH_PATHS)
-  const observe: RequestObserver | undefined =
-    observed &&
-    ((request, response, answered) => {
-      if (!healthPaths.has(pathOf(answered.url))) observed(request, response, answered)
-    })
   const listener = createRequestListener({
     fastPath: createFastPath(dependencies.store, config.publicBaseUrl),
-    application: createApp({...dependencies, requestBodiesInFlight: bodies.inFlight}),
+    application: createApp({
+      ...dependencies,
+      requestBodiesInFlight: bodies.inFlight,
+      rateLimitLocalSince: shared && (() => shared.localSince()),
+    }),
     rateLimiter,
     observe,
     timed: logsRequests,
     unlimitedPaths: [METRICS_PATH, WEBHOOK_PATH, ...HEALTH_PATHS],
+    unobservedPaths: HEALTH_PATHS,
     lifecycle: config.lifecycle,
     publicBaseUrl: config.publicBaseUrl,
     clock,
@@ -80,4 +80,31 @@ export function createCatalogServer(dependencies: CatalogServerDependencies): Ca
     isTrustedProxy: trustedProxyTest(config.trustProxy),
     bodies,
   })
+}
+
+/**
+ * The shared rate-limit count (Redis), falling back to a count in this process while it does not
+ * answer in time; told in the log, `/status` and `catalog_rate_limit_local`.
+ */
+function sharedCount(dependencies: CatalogServerDependencies): FailoverCounter | undefined {
+  const {rateLimitStore, logger, metrics, config} = dependencies
+  if (!rateLimitStore || config.rateLimit.quota <= 0) return undefined
+  const counter = createFailoverCounter({
+    shared: rateLimitStore,
+    onLocal: (error) =>
+      logger
+        ? logger.warn({err: error}, 'the shared rate-limit store failed; counting in this process until it answers')
+        : (dependencies.logError ?? console.error)(error),
+    onShared: () => logger?.info('the shared rate-limit store answers again; counting there'),
+  })
+  if (metrics)
+    new Gauge({
+      name: 'catalog_rate_limit_local',
+      help: '1 while requests are counted in this process because the shared rate-limit store (Redis) does not answer in time.',
+      registers: [metrics.registry],
+      collect() {
+        this.set(counter.localSince() ? 1 : 0)
+      },
+    })
+  return counter
 }

@@ -20,17 +20,16 @@ import {createDemandCaches} from './snapshot/demand-caches.ts'
 import {whileBuilding} from './snapshot/heap-growth.ts'
 import {guardMassDeletion} from './snapshot/mass-deletion-guard.ts'
 import {openSnapshotFile} from './snapshot/saved-snapshot.ts'
+import {documentChangeOf, isPodcastSettingsChange, type ContentChange} from './content/content-change.ts'
 import {
   createSnapshotStore,
-  documentChangeOf,
-  isPodcastSettingsChange,
   type BuildOutcome,
-  type ContentChange,
   type SnapshotStore,
   type StoreOptions,
+  type StoreStatus,
 } from './snapshot/store.ts'
+import type {Readiness} from './http/health.ts'
 import {describeStartFailure, snapshotDirectoryProblem} from './start-failure.ts'
-import {SERVER_VERSION} from './version.ts'
 
 /** What a test replaces; `npm start` replaces nothing. */
 export interface CatalogServiceOverrides {
@@ -44,6 +43,8 @@ export interface CatalogServiceOverrides {
   edge?: Pick<EdgePurgingOptions, 'adapter' | 'retry' | 'writeRetryMs'>
   /** How this replica names itself to the others in Redis. */
   replicaId?: string
+  /** Site documents as `npm run export` writes them (the static export's test compares the two). */
+  staticExport?: boolean
 }
 
 export interface CatalogService {
@@ -150,6 +151,7 @@ export async function createCatalogService(
     clock,
     caches,
     keying: edge?.keying,
+    staticExport: overrides.staticExport,
     onLeftOut: (snapshot, output, item) => leftOut.record(snapshot, output, item),
     saved: saved && {
       file: saved.file,
@@ -210,14 +212,7 @@ export async function createCatalogService(
     onContentChange: (change) => publish.accepted([change], store),
     edgeStatus: edge ? () => edge.status() : undefined,
     leftOut: () => leftOut.of(store.current()),
-    ready: () =>
-      store.status().saved?.firstRead === 'held'
-        ? {
-            ready: false,
-            detail:
-              'The first read of the source is held by the mass-deletion guard (it would drop most of the catalog); the saved snapshot is served meanwhile. See /status.',
-          }
-        : {ready: true},
+    ready: () => readiness(store.status().saved),
   })
 
   return {
@@ -312,14 +307,34 @@ export async function createCatalogService(
   }
 }
 
-/** What the served bytes depend on besides the content: a snapshot saved under other settings is not reused. */
+/**
+ * What the served bytes depend on besides the content and the code (the saved file's key holds
+ * `codeDigest()`, which covers the package version through the lock file): a snapshot saved under
+ * other settings is not reused.
+ */
 function bytesDependOn(config: Config) {
   return {
-    version: SERVER_VERSION,
     publicBaseUrl: config.publicBaseUrl,
     siteUrl: config.siteUrl,
     feedUrl: config.feedUrl,
     images: config.images,
     content: config.content,
   }
+}
+
+/** Not ready while the first read is held, or while only a snapshot saved by other code is served. */
+function readiness(saved: StoreStatus['saved']): Readiness {
+  if (saved?.firstRead === 'held')
+    return {
+      ready: false,
+      detail:
+        'The first read of the source is held by the mass-deletion guard (it would drop most of the catalog); the saved snapshot is served meanwhile. See /status.',
+    }
+  if (saved?.otherCode && saved.firstRead !== 'done')
+    return {
+      ready: false,
+      detail:
+        'The source has not been read yet, and the saved snapshot served meanwhile was written by other code (an earlier deploy); the source is retried. See /status.',
+    }
+  return {ready: true}
 }

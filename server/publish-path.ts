@@ -10,7 +10,8 @@ import type {ServedVersions} from './scaling/served-versions.ts'
 import {whileBuilding} from './snapshot/heap-growth.ts'
 import type {SnapshotFile} from './snapshot/saved-snapshot.ts'
 import type {Snapshot} from './snapshot/snapshot.ts'
-import type {BuildOutcome, ContentChange, SnapshotStore} from './snapshot/store.ts'
+import type {ContentChange} from './content/content-change.ts'
+import type {BuildOutcome, SnapshotStore} from './snapshot/store.ts'
 
 export interface PublishPathParts {
   logger: Logger

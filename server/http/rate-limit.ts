@@ -21,16 +21,10 @@ export interface RateLimiterOptions {
   /** The client's key: its address, per /56 for IPv6. */
   keyOf: (request: IncomingMessage) => string
   publicBaseUrl: string
-  /** A store that fails lets requests through (a read-only public API stays up) and is left alone for 5 s; each pause is reported. */
+  /** A store that fails lets the request through (a read-only public API stays up); a shared store falls back to a local count first (failover-counter.ts). */
   onStoreError: (error: unknown) => void
   policyName?: string
 }
-
-/** A count that takes longer has failed: a hung store must not hold requests (Redis answers in well under 1 ms). */
-const STORE_TIMEOUT_MS = 250
-// After a store fails, requests skip it for this long: a hung store costs a few requests its
-// timeout, not every request. Failures are reported once per pause.
-const STORE_PAUSE_MS = 5_000
 
 export interface RateLimiter {
   /** `RateLimit-Policy`, the same on every response it counts. */
@@ -59,10 +53,8 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const {quota, windowSeconds, store, keyOf, publicBaseUrl, onStoreError, policyName = 'default'} = options
   store.init?.({windowMs: windowSeconds * 1000})
   const policy = fixedHeaders(['RateLimit-Policy', `"${policyName}";q=${quota};w=${windowSeconds}`])
-  let pausedUntil = 0
   const storeFailed = (error: unknown) => {
-    if (Date.now() >= pausedUntil) onStoreError(error)
-    pausedUntil = Date.now() + STORE_PAUSE_MS
+    onStoreError(error)
     return true
   }
   const decide = (
@@ -89,7 +81,6 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     return false
   }
   const count = (request: IncomingMessage, response: ServerResponse, headers: string[], fixed: FixedHeaders) => {
-    if (pausedUntil !== 0 && Date.now() < pausedUntil) return true // the clock is read only after a failure
     let counted: Promise<IncrementResponse> | IncrementResponse
     try {
       counted = store.increment(keyOf(request))
@@ -97,20 +88,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       return storeFailed(error)
     }
     if (!(counted instanceof Promise)) return decide(request, response, headers, fixed, counted)
-    return withTimeout(counted, STORE_TIMEOUT_MS).then(
-      (answer) => decide(request, response, headers, fixed, answer),
-      storeFailed,
-    )
+    return counted.then((answer) => decide(request, response, headers, fixed, answer), storeFailed)
   }
   return {policy, count}
-}
-
-/** Rejects when `work` has not settled within `ms`; a late result is dropped. */
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the rate-limit store did not answer within ${ms} ms`)), ms)
-  })
-  work.catch(() => undefined) // a failure after the deadline has nobody waiting for it
-  return Promise.race([work, expired]).finally(() => clearTimeout(timer))
 }

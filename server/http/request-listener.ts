@@ -40,6 +40,8 @@ export interface RequestListenerParts {
   timed?: boolean | undefined
   /** Paths never rate limited: webhook deliveries (which carry signatures), metrics scrapes. */
   unlimitedPaths?: readonly string[]
+  /** Paths `observe` never sees: a load balancer's probe every few seconds is not traffic, and would drown the log. */
+  unobservedPaths?: readonly string[]
   lifecycle?: VersionLifecycle | undefined
   publicBaseUrl: string
   clock?: (() => Date) | undefined
@@ -90,6 +92,7 @@ export function createRequestListener(parts: RequestListenerParts): RequestListe
     onError,
   } = parts
   const unlimitedPaths = new Set(parts.unlimitedPaths ?? [])
+  const unobservedPaths = new Set(parts.unobservedPaths ?? [])
   const requestId = requestIdSource()
   const versionHeaders = lifecycle ? fixedHeaders(lifecycleHeaders(lifecycle).flat()) : NO_FIXED_HEADERS
   const shared: FixedHeaders[] = []
@@ -137,9 +140,7 @@ export function createRequestListener(parts: RequestListenerParts): RequestListe
     application(request, response)
   }
 
-  const handle = (request: IncomingMessage, response: ServerResponse, id: string) => {
-    const url = request.url ?? '/'
-    const path = pathOf(url)
+  const handle = (request: IncomingMessage, response: ServerResponse, id: string, url: string, path: string) => {
     const browserReadable = path !== '/mcp'
     const headers = ['X-Request-Id', id]
     let set = browserReadable ? BROWSER : 0
@@ -185,8 +186,9 @@ export function createRequestListener(parts: RequestListenerParts): RequestListe
       socketBytesBefore: timed ? request.socket.bytesWritten : Number.NaN,
       completed: false,
     }
-    handle(request, response, answered.id)
-    if (!observe) return
+    const path = pathOf(answered.url)
+    handle(request, response, answered.id, answered.url, path)
+    if (!observe || unobservedPaths.has(path)) return
     // A response the fast path has already handed to the kernel in full is observed at once: what it
     // sent and how long it took are known now, and a 'close' listener per request costs more than the
     // rest of the observing. So is one whose head is written, for an observer that reads only the status

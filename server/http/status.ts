@@ -19,10 +19,12 @@ export interface StatusParts {
   requestBodiesInFlight?: (() => number) | undefined
   /** Items the feed or a sitemap of the current snapshot left out because they could not be written. */
   leftOut?: (() => readonly {output: string; documentId: string; reason: string}[]) | undefined
+  /** With a shared rate-limit store: since when requests are counted in this process instead (undefined: shared). */
+  rateLimitLocalSince?: (() => Date | undefined) | undefined
 }
 
 export function statusHandler(parts: StatusParts): RequestHandler {
-  const {store, sourceDescription, clock, edge, requestBodiesInFlight, leftOut = () => []} = parts
+  const {store, sourceDescription, clock, edge, requestBodiesInFlight, rateLimitLocalSince, leftOut = () => []} = parts
   return (_request, response) => {
     const snapshot = store.current()
     const status = store.status()
@@ -30,6 +32,7 @@ export function statusHandler(parts: StatusParts): RequestHandler {
     const {problems} = snapshot.catalog
     const edgeNow = edge?.()
     const left = leftOut()
+    const localSince = rateLimitLocalSince?.()
     // Anything held back: a failing or held build, a document not served as it is, an output item
     // left out, a purge queue that cannot be written or a purge older than the edge TTL.
     const heldBack =
@@ -64,10 +67,13 @@ export function statusHandler(parts: StatusParts): RequestHandler {
         saved_snapshot: {
           saved_at: iso(status.saved.savedAt),
           refused: status.saved.refused ?? null,
+          written_by_other_code: status.saved.otherCode,
           first_read: status.saved.firstRead ?? null,
         },
       }),
       edge: edgeNow ? edgeStatusBody(edgeNow) : null,
+      // The quota holds per replica while the shared store (Redis) is bypassed.
+      rate_limit: rateLimitLocalSince ? {counted: localSince ? 'local' : 'shared', local_since: iso(localSince)} : null,
       // Each holds a socket and a buffer; one that never leaves the count would shut POST out at the bound.
       request_bodies_in_flight: requestBodiesInFlight?.() ?? null,
       problems: problems.map((problem) => ({

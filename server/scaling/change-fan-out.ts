@@ -1,6 +1,6 @@
 import {z} from 'zod'
 import {COLLECTION_NAMES} from '../api/v1/links.ts'
-import type {ContentChange} from '../snapshot/store.ts'
+import type {ContentChange} from '../content/content-change.ts'
 
 /** The two pub/sub calls the fan-out makes; a Redis client fits. */
 interface PubSub {

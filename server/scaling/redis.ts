@@ -1,7 +1,7 @@
 import {RedisStore} from 'rate-limit-redis'
 import {createClient} from 'redis'
 import type {CounterStore} from '../http/rate-limit.ts'
-import type {ContentChange} from '../snapshot/store.ts'
+import type {ContentChange} from '../content/content-change.ts'
 import {createChangeFanOut, type ChangeFanOut} from './change-fan-out.ts'
 import {createServedVersions, type ServedVersions, type ServedVersionsOptions} from './served-versions.ts'
 

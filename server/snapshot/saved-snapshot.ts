@@ -15,6 +15,11 @@ interface SavedCatalog {
   savedAt: Date
   /** The source's fingerprint taken before the read the saved snapshot was built from. */
   fingerprint: string
+  /**
+   * Saved by other code under the same settings: its bytes may not be what this code makes, so it
+   * is served only when the source cannot be read at start, never confirmed by the fingerprint.
+   */
+  otherCode: boolean
 }
 
 /**
@@ -26,15 +31,15 @@ interface SavedCatalog {
  */
 export interface SnapshotFile {
   /**
-   * The saved catalog if one was saved under these settings and this code; undefined if there is
-   * none. Rejects if the file is damaged: a header or items whose bytes do not match their
+   * The saved catalog if one was saved under these settings (by this code or, marked `otherCode`,
+   * by another); undefined if there is none. Rejects if the file is damaged: a header or items whose bytes do not match their
    * checksum refuse the whole file. Removes temporary files a killed save left behind first.
    */
   load(): Promise<SavedCatalog | undefined>
   save(snapshot: Snapshot, fingerprint: string): Promise<void>
 }
 
-const FORMAT = 3
+const FORMAT = 4
 const FILE_NAME = 'snapshot.ndjson'
 const TEMPORARY = /^snapshot\.ndjson\..+\.tmp$/
 const WRITE_BLOCK_BYTES = 1 << 20
@@ -44,6 +49,8 @@ const recordSchema = z.tuple([z.string(), z.string(), z.string(), z.number()]) /
 const headerSchema = z.object({
   format: z.literal(FORMAT),
   key: z.string(),
+  /** The settings' part of `key`: a file from other code under the same settings can still be a fallback. */
+  settingsKey: z.string(),
   fingerprint: z.string(),
   /** SHA-256 of every byte after the header line: the items' checksum. */
   itemsDigest: z.string(),
@@ -68,6 +75,7 @@ const digestOf = (bytes: Buffer | string) => createHash('sha256').update(bytes).
  */
 export function openSnapshotFile(directory: string, settings: unknown, code: string = codeDigest()): SnapshotFile {
   const key = digestOf(JSON.stringify({FORMAT, settings, code}))
+  const settingsKey = digestOf(JSON.stringify({FORMAT, settings}))
   const path = join(directory, FILE_NAME)
   return {
     async load() {
@@ -86,8 +94,8 @@ export function openSnapshotFile(directory: string, settings: unknown, code: str
         throw new Error(`${path}: the header does not match its checksum`)
       }
       const parsed = headerSchema.safeParse(JSON.parse(headerBytes.toString('utf8')))
-      // Saved by other code or under other settings: not reused, and not damaged either.
-      if (!parsed.success || parsed.data.key !== key) return undefined
+      // Saved under other settings (other links, other images): not reused, and not damaged either.
+      if (!parsed.success || (parsed.data.key !== key && parsed.data.settingsKey !== settingsKey)) return undefined
       const header = parsed.data
       // One digest over all items: the file is refused whole on any mismatch, and one pass over
       // contiguous bytes costs a fraction of a digest per item.
@@ -114,7 +122,13 @@ export function openSnapshotFile(directory: string, settings: unknown, code: str
         podcast: header.podcast,
       }
       if (offset !== bytes.length) throw new Error(`${path} holds more lines than its header lists`)
-      return {catalog, items, savedAt: new Date(header.savedAt), fingerprint: header.fingerprint}
+      return {
+        catalog,
+        items,
+        savedAt: new Date(header.savedAt),
+        fingerprint: header.fingerprint,
+        otherCode: header.key !== key,
+      }
     },
     async save(snapshot, fingerprint) {
       const record = (collection: CollectionName) =>
@@ -130,6 +144,7 @@ export function openSnapshotFile(directory: string, settings: unknown, code: str
       const header = JSON.stringify({
         format: FORMAT,
         key,
+        settingsKey,
         fingerprint,
         itemsDigest: items.digest('base64url'),
         savedAt: snapshot.builtAt.getTime(),

@@ -1,40 +1,14 @@
-import {collectionOfDocumentType, type CollectionName} from '../api/v1/links.ts'
-import {isPublished} from '../content/document-set.ts'
+import type {CollectionName} from '../api/v1/links.ts'
+import type {DocumentChange} from '../content/content-change.ts'
 import type {Snapshot} from './snapshot.ts'
-
-/** A document that changed, as a webhook or the dataset file names it. */
-export interface DocumentChange {
-  documentId: string
-  collection: CollectionName
-}
-
-/** What a replica or a webhook reports: one document changed, or `all` (re-read everything). */
-export type ContentChange = DocumentChange | 'all'
-
-/** What a change to one document means for the catalog: nothing for drafts, release versions and types it does not serve. */
-export function documentChangeOf(documentId: string, type: string): DocumentChange | undefined {
-  const collection = collectionOfDocumentType(type)
-  if (!isPublished(documentId) || !collection) return undefined
-  return {documentId, collection}
-}
-
-/** The podcast settings singleton's document type: not a collection, but the feed's channel. */
-const PODCAST_SETTINGS_TYPE = 'podcastSettings'
-
-/**
- * A published change to the podcast settings. The feed's channel is read with the whole catalog,
- * so such a change asks for a full re-read (settings are edited rarely; episodes, often).
- */
-export function isPodcastSettingsChange(documentId: string, type: string): boolean {
-  return type === PODCAST_SETTINGS_TYPE && isPublished(documentId)
-}
 
 /** What the next build must cover: everything, or only some documents. */
 export type PendingChange = {kind: 'all'} | {kind: 'documents'; documents: ReadonlyMap<string, CollectionName>}
 
 /** What a builder can serve before its first read: a snapshot saved by an earlier run, or why the saved one was refused. */
 export interface Restored<S> {
-  snapshot?: {value: S; savedAt: Date}
+  /** `otherCode`: saved by other code, served only until the source answers. */
+  snapshot?: {value: S; savedAt: Date; otherCode?: boolean}
   refused?: string
 }
 
@@ -72,6 +46,8 @@ interface SavedStart {
   savedAt: Date | undefined
   /** Why a saved snapshot was not served (it was damaged), if so. */
   refused: string | undefined
+  /** The snapshot served since start was saved by other code: a fallback until the first read is done. */
+  otherCode: boolean
   /** The first read of the source after the saved snapshot was served. */
   firstRead: 'reading' | 'done' | 'failed' | 'held' | undefined
 }
@@ -111,7 +87,8 @@ export interface StoreOptions {
 
 /**
  * Serves the builder's restored snapshot, if any, and reads the source behind it; otherwise builds
- * the first snapshot (rejects if that fails: there is nothing to serve yet).
+ * the first snapshot (rejects if that fails: there is nothing to serve yet). A snapshot restored
+ * from other code is the fallback of a first build that failed.
  */
 export async function createSnapshotStore<S = Snapshot>(
   build: SnapshotBuilder<S>,
@@ -125,17 +102,27 @@ export async function createSnapshotStore<S = Snapshot>(
     onBuild,
   } = options
   const restored = await build.restore?.()
+  // A snapshot saved by other code is served only when the source cannot be read now: rather
+  // than exiting, the server then serves it and retries, as after any failed build.
+  const builtFirst = restored?.snapshot?.otherCode
+    ? await build(undefined, {kind: 'all'}).then(
+        (value) => ({value}),
+        () => undefined,
+      )
+    : undefined
+  const startsFrom = builtFirst ? undefined : restored?.snapshot
   const saved: SavedStart | undefined = restored && {
-    savedAt: restored.snapshot?.savedAt,
+    savedAt: startsFrom?.savedAt,
     refused: restored.refused,
-    firstRead: restored.snapshot && 'reading',
+    otherCode: startsFrom?.otherCode === true,
+    firstRead: startsFrom && 'reading',
   }
-  let current: S = restored?.snapshot?.value ?? (await build(undefined, {kind: 'all'}))
+  let current: S = builtFirst?.value ?? startsFrom?.value ?? (await build(undefined, {kind: 'all'}))
   let lastSuccessAt = clock()
   let lastBuild: BuildOutcome | undefined
   let consecutiveFailures = 0
   // A restored snapshot is followed by a full read, as if a change to everything had come in.
-  let pending: PendingChange | undefined = restored?.snapshot && {kind: 'all'}
+  let pending: PendingChange | undefined = startsFrom && {kind: 'all'}
   let running: Promise<S> | undefined
   let followUp: Promise<S> | undefined
   let retryTimer: NodeJS.Timeout | undefined

@@ -1,6 +1,6 @@
 import express, {type RequestHandler} from 'express'
 import {buildProblem, sendProblem} from '../http/problem.ts'
-import type {ContentChange} from '../snapshot/store.ts'
+import type {ContentChange} from '../content/content-change.ts'
 import {RememberedDeliveries, verifyDelivery, type Verdict} from './verify-delivery.ts'
 
 export const WEBHOOK_PATH = '/webhooks/sanity'

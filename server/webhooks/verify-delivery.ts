@@ -1,7 +1,6 @@
 import {assertValidSignature, decodeSignatureHeader, isSignatureError, SIGNATURE_HEADER_NAME} from '@sanity/webhook'
 import {z} from 'zod'
-import type {ContentChange} from '../snapshot/store.ts'
-import {documentChangeOf, isPodcastSettingsChange} from '../snapshot/store.ts'
+import {documentChangeOf, isPodcastSettingsChange, type ContentChange} from '../content/content-change.ts'
 
 export const MAX_AGE_MS = 5 * 60 * 1000
 // Only verified deliveries are remembered, so only a holder of the secret can fill this; at the

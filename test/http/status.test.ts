@@ -90,6 +90,7 @@ describe('the status document', () => {
       consecutive_failures: 0,
       next_retry_at: null,
       edge: null,
+      rate_limit: null,
       request_bodies_in_flight: null,
       problems: [
         {

@@ -1,11 +1,13 @@
 // Integration: /healthz and /readyz on the real app over a loopback port, with a rate limit of 3
-// requests a minute and request logs on, as `npm start` has them; and /readyz of a server whose
-// readiness says no.
-import type {AddressInfo} from 'node:net'
+// requests a minute and request logs on, as `npm start` has them; and /readyz of a restarted
+// server whose first read the mass-deletion guard holds.
+import {copyFile, mkdtemp, readdir, readFile, rm, writeFile} from 'node:fs/promises'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {createCatalogServer} from '../../server/catalog-server.ts'
 import {readProblem} from '../helpers/contract.ts'
-import {startTestServer, type TestServer} from '../helpers/server.ts'
+import {eventually} from '../helpers/eventually.ts'
+import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
 
 let server: TestServer
 
@@ -47,29 +49,32 @@ describe('/healthz and /readyz', () => {
     expect(server.logLines.slice(logged).join('\n')).not.toMatch(/healthz|readyz/)
   })
 
-  it('/readyz answers a 503 problem while readiness says no, and /healthz still 200', async () => {
-    const {server: notReady} = createCatalogServer({
-      store: server.store,
-      config: server.config,
-      ready: () => ({ready: false, detail: 'The first read is held by the mass-deletion guard.'}),
-    })
-    notReady.listen(0, '127.0.0.1')
-    await new Promise((resolve) => notReady.once('listening', resolve))
-    const base = `http://127.0.0.1:${portOf(notReady.address())}`
+  it('/readyz answers a 503 problem while the first read is held, and /healthz still 200', async () => {
+    // A saved snapshot of the sample, then a restart over a dataset file cut to a tenth: the
+    // mass-deletion guard holds the first read, and the saved catalog is served meanwhile.
+    const folder = await mkdtemp(join(tmpdir(), 'catalog-readiness-'))
+    const dataset = join(folder, 'catalog.ndjson')
+    const environment = {DATASET_FILE: dataset, SNAPSHOT_DIR: join(folder, 'saved')}
     try {
-      const response = await fetch(`${base}/readyz`)
-      expect(response.headers.get('cache-control')).toBe('no-store')
-      const problem = await readProblem(response, 503)
-      expect(problem.detail).toBe('The first read is held by the mass-deletion guard.')
-      expect((await fetch(`${base}/healthz`)).status).toBe(200)
+      await copyFile(SAMPLE_DATASET, dataset)
+      const first = await startTestServer({environment})
+      await eventually(async () => expect(await readdir(join(folder, 'saved'))).toContain('snapshot.ndjson'))
+      await first.close()
+      const lines = (await readFile(SAMPLE_DATASET, 'utf8')).split('\n').filter((line) => line !== '')
+      await writeFile(dataset, `${lines.slice(0, Math.ceil(lines.length / 10)).join('\n')}\n`)
+      const restarted = await startTestServer({environment})
+      try {
+        await eventually(async () => expect((await fetch(`${restarted.baseUrl}/readyz`)).status).toBe(503))
+        const response = await fetch(`${restarted.baseUrl}/readyz`)
+        expect(response.headers.get('cache-control')).toBe('no-store')
+        const problem = await readProblem(response, 503)
+        expect(problem.detail).toMatch(/^The first read of the source is held by the mass-deletion guard/)
+        expect((await fetch(`${restarted.baseUrl}/healthz`)).status).toBe(200)
+      } finally {
+        await restarted.close()
+      }
     } finally {
-      notReady.closeAllConnections()
-      await new Promise((resolve) => notReady.close(resolve))
+      await rm(folder, {recursive: true, force: true})
     }
   })
 })
-
-function portOf(address: AddressInfo | string | null): number {
-  if (address === null || typeof address === 'string') throw new Error('expected a TCP address')
-  return address.port
-}

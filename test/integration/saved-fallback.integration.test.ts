@@ -273,7 +273,12 @@ describe('a damaged saved snapshot, or one saved by other code', {timeout: 90_00
       environment,
       async (process) => {
         expect((await body(process, EPISODE)).text).toContain('למה התחלנו פודקאסט על קוד (v2)')
-        expect((await status(process)).saved_snapshot).toEqual({saved_at: null, refused: null, first_read: null})
+        expect((await status(process)).saved_snapshot).toEqual({
+          saved_at: null,
+          refused: null,
+          written_by_other_code: false,
+          first_read: null,
+        })
         await eventually(async () => expect(process.output()).toContain('saved the snapshot'), STARTS)
       },
       copy,

@@ -99,7 +99,7 @@ describe('a saved snapshot', () => {
     const [digest, header = ''] = (lines[0] ?? '').split(/ (.*)/s)
     expect(digest).toBe(createHash('sha256').update(header).digest('base64url'))
     expect(JSON.parse(header)).toMatchObject({
-      format: 3,
+      format: 4,
       fingerprint: 'f',
       savedAt: Date.parse('2026-02-02T00:00:00Z'),
       items: {
@@ -159,11 +159,13 @@ describe('when the saved snapshot is not used', () => {
     expect(await openSnapshotFile(directory, SETTINGS, CODE).load()).toBeUndefined()
   })
 
-  it('was saved under other settings or by other code', async () => {
+  it('was saved under other settings (not reused) or by other code (marked, a fallback)', async () => {
     await openSnapshotFile(directory, SETTINGS, CODE).save(snapshotOf({episodes: [item('x')]}), 'f')
-    expect(await openSnapshotFile(directory, {...SETTINGS, version: '1.0.1'}, CODE).load()).toBeUndefined()
-    expect(await openSnapshotFile(directory, SETTINGS, 'code-digest-2').load()).toBeUndefined()
-    expect(await openSnapshotFile(directory, {...SETTINGS}, CODE).load()).toBeDefined()
+    expect(
+      await openSnapshotFile(directory, {...SETTINGS, siteUrl: 'https://elsewhere.test'}, CODE).load(),
+    ).toBeUndefined()
+    expect(await openSnapshotFile(directory, SETTINGS, 'code-digest-2').load()).toMatchObject({otherCode: true})
+    expect(await openSnapshotFile(directory, {...SETTINGS}, CODE).load()).toMatchObject({otherCode: false})
   })
 
   it('has a header of another shape', async () => {

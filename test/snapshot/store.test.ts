@@ -131,7 +131,12 @@ describe('a store started from a saved snapshot', () => {
     const store = await createSnapshotStore<Snapshot>(build)
     expect(store.current()).toBe(saved)
     expect(builds).toEqual([])
-    expect(store.status().saved).toEqual({savedAt: SAVED_AT, refused: undefined, firstRead: 'reading'})
+    expect(store.status().saved).toEqual({
+      savedAt: SAVED_AT,
+      refused: undefined,
+      otherCode: false,
+      firstRead: 'reading',
+    })
     await settle()
     expect(builds.map(({previous, change}) => ({previous, change}))).toEqual([{previous: saved, change: {kind: 'all'}}])
     builds[0]?.resolve(fakeSnapshot('read'))
@@ -183,9 +188,39 @@ describe('a store started from a saved snapshot', () => {
     expect(store.status().saved).toEqual({
       savedAt: undefined,
       refused: 'episodes document e-1 does not match its checksum',
+      otherCode: false,
       firstRead: undefined,
     })
     await settle()
     expect(builds).toHaveLength(1)
+  })
+
+  it('serves one saved by other code only when the first build fails, then retries', async () => {
+    const saved = fakeSnapshot('saved by other code')
+    const restore = async () => ({snapshot: {value: saved, savedAt: SAVED_AT, otherCode: true}})
+    const reading = restoringBuilder(restore)
+    const read = createSnapshotStore<Snapshot>(reading.build)
+    await settle()
+    reading.builds[0]?.resolve(fakeSnapshot('read'))
+    expect((await read).current().version, 'the source answers: the saved one is never served').toBe('read')
+    expect((await read).status().saved).toMatchObject({savedAt: undefined, otherCode: false})
+
+    const failing = restoringBuilder(restore)
+    const starting = createSnapshotStore<Snapshot>(failing.build, {retryDelayMs: 5})
+    await settle()
+    failing.builds.shift()?.reject(new Error('answered 500'))
+    const store = await starting
+    expect(store.current()).toBe(saved)
+    expect(store.status().saved).toEqual({savedAt: SAVED_AT, refused: undefined, otherCode: true, firstRead: 'reading'})
+    await settle()
+    failing.builds.shift()?.reject(new Error('answered 500'))
+    await settle()
+    expect(store.status()).toMatchObject({consecutiveFailures: 1, saved: {firstRead: 'failed'}})
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    failing.builds.shift()?.resolve(fakeSnapshot('read'))
+    await settle()
+    expect(store.current().version).toBe('read')
+    expect(store.status().saved?.firstRead).toBe('done')
+    store.close()
   })
 })

@@ -5,7 +5,7 @@ import type {AddressInfo} from 'node:net'
 import {encodeSignatureHeader} from '@sanity/webhook'
 import express from 'express'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import type {ContentChange} from '../../server/snapshot/store.ts'
+import type {ContentChange} from '../../server/content/content-change.ts'
 import {createSanityWebhookHandlers, WEBHOOK_PATH} from '../../server/webhooks/sanity-webhook.ts'
 
 const SECRET = 'a-webhook-secret-of-some-length'

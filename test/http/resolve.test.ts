@@ -1,10 +1,10 @@
 import {describe, expect, it} from 'vitest'
-import {encodeCursor} from '../../../server/api/v1/cursor.ts'
-import {ITEM_PATH, LIST_PATH, resolveCatalogPath, type Resolution} from '../../../server/http/resolve.ts'
-import {loadConfig} from '../../../server/config.ts'
-import {createEmbeddedFileSource} from '../../../server/content/embedded-source.ts'
-import {catalogSnapshotBuilder} from '../../../server/catalog-builder.ts'
-import {SAMPLE_DATASET} from '../../helpers/server.ts'
+import {encodeCursor} from '../../server/api/v1/cursor.ts'
+import {ITEM_PATH, LIST_PATH, resolveCatalogPath, type Resolution} from '../../server/http/resolve.ts'
+import {loadConfig} from '../../server/config.ts'
+import {createEmbeddedFileSource} from '../../server/content/embedded-source.ts'
+import {catalogSnapshotBuilder} from '../../server/catalog-builder.ts'
+import {SAMPLE_DATASET} from '../helpers/server.ts'
 
 const BASE = 'http://api.test'
 const config = loadConfig({PUBLIC_BASE_URL: BASE})
