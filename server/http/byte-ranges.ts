@@ -9,7 +9,7 @@ import {ChunkedBody, type Body} from '../snapshot/chunked-body.ts'
 /** The header a representation carries to take range requests: its bytes are served in parts. */
 export const ACCEPT_RANGES = {'Accept-Ranges': 'bytes'} as const
 
-export type RangeAnswer =
+type RangeAnswer =
   {readonly status: 200} | {readonly status: 206; readonly start: number; readonly end: number} | {readonly status: 416}
 
 const WHOLE: RangeAnswer = {status: 200}

@@ -78,7 +78,7 @@ export const channelTagsSchema = z.object({
   block: z.boolean(),
   complete: z.boolean(),
 })
-export type ChannelTags = z.infer<typeof channelTagsSchema>
+type ChannelTags = z.infer<typeof channelTagsSchema>
 
 const issuesOf = (field: string, error: z.ZodError) =>
   error.issues.map((issue) => `${[field, ...issue.path].join('.')}: ${issue.message}; left out of the feed`)

@@ -49,7 +49,7 @@ const NOT_A_NUMBER = 'episode_number: not a whole number of 0 or more, so the nu
  * mean unnumbered, which Apple and the API both write as no number at all. A number that is not a
  * whole number of 0 or more is left out (with a warning), never the episode.
  */
-export function episodeNumberOf(entered: number | null, slug: string): {number: number | null; warnings: string[]} {
+function episodeNumberOf(entered: number | null, slug: string): {number: number | null; warnings: string[]} {
   const valid = entered === null || (Number.isSafeInteger(entered) && entered >= 0)
   const number = valid ? (entered ?? episodeNumberFromSlug(slug)) : episodeNumberFromSlug(slug)
   return {number: number === 0 ? null : number, warnings: valid ? [] : [NOT_A_NUMBER]}
