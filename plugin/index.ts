@@ -5,6 +5,7 @@ import {PODCAST_SETTINGS_ID} from '../schemas/podcast-settings.ts'
 import {podcastGuidOf} from '../server/feed/podcast-guid.ts'
 import {DirectionalInput} from './DirectionalInput.tsx'
 import {DirectionalTitles} from './DirectionalTitles.tsx'
+import {episodeNumberInput} from './EpisodeNumberInput.tsx'
 import {catalogLocaleBundle, validationLocaleBundle} from './i18n.ts'
 import {feedUrlOf, type CatalogPluginOptions} from './preview-settings.ts'
 import {catalogDocumentNode, catalogStructure} from './structure.ts'
@@ -28,7 +29,13 @@ export const catalogPlugin = definePlugin<CatalogPluginOptions>((options) => ({
         id: PODCAST_SETTINGS_ID,
         title: 'הגדרות הפודקאסט',
         schemaType: PODCAST_SETTINGS_ID,
-        value: {guid: podcastGuidOf(feedUrlOf(options)), explicit: false, showType: 'episodic', locked: true},
+        value: {
+          guid: podcastGuidOf(feedUrlOf(options)),
+          explicit: false,
+          showType: 'episodic',
+          locked: true,
+          medium: 'podcast',
+        },
       },
     ],
   },
@@ -39,10 +46,12 @@ export const catalogPlugin = definePlugin<CatalogPluginOptions>((options) => ({
   form: {components: {input: DirectionalInput}},
   studio: {components: {layout: DirectionalTitles}},
   i18n: {bundles: [catalogLocaleBundle, validationLocaleBundle]},
-  plugins:
-    options.structure === false
+  plugins: [
+    episodeNumberInput(),
+    ...(options.structure === false
       ? []
-      : [structureTool({structure: catalogStructure, defaultDocumentNode: catalogDocumentNode(options)})],
+      : [structureTool({structure: catalogStructure, defaultDocumentNode: catalogDocumentNode(options)})]),
+  ],
 }))
 
 export {catalogDocumentNode, catalogStructure} from './structure.ts'

@@ -21,6 +21,7 @@ import {
   videoIdField,
   voiceReferences,
 } from './fields.ts'
+import {EPISODE_NUMBER_DESCRIPTION, EPISODE_NUMBER_NOT_WHOLE} from '../plugin/episode-number.ts'
 
 /** An uploaded audio file makes the external URL, length and type fields moot, so they are hidden. */
 function hasAudioFile(document: Record<string, unknown> | undefined): boolean {
@@ -114,6 +115,16 @@ export const episodeType = defineType({
       title: 'משך (שניות)',
       type: 'number',
       validation: (rule) => rule.integer().positive(),
+    }),
+    defineField({
+      name: 'episodeNumber',
+      title: 'מספר הפרק',
+      type: 'number',
+      description: EPISODE_NUMBER_DESCRIPTION,
+      validation: (rule) => [
+        rule.integer().error(EPISODE_NUMBER_NOT_WHOLE),
+        rule.min(0).error(EPISODE_NUMBER_NOT_WHOLE),
+      ],
     }),
     defineField({name: 'season', title: 'עונה', type: 'number', validation: (rule) => rule.integer().positive()}),
     defineField({

@@ -8,6 +8,7 @@ import {
   REQUIRED,
 } from '../plugin/validation.ts'
 import {fetchedUrlField, hebrewText, voiceReferences} from './fields.ts'
+import {channelTagFields} from './channel-tag-fields.ts'
 
 /** The one document id of the podcast's settings: a singleton, edited from the structure's own item. */
 export const PODCAST_SETTINGS_ID = 'podcastSettings'
@@ -112,6 +113,7 @@ export const podcastSettingsType = defineType({
       readOnly: true,
       description: 'מחושב פעם אחת מכתובת הפיד ונשמר, כך שמעבר לכתובת אחרת לא משנה אותו.',
     }),
+    ...channelTagFields,
   ],
   preview: {prepare: () => ({title: 'הגדרות הפודקאסט'})},
 })

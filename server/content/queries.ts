@@ -14,6 +14,7 @@ const episodeProjection = `{
   _id,
   _updatedAt,
   "slug": slug.current,
+  "episode_number": episodeNumber,
   title,
   description,
   language,
@@ -86,7 +87,14 @@ const podcastSettingsProjection = `{
   "funding_url": funding.url,
   "funding_text": funding.text,
   locked,
-  guid
+  guid,
+  "txts": txts[]{text, purpose},
+  medium,
+  "update_frequency": updateFrequency{text, rrule, start, complete},
+  "podroll": podroll[]{"feed_guid": feedGuid, "feed_url": feedUrl, title},
+  "new_feed_url": newFeedUrl,
+  block,
+  complete
 }`
 
 const podcastSettings = `*[_id == "podcastSettings"][_type == "podcastSettings"][0] ${podcastSettingsProjection}`

@@ -7,6 +7,7 @@ import {resourceCount} from '../mcp/resource-list.ts'
 import type {SiteDocument, Snapshot} from '../snapshot/snapshot.ts'
 import {SERVER_VERSION} from '../version.ts'
 import {buildFeed, feedItemCount, FEED_CONTENT_TYPE, FEED_PATH, type FeedSettings} from '../feed/rss-feed.ts'
+import {ACCEPT_RANGES} from '../http/byte-ranges.ts'
 import {buildDeveloperPortal} from './portal.ts'
 import {catalogSkills} from './skills.ts'
 import {buildSitemaps, type LeftOut} from './sitemaps.ts'
@@ -315,5 +316,7 @@ export function feedSiteDocument(
 ): SiteDocument | undefined {
   const feed = buildFeed(snapshot.catalog, feedSettingsOf(settings))
   if (feed && leftOut) for (const item of feed.leftOut) leftOut(item)
-  return feed && {path: FEED_PATH, contentType: FEED_CONTENT_TYPE, body: feed.body, etag: feed.etag}
+  return (
+    feed && {path: FEED_PATH, contentType: FEED_CONTENT_TYPE, body: feed.body, etag: feed.etag, headers: ACCEPT_RANGES}
+  )
 }

@@ -52,6 +52,9 @@ function headerLines(headers: [string, string][], indent = '    '): string {
   return headers.map(([name, value]) => `${indent}add_header ${name} ${quoted(value)} always;`).join('\n')
 }
 
+// nginx answers range requests of a static file itself and says so: adding it again would send it twice.
+const NGINX_OWN = new Set(['Accept-Ranges'])
+
 /**
  * An nginx configuration that serves a static export with the origin's headers, status codes and
  * problem bodies: pre-compressed siblings (`brotli_static`, `gzip_static`), `Vary`, the same
@@ -179,7 +182,7 @@ ${siteDocuments
     (file) => `    location = ${file.url} {
       types {}
       default_type ${quoted(file.representation.contentType)};
-${success([...common, ...Object.entries(file.representation.headers)])}
+${success([...common, ...Object.entries(file.representation.headers).filter(([name]) => !NGINX_OWN.has(name))])}
       try_files $uri =404;
     }`,
   )

@@ -2,6 +2,7 @@ import type {RssFeed} from 'feedsmith'
 import type {CatalogEntry} from '../api/v1/catalog.ts'
 import type {Episode, Voice} from '../api/v1/contract.ts'
 import {itemDescriptionHtml} from './item-description.ts'
+import {itunesTitleOf} from './item-title.ts'
 import type {PodcastChannel} from '../api/v1/podcast-settings.ts'
 
 /** A podcast:person for a served voice: its name, picture and page. */
@@ -58,6 +59,7 @@ function rssItemOf(
   // A host who is also a guest stands once, as host: apps list every podcast:person they read.
   const isHost = (slug: string) => context.hosts.some((host) => host.value.slug === slug)
   const guests = episode.guests.flatMap((guest) => (isHost(guest.slug) ? [] : (context.voice(guest.slug) ?? [])))
+  const itunesTitle = episode.episode_number === null ? undefined : itunesTitleOf(episode.title)
   return {
     title: episode.title,
     link: episode.url,
@@ -67,6 +69,7 @@ function rssItemOf(
     description: itemDescriptionHtml(episode.description, episode.takeaways),
     enclosures: [{url: audio.url, length: audio.length_bytes, type: audio.mime_type}],
     itunes: {
+      ...(itunesTitle === undefined ? {} : {title: itunesTitle}),
       ...(episode.duration_seconds === null ? {} : {duration: episode.duration_seconds}),
       image: episode.artwork_url ?? context.channel.artworkUrl,
       explicit: episode.explicit,
@@ -80,7 +83,20 @@ function rssItemOf(
         ...context.hosts.map((host) => personOf(host.value, 'host')),
         ...guests.map((guest) => personOf(guest.value, 'guest')),
       ],
-      ...(episode.transcript ? {transcripts: [{url: episode.transcript.url, type: episode.transcript.mime_type}]} : {}),
+      ...(episode.transcript ? {transcripts: [transcriptOf(episode.transcript, episode.language)]} : {}),
     },
+  }
+}
+
+/**
+ * `podcast:transcript` in the episode's language; a WebVTT file is timed text that apps can show as
+ * captions, which `rel="captions"` tells them.
+ */
+function transcriptOf(transcript: NonNullable<Episode['transcript']>, language: string) {
+  return {
+    url: transcript.url,
+    type: transcript.mime_type,
+    language,
+    ...(transcript.mime_type === 'text/vtt' ? {rel: 'captions'} : {}),
   }
 }

@@ -7,7 +7,7 @@ import escapeHtml from 'escape-html'
 // (React, Kubernetes) still reads right to left.
 
 const DESCRIPTION_MAX_BYTES = 4000
-const RLM = '\u200f'
+export const RLM = '\u200f'
 const ELLIPSIS = '…'
 
 // TextEncoder rather than Buffer: the Studio's feed preview runs this module in the browser.

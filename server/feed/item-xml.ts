@@ -5,7 +5,7 @@ import type {ContentLink, FeedItem} from './feed-item.ts'
 
 // feedsmith writes text that holds markup as CDATA, so content can hold any tag's text there;
 // outside CDATA every `<` is markup feedsmith wrote. Edits and searches look only outside it.
-const CDATA_SECTION = /(<!\[CDATA\[[\s\S]*?\]\]>)/
+export const CDATA_SECTION = /(<!\[CDATA\[[\s\S]*?\]\]>)/
 
 /** The first `needle` at or after `from` that is not inside a CDATA section (`from` must be outside one). */
 export function indexOutsideCdata(xml: string, needle: string, from = 0): number {

@@ -7,6 +7,7 @@ import {feedItemOf, hasFeedItem, personOf, type ItemContext} from './feed-item.t
 import {appleExplicit, indexOutsideCdata, itemXml} from './item-xml.ts'
 import {firstForbiddenCharacter} from '../api/v1/xml-text.ts'
 import {podcastGuidOf} from './podcast-guid.ts'
+import {channelSpellings, channelTagsOf} from './channel-tags.ts'
 import type {PodcastChannel} from '../api/v1/podcast-settings.ts'
 
 export const FEED_PATH = '/feed.xml'
@@ -198,38 +199,44 @@ function channelXml(
   settings: FeedSettings,
   lastBuildDate: Date,
 ): [Buffer, Buffer] {
-  const xml = appleExplicit(
-    generateRssFeed({
-      title: channel.title,
-      link: settings.siteUrl,
-      description: channel.description,
-      language: 'he',
-      copyright: channel.copyright,
-      lastBuildDate,
-      atom: {
-        links: [
-          {href: settings.selfUrl, rel: 'self', type: 'application/rss+xml'},
-          ...(settings.websubHub ? [{href: settings.websubHub, rel: 'hub'}] : []),
-        ],
-      },
-      itunes: {
-        image: channel.artworkUrl,
-        categories: channel.categories.map(({category, subcategory}) => ({
-          text: category,
-          ...(subcategory ? {categories: [{text: subcategory}]} : {}),
-        })),
-        explicit: channel.explicit,
-        author: channel.author,
-        owner: channel.owner,
-        type: channel.type,
-      },
-      podcast: {
-        guid: channel.guid ?? podcastGuidOf(settings.selfUrl),
-        locked: {value: channel.locked, owner: channel.owner.email},
-        persons: hosts.map((host) => personOf(host.value, 'host')),
-        ...(channel.funding ? {fundings: [{url: channel.funding.url, display: channel.funding.text}]} : {}),
-      },
-    }),
+  const tags = channelTagsOf(channel, settings.siteUrl)
+  const xml = channelSpellings(
+    appleExplicit(
+      generateRssFeed({
+        title: channel.title,
+        link: settings.siteUrl,
+        description: channel.description,
+        language: 'he',
+        copyright: channel.copyright,
+        lastBuildDate,
+        image: tags.image,
+        atom: {
+          links: [
+            {href: settings.selfUrl, rel: 'self', type: 'application/rss+xml'},
+            ...(settings.websubHub ? [{href: settings.websubHub, rel: 'hub'}] : []),
+          ],
+        },
+        itunes: {
+          image: channel.artworkUrl,
+          categories: channel.categories.map(({category, subcategory}) => ({
+            text: category,
+            ...(subcategory ? {categories: [{text: subcategory}]} : {}),
+          })),
+          explicit: channel.explicit,
+          author: channel.author,
+          owner: channel.owner,
+          type: channel.type,
+          ...tags.itunes,
+        },
+        podcast: {
+          guid: channel.guid ?? podcastGuidOf(settings.selfUrl),
+          locked: {value: channel.locked, owner: channel.owner.email},
+          persons: hosts.map((host) => personOf(host.value, 'host')),
+          ...(channel.funding ? {fundings: [{url: channel.funding.url, display: channel.funding.text}]} : {}),
+          ...tags.podcast,
+        },
+      }),
+    ),
   )
   const close = xml.lastIndexOf('</channel>')
   // The items go right after the channel's own elements, before the whitespace that precedes </channel>.

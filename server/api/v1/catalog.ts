@@ -114,6 +114,13 @@ function podcastSettingsOf(
 ): MappedSettings | null {
   if (row === null || row === undefined) return null
   const mapped = mapPodcastSettings(cleanStrings(row).value, settings.links)
+  if (mapped.ok && mapped.warnings.length > 0)
+    problems.push({
+      documentId: documentIdOf(row),
+      collection: 'settings',
+      severity: 'warning',
+      messages: mapped.warnings,
+    })
   if (mapped.ok) return mapped
   const kept = previous?.ok ? previous : undefined
   problems.push({

@@ -15,6 +15,7 @@ export const episodeRowSchema = documentRowSchema.extend({
     takeaways: true,
     faq: true,
   }).shape,
+  episode_number: optional(z.number()),
   guests: z.array(personRowSchema),
   audio_url: optional(z.string()),
   audio: optional(
@@ -41,6 +42,19 @@ export function episodeNumberFromSlug(slug: string): number | null {
   return match?.[1] ? Number.parseInt(match[1], 10) : null
 }
 
+const NOT_A_NUMBER = 'episode_number: not a whole number of 0 or more, so the number in the slug is served'
+
+/**
+ * The number as entered, else the slug's: 0 (a trailer's, say, or `ep-0-trailer`) and none alike
+ * mean unnumbered, which Apple and the API both write as no number at all. A number that is not a
+ * whole number of 0 or more is left out (with a warning), never the episode.
+ */
+function episodeNumberOf(entered: number | null, slug: string): {number: number | null; warnings: string[]} {
+  const valid = entered === null || (Number.isSafeInteger(entered) && entered >= 0)
+  const number = valid ? (entered ?? episodeNumberFromSlug(slug)) : episodeNumberFromSlug(slug)
+  return {number: number === 0 ? null : number, warnings: valid ? [] : [NOT_A_NUMBER]}
+}
+
 /** A transcript's type, from its file name: WebVTT or SubRip, the two formats podcast apps read. */
 function transcriptOf(url: string, name: string): Episode['transcript'] {
   const extension = /\.(vtt|srt)(?:[?#]|$)/i.exec(name)?.[1]?.toLowerCase()
@@ -57,12 +71,13 @@ function artworkUrlOf(image: EpisodeRow['image'], links: Links): string | null {
 export function mapEpisode(row: EpisodeRow, context: MappingContext): Mapped<Episode> {
   const {links} = context
   const guests = toPersonRefs('guests', row.guests, context, row._updatedAt)
+  const episodeNumber = episodeNumberOf(row.episode_number, row.slug)
   return {
     value: {
       slug: row.slug,
       url: links.page('episodes', row.slug),
       api_url: links.api('episodes', row.slug),
-      episode_number: episodeNumberFromSlug(row.slug),
+      episode_number: episodeNumber.number,
       title: row.title,
       description: row.description,
       language: row.language,
@@ -89,6 +104,6 @@ export function mapEpisode(row: EpisodeRow, context: MappingContext): Mapped<Epi
       artwork_url: artworkUrlOf(row.image, links),
     },
     updatedAt: guests.updatedAt,
-    warnings: guests.warnings,
+    warnings: [...guests.warnings, ...episodeNumber.warnings],
   }
 }

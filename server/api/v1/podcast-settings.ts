@@ -4,6 +4,7 @@ import {podcastArtworkSide} from './artwork.ts'
 import type {Links} from './links.ts'
 import {imageSourceSchema, optional, personRowSchema} from './rows.ts'
 import {isAppleCategory, parseCategoryChoice} from './apple-categories.ts'
+import {channelTagsRowShape, channelTagsSchema, mapChannelTags} from './channel-tags.ts'
 
 // The podcast settings singleton (PODCAST_SETTINGS_QUERY's row) as the feed's channel uses it.
 // Apple's rules that can be checked without fetching anything are checked here, so a feed is
@@ -34,6 +35,7 @@ const podcastSettingsRowSchema = z.object({
   funding_text: optional(z.string()),
   locked: optional(z.boolean()),
   guid: optional(z.uuid()),
+  ...channelTagsRowShape,
 })
 
 /** The show as `<channel>` describes it; hosts are voice slugs, resolved against the served voices when the feed is made. */
@@ -53,12 +55,19 @@ const podcastChannelSchema = z.object({
   /** The stored podcast:guid; null until the Studio has stored one (the feed then derives it from its URL). */
   guid: z.string().nullable(),
   updatedAt: z.string(),
+  /** The tags set one by one (podcast:txt, itunes:block, …): each valid one, the others left out. */
+  tags: channelTagsSchema,
 })
 export type PodcastChannel = Readonly<z.infer<typeof podcastChannelSchema>>
 
 /** What the settings document gives the feed: its channel, or why there is none. Saved with a snapshot as it is. */
 export const mappedSettingsSchema = z.discriminatedUnion('ok', [
-  z.object({ok: z.literal(true), channel: podcastChannelSchema}),
+  z.object({
+    ok: z.literal(true),
+    channel: podcastChannelSchema,
+    /** Parts left out of the channel (a tag that is not valid), each with why. */
+    warnings: z.array(z.string()),
+  }),
   z.object({ok: z.literal(false), messages: z.array(z.string())}),
 ])
 export type MappedSettings = z.infer<typeof mappedSettingsSchema>
@@ -68,11 +77,13 @@ export function mapPodcastSettings(raw: unknown, links: Links): MappedSettings {
   if (!row.success)
     return {ok: false, messages: row.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)}
   const settings = row.data
+  const tags = mapChannelTags(settings)
   const side = podcastArtworkSide(settings.artwork)
   if (!side)
     return {ok: false, messages: ['artwork: must be square JPEG or PNG artwork of at least 1400 px (Apple Podcasts)']}
   return {
     ok: true,
+    warnings: tags.warnings,
     channel: Object.freeze({
       title: settings.title,
       description: settings.description,
@@ -92,6 +103,7 @@ export function mapPodcastSettings(raw: unknown, links: Links): MappedSettings {
       updatedAt: [settings._updatedAt, ...settings.hosts.map((host) => host._updatedAt)].reduce((latest, next) =>
         Date.parse(next) > Date.parse(latest) ? next : latest,
       ),
+      tags: tags.tags,
     }),
   }
 }

@@ -170,3 +170,26 @@ describe('episodeNumberFromSlug', () => {
     expect(episodeNumberFromSlug(slug)).toBe(expected)
   })
 })
+
+describe('episode_number', () => {
+  it('is the number entered, else the slug’s; 0 and none are null, and never drop the episode', async () => {
+    const catalog = await catalogOf([
+      episode('ep-0-trailer', {episodeType: 'trailer'}),
+      episode('ep-5-bonus', {episodeType: 'bonus', episodeNumber: 0}),
+      episode('ep-7-renumbered', {episodeNumber: 12}),
+      episode('ep-8-from-slug'),
+      episode('ep-9-negative', {episodeNumber: -3}),
+    ])
+    const numbers = Object.fromEntries(catalog.episodes.map((entry) => [entry.value.slug, entry.value.episode_number]))
+    expect(numbers).toEqual({
+      'ep-0-trailer': null,
+      'ep-5-bonus': null,
+      'ep-7-renumbered': 12,
+      'ep-8-from-slug': 8,
+      'ep-9-negative': 9,
+    })
+    expect(catalog.problems).toEqual([
+      expect.objectContaining({documentId: expect.stringContaining('ep-9'), severity: 'warning'}),
+    ])
+  })
+})

@@ -43,6 +43,7 @@ describe('the podcast settings', () => {
   it('become the channel, with Apple defaults for what is not set', () => {
     expect(mapPodcastSettings(row(), links)).toEqual({
       ok: true,
+      warnings: [],
       channel: {
         title: 'Code Talks',
         description: 'פודקאסט',
@@ -61,6 +62,15 @@ describe('the podcast settings', () => {
         locked: true,
         guid: null,
         updatedAt: '2026-02-01T00:00:00Z',
+        tags: {
+          txts: [],
+          medium: 'podcast',
+          updateFrequency: null,
+          podroll: [],
+          newFeedUrl: null,
+          block: false,
+          complete: false,
+        },
       },
     })
   })
@@ -101,6 +111,7 @@ describe('the podcast settings', () => {
     })
     expect(mapPodcastSettings(row({description: 'א'.repeat(2000)}), links)).toEqual({
       ok: true,
+      warnings: [],
       channel: expect.anything(),
     })
     expect(mapPodcastSettings(row({description: `${'א'.repeat(2000)}x`}), links)).toEqual({
@@ -201,6 +212,7 @@ describe('an episode row', () => {
     _id: 'e1',
     _updatedAt: '2026-01-01T00:00:00Z',
     slug: 'episode-12-x',
+    episode_number: null,
     image: null,
     title: 't',
     description: 'd',
