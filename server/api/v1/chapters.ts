@@ -130,8 +130,28 @@ export function mapChapters(
 /** Chapter art is shown square by the apps that show it; this size is plenty for a phone. */
 const CHAPTER_IMAGE_SIDE = 800
 
+/** The Podcasting 2.0 JSON chapters document as this API writes it (the format allows more optional fields). */
+export const chaptersDocumentSchema = z
+  .strictObject({
+    version: z.literal(CHAPTERS_FORMAT_VERSION),
+    title: z.string().meta({description: "The episode's title."}),
+    chapters: z.array(
+      z.strictObject({
+        startTime: z.number().int().nonnegative().meta({description: 'Seconds from the start of the audio.'}),
+        title: z.string(),
+        img: fetchedUrl.optional(),
+        url: fetchedUrl.optional(),
+      }),
+    ),
+  })
+  .meta({
+    id: 'JsonChapters',
+    description:
+      "An episode's chapters in the Podcasting 2.0 JSON chapters format 1.2 (podcast-namespace docs/examples/chapters/jsonChapters.md), served as application/json+chapters.",
+  })
+
 /** The episode's chapters in the Podcasting 2.0 JSON chapters format, ready to serialise. */
-export function chaptersDocument(episode: Pick<Episode, 'title' | 'chapters'>) {
+export function chaptersDocument(episode: Pick<Episode, 'title' | 'chapters'>): z.infer<typeof chaptersDocumentSchema> {
   return {
     version: CHAPTERS_FORMAT_VERSION,
     title: episode.title,
