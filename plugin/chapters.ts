@@ -73,7 +73,7 @@ const chaptersFileSchema = z.object({
 })
 
 /** A chapter as the Studio's array holds it. */
-export interface StudioChapter {
+interface StudioChapter {
   _key: string
   _type: 'chapter'
   start: string
@@ -81,7 +81,7 @@ export interface StudioChapter {
   url?: string
 }
 
-export type ChaptersImport = {ok: true; chapters: StudioChapter[]} | {ok: false; message: string}
+type ChaptersImport = {ok: true; chapters: StudioChapter[]} | {ok: false; message: string}
 
 const hebrew = z.locales.he().localeError
 

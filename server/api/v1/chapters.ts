@@ -11,7 +11,7 @@ import {imageSourceSchema} from './rows.ts'
 export const MAX_CHAPTERS = 200
 
 /** The JSON chapters format's version (podcast-namespace docs/examples/chapters/jsonChapters.md). */
-export const CHAPTERS_FORMAT_VERSION = '1.2.0'
+const CHAPTERS_FORMAT_VERSION = '1.2.0'
 export const CHAPTERS_CONTENT_TYPE = 'application/json+chapters'
 
 const CHAPTER_TIME = /^(?:(\d{1,3}):([0-5]\d)|(\d{1,2}):([0-5]\d):([0-5]\d))$/
@@ -35,13 +35,12 @@ export function formatChapterTime(totalSeconds: number): string {
 }
 
 /** A chapter as the Studio stores it (and the GROQ projection returns it); anything may be missing. */
-export const chapterRowSchema = z.object({
+const chapterRowSchema = z.object({
   start: z.string().nullish(),
   title: z.string().nullish(),
   url: z.string().nullish(),
   image: imageSourceSchema.nullish(),
 })
-export type ChapterRow = z.infer<typeof chapterRowSchema>
 
 /** What is wrong with a chapter list; `index` counts from 0. The Studio and the server each word these. */
 export type ChapterFault =
@@ -74,7 +73,7 @@ export function chapterFaults(chapters: readonly unknown[], duration: number | n
 }
 
 /** A fault in English, for the document problems /status and the log report. */
-export function describeChapterFault(fault: ChapterFault): string {
+function describeChapterFault(fault: ChapterFault): string {
   const chapter = 'index' in fault ? `chapter ${fault.index + 1}` : ''
   switch (fault.kind) {
     case 'too-many':
