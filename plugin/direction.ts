@@ -10,6 +10,7 @@ const FIELD_DIRECTIONS: Record<string, Record<string, TextDirection>> = {
     description: 'rtl',
     takeaways: 'rtl',
     faq: 'rtl',
+    chapters: 'rtl',
     slug: 'ltr',
     tags: 'ltr',
     audioUrl: 'ltr',
@@ -24,5 +25,8 @@ const FIELD_DIRECTIONS: Record<string, Record<string, TextDirection>> = {
 export function directionOf(documentType: unknown, path: Path): TextDirection | undefined {
   const field = path[0]
   if (typeof documentType !== 'string' || typeof field !== 'string') return undefined
+  // A chapter's start time and link are Latin inside the right-to-left chapters list.
+  const last = path.at(-1)
+  if (field === 'chapters' && (last === 'start' || last === 'url')) return 'ltr'
   return FIELD_DIRECTIONS[documentType]?.[field]
 }

@@ -3,7 +3,7 @@ import {structureTool} from 'sanity/structure'
 import {schemaTypes} from '../schemas/index.ts'
 import {PODCAST_SETTINGS_ID} from '../schemas/podcast-settings.ts'
 import {podcastGuidOf} from '../server/feed/podcast-guid.ts'
-import {DirectionalInput} from './DirectionalInput.tsx'
+import {CatalogInput} from './CatalogInput.tsx'
 import {DirectionalTitles} from './DirectionalTitles.tsx'
 import {episodeNumberInput} from './EpisodeNumberInput.tsx'
 import {catalogLocaleBundle, validationLocaleBundle} from './i18n.ts'
@@ -43,7 +43,7 @@ export const catalogPlugin = definePlugin<CatalogPluginOptions>((options) => ({
     // Only the singleton item opens the settings; "create new" would make a second one.
     newDocumentOptions: (items) => items.filter((item) => item.templateId !== PODCAST_SETTINGS_ID),
   },
-  form: {components: {input: DirectionalInput}},
+  form: {components: {input: CatalogInput}},
   studio: {components: {layout: DirectionalTitles}},
   i18n: {bundles: [catalogLocaleBundle, validationLocaleBundle]},
   plugins: [

@@ -10,10 +10,12 @@ import {
   feedBytesLeft,
   REQUIRED,
 } from '../plugin/validation.ts'
+import {checkChapters, checkChapterTime} from '../plugin/chapters.ts'
 import {
   dateField,
   fetchedUrlField,
   hebrewText,
+  imageField,
   languageField,
   slugField,
   tagsField,
@@ -125,6 +127,38 @@ export const episodeType = defineType({
         rule.integer().error(EPISODE_NUMBER_NOT_WHOLE),
         rule.min(0).error(EPISODE_NUMBER_NOT_WHOLE),
       ],
+    }),
+    defineField({
+      name: 'chapters',
+      title: 'מקטעים',
+      type: 'array',
+      // The plugin's form input (CatalogInput.tsx) adds the import from a chapters JSON file.
+      description:
+        'נקודות בתוך הפרק שאפליקציות מציגות ומאפשרות לדלג אליהן. הראשון ב-0:00, ואחריו בסדר עולה. אפשר לייבא קובץ chapters.json.',
+      of: [
+        defineArrayMember({
+          type: 'object',
+          name: 'chapter',
+          title: 'מקטע',
+          fields: [
+            defineField({
+              name: 'start',
+              title: 'התחלה (mm:ss או h:mm:ss)',
+              type: 'string',
+              validation: (rule) => [
+                rule.required().error(REQUIRED),
+                rule.custom((value: string | undefined) => checkChapterTime(value)).error(),
+              ],
+            }),
+            hebrewText('title', 'כותרת'),
+            fetchedUrlField('url', 'קישור (https)'),
+            imageField('image', 'תמונה'),
+          ],
+          preview: {select: {title: 'title', subtitle: 'start', media: 'image'}},
+        }),
+      ],
+      validation: (rule) =>
+        rule.custom((value: unknown[] | undefined, context) => checkChapters(value, context.document?.['duration'])),
     }),
     defineField({name: 'season', title: 'עונה', type: 'number', validation: (rule) => rule.integer().positive()}),
     defineField({

@@ -2,6 +2,7 @@ import {z} from 'zod'
 import {createDocument} from 'zod-openapi'
 import {DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT} from './v1/contract.ts'
 import {API_V1_PREFIX} from './v1/links.ts'
+import {CHAPTERS_CONTENT_TYPE, chaptersDocumentSchema} from './v1/chapters.ts'
 import {
   bulkSchema,
   episodeSchema,
@@ -93,6 +94,7 @@ function operation(options: {
   schema: z.ZodType
   path?: boolean
   page?: boolean
+  mediaType?: string
 }) {
   const query = options.page ? pageParameters : undefined
   return {
@@ -108,7 +110,11 @@ function operation(options: {
         header: conditionalHeaders,
       },
       responses: {
-        200: {description: 'OK', headers: successHeaders, content: {'application/json': {schema: options.schema}}},
+        200: {
+          description: 'OK',
+          headers: successHeaders,
+          content: {[options.mediaType ?? 'application/json']: {schema: options.schema}},
+        },
         304: {
           description: 'Not Modified: the validators you sent match.',
           headers: successHeaders.pick({etag: true, 'last-modified': true, 'cache-control': true}),
@@ -191,6 +197,16 @@ export function buildOpenApiDocument(settings: OpenApiSettings) {
           tag: 'Episodes',
           schema: itemEnvelope(episodeSchema),
           path: true,
+        }),
+        '/episodes/{slug}/chapters.json': operation({
+          operationId: 'getEpisodeChapters',
+          summary: "Get an episode's chapters",
+          description:
+            "The episode's chapters in the Podcasting 2.0 JSON chapters format, as its feed item's `podcast:chapters` links them; the episode's `chapters_url`. 404 when the episode has no chapters.",
+          tag: 'Episodes',
+          schema: chaptersDocumentSchema,
+          path: true,
+          mediaType: CHAPTERS_CONTENT_TYPE,
         }),
         '/meetups.json': operation({
           operationId: 'listMeetups',

@@ -38,7 +38,8 @@ const episodeProjection = `{
   "podcast_directory_url": podcastDirectoryUrl,
   "image": coverImage,
   "takeaways": coalesce(takeaways, []),
-  "faq": coalesce(faq[]{question, answer}, [])
+  "faq": coalesce(faq[]{question, answer}, []),
+  "chapters": chapters[]{start, title, url, image}
 }`
 
 const meetupProjection = `{

@@ -3,6 +3,7 @@ import {createHash} from 'node:crypto'
 import {z} from 'zod'
 import {DEFAULT_PAGE_LIMIT} from '../api/v1/contract.ts'
 import {API_V1_PREFIX, COLLECTION_PATTERN, isCollectionName, type CollectionName} from '../api/v1/links.ts'
+import {chaptersPath} from '../api/v1/chapters.ts'
 import {PROBLEM_STATUSES, problemAnchor, problemTitle} from '../http/problem.ts'
 import {MAX_URL_LENGTH} from '../http/request-listener.ts'
 import {splitTarget} from '../http/request-target.ts'
@@ -134,11 +135,16 @@ function schemaTable(name: string, schema: RenderedSchema): string {
 }
 
 // An OpenAPI path (`/episodes/{slug}.json`) and a list path relative to the API prefix.
+const CHAPTERS_OPERATION_PATH = '/episodes/{slug}/chapters.json'
 const OPERATION_PATH = new RegExp(`^/(${COLLECTION_PATTERN})(/\\{slug\\})?\\.json$`)
 const LIST_DOCUMENT_PATH = new RegExp(`^(${COLLECTION_PATTERN})\\.json$`)
 
 /** The URL an operation's example and try-it use: the first item, or a list page of one (the first page where `limit` is not served). */
 function examplePath(path: string, snapshot: Snapshot, staticExport: boolean): string {
+  if (path === CHAPTERS_OPERATION_PATH) {
+    const chaptered = snapshot.catalog.episodes.find((entry) => entry.value.chapters)
+    return `${API_V1_PREFIX}/${chaptersPath(chaptered?.value.slug ?? 'example')}`
+  }
   const [, collection, item] = OPERATION_PATH.exec(path) ?? []
   if (!isCollectionName(collection)) return `${API_V1_PREFIX}${path}`
   if (!item) return `${API_V1_PREFIX}/${collection}.json${staticExport ? '' : '?limit=1'}`

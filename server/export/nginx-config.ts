@@ -1,6 +1,7 @@
 import {missingItemDetail, notASlugDetail, unknownApiPathDetail} from '../http/resolve.ts'
 import {readOnlyDetail} from '../http/api-router.ts'
 import {API_V1_PREFIX, COLLECTION_NAMES, COLLECTION_PATTERN} from '../api/v1/links.ts'
+import {CHAPTERS_CONTENT_TYPE} from '../api/v1/chapters.ts'
 import {lifecycleHeaders, type VersionLifecycle} from '../http/lifecycle.ts'
 import {buildProblem, unknownPathDetail, type ProblemStatus} from '../http/problem.ts'
 import {CACHE_CONTROL} from '../http/representation-response.ts'
@@ -170,6 +171,12 @@ ${success(api)}
     }
     location ~ "/${CURSOR_DIRECTORY}/" {
       internal;
+    }
+    location ~ "^${API_V1_PREFIX}/(?:sandbox/)?episodes/[a-z0-9-]{1,128}/chapters\\.json$" {
+      types {}
+      default_type ${quoted(CHAPTERS_CONTENT_TYPE)};
+${success(api)}
+      try_files $uri =404;
     }
     location ~ "^${API_V1_PREFIX}/(?:sandbox/)?(?:${COLLECTION_PATTERN})\\.json$" {
       types {}

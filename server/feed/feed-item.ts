@@ -4,6 +4,7 @@ import type {Episode, Voice} from '../api/v1/contract.ts'
 import {itemDescriptionHtml} from './item-description.ts'
 import {itunesTitleOf} from './item-title.ts'
 import type {PodcastChannel} from '../api/v1/podcast-settings.ts'
+import {CHAPTERS_CONTENT_TYPE} from '../api/v1/chapters.ts'
 
 /** A podcast:person for a served voice: its name, picture and page. */
 export function personOf(voice: Voice, role: 'host' | 'guest') {
@@ -84,6 +85,7 @@ function rssItemOf(
         ...guests.map((guest) => personOf(guest.value, 'guest')),
       ],
       ...(episode.transcript ? {transcripts: [transcriptOf(episode.transcript, episode.language)]} : {}),
+      ...(episode.chapters_url ? {chapters: {url: episode.chapters_url, type: CHAPTERS_CONTENT_TYPE}} : {}),
     },
   }
 }

@@ -7,6 +7,7 @@ import {API_V1_PREFIX, COLLECTION_PATTERN, isCollectionName, type CollectionName
 const SANDBOX_PREFIX = '/sandbox'
 export const LIST_PATH = new RegExp(`^/(${COLLECTION_PATTERN})\\.json$`)
 export const ITEM_PATH = new RegExp(`^/(${COLLECTION_PATTERN})/([^/]*)\\.json$`)
+export const CHAPTERS_PATH = /^\/episodes\/([^/]*)\/chapters\.json$/
 const DOCUMENT_PATHS = new Set(['/index.json', '/all.json'])
 const SINGULAR: Record<CollectionName, string> = {episodes: 'episode', meetups: 'meetup talk', voices: 'speaker'}
 
@@ -25,6 +26,7 @@ export type Resolution =
  */
 export function resolveCatalogPath(snapshot: Snapshot, publicBaseUrl: string, path: string, query: string): Resolution {
   const catalogPath = withoutSandbox(path)
+  if (catalogPath.endsWith('/chapters.json')) return resolveChapters(snapshot, publicBaseUrl, catalogPath)
   const {collection, itemCollection, slug} = splitCatalogPath(catalogPath)
   if (isCollectionName(collection)) {
     const parsed = parsePageRequest(query === '' ? undefined : new URLSearchParams(query))
@@ -47,6 +49,20 @@ export function resolveCatalogPath(snapshot: Snapshot, publicBaseUrl: string, pa
   const document = DOCUMENT_PATHS.has(catalogPath) ? snapshot.representation(catalogPath.slice(1)) : undefined
   if (document) return {found: true, representation: document}
   return {found: false, names: false, status: 404, detail: unknownApiPathDetail(publicBaseUrl)}
+}
+
+/** An episode's chapters document: a 404 names the episode when it is served without chapters. */
+function resolveChapters(snapshot: Snapshot, publicBaseUrl: string, catalogPath: string): Resolution {
+  const slug = CHAPTERS_PATH.exec(catalogPath)?.[1]
+  if (slug === undefined) return {found: false, names: false, status: 404, detail: unknownApiPathDetail(publicBaseUrl)}
+  const representation = snapshot.chapters(slug)
+  if (representation) return {found: true, representation}
+  const detail = snapshot.item('episodes', slug)
+    ? `The episode "${slug}" has no chapters: its chapters_url is null. See ${publicBaseUrl}${API_V1_PREFIX}/episodes/${slug}.json.`
+    : isSlug(slug)
+      ? missingItemDetail(publicBaseUrl, 'episodes', slug)
+      : notASlugDetail(publicBaseUrl, 'episodes', slug)
+  return {found: false, names: false, status: 404, detail}
 }
 
 /**

@@ -225,7 +225,8 @@ export const catalogTools: readonly ToolDefinition[] = [
     'get_episode',
     {
       title: 'Get an episode',
-      description: 'One episode by slug, as the API serves it (Episode in /api/openapi.json).',
+      description:
+        'One episode by slug, as the API serves it (Episode in /api/openapi.json), chapters (start_seconds, title) included.',
       inputSchema: slugInput,
     },
     (input, snapshot) => find('episodes', snapshot.catalog.episodes, input.slug),

@@ -18,6 +18,8 @@ import {
   type SortKey,
 } from '../api/v1/order.ts'
 import {buildServiceIndex, type ServiceIndexSettings} from '../api/v1/service-index.ts'
+import {CHAPTERS_CONTENT_TYPE, chaptersDocument, chaptersPath} from '../api/v1/chapters.ts'
+import type {Episode} from '../api/v1/contract.ts'
 import {whileBuildingNow} from './heap-growth.ts'
 import {forEachConcurrently} from './compression.ts'
 import type {DemandCaches} from './demand-caches.ts'
@@ -49,6 +51,8 @@ export interface Snapshot {
   readonly paths: readonly string[]
   representation(path: string): Representation | undefined
   item(collection: CollectionName, slug: string): Representation<Buffer> | undefined
+  /** An episode's chapters in the Podcasting 2.0 JSON chapters format; undefined when it has none. */
+  chapters(slug: string): Representation<Buffer> | undefined
   /** A document outside `/api/v1`, by absolute path. */
   site(path: string): Representation | undefined
   readonly sitePaths: readonly string[]
@@ -124,10 +128,14 @@ interface EntryParts {
   key: SortKey
 }
 const entryParts = new WeakMap<CatalogEntry<unknown>, EntryParts>()
+// An episode's chapters document, made on first request and kept while its entry is served.
+const chapterDocuments = new WeakMap<CatalogEntry<Episode>, Representation<Buffer>>()
 const collectionStates = new WeakMap<Snapshot, Record<CollectionName, CollectionState>>()
 
 /** `episodes/{slug}.json`: an item, by its path relative to the API prefix. */
 const ITEM_DOCUMENT_PATH = new RegExp(`^(${COLLECTION_PATTERN})/(.+)\\.json$`)
+/** `episodes/{slug}/chapters.json`: an episode's chapters document. */
+const CHAPTERS_DOCUMENT_PATH = /^episodes\/([^/]+)\/chapters\.json$/
 
 const bytes = (text: string) => Buffer.from(text, 'utf8')
 const COMMA = bytes(',')
@@ -310,6 +318,24 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
   }
 
   const item = (collection: CollectionName, slug: string) => states[collection].bySlug.get(slug)
+  let episodesBySlug: Map<string, CatalogEntry<Episode>> | undefined
+  // Served under the episode's own surrogate key: its chapters change only with its item's bytes.
+  const chapters = (slug: string): Representation<Buffer> | undefined => {
+    episodesBySlug ??= new Map(catalog.episodes.map((entry) => [entry.value.slug, entry]))
+    const entry = episodesBySlug.get(slug)
+    const episodeItem = item('episodes', slug)
+    if (!entry?.value.chapters || !episodeItem) return undefined
+    let document = chapterDocuments.get(entry)
+    if (!document) {
+      document = represent(JSON.stringify(chaptersDocument(entry.value)), () => episodeItem.lastModified, {
+        contentType: CHAPTERS_CONTENT_TYPE,
+        variants: settings.caches.variants,
+        headers: keying?.headersFor(itemKey('episodes', slug), listKey('episodes')),
+      })
+      chapterDocuments.set(entry, document)
+    }
+    return document
+  }
   let site: Map<string, Representation> | undefined
   const hadEarlierSite = earlierSite !== undefined
   const dated = (earlier: Representation | undefined) => (etag: string) =>
@@ -353,14 +379,18 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
         ...documents.keys(),
         'all.json',
         ...COLLECTION_NAMES.flatMap((name) => [...states[name].bySlug.keys()].map((slug) => `${name}/${slug}.json`)),
+        ...catalog.episodes.flatMap((entry) => (entry.value.chapters ? [chaptersPath(entry.value.slug)] : [])),
       ]
     },
     representation(path: string) {
       if (path === 'all.json') return bulkDocument()
+      const chaptersOf = CHAPTERS_DOCUMENT_PATH.exec(path)?.[1]
+      if (chaptersOf !== undefined) return chapters(chaptersOf)
       const [, collection, slug] = ITEM_DOCUMENT_PATH.exec(path) ?? []
       return isCollectionName(collection) && slug ? item(collection, slug) : documents.get(path)
     },
     item,
+    chapters,
     site: (path: string) => (path === feedPath ? feedDocument() : siteDocuments().get(path)),
     get sitePaths() {
       return [...siteDocuments().keys(), ...(feedPath !== undefined && feedDocument() ? [feedPath] : [])]

@@ -59,6 +59,7 @@ describe('the OpenAPI document', () => {
       ['/index.json', 'getServiceIndex', 'Service', false, false],
       ['/episodes.json', 'listEpisodes', 'Episodes', false, true],
       ['/episodes/{slug}.json', 'getEpisode', 'Episodes', true, false],
+      ['/episodes/{slug}/chapters.json', 'getEpisodeChapters', 'Episodes', true, false],
       ['/meetups.json', 'listMeetups', 'Meetups', false, true],
       ['/meetups/{slug}.json', 'getMeetup', 'Meetups', true, false],
       ['/voices.json', 'listVoices', 'Voices', false, true],
@@ -90,7 +91,7 @@ describe('the OpenAPI document', () => {
     const selfExplained =
       /\.responses\.((200|304)\.headers\.(cache-control|ratelimit-policy)|405\.headers\.allow|410\.headers\.link)$/
     expect(undescribed.filter((path) => !selfExplained.test(path))).toEqual([])
-    expect(Object.keys(document.paths ?? {}).length).toBe(8)
+    expect(Object.keys(document.paths ?? {}).length).toBe(9)
   })
 
   it('says HEAD is accepted, which operations page and which take a slug', () => {

@@ -23,6 +23,7 @@ describe('the OpenAPI document', () => {
     expect(operations.map((operation) => operation.operationId).sort()).toEqual(
       [
         'getEpisode',
+        'getEpisodeChapters',
         'getEverything',
         'getMeetup',
         'getServiceIndex',

@@ -30,3 +30,16 @@ describe("the portal's errors", () => {
     expect(DEFAULT_LIMITS.requestTimeoutMs).toBe(15_000)
   })
 })
+
+describe("the portal's chapters", () => {
+  it("shows the chapters endpoint with a chaptered episode's document as its example and try-it", async () => {
+    const html = await portal(false)
+    const section = /<section class="operation" id="op-getEpisodeChapters"[\s\S]*?<\/section>/.exec(html)?.[0] ?? ''
+    const example = /data-try="(\/api\/v1\/episodes\/[a-z0-9-]+\/chapters\.json)"/.exec(section)?.[1]
+    expect(example).toBeDefined()
+    const body = /<code class="example-body">([\s\S]*?)<\/code>/.exec(section)?.[1] ?? ''
+    expect(body).toContain('&quot;version&quot;: &quot;1.2.0&quot;')
+    expect(body).toContain('&quot;startTime&quot;: 0')
+    expect(body).toMatch(/&quot;title&quot;: &quot;[\u0590-\u05ff]/)
+  })
+})

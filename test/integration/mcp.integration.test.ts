@@ -82,6 +82,10 @@ describe.each(Object.keys(eras) as (keyof typeof eras)[])('MCP in the %s era', (
     expect(result.isError).toBeFalsy()
     const episode = episodeSchema.parse(result.structuredContent)
     expect(episode.title).toContain('קאש')
+    // Its chapters, as the API serves them, in seconds, with the chapters document's URL.
+    expect(episode.chapters?.[0]).toEqual({start_seconds: 0, title: 'פתיחה', url: null, image_url: null})
+    expect(episode.chapters?.length).toBe(5)
+    expect(episode.chapters_url).toBe('http://api.test/api/v1/episodes/ep-22-cache-invalidation/chapters.json')
     expect(JSON.parse(textOf(result))).toEqual(result.structuredContent)
     const api = await (await fetch(`${server.baseUrl}/api/v1/episodes/ep-22-cache-invalidation.json`)).json()
     expect({data: episode}).toEqual(api)

@@ -100,6 +100,8 @@ describe('every exported representation', () => {
       expect.arrayContaining([
         '/api/v1/all.json',
         '/api/v1/sandbox/all.json',
+        '/api/v1/episodes/ep-22-cache-invalidation/chapters.json',
+        '/api/v1/sandbox/episodes/ep-22-cache-invalidation/chapters.json',
         '/api/openapi.json',
         '/docs',
         '/llms.txt',

@@ -85,6 +85,25 @@ export const episodeSchema = z
       description:
         'Square artwork of 1400-3000 px for podcast apps, JPEG (a PNG upload stays PNG) with the matching extension; null when the cover image is smaller.',
     }),
+    chapters: z
+      .array(
+        z.strictObject({
+          start_seconds: z.number().int().nonnegative(),
+          title: text,
+          url: fetchedUrl.nullable(),
+          image_url: fetchedUrl.nullable(),
+        }),
+      )
+      .min(1)
+      .nullable()
+      .meta({
+        description:
+          'Chapters, strictly ascending from 0 and within the duration; null when the episode has none (or its list breaks those rules, which is reported as a document problem).',
+      }),
+    chapters_url: uri.nullable().meta({
+      description:
+        'The chapters in the Podcasting 2.0 JSON chapters format (application/json+chapters), as the feed links them; null without chapters.',
+    }),
   })
   .meta({id: 'Episode', description: 'A podcast episode. Content text is Hebrew; tags are English.'})
 

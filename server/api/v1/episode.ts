@@ -4,6 +4,7 @@ import {documentRowSchema, optional, personRowSchema} from './rows.ts'
 import {toPersonRefs, type Mapped, type MappingContext} from './person-ref.ts'
 import {podcastArtworkSide} from './artwork.ts'
 import type {Links} from './links.ts'
+import {chaptersPath, mapChapters} from './chapters.ts'
 
 export const episodeRowSchema = documentRowSchema.extend({
   ...episodeSchema.pick({
@@ -32,6 +33,8 @@ export const episodeRowSchema = documentRowSchema.extend({
   transcript: optional(z.object({url: z.string(), name: optional(z.string())})),
   video_id: optional(z.string()),
   podcast_directory_url: optional(z.string()),
+  // Checked chapter by chapter in the mapper: a broken chapter leaves out the chapters, not the episode.
+  chapters: z.unknown().optional(),
 })
 
 export type EpisodeRow = z.infer<typeof episodeRowSchema>
@@ -72,6 +75,7 @@ export function mapEpisode(row: EpisodeRow, context: MappingContext): Mapped<Epi
   const {links} = context
   const guests = toPersonRefs('guests', row.guests, context, row._updatedAt)
   const episodeNumber = episodeNumberOf(row.episode_number, row.slug)
+  const chapters = mapChapters(row.chapters, row.duration_seconds, links)
   return {
     value: {
       slug: row.slug,
@@ -102,8 +106,10 @@ export function mapEpisode(row: EpisodeRow, context: MappingContext): Mapped<Epi
           : null,
       transcript: row.transcript && transcriptOf(row.transcript.url, row.transcript.name ?? row.transcript.url),
       artwork_url: artworkUrlOf(row.image, links),
+      chapters: chapters.chapters,
+      chapters_url: chapters.chapters && links.apiPath(chaptersPath(row.slug)),
     },
     updatedAt: guests.updatedAt,
-    warnings: [...guests.warnings, ...episodeNumber.warnings],
+    warnings: [...guests.warnings, ...episodeNumber.warnings, ...chapters.warnings],
   }
 }

@@ -1,0 +1,104 @@
+import {describe, expect, it} from 'vitest'
+import {mapCatalog} from '../../../server/api/v1/catalog.ts'
+import {chaptersDocument, formatChapterTime, parseChapterTime} from '../../../server/api/v1/chapters.ts'
+import {createLinks} from '../../../server/api/v1/links.ts'
+import {createEmbeddedSource} from '../../../server/content/embedded-source.ts'
+import type {SanityDocument} from '../../../server/content/ndjson.ts'
+import {CATALOG_QUERY} from '../../../server/content/queries.ts'
+import {episode} from '../../fixtures/documents.ts'
+
+const links = createLinks({
+  publicBaseUrl: 'http://api.test',
+  siteUrl: 'https://site.test',
+  images: {projectId: 'proj', dataset: 'prod'},
+})
+
+async function catalogOf(documents: SanityDocument[]) {
+  const source = createEmbeddedSource('inline', async () => documents)
+  return mapCatalog(await source.fetch(CATALOG_QUERY), {links, feedUrl: 'https://site.test/feed.xml'})
+}
+
+const chapter = (start: string, title: string, extra: Record<string, unknown> = {}) => ({
+  _key: `k${start.replaceAll(':', '')}`,
+  _type: 'chapter',
+  start,
+  title,
+  ...extra,
+})
+
+describe('chapter times', () => {
+  it('reads mm:ss and h:mm:ss, and nothing else', () => {
+    expect(parseChapterTime('0:00')).toBe(0)
+    expect(parseChapterTime('12:30')).toBe(750)
+    expect(parseChapterTime('75:05')).toBe(4505)
+    expect(parseChapterTime('1:05:00')).toBe(3900)
+    for (const text of ['', '12', '1:5', '12:60', '1:60:00', 'a:bc', '1:2:3:4', '-1:00'])
+      expect(parseChapterTime(text), text).toBeUndefined()
+    expect(formatChapterTime(750)).toBe('12:30')
+    expect(formatChapterTime(3900)).toBe('1:05:00')
+  })
+})
+
+describe('an episode with chapters', () => {
+  it('serves them in seconds, with the chapters document linked', async () => {
+    const catalog = await catalogOf([
+      episode('ep-3-x', {
+        duration: 1800,
+        chapters: [chapter('0:00', 'פתיחה'), chapter('12:30', 'הנושא', {url: 'https://example.com/a'})],
+      }),
+    ])
+    expect(catalog.problems).toEqual([])
+    const value = catalog.episodes[0]?.value
+    expect(value?.chapters).toEqual([
+      {start_seconds: 0, title: 'פתיחה', url: null, image_url: null},
+      {start_seconds: 750, title: 'הנושא', url: 'https://example.com/a', image_url: null},
+    ])
+    expect(value?.chapters_url).toBe('http://api.test/api/v1/episodes/ep-3-x/chapters.json')
+    expect(value && chaptersDocument(value)).toEqual({
+      version: '1.2.0',
+      title: 'פרק לדוגמה',
+      chapters: [
+        {startTime: 0, title: 'פתיחה'},
+        {startTime: 750, title: 'הנושא', url: 'https://example.com/a'},
+      ],
+    })
+  })
+
+  it('leaves out chapters that break the rules, and still serves the episode, with a warning', async () => {
+    const catalog = await catalogOf([
+      episode('out-of-order', {chapters: [chapter('0:00', 'א'), chapter('10:00', 'ב'), chapter('5:00', 'ג')]}),
+      episode('late-start', {chapters: [chapter('0:10', 'א')]}),
+      episode('past-end', {duration: 600, chapters: [chapter('0:00', 'א'), chapter('10:00', 'ב')]}),
+      episode('no-title', {chapters: [chapter('0:00', '  ')]}),
+      episode('bad-link', {chapters: [chapter('0:00', 'א', {url: 'http://example.com'})]}),
+    ])
+    expect(catalog.episodes.map((entry) => entry.value.slug).sort()).toEqual([
+      'bad-link',
+      'late-start',
+      'no-title',
+      'out-of-order',
+      'past-end',
+    ])
+    const chaptersOf = (slug: string) => catalog.episodes.find((entry) => entry.value.slug === slug)?.value
+    for (const slug of ['out-of-order', 'late-start', 'past-end', 'no-title']) {
+      expect(chaptersOf(slug)?.chapters, slug).toBeNull()
+      expect(chaptersOf(slug)?.chapters_url, slug).toBeNull()
+    }
+    expect(chaptersOf('bad-link')?.chapters).toEqual([{start_seconds: 0, title: 'א', url: null, image_url: null}])
+    const warnings = Object.fromEntries(
+      catalog.problems.map((problem) => [problem.documentId, `${problem.severity}: ${problem.messages.join(' ')}`]),
+    )
+    expect(warnings['out-of-order']).toBe(
+      'warning: chapters: left out: chapter 3 starts at 5:00, not after the one before it (10:00)',
+    )
+    expect(warnings['late-start']).toMatch(/^warning: chapters: left out: the first chapter starts at 0:10/)
+    expect(warnings['past-end']).toMatch(/past the episode's end \(10:00\)/)
+    expect(warnings['no-title']).toMatch(/chapter 1 has no title/)
+    expect(warnings['bad-link']).toMatch(/^warning: chapters\.0\.url: left out "http:\/\/example.com"/)
+  })
+
+  it('treats a chapter list that is not a list as no chapters, not as a broken episode', async () => {
+    const catalog = await catalogOf([episode('odd', {chapters: {start: '0:00'}})])
+    expect(catalog.episodes[0]?.value.chapters).toBeNull()
+  })
+})
