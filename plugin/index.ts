@@ -3,6 +3,7 @@ import {structureTool} from 'sanity/structure'
 import {schemaTypes} from '../schemas/index.ts'
 import {PODCAST_SETTINGS_ID} from '../schemas/podcast-settings.ts'
 import {podcastGuidOf} from '../server/feed/podcast-guid.ts'
+import {episodeAudioPlugin} from './AudioFileInput.tsx'
 import {DirectionalInput} from './DirectionalInput.tsx'
 import {DirectionalTitles} from './DirectionalTitles.tsx'
 import {catalogLocaleBundle, validationLocaleBundle} from './i18n.ts'
@@ -39,10 +40,12 @@ export const catalogPlugin = definePlugin<CatalogPluginOptions>((options) => ({
   form: {components: {input: DirectionalInput}},
   studio: {components: {layout: DirectionalTitles}},
   i18n: {bundles: [catalogLocaleBundle, validationLocaleBundle]},
-  plugins:
-    options.structure === false
+  plugins: [
+    episodeAudioPlugin(),
+    ...(options.structure === false
       ? []
-      : [structureTool({structure: catalogStructure, defaultDocumentNode: catalogDocumentNode(options)})],
+      : [structureTool({structure: catalogStructure, defaultDocumentNode: catalogDocumentNode(options)})]),
+  ],
 }))
 
 export {catalogDocumentNode, catalogStructure} from './structure.ts'
