@@ -276,6 +276,7 @@ export type Episode = {
   audioFile?: {
     asset?: SanityFileAssetReference
     media?: unknown
+    durationSeconds?: number
     _type: 'file'
   }
   audioUrl?: string

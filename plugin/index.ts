@@ -4,6 +4,7 @@ import {schemaTypes} from '../schemas/index.ts'
 import {PODCAST_SETTINGS_ID} from '../schemas/podcast-settings.ts'
 import {podcastGuidOf} from '../server/feed/podcast-guid.ts'
 import {CatalogInput} from './CatalogInput.tsx'
+import {episodeAudioPlugin} from './AudioFileInput.tsx'
 import {DirectionalTitles} from './DirectionalTitles.tsx'
 import {episodeNumberInput} from './EpisodeNumberInput.tsx'
 import {catalogLocaleBundle, validationLocaleBundle} from './i18n.ts'
@@ -48,6 +49,7 @@ export const catalogPlugin = definePlugin<CatalogPluginOptions>((options) => ({
   i18n: {bundles: [catalogLocaleBundle, validationLocaleBundle]},
   plugins: [
     episodeNumberInput(),
+    episodeAudioPlugin(),
     ...(options.structure === false
       ? []
       : [structureTool({structure: catalogStructure, defaultDocumentNode: catalogDocumentNode(options)})]),

@@ -11,6 +11,7 @@ import {
   REQUIRED,
 } from '../plugin/validation.ts'
 import {checkChapters, checkChapterTime} from '../plugin/chapters.ts'
+import {checkDurationAgainstFile, checkHasAudio} from '../plugin/audio-checks.ts'
 import {
   dateField,
   fetchedUrlField,
@@ -29,6 +30,15 @@ import {EPISODE_NUMBER_DESCRIPTION, EPISODE_NUMBER_NOT_WHOLE} from '../plugin/ep
 function hasAudioFile(document: Record<string, unknown> | undefined): boolean {
   const file = document?.['audioFile']
   return typeof file === 'object' && file !== null && 'asset' in file && Boolean(file.asset)
+}
+
+const stringOf = (value: unknown) => (typeof value === 'string' ? value : undefined)
+
+/** The duration the Studio read from the uploaded file (AudioFileInput), while it has one. */
+function measuredDuration(document: Record<string, unknown> | undefined): number | undefined {
+  const file = document?.['audioFile']
+  if (!hasAudioFile(document) || typeof file !== 'object' || file === null || !('durationSeconds' in file)) return
+  return typeof file.durationSeconds === 'number' ? file.durationSeconds : undefined
 }
 
 export const episodeType = defineType({
@@ -64,8 +74,25 @@ export const episodeType = defineType({
       options: {
         accept: 'audio/mpeg,audio/x-m4a,audio/mp4,video/mp4,video/quicktime,video/x-m4v,.mp3,.m4a,.mp4,.mov,.m4v',
       },
-      validation: (rule) =>
+      // Read from the file in the browser when it is picked (plugin/AudioFileInput.tsx, wired by the
+      // plugin: the server reads these schemas and loads no JSX), kept so the typed duration can be compared.
+      fields: [
+        defineField({
+          name: 'durationSeconds',
+          title: 'משך הקובץ (שניות)',
+          type: 'number',
+          hidden: true,
+          readOnly: true,
+        }),
+      ],
+      validation: (rule) => [
         rule.custom((value: {asset?: {_ref?: string}} | undefined) => checkAudioFile(value?.asset?._ref)).error(),
+        rule
+          .custom((value: {asset?: {_ref?: string}} | undefined, context) =>
+            checkHasAudio({file: value?.asset?._ref, url: stringOf(context.document?.['audioUrl'])}),
+          )
+          .warning(),
+      ],
     }),
     defineField({
       name: 'audioUrl',
@@ -116,7 +143,15 @@ export const episodeType = defineType({
       name: 'duration',
       title: 'משך (שניות)',
       type: 'number',
-      validation: (rule) => rule.integer().positive(),
+      description: 'נמלא מקובץ האודיו כשהוא מועלה.',
+      validation: (rule) => [
+        rule.integer().positive(),
+        rule
+          .custom((value: number | undefined, context) =>
+            checkDurationAgainstFile(value, measuredDuration(context.document)),
+          )
+          .warning(),
+      ],
     }),
     defineField({
       name: 'episodeNumber',

@@ -15,6 +15,7 @@ import {
   TransactionError,
   type MutationEvent,
 } from './content-lake-dataset.ts'
+import {fileAssetOf} from './content-lake-assets.ts'
 import {createWebhookSender, type WebhookSettings} from './content-lake-webhook.ts'
 import {ensureDebianProgram} from './debian.ts'
 import {bodyText, queryRequestOf} from './sanity-stand-in.ts'
@@ -41,7 +42,8 @@ const CONTENT_TYPES: Record<string, string> = {
  * the logged-in user (an administrator), the project and its grants, and a writable dataset
  * (content-lake-dataset.ts): `data/query` (groq-js, with the raw, published and drafts
  * perspectives), `data/doc`, `data/actions` and `data/mutate` (each request one transaction), and
- * `data/listen` (server-sent mutation events for the documents a listener's query matches). After
+ * `data/listen` (server-sent mutation events for the documents a listener's query matches), and file
+ * uploads (`assets/files`, content-lake-assets.ts). After
  * `sendWebhooks`, each published change is delivered as Sanity's GROQ-powered webhooks deliver it. It
  * also serves the built Studio at https://studio.test/. Chromium reaches it through `hostResolverRules`.
  */
@@ -209,6 +211,21 @@ export async function startContentLakeStandIn(options: {
         documents: ids.flatMap((id) => dataset.get(id) ?? []),
         omitted: ids.filter((id) => !dataset.get(id)).map((id) => ({id, reason: 'existence'})),
       })
+      return
+    }
+    // An uploaded file becomes its asset document, written to the dataset as the Content Lake does.
+    const uploadDataset = /^\/assets\/files\/([^/]+)$/.exec(path)?.[1]
+    if (request.method === 'POST' && uploadDataset) {
+      const chunks: Buffer[] = []
+      for await (const chunk of request) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)))
+      const document = fileAssetOf(Buffer.concat(chunks), {
+        projectId: options.projectId,
+        dataset: uploadDataset,
+        filename: url.searchParams.get('filename'),
+        mimeType: request.headers['content-type'] ?? 'application/octet-stream',
+      })
+      dataset.mutate(crypto.randomUUID(), [{createOrReplace: document}])
+      send({document})
       return
     }
     if (request.method === 'POST' && (path.startsWith('/data/actions/') || path.startsWith('/data/mutate/'))) {
