@@ -1,6 +1,7 @@
 import {z} from 'zod'
 import {mapCatalog, patchCatalog, type DocumentUpdate} from './api/v1/catalog.ts'
 import {createLinks, type CollectionName} from './api/v1/links.ts'
+import type {Clock} from './clock.ts'
 import type {Config} from './config.ts'
 import {readCatalog} from './content/catalog-read.ts'
 import {EPISODE_BY_ID_QUERY, MEETUP_BY_ID_QUERY, REFERENCING_QUERY, VOICE_BY_ID_QUERY} from './content/queries.ts'
@@ -14,8 +15,6 @@ import {createDemandCaches, type DemandCaches} from './snapshot/demand-caches.ts
 import type {SnapshotFile} from './snapshot/saved-snapshot.ts'
 import {buildSnapshot, type Snapshot} from './snapshot/snapshot.ts'
 import type {Restored, SnapshotBuilder} from './snapshot/store.ts'
-
-export type Clock = () => Date
 
 const WARM_AFTER_MS = 1000
 

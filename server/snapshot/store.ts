@@ -1,6 +1,7 @@
 import {collectionOfDocumentType, type CollectionName} from '../api/v1/links.ts'
 import {isPublished} from '../content/document-set.ts'
 import type {Snapshot} from './snapshot.ts'
+import type {Clock} from '../clock.ts'
 
 /** A document that changed, as a webhook or the dataset file names it. */
 export interface DocumentChange {
@@ -100,7 +101,7 @@ export interface SnapshotStore<S = Snapshot> {
 }
 
 export interface StoreOptions {
-  clock?: () => Date
+  clock?: Clock
   /** First retry delay; it doubles up to `maxRetryDelayMs`. */
   retryDelayMs?: number
   maxRetryDelayMs?: number
