@@ -428,7 +428,7 @@ export type AllSanitySchemaTypes =
 
 // Source: server/content/queries.ts
 // Variable: CATALOG_QUERY
-// Query: {  "episodes": *[_type == "episode"][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(publishedAt desc, slug.current asc) {  _id,  _updatedAt,  "slug": slug.current,  title,  description,  language,  "published_date": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, [])},  "meetups": *[_type == "meetup"][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(talkDate desc, slug.current asc) {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail},  "voices": *[_type == "voice"][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] {  _id,  _updatedAt,  "slug": slug.current,  name,  role,  bio,  language,  "tech_stack": coalesce(techStack, []),  "social_profile_url": socialProfileUrl,  "image": headshot},  "podcast": *[_id == "podcastSettings"][_type == "podcastSettings"][0] {  _id,  _updatedAt,  title,  description,  author,  "owner_name": owner.name,  "owner_email": owner.email,  "artwork": artwork,  "categories": coalesce(categories, []),  explicit,  "show_type": showType,  copyright,  "hosts": coalesce(hosts[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "funding_url": funding.url,  "funding_text": funding.text,  locked,  guid}}
+// Query: {  "episodes": *[_type == "episode"][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(publishedAt desc, slug.current asc) {  _id,  _updatedAt,  "slug": slug.current,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, [])},  "meetups": *[_type == "meetup"][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(talkDate desc, slug.current asc) {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail},  "voices": *[_type == "voice"][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] {  _id,  _updatedAt,  "slug": slug.current,  name,  role,  bio,  language,  "tech_stack": coalesce(techStack, []),  "social_profile_url": socialProfileUrl,  "image": headshot},  "podcast": *[_id == "podcastSettings"][_type == "podcastSettings"][0] {  _id,  _updatedAt,  title,  description,  author,  "owner_name": owner.name,  "owner_email": owner.email,  "artwork": artwork,  "categories": coalesce(categories, []),  explicit,  "show_type": showType,  copyright,  "hosts": coalesce(hosts[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "funding_url": funding.url,  "funding_text": funding.text,  locked,  guid}}
 export type CATALOG_QUERY_RESULT = {
   episodes: Array<{
     _id: string
@@ -437,7 +437,7 @@ export type CATALOG_QUERY_RESULT = {
     title: string
     description: string
     language: 'en' | 'he'
-    published_date: string
+    published_at: string
     tags: Array<string> | Array<never>
     guests:
       | Array<{
@@ -820,7 +820,7 @@ export type PODCAST_SETTINGS_QUERY_RESULT = {
 
 // Source: server/content/queries.ts
 // Variable: CATALOG_PAGE_QUERY
-// Query: *[_id > $after][_type in ["episode", "meetup", "voice"] && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(_id asc) [0...10000] {  _type,  _type == "episode" => {  _id,  _updatedAt,  "slug": slug.current,  title,  description,  language,  "published_date": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, [])},  _type == "meetup" => {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail},  _type == "voice" => {  _id,  _updatedAt,  "slug": slug.current,  name,  role,  bio,  language,  "tech_stack": coalesce(techStack, []),  "social_profile_url": socialProfileUrl,  "image": headshot}}
+// Query: *[_id > $after][_type in ["episode", "meetup", "voice"] && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(_id asc) [0...10000] {  _type,  _type == "episode" => {  _id,  _updatedAt,  "slug": slug.current,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, [])},  _type == "meetup" => {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail},  _type == "voice" => {  _id,  _updatedAt,  "slug": slug.current,  name,  role,  bio,  language,  "tech_stack": coalesce(techStack, []),  "social_profile_url": socialProfileUrl,  "image": headshot}}
 export type CATALOG_PAGE_QUERY_RESULT = Array<
   | {
       _type: 'episode'
@@ -830,7 +830,7 @@ export type CATALOG_PAGE_QUERY_RESULT = Array<
       title: string
       description: string
       language: 'en' | 'he'
-      published_date: string
+      published_at: string
       tags: Array<string> | Array<never>
       guests:
         | Array<{
@@ -929,7 +929,7 @@ export type CATALOG_PAGE_QUERY_RESULT = Array<
 
 // Source: server/content/queries.ts
 // Variable: EPISODE_BY_ID_QUERY
-// Query: *[_id == $id][_type == "episode" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))][0] {  _id,  _updatedAt,  "slug": slug.current,  title,  description,  language,  "published_date": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, [])}
+// Query: *[_id == $id][_type == "episode" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))][0] {  _id,  _updatedAt,  "slug": slug.current,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, [])}
 export type EPISODE_BY_ID_QUERY_RESULT = {
   _id: string
   _updatedAt: string
@@ -937,7 +937,7 @@ export type EPISODE_BY_ID_QUERY_RESULT = {
   title: string
   description: string
   language: 'en' | 'he'
-  published_date: string
+  published_at: string
   tags: Array<string> | Array<never>
   guests:
     | Array<{
@@ -1041,7 +1041,7 @@ export type VOICE_BY_ID_QUERY_RESULT = {
 
 // Source: server/content/queries.ts
 // Variable: REFERENCING_QUERY
-// Query: {  "episodes": *[_type == "episode" && $id in guests[]._ref][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] {  _id,  _updatedAt,  "slug": slug.current,  title,  description,  language,  "published_date": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, [])},  "meetups": *[_type == "meetup" && $id in speakers[]._ref][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail}}
+// Query: {  "episodes": *[_type == "episode" && $id in guests[]._ref][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] {  _id,  _updatedAt,  "slug": slug.current,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, [])},  "meetups": *[_type == "meetup" && $id in speakers[]._ref][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail}}
 export type REFERENCING_QUERY_RESULT = {
   episodes: Array<{
     _id: string
@@ -1050,7 +1050,7 @@ export type REFERENCING_QUERY_RESULT = {
     title: string
     description: string
     language: 'en' | 'he'
-    published_date: string
+    published_at: string
     tags: Array<string> | Array<never>
     guests:
       | Array<{
@@ -1137,7 +1137,7 @@ export type FINGERPRINT_QUERY_RESULT = {
 
 // Source: server/content/queries.ts
 // Variable: EPISODE_PREVIEW_QUERY
-// Query: *[_id == $id][0] {  _id,  _updatedAt,  "slug": slug.current,  title,  description,  language,  "published_date": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, [])}
+// Query: *[_id == $id][0] {  _id,  _updatedAt,  "slug": slug.current,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, [])}
 export type EPISODE_PREVIEW_QUERY_RESULT =
   | {
       _id: string
@@ -1146,7 +1146,7 @@ export type EPISODE_PREVIEW_QUERY_RESULT =
       title: string
       description: null
       language: 'en' | 'he'
-      published_date: null
+      published_at: null
       tags: Array<string> | Array<never>
       guests: Array<never>
       audio_url: null
@@ -1169,7 +1169,7 @@ export type EPISODE_PREVIEW_QUERY_RESULT =
       title: null
       description: null
       language: 'en' | 'he'
-      published_date: null
+      published_at: null
       tags: Array<never>
       guests: Array<never>
       audio_url: null
@@ -1192,7 +1192,7 @@ export type EPISODE_PREVIEW_QUERY_RESULT =
       title: string
       description: string
       language: null
-      published_date: null
+      published_at: null
       tags: Array<never>
       guests: Array<never>
       audio_url: null
@@ -1215,7 +1215,7 @@ export type EPISODE_PREVIEW_QUERY_RESULT =
       title: string | null
       description: string | null
       language: null
-      published_date: null
+      published_at: null
       tags: Array<never>
       guests: Array<never>
       audio_url: null
@@ -1238,7 +1238,7 @@ export type EPISODE_PREVIEW_QUERY_RESULT =
       title: string
       description: string
       language: 'en' | 'he'
-      published_date: string
+      published_at: string
       tags: Array<string> | Array<never>
       guests:
         | Array<{

@@ -11,6 +11,7 @@ export const hebrewErrors: z.core.$ZodErrorMap = (issue) =>
 const STUDIO_FIELDS: Record<CollectionName, Record<string, string>> = {
   episodes: {
     published_date: 'publishedAt',
+    published_at: 'publishedAt',
     audio_url: 'audioUrl',
     audio: 'audioFile',
     duration_seconds: 'duration',

@@ -10,8 +10,8 @@ import {
   feedBytesLeft,
   REQUIRED,
 } from '../plugin/validation.ts'
+import {releaseTimeField, releaseTimePreview} from './release-time.ts'
 import {
-  dateField,
   fetchedUrlField,
   hebrewText,
   languageField,
@@ -49,7 +49,7 @@ export const episodeType = defineType({
       ],
     }),
     languageField,
-    dateField('publishedAt', 'תאריך פרסום'),
+    releaseTimeField,
     tagsField,
     voiceReferences('guests', 'אורחים'),
     defineField({
@@ -185,5 +185,5 @@ export const episodeType = defineType({
     }),
   ],
   orderings: [{title: 'החדשים קודם', name: 'publishedAtDesc', by: [{field: 'publishedAt', direction: 'desc'}]}],
-  preview: {select: {title: 'title', subtitle: 'publishedAt', media: 'coverImage'}},
+  preview: releaseTimePreview,
 })

@@ -1,6 +1,7 @@
 import {z} from 'zod'
 import {mapCatalog, patchCatalog, type DocumentUpdate} from './api/v1/catalog.ts'
 import {createLinks, type CollectionName} from './api/v1/links.ts'
+import {releasedAsOf, wholeCatalog} from './api/v1/scheduled.ts'
 import type {Clock} from './clock.ts'
 import type {Config} from './config.ts'
 import {readCatalog} from './content/catalog-read.ts'
@@ -51,7 +52,8 @@ export interface CatalogBuilderDependencies {
 }
 
 /**
- * The one data flow: source -> GROQ -> mapping and validation -> snapshot. A change that names
+ * The one data flow: source -> GROQ -> mapping and validation -> release (episodes whose release
+ * time is still ahead are held back, as of the build's clock) -> snapshot. A change that names
  * documents reads just those (and, for a voice, the episodes and meetups that reference it) and
  * patches the previous catalog; an unknown change reads the whole catalog.
  */
@@ -111,8 +113,9 @@ export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies)
       saved?.onRestored?.(restored.savedAt)
       return previous
     }
-    const catalog = mapCatalog(await readCatalog(source), settings, previous?.catalog)
-    const snapshot = buildSnapshot(catalog, snapshotSettings, previous, clock())
+    const catalog = mapCatalog(await readCatalog(source), settings, previous && wholeCatalog(previous.catalog))
+    const now = clock()
+    const snapshot = buildSnapshot(releasedAsOf(catalog, now), snapshotSettings, previous, now)
     if (fingerprint !== undefined) fingerprints.set(snapshot, fingerprint)
     return snapshot
   }
@@ -123,7 +126,10 @@ export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies)
     try {
       const restored = await saved.file.load()
       if (!restored) return {}
-      const snapshot = buildSnapshot(restored.catalog, snapshotSettings, undefined, clock(), restored.items)
+      const now = clock()
+      // Released against this start's clock: an episode whose time passed while the server was down is served at once.
+      const catalog = releasedAsOf(restored.catalog, now)
+      const snapshot = buildSnapshot(catalog, snapshotSettings, undefined, now, restored.items)
       restoredFrom.set(snapshot, {fingerprint: restored.fingerprint, savedAt: restored.savedAt})
       return {snapshot: {value: snapshot, savedAt: restored.savedAt}}
     } catch (error) {
@@ -138,7 +144,9 @@ export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies)
     )
     // A document named by the change and also referencing a changed voice is applied once.
     const updates = [...new Map(reads.flat().map((update) => [update.documentId, update])).values()]
-    return buildSnapshot(patchCatalog(previous.catalog, updates, settings), snapshotSettings, previous, clock())
+    const catalog = patchCatalog(wholeCatalog(previous.catalog), updates, settings)
+    const now = clock()
+    return buildSnapshot(releasedAsOf(catalog, now), snapshotSettings, previous, now)
   }
   // The site documents (sitemaps of every item among them) are built and compressed once a snapshot
   // has stayed the newest for WARM_AFTER_MS: at 100k documents that is ~0.8 s of CPU, which a

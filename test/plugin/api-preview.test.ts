@@ -71,7 +71,7 @@ describe('the API view', () => {
     expect(preview.status).toBe('rejected')
     if (preview.status !== 'rejected') return
     // The server's own messages, as /status reports them.
-    expect(preview.problems).toEqual(['published_date: Invalid ISO date', 'tags.0: must be an English lowercase tag'])
+    expect(preview.problems).toEqual(['tags.0: must be an English lowercase tag', 'published_at: Invalid input'])
   })
 
   // The Studio's field titles, as the view reads them from the workspace schema.
@@ -101,8 +101,8 @@ describe('the API view', () => {
       status: 'rejected',
       problems: [
         'כותרת: חסר: יש למלא את השדה',
-        'תאריך פרסום: תאריך ISO לא תקין',
         'שאלות ותשובות (פריט 1): קלט לא תקין: צריך להיות מחרוזת, התקבל מספר',
+        'מועד פרסום: קלט לא תקין',
       ],
     })
   })

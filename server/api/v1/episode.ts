@@ -4,17 +4,18 @@ import {documentRowSchema, optional, personRowSchema} from './rows.ts'
 import {toPersonRefs, type Mapped, type MappingContext} from './person-ref.ts'
 import {podcastArtworkSide} from './artwork.ts'
 import type {Links} from './links.ts'
+import {releaseFieldsOf, releaseTimeRowSchema} from './release-time.ts'
 
 export const episodeRowSchema = documentRowSchema.extend({
   ...episodeSchema.pick({
     title: true,
     description: true,
     language: true,
-    published_date: true,
     tags: true,
     takeaways: true,
     faq: true,
   }).shape,
+  published_at: releaseTimeRowSchema,
   guests: z.array(personRowSchema),
   audio_url: optional(z.string()),
   audio: optional(
@@ -66,7 +67,7 @@ export function mapEpisode(row: EpisodeRow, context: MappingContext): Mapped<Epi
       title: row.title,
       description: row.description,
       language: row.language,
-      published_date: row.published_date,
+      ...releaseFieldsOf(row.published_at),
       tags: row.tags,
       guests: guests.refs,
       audio_url: row.audio_url,
