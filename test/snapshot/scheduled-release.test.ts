@@ -1,3 +1,6 @@
+import {mkdtemp, rm} from 'node:fs/promises'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {catalogSnapshotBuilder} from '../../server/catalog-builder.ts'
 import type {Clock} from '../../server/clock.ts'
@@ -5,6 +8,7 @@ import {loadConfig} from '../../server/config.ts'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import type {SanityDocument} from '../../server/content/ndjson.ts'
 import {FEED_PATH} from '../../server/feed/rss-feed.ts'
+import {openSnapshotFile} from '../../server/snapshot/saved-snapshot.ts'
 import type {Snapshot} from '../../server/snapshot/snapshot.ts'
 import {episode, voice} from '../fixtures/documents.ts'
 
@@ -139,5 +143,32 @@ describe('scheduled releases', () => {
     now = new Date(RELEASE)
     const later = await build(edited, {kind: 'documents', documents: new Map([['ep-1-old', 'episodes']])})
     expect(slugsOf(later)[0]).toBe('ep-2-future')
+  })
+})
+
+describe('a saved snapshot with a scheduled episode', () => {
+  it('keeps the episode held back on disk, and a start after its release time serves it at once', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'scheduled-'))
+    try {
+      const file = openSnapshotFile(directory, {test: true})
+      const held = await builderAt(() => BEFORE)(undefined, ALL)
+      await file.save(held, 'fingerprint')
+      const restart = (at: Date) =>
+        catalogSnapshotBuilder({
+          source: createEmbeddedSource('inline', async () => documents()),
+          config,
+          clock: () => at,
+          saved: {file},
+        }).restore?.()
+      const early = (await restart(BEFORE))?.snapshot?.value
+      expect(early && slugsOf(early)).not.toContain('ep-2-future')
+      expect(early?.nextRelease?.documentIds).toEqual(['future'])
+      const late = (await restart(new Date(RELEASE)))?.snapshot?.value
+      expect(late && slugsOf(late)[0]).toBe('ep-2-future')
+      const full = await builderAt(() => new Date(RELEASE))(undefined, ALL)
+      expect(late?.version).toBe(full.version)
+    } finally {
+      await rm(directory, {recursive: true, force: true})
+    }
   })
 })
