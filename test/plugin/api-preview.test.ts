@@ -118,6 +118,20 @@ describe('the API view', () => {
     expect(unnamed).toEqual([])
   })
 
+  it('says when a scheduled episode goes on air, in Israel time, instead of the item', async () => {
+    const episode = published('episode')[0]
+    if (!episode) throw new Error('no episode')
+    const scheduled = {...episode, publishedAt: '2099-01-01T08:30:00.000Z'}
+    const row = await previewRow('episodes', episode._id, [
+      scheduled,
+      ...documents.filter((document) => document !== episode),
+    ])
+    expect(buildApiPreview('episodes', row, settings())).toEqual({
+      status: 'scheduled',
+      notice: 'ייצא לאוויר ב-1.1.2099, 10:30 (שעון ישראל)',
+    })
+  })
+
   it('says so when there is no document yet', async () => {
     expect(buildApiPreview('voices', await previewRow('voices', 'no-such-id'), settings())).toEqual({status: 'missing'})
   })
