@@ -9,13 +9,13 @@ const israelTime = new Intl.DateTimeFormat('he-IL', {
 })
 
 /** A `publishedAt` in Israel time, such as "1.6.2027, 9:00"; undefined when it is not a release time. */
-export function israelTimeOf(publishedAt: unknown): string | undefined {
+function israelTimeOf(publishedAt: unknown): string | undefined {
   const parsed = releaseTimeRowSchema.safeParse(publishedAt)
   return parsed.success ? israelTime.format(releaseInstant(parsed.data)) : undefined
 }
 
 /** Whether `publishedAt` is still ahead of `now`: the server holds such an episode back until then. */
-export function isScheduled(publishedAt: unknown, now: Date = new Date()): boolean {
+function isScheduled(publishedAt: unknown, now: Date = new Date()): boolean {
   const parsed = releaseTimeRowSchema.safeParse(publishedAt)
   return parsed.success && releaseInstant(parsed.data).getTime() > now.getTime()
 }
