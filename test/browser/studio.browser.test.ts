@@ -318,7 +318,10 @@ describe("an editor, the operator's server and the API's readers", () => {
       lake.dataset.all().find((document) => document.title === title && document._id.startsWith('drafts.'))
     await expect
       .poll(
-        () => Array.isArray(draft()?.guests) && Array.isArray(draft()?.tags) && draft()?.publishedAt === '2026-11-20T07:00:00.000Z',
+        () =>
+          Array.isArray(draft()?.guests) &&
+          Array.isArray(draft()?.tags) &&
+          draft()?.publishedAt === '2026-11-20T07:00:00.000Z',
         {timeout: 10_000},
       )
       .toBe(true)
