@@ -14,7 +14,10 @@ describe("the Studio's release time", () => {
   })
 
   it("gives the episode list's line the mark while the time is ahead", () => {
-    const line = releaseTimePreview.prepare?.({title: 'פרק', publishedAt: '2099-01-01T08:30:00.000Z'}, undefined)
+    const line = releaseTimePreview.prepare?.(
+      {title: 'פרק', publishedAt: '2099-01-01T08:30:00.000Z', media: undefined},
+      undefined,
+    )
     expect(line).toMatchObject({title: 'פרק', subtitle: 'מתוזמן · 1.1.2099, 10:30'})
   })
 
