@@ -175,6 +175,29 @@ export type PodcastSettings = {
   }
   locked?: boolean
   guid?: string
+  txts?: Array<{
+    text: string
+    purpose?: string
+    _type: 'feedTxt'
+    _key: string
+  }>
+  medium?: 'podcast' | 'music' | 'video' | 'film' | 'audiobook' | 'newsletter' | 'blog' | 'publisher' | 'course'
+  updateFrequency?: {
+    text: string
+    rrule?: string
+    start?: string
+    complete?: boolean
+  }
+  podroll?: Array<{
+    title?: string
+    feedGuid?: string
+    feedUrl?: string
+    _type: 'remoteShow'
+    _key: string
+  }>
+  newFeedUrl?: string
+  block?: boolean
+  complete?: boolean
 }
 
 export type SanityImageCrop = {
@@ -283,6 +306,7 @@ export type Episode = {
   audioLength?: number
   audioType?: 'audio/mpeg' | 'audio/x-m4a' | 'audio/mp4' | 'video/mp4' | 'video/quicktime' | 'video/x-m4v'
   duration?: number
+  episodeNumber?: number
   chapters?: Array<{
     start: string
     title: string
@@ -443,16 +467,17 @@ export type AllSanitySchemaTypes =
 
 // Source: server/content/queries.ts
 // Variable: CATALOG_QUERY
-// Query: {  "episodes": *[_type == "episode"][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(publishedAt desc, slug.current asc) {  _id,  _updatedAt,  "slug": slug.current,  title,  description,  language,  "published_date": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": chapters[]{start, title, url, image}},  "meetups": *[_type == "meetup"][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(talkDate desc, slug.current asc) {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail},  "voices": *[_type == "voice"][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] {  _id,  _updatedAt,  "slug": slug.current,  name,  role,  bio,  language,  "tech_stack": coalesce(techStack, []),  "social_profile_url": socialProfileUrl,  "image": headshot},  "podcast": *[_id == "podcastSettings"][_type == "podcastSettings"][0] {  _id,  _updatedAt,  title,  description,  author,  "owner_name": owner.name,  "owner_email": owner.email,  "artwork": artwork,  "categories": coalesce(categories, []),  explicit,  "show_type": showType,  copyright,  "hosts": coalesce(hosts[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "funding_url": funding.url,  "funding_text": funding.text,  locked,  guid}}
+// Query: {  "episodes": *[_type == "episode"][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(publishedAt desc, slug.current asc) {  _id,  _updatedAt,  "slug": slug.current,  "episode_number": episodeNumber,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": chapters[]{start, title, url, image}},  "meetups": *[_type == "meetup"][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(talkDate desc, slug.current asc) {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail},  "voices": *[_type == "voice"][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] {  _id,  _updatedAt,  "slug": slug.current,  name,  role,  bio,  language,  "tech_stack": coalesce(techStack, []),  "social_profile_url": socialProfileUrl,  "image": headshot},  "podcast": *[_id == "podcastSettings"][_type == "podcastSettings"][0] {  _id,  _updatedAt,  title,  description,  author,  "owner_name": owner.name,  "owner_email": owner.email,  "artwork": artwork,  "categories": coalesce(categories, []),  explicit,  "show_type": showType,  copyright,  "hosts": coalesce(hosts[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "funding_url": funding.url,  "funding_text": funding.text,  locked,  guid,  "txts": txts[]{text, purpose},  medium,  "update_frequency": updateFrequency{text, rrule, start, complete},  "podroll": podroll[]{"feed_guid": feedGuid, "feed_url": feedUrl, title},  "new_feed_url": newFeedUrl,  block,  complete}}
 export type CATALOG_QUERY_RESULT = {
   episodes: Array<{
     _id: string
     _updatedAt: string
     slug: string
+    episode_number: number | null
     title: string
     description: string
     language: 'en' | 'he'
-    published_date: string
+    published_at: string
     tags: Array<string> | Array<never>
     guests:
       | Array<{
@@ -697,12 +722,31 @@ export type CATALOG_QUERY_RESULT = {
     funding_text: string | null
     locked: boolean | null
     guid: string | null
+    txts: Array<{
+      text: string
+      purpose: string | null
+    }> | null
+    medium: 'audiobook' | 'blog' | 'course' | 'film' | 'music' | 'newsletter' | 'podcast' | 'publisher' | 'video' | null
+    update_frequency: {
+      text: string
+      rrule: string | null
+      start: string | null
+      complete: boolean | null
+    } | null
+    podroll: Array<{
+      feed_guid: string | null
+      feed_url: string | null
+      title: string | null
+    }> | null
+    new_feed_url: string | null
+    block: boolean | null
+    complete: boolean | null
   } | null
 }
 
 // Source: server/content/queries.ts
 // Variable: PODCAST_SETTINGS_QUERY
-// Query: *[_id == "podcastSettings"][_type == "podcastSettings"][0] {  _id,  _updatedAt,  title,  description,  author,  "owner_name": owner.name,  "owner_email": owner.email,  "artwork": artwork,  "categories": coalesce(categories, []),  explicit,  "show_type": showType,  copyright,  "hosts": coalesce(hosts[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "funding_url": funding.url,  "funding_text": funding.text,  locked,  guid}
+// Query: *[_id == "podcastSettings"][_type == "podcastSettings"][0] {  _id,  _updatedAt,  title,  description,  author,  "owner_name": owner.name,  "owner_email": owner.email,  "artwork": artwork,  "categories": coalesce(categories, []),  explicit,  "show_type": showType,  copyright,  "hosts": coalesce(hosts[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "funding_url": funding.url,  "funding_text": funding.text,  locked,  guid,  "txts": txts[]{text, purpose},  medium,  "update_frequency": updateFrequency{text, rrule, start, complete},  "podroll": podroll[]{"feed_guid": feedGuid, "feed_url": feedUrl, title},  "new_feed_url": newFeedUrl,  block,  complete}
 export type PODCAST_SETTINGS_QUERY_RESULT = {
   _id: 'podcastSettings'
   _updatedAt: string
@@ -843,21 +887,41 @@ export type PODCAST_SETTINGS_QUERY_RESULT = {
   funding_text: string | null
   locked: boolean | null
   guid: string | null
+  txts: Array<{
+    text: string
+    purpose: string | null
+  }> | null
+  medium: 'audiobook' | 'blog' | 'course' | 'film' | 'music' | 'newsletter' | 'podcast' | 'publisher' | 'video' | null
+  update_frequency: {
+    text: string
+    rrule: string | null
+    start: string | null
+    complete: boolean | null
+  } | null
+  podroll: Array<{
+    feed_guid: string | null
+    feed_url: string | null
+    title: string | null
+  }> | null
+  new_feed_url: string | null
+  block: boolean | null
+  complete: boolean | null
 } | null
 
 // Source: server/content/queries.ts
 // Variable: CATALOG_PAGE_QUERY
-// Query: *[_id > $after][_type in ["episode", "meetup", "voice"] && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(_id asc) [0...10000] {  _type,  _type == "episode" => {  _id,  _updatedAt,  "slug": slug.current,  title,  description,  language,  "published_date": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": chapters[]{start, title, url, image}},  _type == "meetup" => {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail},  _type == "voice" => {  _id,  _updatedAt,  "slug": slug.current,  name,  role,  bio,  language,  "tech_stack": coalesce(techStack, []),  "social_profile_url": socialProfileUrl,  "image": headshot}}
+// Query: *[_id > $after][_type in ["episode", "meetup", "voice"] && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(_id asc) [0...10000] {  _type,  _type == "episode" => {  _id,  _updatedAt,  "slug": slug.current,  "episode_number": episodeNumber,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": chapters[]{start, title, url, image}},  _type == "meetup" => {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail},  _type == "voice" => {  _id,  _updatedAt,  "slug": slug.current,  name,  role,  bio,  language,  "tech_stack": coalesce(techStack, []),  "social_profile_url": socialProfileUrl,  "image": headshot}}
 export type CATALOG_PAGE_QUERY_RESULT = Array<
   | {
       _type: 'episode'
       _id: string
       _updatedAt: string
       slug: string
+      episode_number: number | null
       title: string
       description: string
       language: 'en' | 'he'
-      published_date: string
+      published_at: string
       tags: Array<string> | Array<never>
       guests:
         | Array<{
@@ -968,15 +1032,16 @@ export type CATALOG_PAGE_QUERY_RESULT = Array<
 
 // Source: server/content/queries.ts
 // Variable: EPISODE_BY_ID_QUERY
-// Query: *[_id == $id][_type == "episode" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))][0] {  _id,  _updatedAt,  "slug": slug.current,  title,  description,  language,  "published_date": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": chapters[]{start, title, url, image}}
+// Query: *[_id == $id][_type == "episode" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))][0] {  _id,  _updatedAt,  "slug": slug.current,  "episode_number": episodeNumber,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": chapters[]{start, title, url, image}}
 export type EPISODE_BY_ID_QUERY_RESULT = {
   _id: string
   _updatedAt: string
   slug: string
+  episode_number: number | null
   title: string
   description: string
   language: 'en' | 'he'
-  published_date: string
+  published_at: string
   tags: Array<string> | Array<never>
   guests:
     | Array<{
@@ -1092,16 +1157,17 @@ export type VOICE_BY_ID_QUERY_RESULT = {
 
 // Source: server/content/queries.ts
 // Variable: REFERENCING_QUERY
-// Query: {  "episodes": *[_type == "episode" && $id in guests[]._ref][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] {  _id,  _updatedAt,  "slug": slug.current,  title,  description,  language,  "published_date": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": chapters[]{start, title, url, image}},  "meetups": *[_type == "meetup" && $id in speakers[]._ref][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail}}
+// Query: {  "episodes": *[_type == "episode" && $id in guests[]._ref][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] {  _id,  _updatedAt,  "slug": slug.current,  "episode_number": episodeNumber,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": chapters[]{start, title, url, image}},  "meetups": *[_type == "meetup" && $id in speakers[]._ref][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail}}
 export type REFERENCING_QUERY_RESULT = {
   episodes: Array<{
     _id: string
     _updatedAt: string
     slug: string
+    episode_number: number | null
     title: string
     description: string
     language: 'en' | 'he'
-    published_date: string
+    published_at: string
     tags: Array<string> | Array<never>
     guests:
       | Array<{
@@ -1200,16 +1266,17 @@ export type FINGERPRINT_QUERY_RESULT = {
 
 // Source: server/content/queries.ts
 // Variable: EPISODE_PREVIEW_QUERY
-// Query: *[_id == $id][0] {  _id,  _updatedAt,  "slug": slug.current,  title,  description,  language,  "published_date": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": chapters[]{start, title, url, image}}
+// Query: *[_id == $id][0] {  _id,  _updatedAt,  "slug": slug.current,  "episode_number": episodeNumber,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": chapters[]{start, title, url, image}}
 export type EPISODE_PREVIEW_QUERY_RESULT =
   | {
       _id: string
       _updatedAt: string
       slug: string
+      episode_number: null
       title: string
       description: null
       language: 'en' | 'he'
-      published_date: null
+      published_at: null
       tags: Array<string> | Array<never>
       guests: Array<never>
       audio_url: null
@@ -1230,10 +1297,11 @@ export type EPISODE_PREVIEW_QUERY_RESULT =
       _id: string
       _updatedAt: string
       slug: string
+      episode_number: null
       title: null
       description: null
       language: 'en' | 'he'
-      published_date: null
+      published_at: null
       tags: Array<never>
       guests: Array<never>
       audio_url: null
@@ -1254,10 +1322,11 @@ export type EPISODE_PREVIEW_QUERY_RESULT =
       _id: string
       _updatedAt: string
       slug: null
+      episode_number: null
       title: string
       description: string
       language: null
-      published_date: null
+      published_at: null
       tags: Array<never>
       guests: Array<never>
       audio_url: null
@@ -1278,10 +1347,11 @@ export type EPISODE_PREVIEW_QUERY_RESULT =
       _id: string
       _updatedAt: string
       slug: null
+      episode_number: null
       title: string | null
       description: string | null
       language: null
-      published_date: null
+      published_at: null
       tags: Array<never>
       guests: Array<never>
       audio_url: null
@@ -1302,10 +1372,11 @@ export type EPISODE_PREVIEW_QUERY_RESULT =
       _id: string
       _updatedAt: string
       slug: string
+      episode_number: number | null
       title: string
       description: string
       language: 'en' | 'he'
-      published_date: string
+      published_at: string
       tags: Array<string> | Array<never>
       guests:
         | Array<{

@@ -65,6 +65,7 @@ export const ApiView: UserViewComponent<CatalogPluginOptions> = ({document, docu
     return <Notice tone="critical" text={t('api-view.query-failed', {message: loaded.message})} />
   const {preview} = loaded
   if (preview.status === 'missing') return <Notice tone="default" text={t('api-view.missing')} />
+  if (preview.status === 'scheduled') return <Notice tone="default" text={preview.notice} />
   if (preview.status === 'rejected') {
     return (
       <Box padding={4} dir="rtl">

@@ -60,6 +60,7 @@ export const FeedView: UserViewComponent<CatalogPluginOptions> = ({document, doc
   if (loaded.state === 'failed')
     return <Notice tone="critical" text={t('feed-view.query-failed', {message: loaded.message})} />
   const {preview} = loaded
+  if (preview.status === 'scheduled') return <Notice tone="default" text={preview.notice} />
   if (preview.status === 'not-served') {
     return (
       <Box padding={4} dir="rtl">
@@ -88,7 +89,7 @@ export const FeedView: UserViewComponent<CatalogPluginOptions> = ({document, doc
   )
 }
 
-function Notice({tone, text}: {tone: 'critical'; text: string}) {
+function Notice({tone, text}: {tone: 'default' | 'critical'; text: string}) {
   return (
     <Card padding={3} radius={2} tone={tone} border dir="rtl">
       <Text size={1}>{text}</Text>

@@ -3,6 +3,7 @@ import {mapOneDocument} from '../server/api/v1/catalog.ts'
 import {createLinks, type CollectionName, type LinkSettings} from '../server/api/v1/links.ts'
 import {EPISODE_PREVIEW_QUERY, MEETUP_PREVIEW_QUERY, VOICE_PREVIEW_QUERY} from '../server/content/queries.ts'
 import {describeObjection, hebrewErrors} from './objections.ts'
+import {scheduledNotice} from './release-time.ts'
 
 /** The server's settings that appear in its documents (absolute URLs). */
 export interface PreviewSettings extends LinkSettings {
@@ -13,6 +14,8 @@ export type ApiPreview =
   | {status: 'served'; path: string; json: string; warnings: string[]}
   | {status: 'rejected'; problems: string[]}
   | {status: 'missing'}
+  /** A valid episode whose release time is ahead: the server serves nothing for it until then. */
+  | {status: 'scheduled'; notice: string}
 
 /** The server's own projection for each collection, over one document in any perspective. */
 export const PREVIEW_QUERIES: Record<CollectionName, string> = {
@@ -58,6 +61,8 @@ export function buildApiPreview(
         : mapped.messages,
     }
   const item = mapped.entry.value
+  const notice = 'published_at' in item ? scheduledNotice(item.published_at) : undefined
+  if (notice !== undefined) return {status: 'scheduled', notice}
   return {
     status: 'served',
     path: `/api/v1/${collection}/${item.slug}.json`,

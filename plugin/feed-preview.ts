@@ -6,8 +6,13 @@ import {feedItemOf} from '../server/feed/feed-item.ts'
 import {itemXml} from '../server/feed/item-xml.ts'
 import {mapPodcastSettings} from '../server/api/v1/podcast-settings.ts'
 import type {PreviewSettings} from './api-preview.ts'
+import {scheduledNotice} from './release-time.ts'
 
-export type FeedPreview = {status: 'served'; xml: string} | {status: 'not-served'; reasons: string[]}
+export type FeedPreview =
+  | {status: 'served'; xml: string}
+  | {status: 'not-served'; reasons: string[]}
+  /** A valid episode whose release time is ahead: not in the feed until then. */
+  | {status: 'scheduled'; notice: string}
 
 const slugsSchema = z.array(z.looseObject({slug: z.string()}))
 const linkedSchema = z.looseObject({guests: slugsSchema.optional(), hosts: slugsSchema.optional()})
@@ -53,6 +58,8 @@ export function buildFeedPreview(
   if (!episode.ok || !channel?.ok) return {status: 'not-served', reasons}
   const entry = episodeEntry(episode.entry)
   if (!entry) return {status: 'not-served', reasons: ['לא פרק.']}
+  const notice = scheduledNotice(entry.value.published_at)
+  if (notice !== undefined) return {status: 'scheduled', notice}
   const hosts = channel.channel.hostSlugs.flatMap((slug) => voices.get(slug) ?? [])
   const item = feedItemOf(entry, {channel: channel.channel, hosts, voice: (slug) => voices.get(slug)})
   if (!item)

@@ -12,6 +12,7 @@ const STUDIO_FIELDS: Record<CollectionName, Record<string, string>> = {
   episodes: {
     published_date: 'publishedAt',
     episode_number: 'episodeNumber',
+    published_at: 'publishedAt',
     audio_url: 'audioUrl',
     audio: 'audioFile',
     duration_seconds: 'duration',

@@ -12,8 +12,8 @@ import {
 } from '../plugin/validation.ts'
 import {checkChapters, checkChapterTime} from '../plugin/chapters.ts'
 import {checkDurationAgainstFile, checkHasAudio} from '../plugin/audio-checks.ts'
+import {releaseTimeField, releaseTimePreview} from './release-time.ts'
 import {
-  dateField,
   fetchedUrlField,
   hebrewText,
   imageField,
@@ -62,7 +62,7 @@ export const episodeType = defineType({
       ],
     }),
     languageField,
-    dateField('publishedAt', 'תאריך פרסום'),
+    releaseTimeField,
     tagsField,
     voiceReferences('guests', 'אורחים'),
     defineField({
@@ -265,5 +265,5 @@ export const episodeType = defineType({
     }),
   ],
   orderings: [{title: 'החדשים קודם', name: 'publishedAtDesc', by: [{field: 'publishedAt', direction: 'desc'}]}],
-  preview: {select: {title: 'title', subtitle: 'publishedAt', media: 'coverImage'}},
+  preview: releaseTimePreview,
 })

@@ -25,13 +25,14 @@ import type {ContentChange} from './content/content-change.ts'
 import type {SnapshotStore} from './snapshot/store.ts'
 import {SERVER_VERSION} from './version.ts'
 import {createSanityWebhookHandlers, WEBHOOK_PATH} from './webhooks/sanity-webhook.ts'
+import type {Clock} from './clock.ts'
 
 export interface AppDependencies {
   store: SnapshotStore
   config: Pick<Config, 'publicBaseUrl' | 'webhookSecret' | 'apiName' | 'host' | 'trustProxy'>
   /** Names the content source in `/status`. */
   sourceDescription?: string
-  clock?: () => Date
+  clock?: Clock
   /** Serves `GET /metrics` when given. */
   metrics?: Pick<CatalogMetrics, 'send'> | undefined
   /**

@@ -1,6 +1,8 @@
 import {z} from 'zod'
 import {mapCatalog, patchCatalog, type DocumentUpdate} from './api/v1/catalog.ts'
 import {createLinks, type CollectionName} from './api/v1/links.ts'
+import {releasedAsOf, wholeCatalog} from './api/v1/scheduled.ts'
+import type {Clock} from './clock.ts'
 import type {Config} from './config.ts'
 import {readCatalog} from './content/catalog-read.ts'
 import {EPISODE_BY_ID_QUERY, MEETUP_BY_ID_QUERY, REFERENCING_QUERY, VOICE_BY_ID_QUERY} from './content/queries.ts'
@@ -14,8 +16,6 @@ import {createDemandCaches, type DemandCaches} from './snapshot/demand-caches.ts
 import type {SnapshotFile} from './snapshot/saved-snapshot.ts'
 import {buildSnapshot, type Snapshot} from './snapshot/snapshot.ts'
 import type {Restored, SnapshotBuilder} from './snapshot/store.ts'
-
-export type Clock = () => Date
 
 const WARM_AFTER_MS = 1000
 
@@ -52,7 +52,8 @@ export interface CatalogBuilderDependencies {
 }
 
 /**
- * The one data flow: source -> GROQ -> mapping and validation -> snapshot. A change that names
+ * The one data flow: source -> GROQ -> mapping and validation -> release (episodes whose release
+ * time is still ahead are held back, as of the build's clock) -> snapshot. A change that names
  * documents reads just those (and, for a voice, the episodes and meetups that reference it) and
  * patches the previous catalog; an unknown change reads the whole catalog.
  */
@@ -112,8 +113,9 @@ export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies)
       saved?.onRestored?.(restored.savedAt)
       return previous
     }
-    const catalog = mapCatalog(await readCatalog(source), settings, previous?.catalog)
-    const snapshot = buildSnapshot(catalog, snapshotSettings, previous, clock())
+    const catalog = mapCatalog(await readCatalog(source), settings, previous && wholeCatalog(previous.catalog))
+    const now = clock()
+    const snapshot = buildSnapshot(releasedAsOf(catalog, now), snapshotSettings, previous, now)
     if (fingerprint !== undefined) fingerprints.set(snapshot, fingerprint)
     return snapshot
   }
@@ -124,7 +126,15 @@ export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies)
     try {
       const restored = await saved.file.load()
       if (!restored) return {}
-      const snapshot = buildSnapshot(restored.catalog, snapshotSettings, undefined, clock(), restored.items)
+      const now = clock()
+      // Released against this start's clock: an episode whose time passed while the server was down is served at once.
+      const snapshot = buildSnapshot(
+        releasedAsOf(restored.catalog, now),
+        snapshotSettings,
+        undefined,
+        now,
+        restored.items,
+      )
       // Other code's bytes are a fallback for a source that fails at start: a read replaces them in full.
       if (!restored.otherCode)
         restoredFrom.set(snapshot, {fingerprint: restored.fingerprint, savedAt: restored.savedAt})
@@ -141,7 +151,9 @@ export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies)
     )
     // A document named by the change and also referencing a changed voice is applied once.
     const updates = [...new Map(reads.flat().map((update) => [update.documentId, update])).values()]
-    return buildSnapshot(patchCatalog(previous.catalog, updates, settings), snapshotSettings, previous, clock())
+    const catalog = patchCatalog(wholeCatalog(previous.catalog), updates, settings)
+    const now = clock()
+    return buildSnapshot(releasedAsOf(catalog, now), snapshotSettings, previous, now)
   }
   // The site documents (sitemaps of every item among them) are built and compressed once a snapshot
   // has stayed the newest for WARM_AFTER_MS: at 100k documents that is ~0.8 s of CPU, which a

@@ -1,7 +1,8 @@
 import type {AddressInfo} from 'node:net'
 import {hostname} from 'node:os'
-import {catalogSnapshotBuilder, type Clock} from './catalog-builder.ts'
+import {catalogSnapshotBuilder} from './catalog-builder.ts'
 import {createCatalogServer} from './catalog-server.ts'
+import type {Clock} from './clock.ts'
 import type {Config} from './config.ts'
 import {createSource} from './content/create-source.ts'
 import type {ContentSource} from './content/source.ts'
@@ -15,6 +16,7 @@ import type {ServerLog} from './observability/logger.ts'
 import {createMetrics} from './observability/metrics.ts'
 import {createLeftOutItems} from './left-out-items.ts'
 import {createPublishPath} from './publish-path.ts'
+import {createReleaseTimer} from './release-timer.ts'
 import {connectRedis} from './scaling/redis.ts'
 import {createDemandCaches} from './snapshot/demand-caches.ts'
 import {whileBuilding} from './snapshot/heap-growth.ts'
@@ -164,6 +166,13 @@ export async function createCatalogService(
         ),
     },
   })
+  // A release is published as a webhook naming the episodes would be: rebuilt, purged exactly, pinged.
+  const releases = createReleaseTimer(clock, (documentIds) =>
+    publish.accepted(
+      documentIds.flatMap((id) => documentChangeOf(id, 'episode') ?? []),
+      store,
+    ),
+  )
   const guard = guardMassDeletion(edge ? edge.markBuilds(builder) : builder, {
     clock,
     confirmAfterMs: config.massDeletionConfirmMs,
@@ -174,6 +183,7 @@ export async function createCatalogService(
     clock,
     onBuild: (outcome) => {
       publish.built(outcome, store.current())
+      if (outcome.ok) releases.arm(store.current())
       overrides.onBuild?.(outcome)
     },
   }).catch((error: unknown) => {
@@ -182,6 +192,7 @@ export async function createCatalogService(
     throw new StartFailure(describeStartFailure(error, config.content), {cause: error})
   })
   publish.served(store.current(), firstBuildStartedAt)
+  releases.arm(store.current())
   redis?.serve(store)
 
   const rereadAll = (reason: string) => () => {
@@ -238,6 +249,7 @@ export async function createCatalogService(
     async close(timeoutMs) {
       stopWatching()
       clearInterval(reconcileTimer)
+      releases.close()
       store.close()
       edge?.close()
       await shutDown(timeoutMs)

@@ -18,7 +18,7 @@ const episodeProjection = `{
   title,
   description,
   language,
-  "published_date": publishedAt,
+  "published_at": publishedAt,
   "tags": coalesce(tags, []),
   "guests": coalesce(guests[defined(@->slug.current)]->${personRefs}, []),
   "audio_url": coalesce(audioFile.asset->url, audioUrl),

@@ -66,7 +66,7 @@ function rssItemOf(
     link: episode.url,
     // The document id never changes when the slug, title or date is edited, so apps never see a re-post.
     guid: {value: entry.documentId, isPermaLink: false},
-    pubDate: new Date(`${episode.published_date}T00:00:00Z`),
+    pubDate: new Date(episode.published_at),
     description: itemDescriptionHtml(episode.description, episode.takeaways),
     enclosures: [{url: audio.url, length: audio.length_bytes, type: audio.mime_type}],
     itunes: {

@@ -7,6 +7,7 @@ import {buildProblem, sendProblem} from './problem.ts'
 import type {RateLimiter} from './rate-limit.ts'
 import {requestIdSource} from './request-id.ts'
 import {pathOf} from './request-target.ts'
+import type {Clock} from '../clock.ts'
 
 /** What the listener knows of a request it has answered. */
 interface AnsweredRequest {
@@ -44,7 +45,7 @@ export interface RequestListenerParts {
   unobservedPaths?: readonly string[]
   lifecycle?: VersionLifecycle | undefined
   publicBaseUrl: string
-  clock?: (() => Date) | undefined
+  clock?: Clock | undefined
   onError: (error: unknown) => void
 }
 

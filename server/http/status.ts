@@ -1,6 +1,7 @@
 import type {RequestHandler} from 'express'
 import type {EdgeStatus} from '../edge/edge-purging.ts'
 import type {SnapshotStore} from '../snapshot/store.ts'
+import type {Clock} from '../clock.ts'
 
 // A refused document (`rejected`) or one served at its last valid version (`kept`, the feed's
 // channel among them) means the source's content is not what is served.
@@ -14,7 +15,7 @@ const holdsBack = (problem: {severity: string}) => problem.severity !== 'warning
 export interface StatusParts {
   store: SnapshotStore
   sourceDescription: string
-  clock: () => Date
+  clock: Clock
   edge?: (() => EdgeStatus) | undefined
   requestBodiesInFlight?: (() => number) | undefined
   /** Items the feed or a sitemap of the current snapshot left out because they could not be written. */

@@ -5,6 +5,7 @@ import type {RequestObserver} from '../http/request-listener.ts'
 import {pathOf} from '../http/request-target.ts'
 import type {BuildOutcome, SnapshotStore} from '../snapshot/store.ts'
 import {RouteLabels} from './route-label.ts'
+import type {Clock} from '../clock.ts'
 
 export const METRICS_PATH = '/metrics'
 
@@ -25,7 +26,7 @@ export interface CatalogMetrics {
  */
 export function createMetrics(options: {
   store: () => SnapshotStore
-  clock?: () => Date
+  clock?: Clock
   droppedLogLines?: () => number
   cacheBytes?: () => {pages: number; variants: number}
   /** The request bodies being received (the HTTP server's body gate). */

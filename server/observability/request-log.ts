@@ -2,6 +2,7 @@ import type {IncomingMessage, ServerResponse} from 'node:http'
 import type {Logger} from 'pino'
 import type {RequestObserver} from '../http/request-listener.ts'
 import {lineDestinationOf, SERVICE} from './logger.ts'
+import type {Clock} from '../clock.ts'
 
 // Fields a client chooses are cut, so no request writes more than about a kilobyte of log.
 const MAX_LOGGED_URL = 512
@@ -24,7 +25,7 @@ const MAX_SUMMARISED_CLIENTS = 10_000
 export function requestLogObserver(
   logger: Logger,
   clientAddress: (request: IncomingMessage) => string,
-  clock: () => Date = () => new Date(),
+  clock: Clock = () => new Date(),
 ): RequestObserver {
   const refusals = rateLimitSummary(logger, () => clock().getTime())
   const lines = lineDestinationOf(logger)

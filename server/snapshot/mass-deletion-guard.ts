@@ -1,8 +1,9 @@
 import type {Snapshot} from './snapshot.ts'
 import {BuildHeld, type SnapshotBuilder} from './store.ts'
+import type {Clock} from '../clock.ts'
 
 export interface MassDeletionGuardOptions {
-  clock: () => Date
+  clock: Clock
   /** How long after a drastic read a second, agreeing read is believed; 0 turns the guard off. */
   confirmAfterMs: number
 }

@@ -3,7 +3,7 @@ import {mkdir, open, readdir, readFile, rename, rm, type FileHandle} from 'node:
 import {join} from 'node:path'
 import {z} from 'zod'
 import {PROBLEM_SEVERITIES, PROBLEM_SOURCES, type Catalog, type CatalogEntry} from '../api/v1/catalog.ts'
-import type {Episode, Meetup, Voice} from '../api/v1/contract.ts'
+import {episodeSchema, type Episode, type Meetup, type Voice} from '../api/v1/contract.ts'
 import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
 import type {KnownItem, KnownItems, Snapshot} from './snapshot.ts'
 import {mappedSettingsSchema} from '../api/v1/podcast-settings.ts'
@@ -65,6 +65,8 @@ const headerSchema = z.object({
   ),
   items: z.object({episodes: z.array(recordSchema), meetups: z.array(recordSchema), voices: z.array(recordSchema)}),
   podcast: mappedSettingsSchema.nullable(),
+  /** Episodes held back until their release time: never served yet, so kept as values, not bytes. */
+  scheduled: z.array(z.object({documentId: z.string(), updatedAt: z.string(), value: episodeSchema})),
 })
 
 const digestOf = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('base64url')
@@ -120,6 +122,7 @@ export function openSnapshotFile(directory: string, settings: unknown, code: str
         voices: entries<Voice>('voices'),
         problems: header.problems,
         podcast: header.podcast,
+        scheduled: header.scheduled.map((entry) => Object.freeze(entry)),
       }
       if (offset !== bytes.length) throw new Error(`${path} holds more lines than its header lists`)
       return {
@@ -150,6 +153,7 @@ export function openSnapshotFile(directory: string, settings: unknown, code: str
         savedAt: snapshot.builtAt.getTime(),
         problems: snapshot.catalog.problems,
         podcast: snapshot.catalog.podcast,
+        scheduled: snapshot.catalog.scheduled ?? [],
         items: Object.fromEntries(
           COLLECTION_NAMES.map((collection) => [collection, (records[collection] ?? []).map((item) => item.record)]),
         ),

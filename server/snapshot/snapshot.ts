@@ -17,6 +17,7 @@ import {
   type ListOrder,
   type SortKey,
 } from '../api/v1/order.ts'
+import {nextRelease} from '../api/v1/scheduled.ts'
 import {buildServiceIndex, type ServiceIndexSettings} from '../api/v1/service-index.ts'
 import {CHAPTERS_CONTENT_TYPE, chaptersDocument, chaptersPath} from '../api/v1/chapters.ts'
 import type {Episode} from '../api/v1/contract.ts'
@@ -46,6 +47,8 @@ export interface Snapshot {
   /** When the served content last changed (moves only with `version`). */
   readonly contentLastModified: Date
   readonly catalog: Catalog
+  /** The next release of a held-back episode (api/v1/scheduled.ts): when, and which documents; a build then serves them. */
+  readonly nextRelease: Readonly<{at: Date; documentIds: readonly string[]}> | undefined
   readonly counts: Readonly<Record<CollectionName, number>>
   /** Paths relative to `/api/v1/`, such as `episodes.json` or `voices/noa-levi.json`. */
   readonly paths: readonly string[]
@@ -373,6 +376,7 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
     builtAt,
     contentLastModified,
     catalog,
+    nextRelease: nextRelease(catalog),
     counts: Object.freeze(counts),
     get paths() {
       return [

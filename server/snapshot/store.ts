@@ -1,6 +1,7 @@
 import type {CollectionName} from '../api/v1/links.ts'
 import type {DocumentChange} from '../content/content-change.ts'
 import type {Snapshot} from './snapshot.ts'
+import type {Clock} from '../clock.ts'
 
 /** What the next build must cover: everything, or only some documents. */
 export type PendingChange = {kind: 'all'} | {kind: 'documents'; documents: ReadonlyMap<string, CollectionName>}
@@ -76,7 +77,7 @@ export interface SnapshotStore<S = Snapshot> {
 }
 
 export interface StoreOptions {
-  clock?: () => Date
+  clock?: Clock
   /** First retry delay; it doubles up to `maxRetryDelayMs`. */
   retryDelayMs?: number
   maxRetryDelayMs?: number

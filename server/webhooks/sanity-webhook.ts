@@ -2,13 +2,14 @@ import express, {type RequestHandler} from 'express'
 import {buildProblem, sendProblem} from '../http/problem.ts'
 import type {ContentChange} from '../content/content-change.ts'
 import {RememberedDeliveries, verifyDelivery, type Verdict} from './verify-delivery.ts'
+import type {Clock} from '../clock.ts'
 
 export const WEBHOOK_PATH = '/webhooks/sanity'
 
 export interface WebhookOptions {
   secret: string
   publicBaseUrl: string
-  clock: () => Date
+  clock: Clock
   /**
    * Called before the delivery is answered: a change to one document, or `all` when the payload
    * does not say which. `false` means the change could not be recorded durably (the purge queue's

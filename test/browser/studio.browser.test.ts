@@ -308,7 +308,8 @@ describe("an editor, the operator's server and the API's readers", () => {
     await expect.poll(() => page.locator('#slug').inputValue(), {timeout: 10_000}).toBe(slug)
     await expect.poll(() => shown(SLUG_MISSING).count(), {timeout: 10_000}).toBe(0)
     await page.locator('#description').fill('פרק על ה-API הראשון שכתבנו, מהסכמה ועד ה-ETag.')
-    await page.locator('#publishedAt').fill('2026-11-20')
+    // Typed in Israel time (winter, UTC+2), stored in UTC.
+    await page.locator('#publishedAt').fill('2026-11-20 09:00')
     await page.locator('#tags').fill('api')
     await page.locator('#tags').press('Enter')
     await page.locator('[data-testid="add-single-object-button"]').first().click()
@@ -318,7 +319,10 @@ describe("an editor, the operator's server and the API's readers", () => {
       lake.dataset.all().find((document) => document.title === title && document._id.startsWith('drafts.'))
     await expect
       .poll(
-        () => Array.isArray(draft()?.guests) && Array.isArray(draft()?.tags) && draft()?.publishedAt === '2026-11-20',
+        () =>
+          Array.isArray(draft()?.guests) &&
+          Array.isArray(draft()?.tags) &&
+          draft()?.publishedAt === '2026-11-20T07:00:00.000Z',
         {timeout: 10_000},
       )
       .toBe(true)

@@ -99,7 +99,7 @@ describe('GET /feed.xml', () => {
       expect(item?.duration).toBe(episode.duration_seconds)
       expect(item?.explicit).toBe(false)
       expect(item?.itunesEpisode).toBe(episode.episode_number ?? undefined)
-      expect(item?.pubDate?.toISOString().slice(0, 10)).toBe(episode.published_date)
+      expect(item?.pubDate?.toISOString()).toBe(episode.published_at)
     }
 
     const feedParser = parseWithFeedParser(xml)
@@ -245,8 +245,8 @@ describe('GET /feed.xml', () => {
     Object.assign(target, {
       slug: {_type: 'slug', current: 'ep-99-renamed'},
       title: 'כותרת חדשה לגמרי',
-      publishedAt: '2030-05-01',
-      _updatedAt: '2030-05-01T10:00:00Z',
+      publishedAt: '2026-10-01',
+      _updatedAt: '2026-10-01T10:00:00Z',
     })
     await server.store.refresh([{documentId: target._id, collection: 'episodes'}])
     const after = parseWithPartytime(await feedText())

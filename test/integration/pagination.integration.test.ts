@@ -90,7 +90,7 @@ describe('pagination', () => {
     const first = await readContract(await fetch(`${server.baseUrl}/api/v1/episodes.json?limit=5`), episodes)
     documents = [
       ...documents,
-      episode('ep-99-fresh', {_updatedAt: new Date().toISOString(), publishedAt: '2030-01-01'}),
+      episode('ep-99-fresh', {_updatedAt: new Date().toISOString(), publishedAt: '2026-10-01'}),
     ]
     await server.store.refresh()
     const nextUrl = first.pagination.next?.replace('http://api.test', server.baseUrl) ?? ''

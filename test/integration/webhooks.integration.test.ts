@@ -313,7 +313,7 @@ describe('signed deliveries', () => {
     const editedId = idOf('ep-7-hebrew-nlp')
     documents = documents.map((document) =>
       document._id === editedId
-        ? {...document, slug: {_type: 'slug', current: 'ep-3-schema-migrations'}, publishedAt: '2030-01-01'}
+        ? {...document, slug: {_type: 'slug', current: 'ep-3-schema-migrations'}, publishedAt: '2026-10-01'}
         : document,
     )
     expect((await deliver({_id: editedId, _type: 'episode'})).status).toBe(202)

@@ -71,7 +71,7 @@ describe('the API view', () => {
     expect(preview.status).toBe('rejected')
     if (preview.status !== 'rejected') return
     // The server's own messages, as /status reports them.
-    expect(preview.problems).toEqual(['published_date: Invalid ISO date', 'tags.0: must be an English lowercase tag'])
+    expect(preview.problems).toEqual(['tags.0: must be an English lowercase tag', 'published_at: Invalid input'])
   })
 
   // The Studio's field titles, as the view reads them from the workspace schema.
@@ -101,8 +101,8 @@ describe('the API view', () => {
       status: 'rejected',
       problems: [
         'כותרת: חסר: יש למלא את השדה',
-        'תאריך פרסום: תאריך ISO לא תקין',
         'שאלות ותשובות (פריט 1): קלט לא תקין: צריך להיות מחרוזת, התקבל מספר',
+        'מועד פרסום: קלט לא תקין',
       ],
     })
   })
@@ -116,6 +116,20 @@ describe('the API view', () => {
       .filter((field) => !field.startsWith('_'))
       .filter((field) => fieldTitleIn(type)(studioFieldOf(collection, field)) === undefined)
     expect(unnamed).toEqual([])
+  })
+
+  it('says when a scheduled episode goes on air, in Israel time, instead of the item', async () => {
+    const episode = published('episode')[0]
+    if (!episode) throw new Error('no episode')
+    const scheduled = {...episode, publishedAt: '2099-01-01T08:30:00.000Z'}
+    const row = await previewRow('episodes', episode._id, [
+      scheduled,
+      ...documents.filter((document) => document !== episode),
+    ])
+    expect(buildApiPreview('episodes', row, settings())).toEqual({
+      status: 'scheduled',
+      notice: 'ייצא לאוויר ב-1.1.2099, 10:30 (שעון ישראל)',
+    })
   })
 
   it('says so when there is no document yet', async () => {

@@ -58,6 +58,14 @@ describe('the Feed view', () => {
     expect(shown).toBe(items.length)
   })
 
+  it('says when a scheduled episode goes on air, in Israel time, instead of its item', async () => {
+    const document = publishedEpisodes.find((episode) => episode['audioUrl'])
+    if (!document) throw new Error('no episode with audio')
+    const scheduled = {...document, publishedAt: '2099-06-01T06:00:00.000Z'}
+    const result = await preview(document._id, [scheduled, ...documents.filter((other) => other !== document)])
+    expect(result).toEqual({status: 'scheduled', notice: 'ייצא לאוויר ב-1.6.2099, 9:00 (שעון ישראל)'})
+  })
+
   it('says why an episode without audio is not in the feed', async () => {
     const withoutAudio = publishedEpisodes.find((document) => !document['audioUrl'])
     expect(withoutAudio).toBeDefined()

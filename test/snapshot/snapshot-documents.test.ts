@@ -3,6 +3,7 @@
 import {beforeAll, describe, expect, it} from 'vitest'
 import type {Catalog} from '../../server/api/v1/catalog.ts'
 import {encodeCursor} from '../../server/api/v1/cursor.ts'
+import {releaseInstant} from '../../server/api/v1/release-time.ts'
 import {createDemandCaches} from '../../server/snapshot/demand-caches.ts'
 import {buildSnapshot, type Snapshot, type SnapshotSettings} from '../../server/snapshot/snapshot.ts'
 import {createSurrogateKeying} from '../../server/snapshot/surrogate-keys.ts'
@@ -51,6 +52,8 @@ beforeAll(async () => {
 })
 
 const json = (body: {toString(encoding: BufferEncoding): string}) => JSON.parse(body.toString('utf8'))
+// A cursor's key is an episode's release instant (a date is 00:00 Israel time).
+const at = (date: string) => releaseInstant(date).toISOString()
 const page = (limit: number, cursor: string | null, on: Snapshot = snapshot) => {
   const result = on.listPage('episodes', {limit, cursor})
   if (!result.ok) throw new Error(result.reason)
@@ -171,7 +174,7 @@ describe('list pages', () => {
   it('give a page of `limit` items from the cursor on, with the next cursor and link', () => {
     const first = json(page(2, null).body)
     expect(first.data.map((item: {slug: string}) => item.slug)).toEqual(['ep-5', 'ep-4'])
-    const cursor = encodeCursor(['2025-04-01', 'ep-4'])
+    const cursor = encodeCursor([at('2025-04-01'), 'ep-4'])
     expect(first.pagination).toEqual({
       limit: 2,
       count: 2,
@@ -180,38 +183,38 @@ describe('list pages', () => {
       next_cursor: cursor,
       next: `http://api.test/api/v1/episodes.json?limit=2&cursor=${cursor}`,
     })
-    const last = json(page(2, encodeCursor(['2025-02-01', 'ep-2'])).body)
+    const last = json(page(2, encodeCursor([at('2025-02-01'), 'ep-2'])).body)
     expect(last.data.map((item: {slug: string}) => item.slug)).toEqual(['ep-1'])
     expect(last.pagination).toEqual({limit: 2, count: 1, total: 5, has_more: false, next_cursor: null, next: null})
   })
 
   it('leave the default limit out of the next link', () => {
     const many = buildSnapshot(catalog, settings(), undefined, NOW)
-    const body = json(page(100, encodeCursor(['2025-05-01', 'ep-5']), many).body)
+    const body = json(page(100, encodeCursor([at('2025-05-01'), 'ep-5']), many).body)
     expect(body.pagination).toMatchObject({limit: 100, count: 4, has_more: false, next: null})
-    const cursor = encodeCursor(['2025-05-01', 'ep-5'])
+    const cursor = encodeCursor([at('2025-05-01'), 'ep-5'])
     expect(json(page(1, null, many).body).pagination.next).toBe(
       `http://api.test/api/v1/episodes.json?limit=1&cursor=${cursor}`,
     )
   })
 
   it('start after a cursor that falls between items, and are empty after the last', () => {
-    expect(json(page(5, encodeCursor(['2025-03-15', 'x'])).body).data.map((item: {slug: string}) => item.slug)).toEqual(
-      ['ep-3', 'ep-2', 'ep-1'],
-    )
     expect(
-      json(page(5, encodeCursor(['2025-03-01', 'ep-3'])).body).data.map((item: {slug: string}) => item.slug),
+      json(page(5, encodeCursor([at('2025-03-15'), 'x'])).body).data.map((item: {slug: string}) => item.slug),
+    ).toEqual(['ep-3', 'ep-2', 'ep-1'])
+    expect(
+      json(page(5, encodeCursor([at('2025-03-01'), 'ep-3'])).body).data.map((item: {slug: string}) => item.slug),
     ).toEqual(['ep-2', 'ep-1'])
     expect(
-      json(page(5, encodeCursor(['2025-03-01', 'ep-2'])).body).data.map((item: {slug: string}) => item.slug),
+      json(page(5, encodeCursor([at('2025-03-01'), 'ep-2'])).body).data.map((item: {slug: string}) => item.slug),
       'same date, the item with the later slug comes after',
     ).toEqual(['ep-3', 'ep-2', 'ep-1'])
-    expect(json(page(5, encodeCursor(['2000-01-01', 'x'])).body).pagination).toMatchObject({
+    expect(json(page(5, encodeCursor([at('2000-01-01'), 'x'])).body).pagination).toMatchObject({
       count: 0,
       total: 5,
       has_more: false,
     })
-    expect(json(page(5, encodeCursor(['2099-01-01', 'x'])).body).pagination).toMatchObject({count: 5})
+    expect(json(page(5, encodeCursor([at('2099-01-01'), 'x'])).body).pagination).toMatchObject({count: 5})
   })
 
   it('answer the default page with the pre-built one, and refuse a cursor the API did not issue', () => {
@@ -225,11 +228,11 @@ describe('list pages', () => {
   it('are built once per position: cursors that land on the same item share one page, kept in the shared cache', () => {
     const caches = createDemandCaches({pageCacheBytes: 1 << 20, variantCacheBytes: 1 << 20})
     const cached = buildSnapshot(catalog, {...settings(), caches}, undefined, NOW)
-    const one = page(2, encodeCursor(['2025-04-01', 'ep-4']), cached)
-    const other = page(2, encodeCursor(['2025-03-15', 'anything']), cached)
+    const one = page(2, encodeCursor([at('2025-04-01'), 'ep-4']), cached)
+    const other = page(2, encodeCursor([at('2025-03-15'), 'anything']), cached)
     expect(other).toBe(one)
     expect([...caches.pages.keys()]).toEqual([`${cached.version} episodes 2 2`])
-    expect(page(3, encodeCursor(['2025-04-01', 'ep-4']), cached)).not.toBe(one)
+    expect(page(3, encodeCursor([at('2025-04-01'), 'ep-4']), cached)).not.toBe(one)
     expect(caches.pages.size).toBe(2)
     expect(one.lastModified).toEqual(cached.contentLastModified)
     expect(one.body.buffer.byteLength, 'a page owns its bytes').toBe(one.body.length)

@@ -3,6 +3,7 @@ import {loadConfig} from '../../server/config.ts'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import type {SanityDocument} from '../../server/content/ndjson.ts'
 import {catalogSnapshotBuilder} from '../../server/catalog-builder.ts'
+import type {Clock} from '../../server/clock.ts'
 import {createDemandCaches} from '../../server/snapshot/demand-caches.ts'
 import {buildSnapshot, type Snapshot} from '../../server/snapshot/snapshot.ts'
 import {episode, voice} from '../fixtures/documents.ts'
@@ -11,7 +12,7 @@ import {catalogOf, snapshotSettings} from '../helpers/snapshot-settings.ts'
 const ALL = {kind: 'all'} as const
 const config = loadConfig({PUBLIC_BASE_URL: 'http://api.test'})
 
-function builderOver(documents: () => SanityDocument[], now: () => Date) {
+function builderOver(documents: () => SanityDocument[], now: Clock) {
   return catalogSnapshotBuilder({source: createEmbeddedSource('inline', async () => documents()), config, clock: now})
 }
 

@@ -36,6 +36,8 @@ export interface Catalog {
   readonly problems: readonly DocumentProblem[]
   /** The podcast settings singleton as the feed uses it; null when there is no such document. */
   readonly podcast: MappedSettings | null
+  /** Episodes held back until their release time (scheduled.ts), latest first; served nowhere. */
+  readonly scheduled?: readonly CatalogEntry<Episode>[]
 }
 
 export interface CatalogSettings {

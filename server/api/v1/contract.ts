@@ -51,7 +51,11 @@ export const episodeSchema = z
     title: text,
     description: text,
     language: languageTag,
-    published_date: isoDate,
+    published_date: isoDate.meta({description: 'The release day in Israel time (Asia/Jerusalem).'}),
+    published_at: z.iso.datetime().meta({
+      description:
+        'The release time, RFC 3339 in UTC (`Z`). An episode is served from this instant on; a date-only release is 00:00 Israel time that day.',
+    }),
     tags: z.array(englishTag),
     guests: z.array(personRefSchema),
     audio_url: fetchedUrl.nullable(),

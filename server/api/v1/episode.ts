@@ -5,18 +5,19 @@ import {toPersonRefs, type Mapped, type MappingContext} from './person-ref.ts'
 import {podcastArtworkSide} from './artwork.ts'
 import type {Links} from './links.ts'
 import {chaptersPath, mapChapters} from './chapters.ts'
+import {releaseFieldsOf, releaseTimeRowSchema} from './release-time.ts'
 
 export const episodeRowSchema = documentRowSchema.extend({
   ...episodeSchema.pick({
     title: true,
     description: true,
     language: true,
-    published_date: true,
     tags: true,
     takeaways: true,
     faq: true,
   }).shape,
   episode_number: optional(z.number()),
+  published_at: releaseTimeRowSchema,
   guests: z.array(personRowSchema),
   audio_url: optional(z.string()),
   audio: optional(
@@ -85,7 +86,7 @@ export function mapEpisode(row: EpisodeRow, context: MappingContext): Mapped<Epi
       title: row.title,
       description: row.description,
       language: row.language,
-      published_date: row.published_date,
+      ...releaseFieldsOf(row.published_at),
       tags: row.tags,
       guests: guests.refs,
       audio_url: row.audio_url,

@@ -30,7 +30,14 @@ const newestFirst = {
   compare: (a: SortKey, b: SortKey) => byCodePoint(b[0], a[0]) || byCodePoint(a[1], b[1]),
 }
 
-export const episodeOrder: ListOrder<Episode> = newestFirst
+/**
+ * Latest release first; the slug breaks ties. `published_at` is UTC in one fixed form, so its text
+ * sorts as its instant does. The feed's items follow this order too.
+ */
+export const episodeOrder: ListOrder<Episode> = {
+  key: (episode) => [episode.published_at, episode.slug],
+  compare: newestFirst.compare,
+}
 export const meetupOrder: ListOrder<Meetup> = newestFirst
 
 // GROQ's order() compares code points, which sorts ג׳ after גל; a Hebrew collator does not.

@@ -44,6 +44,7 @@ describe('mapCatalog', () => {
       description: 'תקציר הפרק.',
       language: 'he',
       published_date: '2025-02-01',
+      published_at: '2025-01-31T22:00:00.000Z',
       tags: ['testing'],
       guests: [
         {slug: 'dana', url: 'https://site.test/voices/dana', api_url: 'http://api.test/api/v1/voices/dana.json'},
@@ -97,7 +98,7 @@ describe('mapCatalog', () => {
     )
     expect(Object.keys(rejected).sort()).toEqual(['Bad_Slug', 'bad-date', 'bad-tag', 'no-bio', 'no-title', 'no-video'])
     expect(rejected['no-title']).toMatch(/^title:/)
-    expect(rejected['bad-date']).toMatch(/^published_date:/)
+    expect(rejected['bad-date']).toMatch(/^published_at:/)
     expect(rejected['Bad_Slug']).toMatch(/^slug:/)
     expect(rejected['no-video']).toMatch(/^video_id:/)
     expect(catalog.problems.every((problem) => problem.severity === 'rejected')).toBe(true)

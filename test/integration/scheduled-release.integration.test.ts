@@ -1,0 +1,146 @@
+// Integration: a scheduled episode released on time by the server itself. The origin (started by
+// the composition root, with its real clock and release timer) sits behind a real Varnish with
+// vmod_xkey on loopback; the episode is published ahead of its release time by a signed webhook,
+// and released with no webhook: the API, its item, the feed, the sitemaps and MCP follow within a
+// second, and the edge is purged of the keys that changed and no others.
+import {readFile} from 'node:fs/promises'
+import {Client, StreamableHTTPClientTransport} from '@modelcontextprotocol/client'
+import {encodeSignatureHeader} from '@sanity/webhook'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
+import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
+import type {PurgeAdapter} from '../../server/edge/purge-adapter.ts'
+import {varnishAdapter} from '../../server/edge/varnish-adapter.ts'
+import {BULK_KEY, INDEX_KEY, itemKey, listKey, siteKey} from '../../server/snapshot/surrogate-keys.ts'
+import {episode} from '../fixtures/documents.ts'
+import {eventually} from '../helpers/eventually.ts'
+import {freePort} from '../helpers/free-port.ts'
+import {rawRequest} from '../helpers/raw-http.ts'
+import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
+import {startVarnish, type RunningVarnish} from '../helpers/varnish.ts'
+
+const SECRET = 'a-webhook-secret-of-some-length'
+const TOKEN = 'purge-token-for-the-tests'
+const SLUG = 'ep-40-scheduled'
+const sample = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)
+
+let origin: TestServer
+let varnish: RunningVarnish
+let mcp: Client
+let documents: SanityDocument[] = [...sample]
+let purged: string[][] = []
+
+beforeAll(async () => {
+  const varnishPort = await freePort()
+  const adapter = varnishAdapter({urls: [`http://127.0.0.1:${varnishPort}/`], token: TOKEN})
+  const recording: PurgeAdapter = {
+    provider: adapter.provider,
+    purge: async (keys) => {
+      await adapter.purge(keys)
+      purged.push([...keys])
+    },
+  }
+  origin = await startTestServer({
+    source: createEmbeddedSource('in-memory sample', async () => documents),
+    environment: {
+      SANITY_WEBHOOK_SECRET: SECRET,
+      CDN_PURGE: 'varnish',
+      CDN_PURGE_URLS: `http://127.0.0.1:${varnishPort}/`,
+      CDN_PURGE_TOKEN: TOKEN,
+    },
+    edge: {adapter: recording, retry: {initialDelayMs: 50, maxDelayMs: 300}},
+    store: {retryDelayMs: 20},
+  })
+  varnish = await startVarnish({backends: [new URL(origin.baseUrl).host], token: TOKEN, port: varnishPort})
+  mcp = new Client({name: 'scheduled-release-test', version: '1.0.0'})
+  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${origin.baseUrl}/mcp`)))
+}, 60_000)
+
+afterAll(async () => {
+  await mcp?.close()
+  await varnish?.stop()
+  await origin?.close()
+})
+
+const text = async (url: string) => (await rawRequest(url)).body.toString('utf8')
+const served = (base: string) => ({
+  list: () => text(`${base}/api/v1/episodes.json`),
+  item: async () => (await rawRequest(`${base}/api/v1/episodes/${SLUG}.json`)).status,
+  feed: () => text(`${base}/feed.xml`),
+  sitemap: () => text(`${base}/sitemaps/episodes.xml`),
+})
+const mcpHas = async () => !(await mcp.callTool({name: 'get_episode', arguments: {slug: SLUG}})).isError
+
+async function deliver(payload: {_id: string; _type: string}) {
+  const body = JSON.stringify(payload)
+  const signature = await encodeSignatureHeader(body, Date.now(), SECRET)
+  const response = await fetch(`${origin.baseUrl}/webhooks/sanity`, {
+    method: 'POST',
+    headers: {'content-type': 'application/json', 'sanity-webhook-signature': signature},
+    body,
+  })
+  expect(response.status).toBe(202)
+}
+
+describe('a scheduled episode', () => {
+  it('is served nowhere before its release time, everywhere within a second of it, and purged exactly at the edge', async () => {
+    const atOrigin = served(origin.baseUrl)
+    const atEdge = served(varnish.url)
+    // Published six seconds ahead of its release, as an editor schedules it.
+    const releaseAt = new Date(Date.now() + 6000)
+    documents = [
+      ...sample,
+      episode(SLUG, {
+        _id: 'scheduled-episode',
+        _updatedAt: new Date().toISOString(),
+        publishedAt: releaseAt.toISOString(),
+        audioUrl: `https://media.codetalks.example/audio/${SLUG}.mp3`,
+        audioLength: 1_000_000,
+        audioType: 'audio/mpeg',
+      }),
+    ]
+    const versionBefore = origin.store.current().version
+    await deliver({_id: 'scheduled-episode', _type: 'episode'})
+    await eventually(async () => expect(origin.store.current().nextRelease?.documentIds).toEqual(['scheduled-episode']))
+    expect(origin.store.current().version, 'holding it back changed nothing served').toBe(versionBefore)
+
+    // Warm the edge with what the release will change, and with something it will not.
+    expect(await atEdge.list()).not.toContain(SLUG)
+    expect(await atEdge.feed()).not.toContain(SLUG)
+    expect(await atEdge.sitemap()).not.toContain(SLUG)
+    await rawRequest(`${varnish.url}/api/v1/voices.json`)
+    expect((await rawRequest(`${varnish.url}/api/v1/voices.json`)).headers['x-cache']).toBe('HIT')
+    expect((await rawRequest(`${varnish.url}/api/v1/episodes.json`)).headers['x-cache']).toBe('HIT')
+    expect(await atOrigin.item()).toBe(404)
+    expect(await atOrigin.list()).not.toContain(SLUG)
+    expect(await atOrigin.feed()).not.toContain(SLUG)
+    expect(await atOrigin.sitemap()).not.toContain(SLUG)
+    expect(await mcpHas()).toBe(false)
+    expect(Date.now(), 'the checks before the release ran before it').toBeLessThan(releaseAt.getTime())
+    await origin.edge?.drained()
+    purged = []
+
+    // No webhook from here on: the server's own timer releases it.
+    await eventually(async () => expect(await atOrigin.list()).toContain(SLUG), 15_000)
+    const lateMs = Date.now() - releaseAt.getTime()
+    expect(lateMs, 'served within a second of its release time').toBeLessThan(1000)
+    expect(await atOrigin.item()).toBe(200)
+    expect(await atOrigin.feed()).toContain(`<pubDate>${releaseAt.toUTCString()}</pubDate>`)
+    expect(await atOrigin.sitemap()).toContain(SLUG)
+    expect(await mcpHas()).toBe(true)
+
+    // The edge serves the new list once purged; what did not change stays cached.
+    await eventually(async () => expect(await atEdge.list()).toContain(SLUG), 10_000)
+    expect(await atEdge.feed()).toContain(SLUG)
+    expect(await atEdge.item()).toBe(200)
+    expect((await rawRequest(`${varnish.url}/api/v1/voices.json`)).headers['x-cache']).toBe('HIT')
+    await origin.edge?.drained()
+    const keys = new Set(purged.flat())
+    for (const key of [itemKey('episodes', SLUG), listKey('episodes'), BULK_KEY, siteKey('/feed.xml')])
+      expect(keys, key).toContain(key)
+    for (const key of [listKey('voices'), listKey('meetups'), INDEX_KEY, itemKey('episodes', 'ep-3-schema-migrations')])
+      expect(keys, key).not.toContain(key)
+    expect(origin.store.current().nextRelease).toBeUndefined()
+    expect(origin.loggedErrors).toEqual([])
+  }, 60_000)
+})
