@@ -6,6 +6,7 @@
 import {spawn, type ChildProcess} from 'node:child_process'
 import {mkdtemp, readFile, rm} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
+import {createServer} from 'node:net'
 import {join, resolve} from 'node:path'
 import {parseArgs} from 'node:util'
 import {parseNdjson} from '../server/content/ndjson.ts'
@@ -33,6 +34,8 @@ export interface StudioSample {
  * `<projectId>.<apiHost>`, and browsers resolve every `*.localhost` name to the machine itself.
  */
 export async function startStudioSample(options: {port: number; log?: (line: string) => void}): Promise<StudioSample> {
+  // Checked first: another server on the port would answer the poll below in the Studio's place.
+  if (!(await isFree(options.port))) throw new Error(`port ${options.port} is in use (another port: --port)`)
   const documents = parseNdjson(await readFile(DATASET, 'utf8'), DATASET)
   // The stand-in also serves a built Studio under its test host name; here nothing is built there.
   const unused = await mkdtemp(join(tmpdir(), 'studio-sample-'))
@@ -74,6 +77,14 @@ export async function startStudioSample(options: {port: number; log?: (line: str
   return {studioUrl, apiUrl: `https://${PROJECT_ID}.localhost:${apiPort}/ping`, apiPort, close}
 }
 
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer()
+      .once('error', () => resolve(false))
+      .listen(port, '127.0.0.1', () => probe.close(() => resolve(true)))
+  })
+}
+
 /** Polls the dev server until it answers, or fails when it exits or takes too long. */
 async function untilServed(url: string, child: ChildProcess): Promise<void> {
   const deadline = performance.now() + DEV_SERVER_START_MS
@@ -103,7 +114,10 @@ async function stopGroup(child: ChildProcess): Promise<void> {
 
 if (import.meta.main) {
   const {values} = parseArgs({options: {port: {type: 'string', default: '3333'}}})
-  const sample = await startStudioSample({port: Number(values.port)})
+  const sample = await startStudioSample({port: Number(values.port)}).catch((error: unknown) => {
+    console.error(`studio:sample: ${error instanceof Error ? error.message : String(error)}`)
+    process.exit(1)
+  })
   console.log(`The Studio with the embedded dataset (edits are kept until you stop this, Ctrl-C):
 
   1. Open ${sample.apiUrl} once and accept its certificate

@@ -3,6 +3,7 @@
 // `sanity dev` on loopback ports. Checked over real HTTP, then in Debian's headless Chromium as a
 // person's browser opens it (no host mapping: Chromium resolves *.localhost itself; the throwaway
 // certificate accepted as the printed step asks), then stopped.
+import {createServer as createHttpServer} from 'node:http'
 import {connect as connectHttp2} from 'node:http2'
 import {readFile} from 'node:fs/promises'
 import {createServer} from 'node:net'
@@ -99,5 +100,19 @@ describe('npm run studio:sample', () => {
     await sample.close()
     expect(await listening(port)).toBe(false)
     expect(await listening(sample.apiPort)).toBe(false)
+  }, 60_000)
+})
+
+describe('npm run studio:sample on a port in use', () => {
+  it('refuses with one line naming the port, rather than printing the other server as the Studio', async () => {
+    const other = createHttpServer((_, response) => response.end('another server')).listen(0, '127.0.0.1')
+    await new Promise((resolve) => other.once('listening', resolve))
+    const address = other.address()
+    if (address === null || typeof address === 'string') throw new Error('expected a TCP address')
+    try {
+      await expect(startStudioSample({port: address.port})).rejects.toThrow(`port ${address.port} is in use`)
+    } finally {
+      await new Promise((resolve) => other.close(resolve))
+    }
   }, 60_000)
 })
