@@ -7,6 +7,8 @@ import {STUDIO_API_VERSION} from './schemas/fields.ts'
 // Studio still builds, against a placeholder project, so CI needs no account.
 const projectId = process.env.SANITY_STUDIO_PROJECT_ID || 'placeholder'
 const dataset = process.env.SANITY_STUDIO_DATASET || 'production'
+// Set only by `npm run studio:sample`, for its local stand-in of Sanity's API.
+const apiHost = process.env.SANITY_STUDIO_API_HOST
 const catalog = {
   publicBaseUrl: process.env.SANITY_STUDIO_API_BASE_URL || 'http://localhost:3000',
   siteUrl: process.env.SANITY_STUDIO_SITE_URL || 'https://codetalks.example',
@@ -17,5 +19,6 @@ export default defineConfig({
   title: 'Code Talks catalog',
   projectId,
   dataset,
+  ...(apiHost ? {apiHost} : {}),
   plugins: [catalogPlugin(catalog), visionTool({defaultApiVersion: STUDIO_API_VERSION})],
 })

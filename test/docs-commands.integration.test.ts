@@ -142,6 +142,8 @@ const SKIPPED: Record<string, string> = {
   'docs/production.md › sudo cp deploy/catalog-api@.service /etc/systemd/system/':
     'needs root and systemd (test/deploy/systemd-unit.test.ts verifies the unit)',
   'docs/production.md › for replica in 1 2; do': 'needs root and systemd units',
+  'docs/studio.md › npm run studio:sample':
+    'serves the Studio until Ctrl-C; test/browser/studio-sample.browser.test.ts starts its server part (startStudioSample) and checks it',
   'docs/studio.md › npm run studio':
     'serves the Studio until stopped, against a Sanity project; test/browser/studio.browser.test.ts builds and runs the Studio',
 }
