@@ -175,7 +175,7 @@ async function releaseToVisible(
   const early = await fetch(`${server.baseUrl}/api/v1/episodes/${slug}.json`)
   if (Date.now() >= releaseAt) throw new Error('the release time passed before the server had settled')
   if (early.status !== 404) throw new Error(`a scheduled episode answered ${early.status} before its time`)
-  for (let listed = false, inFeed = false; ; ) {
+  for (let listed = false, inFeed = false; ;) {
     listed ||= (await (await fetch(`${server.baseUrl}/api/v1/episodes.json`)).text()).includes(`"slug":"${slug}"`)
     inFeed ||= (await etagOf(server, '/feed.xml')) !== feedBefore
     if (listed && inFeed) return Date.now() - releaseAt

@@ -35,17 +35,15 @@ describe('the heap while building', () => {
     async () => {
       const headroomMiB = HEAP_HEADROOM_BYTES / 1024 / 1024
       const heapOf = async (mode: 'plain' | 'bounded') =>
-        z
-          .object({live: z.number(), peak: z.number()})
-          .parse(
-            JSON.parse(
-              (
-                await promisify(execFile)(process.execPath, ['test/fixtures/heap-headroom.ts', mode], {
-                  encoding: 'utf8',
-                })
-              ).stdout,
-            ),
-          )
+        z.object({live: z.number(), peak: z.number()}).parse(
+          JSON.parse(
+            (
+              await promisify(execFile)(process.execPath, ['test/fixtures/heap-headroom.ts', mode], {
+                encoding: 'utf8',
+              })
+            ).stdout,
+          ),
+        )
       // Both processes run side by side, so a busy machine slows both alike. How many MB past live a
       // heap reaches depends on when V8 gets to collect, which a busy machine moves: so the bound is
       // only compared with V8's own growth in the same run, never with a fixed number of MB.
