@@ -151,7 +151,7 @@ function examplePath(path: string, snapshot: Snapshot, staticExport: boolean): s
   return `${API_V1_PREFIX}/${collection}/${snapshot.catalog[collection][0]?.value.slug ?? 'example'}.json`
 }
 
-const EXAMPLE_CHARACTERS = 2500
+const EXAMPLE_CHARACTERS = 5000
 
 // nginx serves the pages a client reaches by following `next`, and refuses any other `limit`.
 const STATIC_PAGINATION = `<p>Lists come in pages of ${DEFAULT_PAGE_LIMIT} items. Follow ${code('pagination.next')} (an absolute URL) until it is ${code('null')}. This copy is static files: it serves those pages only, and answers any other ${code('limit')} with a ${code('400')}.</p>`
