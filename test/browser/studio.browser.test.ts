@@ -17,7 +17,6 @@ import {episodeSchema, itemEnvelope, listEnvelope, meetupSchema, voiceSchema} fr
 import {voiceOrder} from '../../server/api/v1/order.ts'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
 import {slugify} from '../../plugin/slugify.ts'
-import {NO_AUDIO} from '../../plugin/audio-checks.ts'
 import {REQUIRED, SLUG_MISSING} from '../../plugin/validation.ts'
 import {ensureChromium} from '../helpers/chromium.ts'
 import {readContract} from '../helpers/contract.ts'
@@ -481,26 +480,6 @@ describe("an editor, the operator's server and the API's readers", () => {
     )
     expect(elapsed).toBeLessThan(PUBLISH_TO_VISIBLE_MS)
     expect(lake.refused).toEqual([])
-  }, 120_000)
-
-  it('an episode without audio is warned in the Studio that it will be in the API but not in the feed', async () => {
-    // Another episode than the Feed view test's, which takes the first without audio.
-    const episode = publishedWithoutDraft('episode')
-      .filter((candidate) => candidate.audioUrl === undefined && candidate.audioFile === undefined)
-      .at(-1)
-    if (!episode) throw new Error('no published episode without audio and without a draft in the sample')
-    await page.goto(`https://${STUDIO_HOST}/structure/episodes;${episode._id}`)
-    await expect.poll(() => page.locator('#title').inputValue(), {timeout: 30_000}).toBe(episode.title)
-    const shown = (text: string) => page.getByText(text, {exact: false}).filter({visible: true})
-    await untilItShows(
-      async () => {
-        if ((await shown(NO_AUDIO).count()) === 0)
-          await page.getByRole('button', {name: 'Validation'}).click({timeout: 5_000})
-      },
-      async () => (await shown(NO_AUDIO).count()) > 0,
-      'the warning for an episode without audio',
-    )
-    await page.screenshot({path: 'test/artifacts/studio-audio-missing.png'})
   }, 120_000)
 
   it('a voice edited and published is served changed within a second', async () => {
