@@ -4,7 +4,6 @@
 // Schema written from the Podcasting 2.0 JSON chapters format, and the feed is read by podcast-partytime.
 import {readFile} from 'node:fs/promises'
 import {gunzipSync} from 'node:zlib'
-import {encodeSignatureHeader} from '@sanity/webhook'
 import {Ajv2020} from 'ajv/dist/2020.js'
 import {parseFeed} from 'podcast-partytime'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
@@ -16,6 +15,7 @@ import {eventually} from '../helpers/eventually.ts'
 import {readContract} from '../helpers/contract.ts'
 import {rawRequest} from '../helpers/raw-http.ts'
 import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
+import {sendSignedWebhook} from '../helpers/signed-webhook.ts'
 
 // podcast-namespace docs/examples/chapters/jsonChapters.md, version 1.2: `version` and `chapters`
 // required; a chapter needs `startTime` (seconds, a float); `title`, `img`, `url` are strings.
@@ -80,17 +80,7 @@ async function publish(slug: string, fields: Record<string, unknown>) {
   const before = documentOf(slug)
   const edited = {...before, ...fields, _updatedAt: new Date().toISOString()}
   documents = documents.map((document) => (document === before ? edited : document))
-  const body = JSON.stringify({_id: edited._id, _type: 'episode'})
-  const response = await fetch(`${server.baseUrl}/webhooks/sanity`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'sanity-webhook-signature': await encodeSignatureHeader(body, Date.now(), SECRET),
-      'idempotency-key': crypto.randomUUID(),
-    },
-    body,
-  })
-  expect(response.status).toBe(202)
+  expect((await sendSignedWebhook(server.baseUrl, SECRET, {_id: edited._id, _type: 'episode'})).status).toBe(202)
 }
 const local = (url: string) => url.replace('http://api.test', server.baseUrl)
 const chaptersPathOf = (slug: string) => `/api/v1/episodes/${slug}/chapters.json`

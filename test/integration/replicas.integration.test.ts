@@ -1,7 +1,6 @@
 // Integration: two server processes sharing a real Redis (Debian's redis-server) on loopback, both
 // reading a local stand-in for Sanity's query API, as replicas behind a load balancer would.
 import {readFile} from 'node:fs/promises'
-import {encodeSignatureHeader} from '@sanity/webhook'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {episodeSchema, itemEnvelope} from '../../server/api/v1/contract.ts'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
@@ -11,6 +10,7 @@ import {startMainProcess, type MainProcess} from '../helpers/main-process.ts'
 import {startRedis, type RedisServer} from '../helpers/redis.ts'
 import {startSanityStandIn} from '../helpers/sanity-stand-in.ts'
 import {SAMPLE_DATASET} from '../helpers/server.ts'
+import {sendSignedWebhook} from '../helpers/signed-webhook.ts'
 
 const SECRET = 'a-webhook-secret-for-replicas'
 const QUOTA = 20
@@ -47,16 +47,7 @@ const get = (replica: MainProcess | undefined, path: string, client = '198.51.10
   fetch(`${replica?.baseUrl}${path}`, {headers: {'X-Forwarded-For': client}})
 
 async function deliver(replica: MainProcess | undefined, payload: {_id: string; _type: string}) {
-  const body = JSON.stringify(payload)
-  return fetch(`${replica?.baseUrl}/webhooks/sanity`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'sanity-webhook-signature': await encodeSignatureHeader(body, Date.now(), SECRET),
-      'idempotency-key': crypto.randomUUID(),
-    },
-    body,
-  })
+  return sendSignedWebhook(replica?.baseUrl ?? '', SECRET, payload)
 }
 
 function retitle(slug: string, title: string): string {

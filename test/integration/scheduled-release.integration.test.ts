@@ -5,7 +5,6 @@
 // second, and the edge is purged of the keys that changed and no others.
 import {readFile} from 'node:fs/promises'
 import {Client, StreamableHTTPClientTransport} from '@modelcontextprotocol/client'
-import {encodeSignatureHeader} from '@sanity/webhook'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
@@ -18,6 +17,7 @@ import {freePort} from '../helpers/free-port.ts'
 import {rawRequest} from '../helpers/raw-http.ts'
 import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
 import {startVarnish, type RunningVarnish} from '../helpers/varnish.ts'
+import {sendSignedWebhook} from '../helpers/signed-webhook.ts'
 
 const SECRET = 'a-webhook-secret-of-some-length'
 const TOKEN = 'purge-token-for-the-tests'
@@ -72,14 +72,7 @@ const served = (base: string) => ({
 const mcpHas = async () => !(await mcp.callTool({name: 'get_episode', arguments: {slug: SLUG}})).isError
 
 async function deliver(payload: {_id: string; _type: string}) {
-  const body = JSON.stringify(payload)
-  const signature = await encodeSignatureHeader(body, Date.now(), SECRET)
-  const response = await fetch(`${origin.baseUrl}/webhooks/sanity`, {
-    method: 'POST',
-    headers: {'content-type': 'application/json', 'sanity-webhook-signature': signature},
-    body,
-  })
-  expect(response.status).toBe(202)
+  expect((await sendSignedWebhook(origin.baseUrl, SECRET, payload)).status).toBe(202)
 }
 
 describe('a scheduled episode', () => {

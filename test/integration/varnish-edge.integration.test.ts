@@ -3,7 +3,6 @@
 // purges Varnish by surrogate key once the new snapshot is served, through a relay the test can cut
 // to play a Varnish that is unreachable.
 import {readFile} from 'node:fs/promises'
-import {encodeSignatureHeader} from '@sanity/webhook'
 import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
 import {z} from 'zod'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
@@ -16,6 +15,7 @@ import {purgeRelay, type PurgeRelay} from '../helpers/purge-relay.ts'
 import {rawRequest} from '../helpers/raw-http.ts'
 import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
 import {startVarnish, type RunningVarnish} from '../helpers/varnish.ts'
+import {sendSignedWebhook} from '../helpers/signed-webhook.ts'
 
 const SECRET = 'a-webhook-secret-of-some-length'
 const TOKEN = 'purge-token-for-the-tests'
@@ -85,14 +85,7 @@ const originRequests = (path: string) =>
   ).length
 
 async function deliver(payload: {_id: string; _type: string}) {
-  const body = JSON.stringify(payload)
-  const signature = await encodeSignatureHeader(body, Date.now(), SECRET)
-  const response = await fetch(`${origin.baseUrl}/webhooks/sanity`, {
-    method: 'POST',
-    headers: {'content-type': 'application/json', 'sanity-webhook-signature': signature},
-    body,
-  })
-  expect(response.status).toBe(202)
+  expect((await sendSignedWebhook(origin.baseUrl, SECRET, payload)).status).toBe(202)
 }
 
 const idOf = (type: string, slug: string) =>

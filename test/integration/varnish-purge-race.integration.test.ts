@@ -5,7 +5,6 @@
 // the first purge was done. The key queued for edit 2 must still be purged.
 import {createServer, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
-import {encodeSignatureHeader} from '@sanity/webhook'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import type {SanityDocument} from '../../server/content/ndjson.ts'
@@ -15,6 +14,7 @@ import {rawRequest} from '../helpers/raw-http.ts'
 import {sampleDocuments} from '../helpers/sample.ts'
 import {startTestServer, type TestServer} from '../helpers/server.ts'
 import {startVarnish, type RunningVarnish} from '../helpers/varnish.ts'
+import {sendSignedWebhook} from '../helpers/signed-webhook.ts'
 
 const SECRET = 'a-webhook-secret-of-some-length'
 const TOKEN = 'purge-token-for-the-tests'
@@ -85,16 +85,7 @@ async function publish(title: string) {
   documents = documents.map((document) =>
     document._id === episodeId ? {...document, title, _updatedAt: new Date().toISOString()} : document,
   )
-  const body = JSON.stringify({_id: episodeId, _type: 'episode'})
-  const response = await fetch(`${origin.baseUrl}/webhooks/sanity`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'sanity-webhook-signature': await encodeSignatureHeader(body, Date.now(), SECRET),
-    },
-    body,
-  })
-  expect(response.status).toBe(202)
+  expect((await sendSignedWebhook(origin.baseUrl, SECRET, {_id: episodeId, _type: 'episode'})).status).toBe(202)
 }
 
 describe('an edit served while the purge of the one before is still out', () => {

@@ -4,7 +4,6 @@
 // got the edit the other one serves. A purge sent then would let Varnish fetch the old bytes again
 // from the lagging replica and keep them for a day; it must wait until both serve the edit.
 import {readFile} from 'node:fs/promises'
-import {encodeSignatureHeader} from '@sanity/webhook'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {z} from 'zod'
 import {episodeSchema, itemEnvelope} from '../../server/api/v1/contract.ts'
@@ -17,6 +16,7 @@ import {startRedis, type RedisServer} from '../helpers/redis.ts'
 import {startSanityStandIn} from '../helpers/sanity-stand-in.ts'
 import {SAMPLE_DATASET} from '../helpers/server.ts'
 import {startVarnish, type RunningVarnish} from '../helpers/varnish.ts'
+import {sendSignedWebhook} from '../helpers/signed-webhook.ts'
 
 const SECRET = 'a-webhook-secret-for-the-edge-replicas'
 const TOKEN = 'purge-token-for-the-replica-test'
@@ -89,17 +89,7 @@ function retitled(documents: SanityDocument[], title: string): SanityDocument[] 
   )
 }
 async function deliver(replica: MainProcess, documentId: string) {
-  const body = JSON.stringify({_id: documentId, _type: 'episode'})
-  const response = await fetch(`${replica.baseUrl}/webhooks/sanity`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'sanity-webhook-signature': await encodeSignatureHeader(body, Date.now(), SECRET),
-      'idempotency-key': crypto.randomUUID(),
-    },
-    body,
-  })
-  expect(response.status).toBe(202)
+  expect((await sendSignedWebhook(replica.baseUrl, SECRET, {_id: documentId, _type: 'episode'})).status).toBe(202)
 }
 
 describe('two replicas sharing Redis behind Varnish', () => {
