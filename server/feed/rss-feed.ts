@@ -26,7 +26,7 @@ export interface FeedSettings {
 export interface FeedDocument {
   body: ChunkedBody
   etag: string
-  /** The newest content date in the feed: its `lastBuildDate`. */
+  /** The newest edit or release in the feed: its `lastBuildDate`. */
   lastBuildDate: Date
   /** Items the feed holds (episodes with audio). */
   itemCount: number
@@ -42,7 +42,8 @@ interface MadeItem {
   /** Why an item the episode should have could not be written. */
   problem?: string
   digest: string
-  updatedAtMs: number
+  /** When the item last changed in the feed: its content edited, or the episode released. */
+  changedAtMs: number
   /** What the bytes were made from besides the entry: reused only while these are the same objects. */
   channel: PodcastChannel
   hosts: readonly CatalogEntry<Voice>[]
@@ -77,7 +78,7 @@ function itemBytes(entry: CatalogEntry<Episode>, context: ItemContext): MadeItem
     chunks,
     ...(written && typeof written === 'object' ? {problem: written.problem} : {}),
     digest: chunks ? chunks.reduce((hash, chunk) => hash.update(chunk), createHash('sha256')).digest('base64url') : '',
-    updatedAtMs: Date.parse(entry.updatedAt),
+    changedAtMs: Math.max(Date.parse(entry.updatedAt), Date.parse(entry.value.published_at)),
     channel: context.channel,
     hosts: context.hosts,
     guests: entry.value.guests.map((guest) => context.voice(guest.slug)),
@@ -149,7 +150,7 @@ function hostsOf(channel: PodcastChannel, voices: Map<string, CatalogEntry<Voice
 
 /**
  * The podcast's RSS 2.0 feed with the iTunes and Podcasting 2.0 namespaces, from the catalog of
- * one snapshot. Nothing in it depends on the clock: `lastBuildDate` is the newest content date.
+ * one snapshot. Nothing in it depends on the clock: `lastBuildDate` is the newest edit or release among what it shows.
  * Undefined when the catalog has no valid podcast settings (a feed without a channel is no feed).
  */
 export function buildFeed(catalog: Catalog, settings: FeedSettings): FeedDocument | undefined {
@@ -168,7 +169,7 @@ export function buildFeed(catalog: Catalog, settings: FeedSettings): FeedDocumen
     if (!made.chunks) continue
     chunks.push(...made.chunks)
     digests.push(made.digest)
-    if (made.updatedAtMs > newest) newest = made.updatedAtMs
+    if (made.changedAtMs > newest) newest = made.changedAtMs
   }
   const lastBuildDate = new Date(newest)
   const [head, tail] = channelXml(channel, hosts, settings, lastBuildDate)

@@ -303,7 +303,10 @@ function newestContentDate(): number {
       .filter((document) => document['audioUrl'])
       .flatMap((document) => [document, ...referenced(document, 'guests')]),
   ]
-  return Math.max(...shown.map((document) => Date.parse(String(document._updatedAt))))
+  const released = publishedEpisodeDocuments()
+    .filter((document) => document['audioUrl'])
+    .map((document) => Date.parse(String(document['publishedAt'])))
+  return Math.max(...shown.map((document) => Date.parse(String(document._updatedAt))), ...released)
 }
 
 function decodeXml(text: string): string {

@@ -87,6 +87,9 @@ describe('scheduled releases', () => {
     const item = JSON.parse(text(released, 'episodes/ep-2-future.json') ?? '{}') as {data: Record<string, unknown>}
     expect(item.data).toMatchObject({published_at: RELEASE, published_date: '2027-06-01'})
     expect(feedText(released)).toContain('<pubDate>Tue, 01 Jun 2027 06:00:00 GMT</pubDate>')
+    // The feed changed at the release, though no document did: readers of lastBuildDate see it.
+    expect(feedText(held)).not.toContain('<lastBuildDate>Tue, 01 Jun 2027')
+    expect(feedText(released)).toContain('<lastBuildDate>Tue, 01 Jun 2027 06:00:00 GMT</lastBuildDate>')
   })
 
   it('reads a date-only release as 00:00 Israel time that day, with published_date unchanged', async () => {
