@@ -163,6 +163,13 @@ describe('mapOneDocument', () => {
     expect(refused.messages[0]).not.toMatch(/^: /)
     const untitled = mapOneDocument('meetups', {_id: 'm', _updatedAt: '2025-01-01T00:00:00Z', slug: 'm'}, context)
     expect(!untitled.ok && untitled.messages).toContain('title: Invalid input: expected string, received undefined')
+    const [undated] = (
+      (await fetchFrom([episode('ep-10', {publishedAt: 'next tuesday'})], CATALOG_QUERY)) as {episodes: unknown[]}
+    ).episodes
+    const refusedRelease = mapOneDocument('episodes', undated, context)
+    expect(!refusedRelease.ok && refusedRelease.messages).toContain(
+      'published_at: must be a release time: a date-time with an offset (2026-01-07T09:00:00+02:00) or a date (2026-01-07); got "next tuesday"',
+    )
   })
 
   it('words objections with the error map it is given', () => {
