@@ -203,10 +203,10 @@ function mapDocument<Row, Item>(
 ): MappedDocument<Item> {
   // Text is cleaned once, here, so no output (the feed, sitemaps, MCP) has to cope with it.
   const cleaned = cleanStrings(raw)
-  const row = spec.rowSchema.safeParse(cleaned.value, {error})
+  const row = spec.rowSchema.safeParse(cleaned.value, {error: error ?? unionsSpelledOut})
   if (!row.success) return {ok: false, messages: describeIssues(row.error), issues: row.error.issues}
   const mapped = spec.map(row.data, context)
-  const item = spec.itemSchema.safeParse(mapped.value, {error})
+  const item = spec.itemSchema.safeParse(mapped.value, {error: error ?? unionsSpelledOut})
   if (!item.success) return {ok: false, messages: describeIssues(item.error), issues: item.error.issues}
   return {
     ok: true,
@@ -337,6 +337,14 @@ function patchCollection<Row, Item extends {slug: string}>(
 
 function duplicateSlug(slug: string, collection: CollectionName): string {
   return `slug: "${slug}" is already used by another document in ${collection}`
+}
+
+/** zod words a value that fits no form of a union "Invalid input"; the operator is told the forms and the value. */
+const unionsSpelledOut: z.core.$ZodErrorMap = (issue) => {
+  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return undefined
+  const forms = new Set(issue.errors.flatMap((issues) => issues.map((inner) => inner.message)))
+  const got = typeof issue.input === 'string' ? JSON.stringify(issue.input.slice(0, 40)) : typeof issue.input
+  return `fits none of its forms (${[...forms].join('; ')}); got ${got}`
 }
 
 function describeIssues(error: z.ZodError): string[] {
