@@ -19,14 +19,38 @@ const FIELD_DIRECTIONS: Record<string, Record<string, TextDirection>> = {
   },
   meetup: {title: 'rtl', abstract: 'rtl', audience: 'rtl', slug: 'ltr', tags: 'ltr', videoId: 'ltr'},
   voice: {name: 'rtl', bio: 'rtl', slug: 'ltr', role: 'ltr', techStack: 'ltr', socialProfileUrl: 'ltr'},
+  podcastSettings: {
+    title: 'rtl',
+    description: 'rtl',
+    author: 'rtl',
+    owner: 'rtl',
+    funding: 'rtl',
+    updateFrequency: 'rtl',
+    podroll: 'rtl',
+    guid: 'ltr',
+    txts: 'ltr',
+    newFeedUrl: 'ltr',
+  },
+}
+
+// Latin inputs inside a right-to-left object or list: a chapter's start time and link, an e-mail, a feed's id.
+const NESTED_DIRECTIONS: Record<string, Record<string, TextDirection>> = {
+  episode: {'chapters.start': 'ltr', 'chapters.url': 'ltr'},
+  podcastSettings: {
+    'owner.email': 'ltr',
+    'funding.url': 'ltr',
+    'updateFrequency.rrule': 'ltr',
+    'podroll.feedGuid': 'ltr',
+    'podroll.feedUrl': 'ltr',
+  },
 }
 
 /** The writing direction of the input at `path` in a document of `documentType`; undefined leaves the Studio's default. */
 export function directionOf(documentType: unknown, path: Path): TextDirection | undefined {
   const field = path[0]
   if (typeof documentType !== 'string' || typeof field !== 'string') return undefined
-  // A chapter's start time and link are Latin inside the right-to-left chapters list.
   const last = path.at(-1)
-  if (field === 'chapters' && (last === 'start' || last === 'url')) return 'ltr'
-  return FIELD_DIRECTIONS[documentType]?.[field]
+  const nested =
+    path.length > 1 && typeof last === 'string' ? NESTED_DIRECTIONS[documentType]?.[`${field}.${last}`] : undefined
+  return nested ?? FIELD_DIRECTIONS[documentType]?.[field]
 }

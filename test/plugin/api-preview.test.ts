@@ -71,7 +71,10 @@ describe('the API view', () => {
     expect(preview.status).toBe('rejected')
     if (preview.status !== 'rejected') return
     // The server's own messages, as /status reports them.
-    expect(preview.problems).toEqual(['tags.0: must be an English lowercase tag', 'published_at: Invalid input'])
+    expect(preview.problems).toEqual([
+      'tags.0: must be an English lowercase tag',
+      'published_at: fits none of its forms (Invalid ISO date; Invalid ISO datetime); got "soon"',
+    ])
   })
 
   // The Studio's field titles, as the view reads them from the workspace schema.
@@ -146,6 +149,14 @@ describe('text direction', () => {
     expect(directionOf('episode', ['slug'])).toBe('ltr')
     expect(directionOf('episode', ['tags', 0])).toBe('ltr')
     expect(directionOf('voice', ['role'])).toBe('ltr')
+    expect(directionOf('podcastSettings', ['description'])).toBe('rtl')
+    expect(directionOf('podcastSettings', ['owner', 'name'])).toBe('rtl')
+    expect(directionOf('podcastSettings', ['owner', 'email'])).toBe('ltr')
+    expect(directionOf('podcastSettings', ['podroll', {_key: 'a'}, 'title'])).toBe('rtl')
+    expect(directionOf('podcastSettings', ['podroll', {_key: 'a'}, 'feedUrl'])).toBe('ltr')
+    expect(directionOf('podcastSettings', ['txts', {_key: 'a'}, 'text'])).toBe('ltr')
+    expect(directionOf('episode', ['chapters', {_key: 'c'}, 'start'])).toBe('ltr')
+    expect(directionOf('episode', ['chapters', {_key: 'c'}, 'title'])).toBe('rtl')
     expect(directionOf('meetup', ['videoId'])).toBe('ltr')
     expect(directionOf('post', ['title'])).toBeUndefined()
     expect(directionOf(undefined, ['title'])).toBeUndefined()
