@@ -1,7 +1,8 @@
 import escape from 'escape-html'
 import type {CatalogEntry} from '../api/v1/catalog.ts'
 import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
-import type {SiteDocument, Snapshot} from '../snapshot/snapshot.ts'
+import type {SiteDocument} from '../snapshot/site-documents-on-first-use.ts'
+import type {Snapshot} from '../snapshot/snapshot.ts'
 import {firstForbiddenCharacter} from '../api/v1/xml-text.ts'
 
 const MAX_URLS = 50_000 // per sitemap file, as the sitemaps protocol allows
