@@ -1,11 +1,11 @@
 // Integration: `server/main.ts` as its own process with a real Redis (Debian's redis-server) that
 // hangs: SIGSTOP keeps its connections open and answers nothing, unlike a Redis that is down.
-import {encodeSignatureHeader} from '@sanity/webhook'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {eventually} from '../helpers/eventually.ts'
 import {startMainProcess, type MainProcess} from '../helpers/main-process.ts'
 import {startRedis, type RedisServer} from '../helpers/redis.ts'
 import {SAMPLE_DATASET} from '../helpers/server.ts'
+import {sendSignedWebhook} from '../helpers/signed-webhook.ts'
 
 const SECRET = 'a-webhook-secret-for-a-hung-redis'
 let redis: RedisServer
@@ -51,16 +51,8 @@ describe('a Redis that hangs', () => {
       expect(server.output().match(/counting in this process until it answers/g)).toHaveLength(1)
 
       // A webhook is answered and rebuilds this replica; only the announcement to others is lost.
-      const body = JSON.stringify({_id: 'x', _type: 'voice'})
       const started = performance.now()
-      const delivery = await fetch(`${server.baseUrl}/webhooks/sanity`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'sanity-webhook-signature': await encodeSignatureHeader(body, Date.now(), SECRET),
-        },
-        body,
-      })
+      const delivery = await sendSignedWebhook(server.baseUrl, SECRET, {_id: 'x', _type: 'voice'})
       expect(delivery.status).toBe(202)
       expect(performance.now() - started).toBeLessThan(1500)
       await eventually(async () => expect(server.output()).toMatch(/rebuild of x done/), 5000)
