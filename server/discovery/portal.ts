@@ -158,8 +158,8 @@ const STATIC_PAGINATION = `<p>Lists come in pages of ${DEFAULT_PAGE_LIMIT} items
 
 /**
  * The bytes this snapshot serves at `url`, pretty-printed and cut to a readable length. The bulk
- * document (100 MB at 100k items) is not parsed for that: its example is the same document with
- * the first item of each collection.
+ * document, which grows with the catalog, is not parsed for that: its example is the same document
+ * with the first item of each collection.
  */
 function exampleBody(url: string, snapshot: Snapshot): string {
   const {path, query} = splitTarget(url.slice(`${API_V1_PREFIX}/`.length))

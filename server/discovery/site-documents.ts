@@ -60,8 +60,8 @@ export function buildSiteDocuments(
     skillsIndex: `${base}/.well-known/agent-skills/index.json`,
     sitemap: `${base}/sitemap-index.xml`,
   }
-  // Counted, not built: the feed is linked here, and made only when a client asks for it (at 100k
-  // documents its items are 100 MB of bytes).
+  // Counted, not built: the feed is linked here, and made only when a client asks for it (it is as
+  // large as the bulk document).
   const feedItems = feedItemCount(snapshot.catalog)
   const resources = catalogResources(base)
   const fixedResources = resources.filter((resource) => !resource.template)

@@ -163,7 +163,7 @@ export function patchCatalog(catalog: Catalog, updates: readonly DocumentUpdate[
   return {episodes, meetups, voices, problems, podcast: catalog.podcast}
 }
 
-// The served voices' slugs, once per voices array: an episode edit at 100k documents would
+// The served voices' slugs, once per voices array: in a large catalog an episode edit would
 // otherwise spend most of its time making this set again.
 const servedVoiceSets = new WeakMap<readonly CatalogEntry<Voice>[], Set<string>>()
 function servedVoicesOf(catalog: Catalog): Set<string> {
