@@ -206,11 +206,8 @@ export function openDatasetFile(path: string): DatasetFile {
    * `buffer` is where the blocks are read, grown as needed.
    */
   const unchangedRun = async (
-    file: OpenedFile,
-    buffer: {bytes: Buffer},
-    blocks: readonly Block[],
-    shift: number,
-    eligible: (block: Block) => boolean,
+    {file, buffer}: {file: OpenedFile; buffer: {bytes: Buffer}},
+    {blocks, shift, eligible}: {blocks: readonly Block[]; shift: number; eligible: (block: Block) => boolean},
   ): Promise<number> => {
     let run = 0
     while (run < blocks.length) {
@@ -241,18 +238,17 @@ export function openDatasetFile(path: string): DatasetFile {
     const {blocks} = previous
     const shift = file.size - previous.size
     // One buffer for this comparison's reads, not held after it.
-    const buffer = {bytes: Buffer.alloc(0)}
+    const reading = {file, buffer: {bytes: Buffer.alloc(0)}}
     // Blocks still where they were at the start of the file. A last line without a newline is
     // kept only if the file still ends there: anything added after it starts on that line.
     let kept = previous.suspect
       ? 0
-      : await unchangedRun(
-          file,
-          buffer,
+      : await unchangedRun(reading, {
           blocks,
-          0,
-          (block) => blockEnd(block) <= file.size && (endsWithNewline(block) || blockEnd(block) === file.size),
-        )
+          shift: 0,
+          eligible: (block) =>
+            blockEnd(block) <= file.size && (endsWithNewline(block) || blockEnd(block) === file.size),
+        })
     const prefixEnd = (kept: number) => {
       const last = blocks[kept - 1]
       return last ? blockEnd(last) : 0
@@ -260,13 +256,11 @@ export function openDatasetFile(path: string): DatasetFile {
     // Then blocks still where they were counted from its end (moved by `shift`), never overlapping those.
     const suffixRun = previous.suspect
       ? 0
-      : await unchangedRun(
-          file,
-          buffer,
-          blocks.slice(kept).reverse(),
+      : await unchangedRun(reading, {
+          blocks: blocks.slice(kept).reverse(),
           shift,
-          (block) => block.start + shift >= prefixEnd(kept),
-        )
+          eligible: (block) => block.start + shift >= prefixEnd(kept),
+        })
     let keptFromEnd = blocks.length - suffixRun
     const suffixStart = (keptFromEnd: number) => {
       const first = blocks[keptFromEnd]

@@ -197,9 +197,7 @@ with urllib.request.urlopen(${escape(JSON.stringify(url))}) as response:
 function operationSection(
   path: string,
   operation: Operation,
-  snapshot: Snapshot,
-  base: string,
-  staticExport: boolean,
+  {snapshot, base, staticExport}: {snapshot: Snapshot; base: string; staticExport: boolean},
 ): string {
   const example = examplePath(path, snapshot, staticExport)
   const id = escape(operation.operationId)
@@ -244,7 +242,7 @@ export function buildDeveloperPortal(input: {
   const base = settings.publicBaseUrl
   const document = renderedDocument.parse(openapi)
   const operations = Object.entries(document.paths).map(([path, item]) =>
-    operationSection(path, item.get, snapshot, base, staticExport),
+    operationSection(path, item.get, {snapshot, base, staticExport}),
   )
   const schemas = Object.entries(document.components.schemas).map(([name, schema]) => schemaTable(name, schema))
   const sample = snapshot.catalog.episodes[0]?.value
