@@ -156,12 +156,12 @@ export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies)
     return buildSnapshot(releasedAsOf(catalog, now), snapshotSettings, previous, now)
   }
   // The site documents (sitemaps of every item among them) are built and compressed once a snapshot
-  // has stayed the newest for WARM_AFTER_MS: at 100k documents that is ~0.8 s of CPU, which a
-  // burst of edits would otherwise spend on every snapshot it retires, delaying the next edit.
+  // has stayed the newest for WARM_AFTER_MS: a burst of edits would otherwise spend that CPU on
+  // every snapshot it retires, delaying the next edit.
   // A request that comes first builds what it asks for, so skipping or failing here loses nothing.
   // Only the newest snapshot has a timer: a retired one's is cleared, so nothing holds it. A first
-  // build's are left to the caller, which warms them once its own start-up work is done: at 100k
-  // documents, building them while a warm restart parses the dataset file raised peak RSS by 150 MB.
+  // build's are left to the caller, which warms them once its own start-up work is done: building
+  // them while a warm restart parses the dataset file would add their memory to the parse's peak.
   let warmTimer: NodeJS.Timeout | undefined
   // Its own function, so the timer's closure holds the new snapshot only: a closure beside the
   // build's would share its scope, and with it the previous snapshot, until the timer fires.

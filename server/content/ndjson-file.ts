@@ -11,12 +11,12 @@ import type {TouchedDocument} from './source.ts'
 /**
  * A `sanity dataset export` file, read again whenever it changes. Only the lines of the blocks an
  * edit reached are parsed again (an edit or an append costs a read and a hash of the file, not a
- * parse of 100k documents), and the documents they touch are remembered until `takeChanges` is
+ * parse of every document), and the documents they touch are remembered until `takeChanges` is
  * called.
  *
  * What is held between reads is where each document's line is, a digest of each line and a
- * checksum of each block of lines, not the file's bytes (94 MB at 100k Hebrew documents) nor the parsed
- * documents (430 MB as JavaScript objects). A set that `read` returns reads and parses the lines a
+ * checksum of each block of lines, not the file's bytes nor the parsed documents (several times
+ * larger as JavaScript objects). A set that `read` returns reads and parses the lines a
  * query asks for from the version of the file it was made from, once per set.
  */
 export interface DatasetFile {
@@ -170,7 +170,7 @@ export function openDatasetFile(path: string): DatasetFile {
     if (lines.length > 0) close(bytes.length)
     return blocks
   }
-  // A whole file (1.2 s at 100k documents), or a change that rewrote most of it, is parsed a
+  // A whole file, or a change that rewrote most of it, is parsed a
   // megabyte of lines at a time with the event loop turning in between, so a server that is
   // already answering keeps answering.
   const slicedBlocksOf = async (
@@ -201,16 +201,13 @@ export function openDatasetFile(path: string): DatasetFile {
    * (and `eligible` there). A block's checksum covers the byte before it (the newline a line
    * starts after, or none at the file's start), so a block only matches where it still starts a
    * line. This reads and checksums the whole file on every change, a few megabytes at a time, so
-   * the checksum is CRC-32, a third of SHA-256's cost, which keeps an edit within its 300 ms. A change a CRC-32 misses (one in 2^32) is found when one of its lines is read
+   * the checksum is CRC-32, much cheaper than SHA-256, to keep an edit fast. A change a CRC-32 misses (one in 2^32) is found when one of its lines is read
    * (lines are checked against their SHA-256), and the next read then compares every line.
    * `buffer` is where the blocks are read, grown as needed.
    */
   const unchangedRun = async (
-    file: OpenedFile,
-    buffer: {bytes: Buffer},
-    blocks: readonly Block[],
-    shift: number,
-    eligible: (block: Block) => boolean,
+    {file, buffer}: {file: OpenedFile; buffer: {bytes: Buffer}},
+    {blocks, shift, eligible}: {blocks: readonly Block[]; shift: number; eligible: (block: Block) => boolean},
   ): Promise<number> => {
     let run = 0
     while (run < blocks.length) {
@@ -241,18 +238,17 @@ export function openDatasetFile(path: string): DatasetFile {
     const {blocks} = previous
     const shift = file.size - previous.size
     // One buffer for this comparison's reads, not held after it.
-    const buffer = {bytes: Buffer.alloc(0)}
+    const reading = {file, buffer: {bytes: Buffer.alloc(0)}}
     // Blocks still where they were at the start of the file. A last line without a newline is
     // kept only if the file still ends there: anything added after it starts on that line.
     let kept = previous.suspect
       ? 0
-      : await unchangedRun(
-          file,
-          buffer,
+      : await unchangedRun(reading, {
           blocks,
-          0,
-          (block) => blockEnd(block) <= file.size && (endsWithNewline(block) || blockEnd(block) === file.size),
-        )
+          shift: 0,
+          eligible: (block) =>
+            blockEnd(block) <= file.size && (endsWithNewline(block) || blockEnd(block) === file.size),
+        })
     const prefixEnd = (kept: number) => {
       const last = blocks[kept - 1]
       return last ? blockEnd(last) : 0
@@ -260,13 +256,11 @@ export function openDatasetFile(path: string): DatasetFile {
     // Then blocks still where they were counted from its end (moved by `shift`), never overlapping those.
     const suffixRun = previous.suspect
       ? 0
-      : await unchangedRun(
-          file,
-          buffer,
-          blocks.slice(kept).reverse(),
+      : await unchangedRun(reading, {
+          blocks: blocks.slice(kept).reverse(),
           shift,
-          (block) => block.start + shift >= prefixEnd(kept),
-        )
+          eligible: (block) => block.start + shift >= prefixEnd(kept),
+        })
     let keptFromEnd = blocks.length - suffixRun
     const suffixStart = (keptFromEnd: number) => {
       const first = blocks[keptFromEnd]
@@ -293,7 +287,7 @@ export function openDatasetFile(path: string): DatasetFile {
     const replaced = previous.blocks.slice(kept, keptFromEnd)
     for (const identity of touchedDocuments(contentOf(replaced), contentOf(middle))) touched.set(identity.id, identity)
     // The previous state is dropped once this one exists, so its blocks after the change are moved
-    // and its index follows the change in place: an edit costs its own lines, not 100k.
+    // and its index follows the change in place: an edit costs its own lines, not the file's.
     const after = previous.blocks.slice(keptFromEnd)
     for (const block of after) block.start += shift
     const index = previous.index?.unique ? indexAfter(previous.index, replaced, middle) : undefined
@@ -414,7 +408,7 @@ export function openDatasetFile(path: string): DatasetFile {
   }
   return {
     read: () => inTurn(() => readNow(true)).then(({current, parsed}) => documentSetOfFile(path, current, parsed)),
-    // Each document dies young, in the nursery, instead of 430 MB of them living until the parse ends.
+    // Each document dies young, in the nursery, instead of all of them living until the parse ends.
     index: () => inTurn(() => readNow(false)).then(() => undefined),
     fingerprint: () => inTurn(fingerprintNow),
     held: () => ({

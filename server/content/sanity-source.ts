@@ -29,7 +29,7 @@ export function createSanitySource(options: SanitySourceOptions): ContentSource 
     description: `Sanity project ${options.projectId}, dataset ${options.dataset}`,
     fetch: (query, params = {}) => client.fetch<unknown>(query, params),
     fingerprint: async () => JSON.stringify(await client.fetch<unknown>(FINGERPRINT_QUERY)),
-    // One response holding a large catalog would be ~100 MB to transfer, hold and parse at once.
+    // One response holding a large catalog would be transferred, held and parsed at once.
     readsInPages: true,
   }
 }

@@ -158,8 +158,8 @@ const STATIC_PAGINATION = `<p>Lists come in pages of ${DEFAULT_PAGE_LIMIT} items
 
 /**
  * The bytes this snapshot serves at `url`, pretty-printed and cut to a readable length. The bulk
- * document (100 MB at 100k items) is not parsed for that: its example is the same document with
- * the first item of each collection.
+ * document, which grows with the catalog, is not parsed for that: its example is the same document
+ * with the first item of each collection.
  */
 function exampleBody(url: string, snapshot: Snapshot): string {
   const {path, query} = splitTarget(url.slice(`${API_V1_PREFIX}/`.length))
@@ -197,9 +197,7 @@ with urllib.request.urlopen(${escape(JSON.stringify(url))}) as response:
 function operationSection(
   path: string,
   operation: Operation,
-  snapshot: Snapshot,
-  base: string,
-  staticExport: boolean,
+  {snapshot, base, staticExport}: {snapshot: Snapshot; base: string; staticExport: boolean},
 ): string {
   const example = examplePath(path, snapshot, staticExport)
   const id = escape(operation.operationId)
@@ -244,7 +242,7 @@ export function buildDeveloperPortal(input: {
   const base = settings.publicBaseUrl
   const document = renderedDocument.parse(openapi)
   const operations = Object.entries(document.paths).map(([path, item]) =>
-    operationSection(path, item.get, snapshot, base, staticExport),
+    operationSection(path, item.get, {snapshot, base, staticExport}),
   )
   const schemas = Object.entries(document.components.schemas).map(([name, schema]) => schemaTable(name, schema))
   const sample = snapshot.catalog.episodes[0]?.value

@@ -4,7 +4,8 @@ import {MCP_INSTRUCTIONS, MCP_SERVER_NAME} from '../mcp/mcp-server.ts'
 import {catalogResources} from '../mcp/resources.ts'
 import {catalogTools} from '../mcp/tools.ts'
 import {resourceCount} from '../mcp/resource-list.ts'
-import type {SiteDocument, Snapshot} from '../snapshot/snapshot.ts'
+import type {SiteDocument} from '../snapshot/site-documents-on-first-use.ts'
+import type {Snapshot} from '../snapshot/snapshot.ts'
 import {SERVER_VERSION} from '../version.ts'
 import {buildFeed, feedItemCount, FEED_CONTENT_TYPE, FEED_PATH, type FeedSettings} from '../feed/rss-feed.ts'
 import {ACCEPT_RANGES} from '../http/byte-ranges.ts'
@@ -59,8 +60,8 @@ export function buildSiteDocuments(
     skillsIndex: `${base}/.well-known/agent-skills/index.json`,
     sitemap: `${base}/sitemap-index.xml`,
   }
-  // Counted, not built: the feed is linked here, and made only when a client asks for it (at 100k
-  // documents its items are 100 MB of bytes).
+  // Counted, not built: the feed is linked here, and made only when a client asks for it (it is as
+  // large as the bulk document).
   const feedItems = feedItemCount(snapshot.catalog)
   const resources = catalogResources(base)
   const fixedResources = resources.filter((resource) => !resource.template)

@@ -1,14 +1,15 @@
 import escape from 'escape-html'
 import type {CatalogEntry} from '../api/v1/catalog.ts'
 import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
-import type {SiteDocument, Snapshot} from '../snapshot/snapshot.ts'
+import type {SiteDocument} from '../snapshot/site-documents-on-first-use.ts'
+import type {Snapshot} from '../snapshot/snapshot.ts'
 import {firstForbiddenCharacter} from '../api/v1/xml-text.ts'
 
 const MAX_URLS = 50_000 // per sitemap file, as the sitemaps protocol allows
 const XML = 'application/xml; charset=utf-8'
 
 interface Entry {
-  /** Milliseconds since the epoch: a number, not a Date, costs 100k items 10 MB less. */
+  /** Milliseconds since the epoch: a number is smaller than a Date, and there is one per item. */
   lastmod: number
   /** The `<url>` element. */
   line: string
@@ -21,7 +22,7 @@ export interface LeftOut {
 }
 
 // An item's `<url>` line, made once per catalog entry (entries are immutable): after an edit, a
-// sitemap of 50,000 items is the same lines joined again, not 50,000 dates formatted again (300 ms at 100k).
+// sitemap is the same lines joined again, not every item's date formatted again.
 const lines = new WeakMap<CatalogEntry<unknown>, (Entry | {problem: string}) & {base: string}>()
 
 const w3c = (time: number) => new Date(time).toISOString().replace('.000Z', 'Z')
@@ -51,7 +52,7 @@ export function buildSitemaps(
 ): SiteDocument[] {
   const api = (path: string) => `${publicBaseUrl}/api/v1/${path}`
   // Joined, not a template literal: one flat string instead of a rope of six, which is smaller to
-  // keep for 100k items and which the sitemap's own join copies without walking a tree.
+  // keep for every item and which the sitemap's own join copies without walking a tree.
   const line = (path: string, lastmod: number) =>
     ['<url><loc>', escape(api(path)), '</loc><lastmod>', w3c(lastmod), '</lastmod></url>'].join('')
   const itemEntry = (name: CollectionName, catalogEntry: CatalogEntry<{slug: string}>): Entry | undefined => {

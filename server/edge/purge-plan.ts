@@ -40,9 +40,8 @@ export function planPurge(
   if (previous.version !== next.version) keys.add(BULK_KEY)
   if (previous.representation('index.json')?.etag !== next.representation('index.json')?.etag) keys.add(INDEX_KEY)
   // Only the site documents the edge may hold: those built and served so far. Listing every site
-  // path instead built the previous snapshot's feed when no client had asked for one, the whole
-  // feed's first render (seven seconds at 100k documents) on the purge path of an edit. A path the
-  // next snapshot adds needs no purge: the edge never caches its 404 (problems are no-store).
+  // path would build a feed no client asked for on an edit's purge path. A path the next snapshot
+  // adds needs no purge: the edge never caches its 404 (problems are no-store).
   for (const [path, earlier] of previous.builtSiteDocuments() ?? []) {
     if (earlier.etag !== next.site(path)?.etag) keys.add(keying.effectiveKey(siteKey(path), siteKey(path)))
   }

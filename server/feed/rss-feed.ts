@@ -52,8 +52,7 @@ interface MadeItem {
 
 // Entries are immutable and a patched catalog keeps the unchanged ones, so an item's bytes are made
 // once per entry (and the show and voices it names), like the API's items: an edit re-makes one item.
-// At 100k documents the feed is assembled from 70k of them after each edit, so checking an item
-// allocates nothing.
+// The feed is assembled from every served episode after each edit, so checking an item allocates nothing.
 const madeItems = new WeakMap<CatalogEntry<Episode>, MadeItem>()
 
 function isCurrent(made: MadeItem, entry: CatalogEntry<Episode>, context: ItemContext): boolean {
@@ -103,8 +102,8 @@ function writeItem(entry: CatalogEntry<Episode>, context: ItemContext): string |
   }
 }
 
-// An item's persons replace the channel's, so every item restates the hosts: at 100k documents
-// 50k copies of the same few hundred bytes, a quarter of the feed. They are held once per hosts
+// An item's persons replace the channel's, so every item restates the hosts: the same few hundred
+// bytes once per episode, a large share of the feed. They are held once per hosts
 // list and every item's bytes point at them; the bytes written are the same.
 const PERSON_CLOSE = '</podcast:person>'
 const sharedHosts = new WeakMap<readonly CatalogEntry<Voice>[], {xml: string; bytes: Buffer}>()

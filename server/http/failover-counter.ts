@@ -2,7 +2,7 @@ import type {IncrementResponse} from 'express-rate-limit'
 import type {CounterStore} from './rate-limit.ts'
 import {WindowCounter} from './window-counter.ts'
 
-/** A count that takes longer has failed: a hung store must not hold requests (Redis answers in well under 1 ms). */
+/** A count that takes longer has failed: a hung store must not hold requests (a healthy Redis answers far sooner). */
 const DEADLINE_MS = 250
 /** While counting locally, the shared store is asked again at most this often, with one request's count. */
 const PROBE_EVERY_MS = 1_000

@@ -22,7 +22,7 @@ export const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300, st
  * `fixed` the ones the request shares with many others (CORS, the rate-limit policy).
  *
  * `servedFrom` names the snapshot the representation was looked up in and the store it is served from.
- * A response that waited for a first compression (the bulk document of 100k items takes seconds)
+ * A response that waited for a first compression (a large bulk document takes seconds)
  * may find `snapshot` replaced by then, and the CDN purge for the replacement already sent: a CDN
  * skips a fetch still under way when it purges (Varnish's xkey does), so it would keep these old
  * bytes for the whole edge TTL. Such a response still answers the client, who asked before the
@@ -112,7 +112,7 @@ function headsNotKeptByTheEdge(representation: Representation, variant: Variant)
   }
   return headsOfVariant(representation, variant, kept)
 }
-// The hot variants' heads (about a kilobyte each, as a list and as joined lines, so about 4 MB at most): a catalog of 100k items
+// The hot variants' heads (a list and joined lines each), bounded in count: a large catalog
 // would otherwise hold a head per item ever requested.
 const headsOf = new LRUCache<Variant, Heads>({max: 4096})
 

@@ -69,8 +69,8 @@ export function createCatalogMcpServer(options: CatalogMcpOptions): McpServer {
     })
     server.registerResource(resource.name, template, metadata, read)
   }
-  // The SDK's resources/list answers every resource at once; at 100k items that is one 20 MB
-  // message, so this handler replaces it with the protocol's cursor pagination.
+  // The SDK's resources/list answers every resource at once, one message as large as the catalog,
+  // so this handler replaces it with the protocol's cursor pagination.
   const fixed = catalogResources(options.publicBaseUrl).filter((resource) => !resource.template)
   server.server.setRequestHandler('resources/list', (request) => {
     const page = resourcePage(options.snapshot(), fixed, request.params?.cursor)

@@ -10,7 +10,7 @@ interface ListedResource {
   mimeType: 'application/json'
 }
 
-/** Entries per `resources/list` page: a catalog of 100k items is 500 pages, not one 20 MB answer. */
+/** Entries per `resources/list` page: a large catalog is many pages, not one answer as large as itself. */
 export const RESOURCES_PER_PAGE = 200
 
 /**

@@ -113,12 +113,17 @@ const searchHitSchema = z.object({
   snippet: z.string().describe('Where it matches.'),
 })
 
+/** One page of a list tool's answer: the entries `keep` admits, in `order`, after the input's cursor. */
+interface ListPage<Item, Summary> {
+  entries: readonly CatalogEntry<Item>[]
+  order: ListOrder<Item>
+  keep: (item: Item) => boolean
+  summarise: (item: Item) => Summary
+}
+
 function page<Item, Summary>(
-  entries: readonly CatalogEntry<Item>[],
-  order: ListOrder<Item>,
   input: z.infer<typeof voiceListInput>,
-  keep: (item: Item) => boolean,
-  summarise: (item: Item) => Summary,
+  {entries, order, keep, summarise}: ListPage<Item, Summary>,
 ) {
   const matching = entries.map((entry) => entry.value).filter(keep)
   let start = 0
@@ -213,13 +218,12 @@ export const catalogTools: readonly ToolDefinition[] = [
       outputSchema: pageOf(episodeSummary),
     },
     (input, snapshot) =>
-      page(
-        snapshot.catalog.episodes,
-        episodeOrder,
-        input,
-        (episode: Episode) => hasTag(input.tag, episode.tags) && hasPerson(input.speaker, episode.guests),
-        summariseEpisode,
-      ),
+      page(input, {
+        entries: snapshot.catalog.episodes,
+        order: episodeOrder,
+        keep: (episode: Episode) => hasTag(input.tag, episode.tags) && hasPerson(input.speaker, episode.guests),
+        summarise: summariseEpisode,
+      }),
   ),
   defineTool(
     'get_episode',
@@ -240,13 +244,12 @@ export const catalogTools: readonly ToolDefinition[] = [
       outputSchema: pageOf(meetupSummary),
     },
     (input, snapshot) =>
-      page(
-        snapshot.catalog.meetups,
-        meetupOrder,
-        input,
-        (meetup: Meetup) => hasTag(input.tag, meetup.tags) && hasPerson(input.speaker, meetup.speakers),
-        summariseMeetup,
-      ),
+      page(input, {
+        entries: snapshot.catalog.meetups,
+        order: meetupOrder,
+        keep: (meetup: Meetup) => hasTag(input.tag, meetup.tags) && hasPerson(input.speaker, meetup.speakers),
+        summarise: summariseMeetup,
+      }),
   ),
   defineTool(
     'get_meetup',
@@ -266,13 +269,12 @@ export const catalogTools: readonly ToolDefinition[] = [
       outputSchema: pageOf(voiceSummary),
     },
     (input, snapshot) =>
-      page(
-        snapshot.catalog.voices,
-        voiceOrder,
-        input,
-        (voice) => hasTag(input.tag, voice.tech_stack.map(normalTag)),
-        summariseVoice,
-      ),
+      page(input, {
+        entries: snapshot.catalog.voices,
+        order: voiceOrder,
+        keep: (voice) => hasTag(input.tag, voice.tech_stack.map(normalTag)),
+        summarise: summariseVoice,
+      }),
   ),
   defineTool(
     'get_voice',

@@ -47,7 +47,7 @@ export async function connectRedis(options: RedisOptions): Promise<RedisScaling>
     url,
     disableOfflineQueue: true,
     // A command not yet written fails after the timeout; one already written waits for its answer
-    // (the rate limiter stops waiting after 250 ms), and this bounds how many can wait.
+    // (the rate limiter stops waiting at its own deadline), and this bounds how many can wait.
     commandOptions: {timeout: REDIS_COMMAND_TIMEOUT_MS},
     commandsQueueMaxLength: 1000,
     socket: {connectTimeout: 5_000, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 5_000)},

@@ -1,8 +1,8 @@
 /**
  * Up to this size a chunked body is joined into one buffer when it is built: one copy per snapshot,
  * after which every request is a single `end(buffer)`, as fast as any other document. Past it (a
- * catalog of some thousands of items; 100 MB at 100k) the bytes stay in their chunks, so the
- * snapshot never holds the whole document twice.
+ * catalog of some thousands of items) the bytes stay in their chunks, so the snapshot never holds
+ * the whole document twice.
  */
 const ONE_BUFFER_LIMIT = 4 * 1024 * 1024
 

@@ -9,8 +9,8 @@ import type {Body} from './chunked-body.ts'
 export const CONTENT_CODINGS = ['br', 'gzip'] as const
 export type ContentCoding = (typeof CONTENT_CODINGS)[number]
 
-// Brotli quality 6 (ngx_brotli's default): close to quality 11 in size on this JSON (about 8%
-// larger) at about 50 times the speed, which keeps a full build of 100k documents in seconds.
+// Brotli quality 6 (ngx_brotli's default): close to quality 11 in size on this JSON at a small
+// fraction of its CPU, which keeps a full build of a large catalog short (bench/results/).
 // The window is no larger than the body (brotli's default is 4 MB whatever the size): the same
 // output for a small body, with a fraction of the encoder's memory, which matters when clients
 // ask for many small pages at once.

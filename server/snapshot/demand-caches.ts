@@ -3,8 +3,8 @@ import type {EncodedVariant, Representation, VariantStore} from './representatio
 
 /**
  * What is built on a client's first request rather than with the snapshot. Any client can ask for
- * new list pages (every cursor is a new page) and a catalog of 100k items cannot afford every
- * item compressed twice up front, so both live in caches shared by every snapshot and bounded in
+ * new list pages (every cursor is a new page) and a large catalog cannot afford every item
+ * compressed twice up front, so both live in caches shared by every snapshot and bounded in
  * bytes: least recently used entries go first, retired snapshots' entries with them.
  */
 export interface DemandCaches {

@@ -43,7 +43,7 @@ export class Representation<B extends Body = Body> {
   /** The same headers as a flat name, value list, as `writeHead` takes them fastest. */
   readonly headerList: readonly string[]
   readonly #variants: VariantStore
-  // Made on the first compression: most of 100k items are never compressed, and an empty Map per item was 18 MB.
+  // Made on the first compression: most items are never compressed, and an empty Map per item adds up.
   #encoding: Map<ContentCoding, Promise<EncodedVariant | null>> | undefined
 
   /** `lastModifiedFor` receives the ETag, so a caller can keep the previous date when the bytes did not change. */

@@ -187,8 +187,8 @@ async function removeLeftovers(directory: string): Promise<void> {
 
 /**
  * The header, then each body on a line. Bodies are copied into one reused block of a megabyte and
- * written a block at a time: one write per item would be 100,000 system calls, and a fresh block
- * each time 100 MB of garbage.
+ * written a block at a time: not a system call per item, nor a fresh block (garbage as large as
+ * the snapshot) each time.
  */
 async function writeLines(path: string, header: Buffer, bodies: readonly Buffer[]): Promise<void> {
   const handle = await open(path, 'w')

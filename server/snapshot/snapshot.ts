@@ -27,7 +27,8 @@ import type {DemandCaches} from './demand-caches.ts'
 import {ownedBytes} from './owned-bytes.ts'
 import {represent, type Representation} from './representation.ts'
 import {ChunkedBody} from './chunked-body.ts'
-import {BULK_KEY, INDEX_KEY, itemKey, listKey, siteKey, type SurrogateKeying} from './surrogate-keys.ts'
+import {siteDocumentsOnFirstUse, type SiteDocument} from './site-documents-on-first-use.ts'
+import {BULK_KEY, INDEX_KEY, itemKey, listKey, type SurrogateKeying} from './surrogate-keys.ts'
 
 export interface PageRequest {
   limit: number
@@ -60,18 +61,17 @@ export interface Snapshot {
   site(path: string): Representation | undefined
   readonly sitePaths: readonly string[]
   /**
-   * The site documents built so far: this snapshot's own, or, until it builds them, those its
-   * predecessors built; undefined when none were. What a client or an edge may hold. Builds nothing:
-   * building a predecessor's (sitemaps of 100k URLs) to date or compare a successor's would put
-   * them on every edit's path, and they may never be read.
+   * The site documents built so far (site-documents-on-first-use.ts): this snapshot's own, or, until
+   * it builds them, those its predecessors built; undefined when none were. What a client or an edge
+   * may hold, for the purge planner. Builds nothing: that would put the sitemaps on every edit's path.
    */
   builtSiteDocuments(): ReadonlyMap<string, Representation> | undefined
   /** Compresses the few representations most clients read first (the index, first pages), before it is served; items are compressed on first request. */
   precompress(): Promise<void>
   /**
    * Builds and compresses the site documents (OpenAPI, discovery, sitemaps) off the request path.
-   * The bulk document is compressed on its first request instead: at 100k items that is seconds
-   * of CPU per content version, spent only if a client asks.
+   * The bulk document is compressed on its first request instead: it grows with the catalog, and
+   * its CPU is spent only if a client asks.
    */
   warm(): Promise<void>
   /** A list page for a `limit` and `cursor`; the default page is pre-built, others are built once and kept. */
@@ -82,26 +82,12 @@ export interface Snapshot {
   collectionDigest(collection: CollectionName): string
 }
 
-/** A document outside `/api/v1` (OpenAPI, discovery documents, sitemaps), made from a snapshot. */
-export interface SiteDocument {
-  /** Absolute path on this origin, such as `/llms.txt`. */
-  path: string
-  /** A document assembled from parts (the feed's items) keeps them as a ChunkedBody, with the ETag made from their digests. */
-  body: Buffer | string | ChunkedBody
-  etag?: string
-  contentType: string
-  headers?: Record<string, string>
-}
-
 export interface SnapshotSettings {
   links: Links
   index: ServiceIndexSettings
   /** Makes the documents outside `/api/v1` from the finished snapshot; built on first use, once. */
   site?: (snapshot: Snapshot) => SiteDocument[]
-  /**
-   * A site document built on its own, on first use (the podcast feed): at 100k documents the other
-   * site documents (sitemaps) take most of a second, which a feed reader after an edit must not wait for.
-   */
+  /** The podcast feed, built on its own on first use: a feed reader after an edit must not wait for the sitemaps. */
   feed?: {path: string; build: (snapshot: Snapshot) => SiteDocument | undefined}
   /** Where pages other than the default ones and items' compressed variants are kept, across snapshots. */
   caches: DemandCaches
@@ -272,16 +258,14 @@ interface SnapshotParts {
 /** The snapshot object itself, made in a scope that cannot see the previous snapshot. */
 function assembleSnapshot(parts: SnapshotParts): Snapshot {
   const {catalog, settings, states, version, builtAt, contentLastModified, index} = parts
-  let earlierSite = parts.earlierSite
   const counts = {episodes: catalog.episodes.length, meetups: catalog.meetups.length, voices: catalog.voices.length}
   const documents = new Map<string, Representation>([
     ['index.json', index],
     ...COLLECTION_NAMES.map((name) => [`${name}.json`, states[name].defaultPage] as const),
   ])
 
-  // The bulk document grows with the whole catalog (100 MB at 100k documents). Its bytes are the
-  // items' own, never joined into one buffer, and its ETag comes from the version (the digest of
-  // every item's ETag) rather than from hashing 100 MB again.
+  // The bulk document grows with the whole catalog. Its bytes are the items' own, never joined into
+  // one buffer, and its ETag comes from the version (the digest of every item's ETag), not a hash of it all.
   let bulk: Representation<ChunkedBody> | undefined
   const keying = settings.keying
   const bulkDocument = () =>
@@ -339,38 +323,15 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
     }
     return document
   }
-  let site: Map<string, Representation> | undefined
-  const hadEarlierSite = earlierSite !== undefined
-  const dated = (earlier: Representation | undefined) => (etag: string) =>
-    earlier?.etag === etag ? earlier.lastModified : hadEarlierSite ? builtAt : contentLastModified
-  const feedPath = settings.feed?.path
-  let earlierFeed = feedPath === undefined ? undefined : earlierSite?.get(feedPath)
-  // undefined: not built yet; null: built, and there is no feed.
-  let feed: Representation | null | undefined
-  const feedDocument = (): Representation | undefined => {
-    if (feed === undefined) {
-      const document = whileBuildingNow(() => settings.feed?.build(snapshot))
-      feed = document ? representSite(document, dated(earlierFeed), keying) : null
-      earlierFeed = undefined
-    }
-    return feed ?? undefined
-  }
-  const siteDocuments = () => {
-    if (site) return site
-    site = new Map(
-      whileBuildingNow(() => settings.site?.(snapshot) ?? []).map((document) => [
-        document.path,
-        representSite(document, dated(earlierSite?.get(document.path)), keying),
-      ]),
-    )
-    earlierSite = undefined
-    return site
-  }
-  const builtSiteDocuments = () => {
-    const documents = site ?? earlierSite
-    const newestFeed = feed ?? earlierFeed
-    return feedPath === undefined || !newestFeed ? documents : new Map([...(documents ?? []), [feedPath, newestFeed]])
-  }
+  const feed = settings.feed
+  const site = siteDocumentsOnFirstUse({
+    documents: () => settings.site?.(snapshot) ?? [],
+    feed: feed && {path: feed.path, build: () => feed.build(snapshot)},
+    keying,
+    earlier: parts.earlierSite,
+    builtAt,
+    contentLastModified,
+  })
   const snapshot: Snapshot = Object.freeze({
     version,
     builtAt,
@@ -395,34 +356,19 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
     },
     item,
     chapters,
-    site: (path: string) => (path === feedPath ? feedDocument() : siteDocuments().get(path)),
+    site: (path: string) => site.get(path),
     get sitePaths() {
-      return [...siteDocuments().keys(), ...(feedPath !== undefined && feedDocument() ? [feedPath] : [])]
+      return site.paths()
     },
     precompress: () => forEachConcurrently(documents.values(), compressAll),
-    // The feed is left out, like the bulk document: at 100k documents it is as large, and it is
-    // assembled and compressed on its first request instead of after every edit.
-    warm: async () => forEachConcurrently(siteDocuments().values(), compressAll),
+    warm: async () => forEachConcurrently(site.documents(), compressAll),
     listPage,
     itemsOf: (collection: CollectionName) => states[collection].bySlug,
     collectionDigest: (collection: CollectionName) => states[collection].digest,
-    builtSiteDocuments,
+    builtSiteDocuments: () => site.built(),
   })
   collectionStates.set(snapshot, states)
   return snapshot
-}
-
-/** A site document's representation, with its surrogate key when a CDN is purged. */
-function representSite(
-  document: SiteDocument,
-  lastModifiedFor: (etag: string) => Date,
-  keying: SurrogateKeying | undefined,
-): Representation {
-  const headers = {...document.headers, ...keying?.headersFor(siteKey(document.path), siteKey(document.path))}
-  const options = {contentType: document.contentType, headers, etag: document.etag}
-  return document.body instanceof ChunkedBody
-    ? represent(document.body, lastModifiedFor, options)
-    : represent(document.body, lastModifiedFor, options)
 }
 
 /** Keyset pagination: the first item that sorts after the cursor's key (binary search over the sorted keys). */

@@ -7,9 +7,12 @@ export interface RedisServer {
   stop(): Promise<void>
   /** Starts it again on the same port (after `stop`), empty. */
   restart(): Promise<void>
-  /** SIGSTOP: the server keeps its connections open and answers nothing, as a hung Redis does. */
-  hang(): void
-  /** SIGCONT after `hang`. */
+  /**
+   * Runs `work` while the server is stopped by SIGSTOP (it keeps its connections open and answers
+   * nothing, as a hung Redis does), and wakes it with SIGCONT when `work` settles, whatever happened.
+   */
+  whileHung<T>(work: () => Promise<T>): Promise<T>
+  /** SIGCONT: for an afterAll, in case a test timed out while Redis was hung. */
   wake(): void
 }
 
@@ -47,7 +50,14 @@ export async function startRedis(): Promise<RedisServer> {
     async restart() {
       stop = await launch()
     },
-    hang: () => void current?.kill('SIGSTOP'),
+    async whileHung(work) {
+      current?.kill('SIGSTOP')
+      try {
+        return await work()
+      } finally {
+        current?.kill('SIGCONT')
+      }
+    },
     wake: () => void current?.kill('SIGCONT'),
   }
 }

@@ -4,11 +4,11 @@
 // against the real server (startTestServer, with request logs and metrics as `npm start` has them).
 import {readdirSync} from 'node:fs'
 import {connect} from 'node:net'
-import {encodeSignatureHeader} from '@sanity/webhook'
 import {afterEach, describe, expect, it} from 'vitest'
 import {DEFAULT_LIMITS} from '../../server/http/server.ts'
 import {z} from 'zod'
 import {startTestServer, type TestServer} from '../helpers/server.ts'
+import {sendSignedWebhook} from '../helpers/signed-webhook.ts'
 
 const SECRET = 'a-webhook-secret-of-some-length'
 const WEBHOOK_PATH = '/webhooks/sanity'
@@ -112,16 +112,7 @@ it(
       body: JSON.stringify({jsonrpc: '2.0', id: 1, method: 'tools/list', params: {}}),
     })
     const toolsText = await tools.text()
-    const payload = JSON.stringify({_id: 'ep-12-audio-at-scale', _type: 'episode'})
-    const webhook = await fetch(`${baseUrl}${WEBHOOK_PATH}`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'sanity-webhook-signature': await encodeSignatureHeader(payload, Date.now(), SECRET),
-        'idempotency-key': crypto.randomUUID(),
-      },
-      body: payload,
-    })
+    const webhook = await sendSignedWebhook(baseUrl, SECRET, {_id: 'ep-12-audio-at-scale', _type: 'episode'})
     await webhook.arrayBuffer()
     const answeredWithinMs = performance.now() - attackEndedAt
     const count = await settled(bodiesInFlight, (value) => value === 0, 2000)

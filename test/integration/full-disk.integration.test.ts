@@ -5,13 +5,13 @@ import {readFileSync} from 'node:fs'
 import {createServer, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {join} from 'node:path'
-import {encodeSignatureHeader} from '@sanity/webhook'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import type {SanityDocument} from '../../server/content/ndjson.ts'
 import {eventually} from '../helpers/eventually.ts'
 import {sampleDocuments} from '../helpers/sample.ts'
 import {startTestServer, type TestServer} from '../helpers/server.ts'
+import {postWebhook, signWebhook, type SignedDelivery} from '../helpers/signed-webhook.ts'
 import {mountSmallDisk, type SmallDisk} from '../helpers/small-disk.ts'
 
 const SECRET = 'a-webhook-secret-of-some-length'
@@ -63,12 +63,9 @@ const episodeId =
 const status = async () => (await (await fetch(`${baseUrl}/status`)).json()) as {edge: Record<string, unknown>}
 const queueFile = () => JSON.parse(readFileSync(join(disk.directory, 'purge-queue.json'), 'utf8')) as {keys: string[]}
 
-async function deliver(body: string, signature: string) {
-  const response = await fetch(`${baseUrl}/webhooks/sanity`, {
-    method: 'POST',
-    headers: {'content-type': 'application/json', 'sanity-webhook-signature': signature},
-    body,
-  })
+/** Sends a delivery as Sanity does, and again as its redelivery: the same body, signature and idempotency key. */
+async function deliver(delivery: SignedDelivery) {
+  const response = await postWebhook(baseUrl, delivery, 'a-delivery-on-a-full-disk')
   return {
     status: response.status,
     retryAfter: response.headers.get('retry-after'),
@@ -95,9 +92,8 @@ describe('a purge queue on a full disk', () => {
     documents = documents.map((document) =>
       document._id === episodeId ? {...document, title: 'פרק שנערך על דיסק מלא'} : document,
     )
-    const body = JSON.stringify({_id: episodeId, _type: 'episode'})
-    const signature = await encodeSignatureHeader(body, Date.now(), SECRET)
-    expect(await deliver(body, signature)).toEqual({
+    const delivery = await signWebhook({_id: episodeId, _type: 'episode'}, SECRET)
+    expect(await deliver(delivery)).toEqual({
       status: 503,
       retryAfter: '30',
       type: 'application/problem+json; charset=utf-8',
@@ -111,7 +107,7 @@ describe('a purge queue on a full disk', () => {
     // Queued keys reach the disk without a new change (the retry timer), and the redelivery is acknowledged.
     await eventually(async () => expect(queueFile().keys.length).toBeGreaterThan(0), 5_000)
     expect(queueFile().keys).toContain('episodes')
-    expect(await deliver(body, signature)).toMatchObject({status: 202})
+    expect(await deliver(delivery)).toMatchObject({status: 202})
     expect((await status()).edge).toMatchObject({queue_writable: true, queue_write_error: null})
 
     purgeStatus = 200

@@ -1,11 +1,11 @@
 // Integration: `server/main.ts` as its own process with a real Redis (Debian's redis-server) that
 // hangs: SIGSTOP keeps its connections open and answers nothing, unlike a Redis that is down.
-import {encodeSignatureHeader} from '@sanity/webhook'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {eventually} from '../helpers/eventually.ts'
 import {startMainProcess, type MainProcess} from '../helpers/main-process.ts'
 import {startRedis, type RedisServer} from '../helpers/redis.ts'
 import {SAMPLE_DATASET} from '../helpers/server.ts'
+import {sendSignedWebhook} from '../helpers/signed-webhook.ts'
 
 const SECRET = 'a-webhook-secret-for-a-hung-redis'
 let redis: RedisServer
@@ -38,8 +38,7 @@ async function timedGet(path: string): Promise<{status: number; rateLimited: boo
 describe('a Redis that hangs', () => {
   it('degrades the shared rate limit and the fan-out, never a GET, and recovers when Redis answers again', async () => {
     expect(await timedGet('/api/v1/index.json')).toMatchObject({status: 200, rateLimited: true})
-    redis.hang()
-    try {
+    await redis.whileHung(async () => {
       const answers = []
       for (let round = 0; round < 10; round++)
         answers.push(...(await Promise.all(Array.from({length: 10}, () => timedGet('/api/v1/episodes.json')))))
@@ -51,22 +50,12 @@ describe('a Redis that hangs', () => {
       expect(server.output().match(/counting in this process until it answers/g)).toHaveLength(1)
 
       // A webhook is answered and rebuilds this replica; only the announcement to others is lost.
-      const body = JSON.stringify({_id: 'x', _type: 'voice'})
       const started = performance.now()
-      const delivery = await fetch(`${server.baseUrl}/webhooks/sanity`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'sanity-webhook-signature': await encodeSignatureHeader(body, Date.now(), SECRET),
-        },
-        body,
-      })
+      const delivery = await sendSignedWebhook(server.baseUrl, SECRET, {_id: 'x', _type: 'voice'})
       expect(delivery.status).toBe(202)
       expect(performance.now() - started).toBeLessThan(1500)
       await eventually(async () => expect(server.output()).toMatch(/rebuild of x done/), 5000)
-    } finally {
-      redis.wake()
-    }
+    })
     await eventually(
       async () => expect(await timedGet('/api/v1/index.json')).toMatchObject({status: 200, rateLimited: true}),
       15_000,

@@ -99,8 +99,7 @@ describe('the rate limiter with a paused Redis', () => {
     expect(await localGauge()).toBe('0')
 
     for (let index = 0; index < 20; index++) await timedGet('/api/v1/index.json', `127.0.5.${index + 1}`) // connections
-    redis.hang()
-    try {
+    await redis.whileHung(async () => {
       const first = await timedGet('/api/v1/episodes.json', '127.0.4.1')
       expect(first.status).toBe(200)
       // For more than the old 5 s pause, twice: each of its ends cost a request the 250 ms deadline.
@@ -137,9 +136,7 @@ describe('the rate limiter with a paused Redis', () => {
       for (let index = 0; index <= QUOTA; index++) spender.push(await timedGet('/api/v1/index.json', '127.0.6.1'))
       expect(spender.slice(0, QUOTA).every((answer) => answer.status === 200)).toBe(true)
       expect(spender.at(-1)).toMatchObject({status: 429, remaining: 0})
-    } finally {
-      redis.wake()
-    }
+    })
     // Back to Redis: the client that spent 30 of its quota there sees that count again.
     await eventually(async () => {
       await timedGet('/api/v1/index.json', '127.0.7.1') // a request that may carry the probe

@@ -3,7 +3,6 @@ import {createHash} from 'node:crypto'
 // copy of the sample dataset that each test edits as an editor would, then announces with a
 // delivery signed by @sanity/webhook exactly as Sanity signs it.
 import {readFile} from 'node:fs/promises'
-import {encodeSignatureHeader} from '@sanity/webhook'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import {z} from 'zod'
 import {bulkSchema, episodeSchema, itemEnvelope, listEnvelope} from '../../server/api/v1/contract.ts'
@@ -15,6 +14,7 @@ import {eventually} from '../helpers/eventually.ts'
 import {readContract, readProblem} from '../helpers/contract.ts'
 import {sampleCounts} from '../helpers/sample.ts'
 import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
+import {postWebhook, sendSignedWebhook, signWebhook, type WebhookOptions} from '../helpers/signed-webhook.ts'
 
 const SECRET = 'a-webhook-secret-of-some-length'
 let server: TestServer
@@ -43,24 +43,9 @@ beforeEach(async () => {
 })
 afterEach(() => server.close())
 
-async function sign(payload: unknown, options: {timestamp?: number; secret?: string} = {}) {
-  const body = JSON.stringify(payload)
-  return {body, signature: await encodeSignatureHeader(body, options.timestamp ?? Date.now(), options.secret ?? SECRET)}
-}
-
-/** Posts a signed delivery as it is; `idempotencyKey: null` sends none. */
-function post(signed: {body: string; signature: string}, idempotencyKey: string | null = crypto.randomUUID()) {
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    'sanity-webhook-signature': signed.signature,
-  }
-  if (idempotencyKey !== null) headers['idempotency-key'] = idempotencyKey
-  return fetch(`${server.baseUrl}/webhooks/sanity`, {method: 'POST', headers, body: signed.body})
-}
-
-async function deliver(payload: unknown, options: {timestamp?: number; secret?: string; idempotencyKey?: string} = {}) {
-  return post(await sign(payload, options), options.idempotencyKey)
-}
+/** A delivery signed with this server's secret, or with `secret` (one the server does not hold). */
+const deliver = (payload: unknown, options: WebhookOptions & {secret?: string} = {}) =>
+  sendSignedWebhook(server.baseUrl, options.secret ?? SECRET, payload, options)
 
 /**
  * Delivers a sentinel edit and waits for its build. Builds never overlap and a delivery's rebuild
@@ -378,12 +363,12 @@ describe('refused deliveries change nothing', () => {
 
   it('accepts a signed delivery once: a replay with the same key, a new key or no key is refused and builds nothing', async () => {
     const editedId = idOf('ep-8-on-call')
-    const signed = await sign({_id: editedId, _type: 'episode'})
-    expect((await post(signed, 'first-key')).status).toBe(202)
+    const signed = await signWebhook({_id: editedId, _type: 'episode'}, SECRET)
+    expect((await postWebhook(server.baseUrl, signed, 'first-key')).status).toBe(202)
     await eventually(async () => expect(builds).toHaveLength(1))
-    await expectRefused(await post(signed, 'first-key'), 409, /already received/)
-    await expectRefused(await post(signed, 'another-key'), 409, /already received/)
-    await expectRefused(await post(signed, null), 409, /already received/)
+    await expectRefused(await postWebhook(server.baseUrl, signed, 'first-key'), 409, /already received/)
+    await expectRefused(await postWebhook(server.baseUrl, signed, 'another-key'), 409, /already received/)
+    await expectRefused(await postWebhook(server.baseUrl, signed, null), 409, /already received/)
     // A new delivery of the same change (a new signature) is a new hint, and is accepted.
     expect((await deliver({_id: editedId, _type: 'episode'}, {idempotencyKey: 'second-key'})).status).toBe(202)
 

@@ -86,17 +86,22 @@ export function mapCatalog(result: unknown, settings: CatalogSettings, previous?
   const problems: DocumentProblem[] = []
   // Voices first: episodes and meetups may only link to voices that are served.
   const voices = mapCollection(
-    'voices',
-    specs.voices,
+    {collection: 'voices', spec: specs.voices, context: {...settings, servedVoices: new Set()}, problems},
     rows.voices,
-    {...settings, servedVoices: new Set()},
     previous?.voices,
-    problems,
   )
   const context = {...settings, servedVoices: new Set(voices.map((voice) => voice.value.slug))}
   return {
-    episodes: mapCollection('episodes', specs.episodes, rows.episodes, context, previous?.episodes, problems),
-    meetups: mapCollection('meetups', specs.meetups, rows.meetups, context, previous?.meetups, problems),
+    episodes: mapCollection(
+      {collection: 'episodes', spec: specs.episodes, context, problems},
+      rows.episodes,
+      previous?.episodes,
+    ),
+    meetups: mapCollection(
+      {collection: 'meetups', spec: specs.meetups, context, problems},
+      rows.meetups,
+      previous?.meetups,
+    ),
     voices,
     problems,
     podcast: podcastSettingsOf(rows.podcast, settings, previous?.podcast, problems),
@@ -147,7 +152,11 @@ export function patchCatalog(catalog: Catalog, updates: readonly DocumentUpdate[
   const voiceContext = {...settings, servedVoices: new Set<string>()}
   for (const update of updates)
     if (update.collection === 'voices')
-      voices = patchCollection('voices', specs.voices, voices, update, voiceContext, problems)
+      voices = patchCollection(
+        {collection: 'voices', spec: specs.voices, context: voiceContext, problems},
+        voices,
+        update,
+      )
   const context = {
     ...settings,
     servedVoices:
@@ -156,14 +165,14 @@ export function patchCatalog(catalog: Catalog, updates: readonly DocumentUpdate[
   let {episodes, meetups} = catalog
   for (const update of updates) {
     if (update.collection === 'episodes')
-      episodes = patchCollection('episodes', specs.episodes, episodes, update, context, problems)
+      episodes = patchCollection({collection: 'episodes', spec: specs.episodes, context, problems}, episodes, update)
     else if (update.collection === 'meetups')
-      meetups = patchCollection('meetups', specs.meetups, meetups, update, context, problems)
+      meetups = patchCollection({collection: 'meetups', spec: specs.meetups, context, problems}, meetups, update)
   }
   return {episodes, meetups, voices, problems, podcast: catalog.podcast}
 }
 
-// The served voices' slugs, once per voices array: an episode edit at 100k documents would
+// The served voices' slugs, once per voices array: in a large catalog an episode edit would
 // otherwise spend most of its time making this set again.
 const servedVoiceSets = new WeakMap<readonly CatalogEntry<Voice>[], Set<string>>()
 function servedVoicesOf(catalog: Catalog): Set<string> {
@@ -184,9 +193,9 @@ export function mapOneDocument(
   error?: z.core.$ZodErrorMap,
 ): MappedDocument<Episode | Meetup | Voice> {
   const documentId = documentIdOf(raw)
-  if (collection === 'episodes') return mapDocument(specs.episodes, raw, documentId, context, error)
-  if (collection === 'meetups') return mapDocument(specs.meetups, raw, documentId, context, error)
-  return mapDocument(specs.voices, raw, documentId, context, error)
+  if (collection === 'episodes') return mapDocument(specs.episodes, {raw, documentId}, context, error)
+  if (collection === 'meetups') return mapDocument(specs.meetups, {raw, documentId}, context, error)
+  return mapDocument(specs.voices, {raw, documentId}, context, error)
 }
 
 /** A refused document's `issues` are zod's (path in API field names); `messages`, the same as text. */
@@ -196,8 +205,7 @@ export type MappedDocument<Item> =
 
 function mapDocument<Row, Item>(
   spec: CollectionSpec<Row, Item>,
-  raw: unknown,
-  documentId: string,
+  {raw, documentId}: {raw: unknown; documentId: string},
   context: MappingContext,
   error?: z.core.$ZodErrorMap,
 ): MappedDocument<Item> {
@@ -234,13 +242,16 @@ function documentIdOf(raw: unknown): string {
  * `holderOf` names the document serving a slug so far.
  */
 function admit<Item extends {slug: string}>(
-  collection: CollectionName,
-  documentId: string,
-  mapped: MappedDocument<Item>,
-  lastValid: CatalogEntry<Item> | undefined,
+  candidate: {
+    collection: CollectionName
+    documentId: string
+    mapped: MappedDocument<Item>
+    lastValid: CatalogEntry<Item> | undefined
+  },
   holderOf: (slug: string) => string | undefined,
   problems: DocumentProblem[],
 ): CatalogEntry<Item> | undefined {
+  const {collection, documentId, mapped, lastValid} = candidate
   const isFree = (slug: string) => (holderOf(slug) ?? documentId) === documentId
   const messages = !mapped.ok
     ? mapped.messages
@@ -257,13 +268,18 @@ function admit<Item extends {slug: string}>(
   return kept
 }
 
+/** One collection being mapped: which, by what spec, in what context, and where its problems go. */
+interface CollectionWork<Row, Item> {
+  collection: CollectionName
+  spec: CollectionSpec<Row, Item>
+  context: MappingContext
+  problems: DocumentProblem[]
+}
+
 function mapCollection<Row, Item extends {slug: string}>(
-  collection: CollectionName,
-  spec: CollectionSpec<Row, Item>,
+  {collection, spec, context, problems}: CollectionWork<Row, Item>,
   input: unknown[],
-  context: MappingContext,
   previous: readonly CatalogEntry<Item>[] | undefined,
-  problems: DocumentProblem[],
 ): CatalogEntry<Item>[] {
   const lastValid = new Map(previous?.map((entry) => [entry.documentId, entry]))
   // Two documents with the same sort key are ordered by id, so every build orders them alike.
@@ -271,7 +287,7 @@ function mapCollection<Row, Item extends {slug: string}>(
     spec.order.compare(spec.order.key(a.value), spec.order.key(b.value)) || byCodePoint(a.documentId, b.documentId)
   const documents = input.map((raw) => {
     const documentId = documentIdOf(raw)
-    return {documentId, mapped: mapDocument(spec, raw, documentId, context)}
+    return {documentId, mapped: mapDocument(spec, {raw, documentId}, context)}
   })
   type Document = (typeof documents)[number]
   const isValid = (document: Document): document is Document & {mapped: Extract<MappedDocument<Item>, {ok: true}>} =>
@@ -294,10 +310,7 @@ function mapCollection<Row, Item extends {slug: string}>(
   const entries: CatalogEntry<Item>[] = []
   for (const {documentId, mapped} of claimOrder) {
     const entry = admit(
-      collection,
-      documentId,
-      mapped,
-      lastValid.get(documentId),
+      {collection, documentId, mapped, lastValid: lastValid.get(documentId)},
       (slug) => holders.get(slug),
       problems,
     )
@@ -309,21 +322,18 @@ function mapCollection<Row, Item extends {slug: string}>(
 }
 
 function patchCollection<Row, Item extends {slug: string}>(
-  collection: CollectionName,
-  spec: CollectionSpec<Row, Item>,
+  {collection, spec, context, problems}: CollectionWork<Row, Item>,
   entries: readonly CatalogEntry<Item>[],
   update: DocumentUpdate,
-  context: MappingContext,
-  problems: DocumentProblem[],
 ): readonly CatalogEntry<Item>[] {
   const index = entries.findIndex((entry) => entry.documentId === update.documentId)
   const existing = entries[index]
   const without = index === -1 ? entries : entries.toSpliced(index, 1)
   if (update.row === null || update.row === undefined) return without
 
-  const mapped = mapDocument(spec, update.row, update.documentId, context)
+  const mapped = mapDocument(spec, {raw: update.row, documentId: update.documentId}, context)
   const holderOf = (slug: string) => without.find((entry) => entry.value.slug === slug)?.documentId
-  const entry = admit(collection, update.documentId, mapped, existing, holderOf, problems)
+  const entry = admit({collection, documentId: update.documentId, mapped, lastValid: existing}, holderOf, problems)
   if (!entry) return without
   if (entry === existing) return entries
   const key = spec.order.key(entry.value)
