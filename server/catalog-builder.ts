@@ -13,7 +13,7 @@ import type {SurrogateKeying} from './snapshot/surrogate-keys.ts'
 import {FEED_PATH} from './feed/rss-feed.ts'
 import {whileBuilding} from './snapshot/heap-growth.ts'
 import {createDemandCaches, type DemandCaches} from './snapshot/demand-caches.ts'
-import type {SnapshotFile} from './snapshot/saved-snapshot.ts'
+import {describeRefused, type SnapshotFile} from './snapshot/saved-snapshot.ts'
 import {buildSnapshot, type Snapshot} from './snapshot/snapshot.ts'
 import type {Restored, SnapshotBuilder} from './snapshot/store.ts'
 
@@ -42,9 +42,16 @@ export interface CatalogBuilderDependencies {
   keying?: SurrogateKeying
   /**
    * Where a saved snapshot is looked for at start (`restore`); `onRestored` hears when the source's
-   * fingerprint confirms one, `onUnusable` when one was refused (the source is then read in full).
+   * fingerprint confirms one, `onUnusable` when one was refused (the source is then read in full),
+   * `onItemsRefused` when only some of its items were.
    */
-  saved?: {file: SnapshotFile; onRestored?: (savedAt: Date) => void; onUnusable?: (error: unknown) => void}
+  saved?: {
+    file: SnapshotFile
+    onRestored?: (savedAt: Date) => void
+    onUnusable?: (error: unknown) => void
+    /** Some saved items were damaged and left out (the source is then read before they are missed). */
+    onItemsRefused?: (description: string) => void
+  }
   /** Site documents for `npm run export`'s static files: no MCP, no `limit` (see SiteSettings.staticExport). */
   staticExport?: boolean
   /** Hears of each item an XML output (the feed, a sitemap) left out of a snapshot because it could not be written. */
@@ -135,10 +142,17 @@ export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies)
         now,
         restored.items,
       )
-      // Other code's bytes are a fallback for a source that fails at start: a read replaces them in full.
-      if (!restored.otherCode)
+      // Other code's bytes, or a catalog missing damaged items, are a fallback for a source that
+      // fails at start: a read replaces them in full, whatever the fingerprint says.
+      const partial = restored.refused.length > 0
+      if (!restored.otherCode && !partial)
         restoredFrom.set(snapshot, {fingerprint: restored.fingerprint, savedAt: restored.savedAt})
-      return {snapshot: {value: snapshot, savedAt: restored.savedAt, otherCode: restored.otherCode}}
+      const refused = partial ? describeRefused(restored.refused) : undefined
+      if (refused) saved.onItemsRefused?.(refused)
+      return {
+        snapshot: {value: snapshot, savedAt: restored.savedAt, otherCode: restored.otherCode, partial},
+        ...(refused === undefined ? {} : {refused}),
+      }
     } catch (error) {
       saved.onUnusable?.(error)
       return {refused: error instanceof Error ? error.message : String(error)}

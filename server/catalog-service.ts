@@ -164,6 +164,10 @@ export async function createCatalogService(
           {err: error},
           `the snapshot saved in ${saved.directory} could not be read; reading the source in full`,
         ),
+      onItemsRefused: (description) =>
+        logger.warn(
+          `the snapshot saved in ${saved.directory} is damaged: ${description}; reading the source first, serving the rest of the saved snapshot if it fails`,
+        ),
     },
   })
   // A release is published as a webhook naming the episodes would be: rebuilt, purged exactly, pinged.

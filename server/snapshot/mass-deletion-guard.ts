@@ -30,10 +30,13 @@ const documentsIn = (snapshot: Snapshot) => snapshot.counts.episodes + snapshot.
 export function guardMassDeletion(build: SnapshotBuilder, options: MassDeletionGuardOptions): MassDeletionGuard {
   let held: {version: string; since: number} | undefined
   let confirmedByOperator = false
+  // The documents of a restored snapshot, until a build is served: a first read made without it
+  // as `previous` (one saved by other code, or with damaged items) is still guarded against it.
+  let restoredDocuments: number | undefined
   // A restored snapshot is `previous` to the first read, so that read is guarded like any other.
   const guarded: SnapshotBuilder = async (previous, change) => {
     const next = await build(previous, change)
-    const before = previous ? documentsIn(previous) : 0
+    const before = previous ? documentsIn(previous) : (restoredDocuments ?? 0)
     const after = documentsIn(next)
     const drastic =
       options.confirmAfterMs > 0 && before >= GUARDED_FROM_DOCUMENTS && after < before * (1 - DRASTIC_SHARE)
@@ -42,6 +45,7 @@ export function guardMassDeletion(build: SnapshotBuilder, options: MassDeletionG
     if (!drastic || agreed || confirmedByOperator) {
       held = undefined
       confirmedByOperator = false
+      restoredDocuments = undefined
       return next
     }
     if (held?.version !== next.version) held = {version: next.version, since: now}
@@ -51,7 +55,13 @@ export function guardMassDeletion(build: SnapshotBuilder, options: MassDeletionG
         `Still serving the ${before}; the new content is served if a read at ${confirmAt} or later agrees, or at once after an operator's SIGHUP.`,
     )
   }
-  if (build.restore) guarded.restore = build.restore
+  const restore = build.restore
+  if (restore)
+    guarded.restore = async () => {
+      const restored = await restore()
+      restoredDocuments = restored.snapshot && documentsIn(restored.snapshot.value)
+      return restored
+    }
   return {
     confirm: () => {
       confirmedByOperator = true

@@ -105,7 +105,8 @@ export class Representation<B extends Body = Body> {
   }
 }
 
-function strongEtag(body: Body): string {
+/** The strong ETag of these bytes; a saved item is checked against it. */
+export function strongEtag(body: Body): string {
   const hash = createHash('sha256')
   if (Buffer.isBuffer(body)) hash.update(body)
   else for (const chunk of body.chunks) hash.update(chunk)

@@ -5,6 +5,7 @@ import {z} from 'zod'
 import {PROBLEM_SEVERITIES, PROBLEM_SOURCES, type Catalog, type CatalogEntry} from '../api/v1/catalog.ts'
 import {episodeSchema, type Episode, type Meetup, type Voice} from '../api/v1/contract.ts'
 import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
+import {strongEtag} from './representation.ts'
 import type {KnownItem, KnownItems, Snapshot} from './snapshot.ts'
 import {mappedSettingsSchema} from '../api/v1/podcast-settings.ts'
 import {codeDigest} from '../version.ts'
@@ -20,6 +21,14 @@ interface SavedCatalog {
    * is served only when the source cannot be read at start, never confirmed by the fingerprint.
    */
   otherCode: boolean
+  /** Items whose bytes did not match their checksum: left out of `catalog` and `items`, never served. */
+  refused: RefusedItem[]
+}
+
+/** A saved item left out because its bytes were damaged. */
+interface RefusedItem {
+  collection: CollectionName
+  documentId: string
 }
 
 /**
@@ -32,8 +41,9 @@ interface SavedCatalog {
 export interface SnapshotFile {
   /**
    * The saved catalog if one was saved under these settings (by this code or, marked `otherCode`,
-   * by another); undefined if there is none. Rejects if the file is damaged: a header or items whose bytes do not match their
-   * checksum refuse the whole file. Removes temporary files a killed save left behind first.
+   * by another); undefined if there is none. Rejects if the file is damaged: a header that does not
+   * match its checksum, a cut or extra line, or more than half of the items damaged refuse the whole
+   * file; fewer damaged items are left out (`refused`). Removes temporary files a killed save left behind first.
    */
   load(): Promise<SavedCatalog | undefined>
   save(snapshot: Snapshot, fingerprint: string): Promise<void>
@@ -99,22 +109,26 @@ export function openSnapshotFile(directory: string, settings: unknown, code: str
       // Saved under other settings (other links, other images): not reused, and not damaged either.
       if (!parsed.success || (parsed.data.key !== key && parsed.data.settingsKey !== settingsKey)) return undefined
       const header = parsed.data
-      // One digest over all items: the file is refused whole on any mismatch, and one pass over
-      // contiguous bytes costs a fraction of a digest per item.
-      if (digestOf(bytes.subarray(headerEnd + 1)) !== header.itemsDigest)
-        throw new Error(`${path}: the items do not match their checksum`)
+      // One digest over all items, one pass over contiguous bytes (a fraction of a digest per
+      // item). Only when it fails is each item checked against its ETag, to leave out the damaged ones.
+      const intact = digestOf(bytes.subarray(headerEnd + 1)) === header.itemsDigest
       const items = new Map<CatalogEntry<unknown>, KnownItem>()
+      const refused: RefusedItem[] = []
       let offset = headerEnd + 1
       const entries = <Item>(collection: CollectionName): CatalogEntry<Item>[] =>
-        header.items[collection].map(([documentId, updatedAt, etag, lastModified]) => {
+        header.items[collection].flatMap(([documentId, updatedAt, etag, lastModified]) => {
           const end = bytes.indexOf(0x0a, offset)
           if (end === -1) throw new Error(`${path} ends before its last item: it was cut short`)
           // Items are views into the file's bytes: the catalog is held once, as the server holds it.
           const body = bytes.subarray(offset, end)
           offset = end + 1
+          if (!intact && strongEtag(body) !== etag) {
+            refused.push({collection, documentId})
+            return []
+          }
           const entry: CatalogEntry<Item> = Object.freeze({value: savedItem<Item>(body), updatedAt, documentId})
           items.set(entry, {body, etag, lastModified: new Date(lastModified)})
-          return entry
+          return [entry]
         })
       const catalog: Catalog = {
         episodes: entries<Episode>('episodes'),
@@ -125,12 +139,18 @@ export function openSnapshotFile(directory: string, settings: unknown, code: str
         scheduled: header.scheduled.map((entry) => Object.freeze(entry)),
       }
       if (offset !== bytes.length) throw new Error(`${path} holds more lines than its header lists`)
+      // Most of the file damaged says the disk, not one item: nothing of it is trusted.
+      if (refused.length * 2 > items.size + refused.length)
+        throw new Error(
+          `${path}: the items do not match their checksum (${refused.length} of ${items.size + refused.length})`,
+        )
       return {
-        catalog,
+        catalog: refused.length === 0 ? catalog : withRefused(catalog, refused),
         items,
         savedAt: new Date(header.savedAt),
         fingerprint: header.fingerprint,
         otherCode: header.key !== key,
+        refused,
       }
     },
     async save(snapshot, fingerprint) {
@@ -169,6 +189,30 @@ export function openSnapshotFile(directory: string, settings: unknown, code: str
       }
     },
   }
+}
+
+/** How many items to name when describing refused ones: the rest are counted. */
+const REFUSED_NAMED = 10
+
+/** Refused items in one line for the log and `/status`: the first few named, the rest counted. */
+export function describeRefused(refused: readonly RefusedItem[]): string {
+  const named = refused.slice(0, REFUSED_NAMED).map((item) => `${item.collection} ${item.documentId}`)
+  const more = refused.length > REFUSED_NAMED ? ` and ${refused.length - REFUSED_NAMED} more` : ''
+  return `${refused.length} saved item(s) do not match their checksum and are left out: ${named.join(', ')}${more}`
+}
+
+/** A refused item is a document problem of the catalog served from the file: `/status` lists it until the source is read. */
+function withRefused(catalog: Catalog, refused: readonly RefusedItem[]): Catalog {
+  const problems = refused.map(({collection, documentId}) => ({
+    documentId,
+    collection,
+    severity: 'rejected' as const,
+    messages: [
+      "the saved snapshot's bytes of this item do not match their checksum; left out until the source is read",
+    ],
+  }))
+  const left = new Set(refused.map((item) => item.documentId))
+  return {...catalog, problems: [...catalog.problems.filter((problem) => !left.has(problem.documentId)), ...problems]}
 }
 
 /**

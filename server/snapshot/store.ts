@@ -6,10 +6,13 @@ import type {Clock} from '../clock.ts'
 /** What the next build must cover: everything, or only some documents. */
 export type PendingChange = {kind: 'all'} | {kind: 'documents'; documents: ReadonlyMap<string, CollectionName>}
 
-/** What a builder can serve before its first read: a snapshot saved by an earlier run, or why the saved one was refused. */
+/** What a builder can serve before its first read: a snapshot saved by an earlier run, or why (part of) the saved one was refused. */
 export interface Restored<S> {
-  /** `otherCode`: saved by other code, served only until the source answers. */
-  snapshot?: {value: S; savedAt: Date; otherCode?: boolean}
+  /**
+   * `otherCode`: saved by other code; `partial`: damaged items were left out of it. Either is
+   * served only when the source cannot be read at start, and only until it answers.
+   */
+  snapshot?: {value: S; savedAt: Date; otherCode?: boolean; partial?: boolean}
   refused?: string
 }
 
@@ -45,7 +48,7 @@ export interface BuildOutcome {
 interface SavedStart {
   /** When the snapshot served since start was saved; undefined when none was served. */
   savedAt: Date | undefined
-  /** Why a saved snapshot was not served (it was damaged), if so. */
+  /** Why a saved snapshot, or some of its items, was not served (damaged), if so. */
   refused: string | undefined
   /** The snapshot served since start was saved by other code: a fallback until the first read is done. */
   otherCode: boolean
@@ -103,25 +106,40 @@ export async function createSnapshotStore<S = Snapshot>(
     onBuild,
   } = options
   const restored = await build.restore?.()
-  // A snapshot saved by other code is served only when the source cannot be read now: rather
-  // than exiting, the server then serves it and retries, as after any failed build.
-  const builtFirst = restored?.snapshot?.otherCode
-    ? await build(undefined, {kind: 'all'}).then(
-        (value) => ({value}),
-        () => undefined,
-      )
-    : undefined
+  // A snapshot saved by other code, or with damaged items left out, is served only when the source
+  // cannot be read now: rather than exiting, the server then serves it and retries, as after any failed build.
+  // Such a read that fails is the first failed build: reported and retried like any other.
+  let firstFailure: {outcome: BuildOutcome; held: boolean} | undefined
+  const firstStartedAt = clock()
+  const builtFirst =
+    restored?.snapshot?.otherCode || restored?.snapshot?.partial
+      ? await build(undefined, {kind: 'all'}).then(
+          (value) => ({value}),
+          (error: unknown) => {
+            const durationMs = clock().getTime() - firstStartedAt.getTime()
+            const outcome = {
+              kind: 'full' as const,
+              ok: false,
+              startedAt: firstStartedAt,
+              durationMs,
+              error: messageOf(error),
+            }
+            firstFailure = {outcome, held: error instanceof BuildHeld}
+            return undefined
+          },
+        )
+      : undefined
   const startsFrom = builtFirst ? undefined : restored?.snapshot
   const saved: SavedStart | undefined = restored && {
     savedAt: startsFrom?.savedAt,
     refused: restored.refused,
     otherCode: startsFrom?.otherCode === true,
-    firstRead: startsFrom && 'reading',
+    firstRead: startsFrom && (firstFailure ? (firstFailure.held ? 'held' : 'failed') : 'reading'),
   }
   let current: S = builtFirst?.value ?? startsFrom?.value ?? (await build(undefined, {kind: 'all'}))
   let lastSuccessAt = clock()
-  let lastBuild: BuildOutcome | undefined
-  let consecutiveFailures = 0
+  let lastBuild: BuildOutcome | undefined = firstFailure?.outcome
+  let consecutiveFailures = firstFailure ? 1 : 0
   // A restored snapshot is followed by a full read, as if a change to everything had come in.
   let pending: PendingChange | undefined = startsFrom && {kind: 'all'}
   let running: Promise<S> | undefined
@@ -199,8 +217,14 @@ export async function createSnapshotStore<S = Snapshot>(
   }
 
   // After the caller has the store: the read's outcome reaches `onBuild`, which may ask the store.
+  // A first read that already failed is reported now and retried after the first delay.
   const firstRead: NodeJS.Immediate | undefined =
-    pending && setImmediate(() => void startOrFollow().catch(() => undefined))
+    pending &&
+    setImmediate(() => {
+      if (!firstFailure) return void startOrFollow().catch(() => undefined)
+      onBuild?.(firstFailure.outcome)
+      scheduleRetry()
+    })
 
   return {
     current: () => current,

@@ -1,21 +1,26 @@
 // Integration: a saved snapshot is a fallback, not only a head start. `npm start` processes with
 // SNAPSHOT_DIR over the dataset file or a stand-in of Sanity's query API, and CDN_PURGE=varnish
 // pointed at a loopback server that records each PURGE: a restart serves the saved catalog
-// whatever the source answers, holds a source emptied or cut short, replaces the saved catalog
-// with a good changed source (purging only what changed), and never serves a damaged saved item
-// or bytes made by other code.
-import {cp, mkdtemp, readFile, readdir, rm, symlink, writeFile, copyFile} from 'node:fs/promises'
-import {createServer} from 'node:http'
+// whatever the source answers, holds a source emptied or cut short (also when the file was written
+// by other code), replaces the saved catalog with a good changed source (purging only what
+// changed), serves the rest of a file with a damaged item while Sanity is down, and never serves a
+// damaged saved item or bytes made by other code.
+import {existsSync, watch} from 'node:fs'
+import {cp, mkdir, mkdtemp, readFile, readdir, rename, rm, symlink, writeFile, copyFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {growDataset} from '../../bench/grow-dataset.ts'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
 import {eventually} from '../helpers/eventually.ts'
+import {asIfSavedByOtherCode} from '../helpers/saved-file.ts'
 import {startMainProcess, type MainProcess} from '../helpers/main-process.ts'
+import {purgeRecorder} from '../helpers/purge-recorder.ts'
 import {startSanityStandIn} from '../helpers/sanity-stand-in.ts'
 import {SAMPLE_DATASET} from '../helpers/server.ts'
 
 const EPISODE = '/api/v1/episodes/ep-1-why-we-started.json'
+const EPISODE_ID = 'd2f441d8-4dae-4d68-aef3-c1e3e372aefb'
 const TITLE = '"title":"פרק 1: למה התחלנו פודקאסט על קוד"'
 const TOKEN = 'purge-token-0123456789'
 const STARTS = 20_000
@@ -23,8 +28,16 @@ const STARTS = 20_000
 interface Status {
   status: string
   snapshot: {version: string; counts: {episodes: number}}
-  saved_snapshot?: {saved_at: string | null; refused: string | null; first_read: string | null}
+  consecutive_failures: number
+  next_retry_at: string | null
+  saved_snapshot?: {
+    saved_at: string | null
+    refused: string | null
+    written_by_other_code: boolean
+    first_read: string | null
+  }
   edge: {queue_depth: number; last_purged_version: string | null} | null
+  problems: {document_id: string; severity: string; messages: string[]}[]
 }
 
 const status = async (process: MainProcess): Promise<Status> =>
@@ -44,23 +57,6 @@ async function run<T>(
     return await work(process)
   } finally {
     await process.stop()
-  }
-}
-
-/** A Varnish stand-in for purges alone: answers 200 and records the keys of each PURGE. */
-async function purgeRecorder() {
-  const purges: string[][] = []
-  const server = createServer((request, response) => {
-    if (request.method === 'PURGE') purges.push(String(request.headers['xkey-purge'] ?? '').split(' '))
-    response.writeHead(200).end()
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const address = server.address()
-  if (address === null || typeof address === 'string') throw new Error('expected a TCP address')
-  return {
-    url: `http://127.0.0.1:${address.port}/`,
-    purges,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
 }
 
@@ -109,7 +105,7 @@ describe('a restart over a bad dataset file, with a saved snapshot and CDN purge
   afterAll(() => recorder.close())
 
   /** Starts over `dataset`, waits until the first read is held, and checks that the saved catalog is served and nothing purged. */
-  async function heldOver(dataset: string) {
+  async function heldOver(dataset: string, savedBy: 'this code' | 'other code' = 'this code') {
     await writeFile(environment.DATASET_FILE ?? '', dataset)
     const purgesBefore = recorder.purges.length
     await run(environment, async (process) => {
@@ -117,8 +113,11 @@ describe('a restart over a bad dataset file, with a saved snapshot and CDN purge
       await eventually(async () => expect((await status(process)).saved_snapshot?.first_read).toBe('held'), STARTS)
       const held = await status(process)
       expect(held.status).toBe('degraded')
+      expect(held.saved_snapshot?.written_by_other_code).toBe(savedBy === 'other code')
       // A load balancer takes it out of rotation while held; liveness is unaffected.
-      expect((await fetch(`${process.baseUrl}/readyz`)).status).toBe(503)
+      const readiness = await fetch(`${process.baseUrl}/readyz`)
+      expect(readiness.status).toBe(503)
+      expect(await readiness.text()).toContain('held by the mass-deletion guard')
       expect((await fetch(`${process.baseUrl}/healthz`)).status).toBe(200)
       expect(held.snapshot.version).toBe(saved.version)
       expect(await body(process, '/api/v1/all.json')).toEqual({status: 200, etag: saved.etag, text: saved.text})
@@ -140,6 +139,18 @@ describe('a restart over a bad dataset file, with a saved snapshot and CDN purge
   it('holds a dataset file cut to a tenth of its documents', async () => {
     const lines = original.split('\n').filter((line) => line !== '')
     await heldOver(`${lines.slice(0, Math.ceil(lines.length / 10)).join('\n')}\n`)
+  })
+
+  it('holds an emptied dataset file when the saved file was written by other code (an earlier deploy)', async () => {
+    const savedFile = join(environment.SNAPSHOT_DIR ?? '', 'snapshot.ndjson')
+    const asSaved = await readFile(savedFile)
+    await asIfSavedByOtherCode(savedFile)
+    try {
+      await heldOver('', 'other code')
+    } finally {
+      await writeFile(savedFile, asSaved)
+      await writeFile(environment.DATASET_FILE ?? '', original)
+    }
   })
 
   it('replaces the saved catalog with a good changed file, and purges only what changed', async () => {
@@ -208,6 +219,126 @@ describe('a restart while Sanity answers 500, with a saved snapshot', {timeout: 
   })
 })
 
+describe('a restart while Sanity answers an empty dataset, with a saved snapshot', {timeout: 90_000}, () => {
+  it('is held: the saved catalog is served, not ready, and /status says held', async () => {
+    const documents: SanityDocument[] = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)
+    let answered = documents
+    const standIn = await startSanityStandIn(() => answered, {dataset: 'production'})
+    const environment = {
+      PORT: '0',
+      SANITY_PROJECT_ID: 'embedded',
+      SANITY_DATASET: 'production',
+      SANITY_API_HOST: standIn.apiHost,
+      SANITY_TOKEN: 'read-token',
+      SNAPSHOT_DIR: join(folder, 'sanity-empty', 'snapshots'),
+      RECONCILE_INTERVAL_SECONDS: '0',
+      MASS_DELETION_CONFIRM_SECONDS: '600',
+    }
+    try {
+      const first = await run(environment, async (process) => {
+        await eventually(async () => expect(process.output()).toContain('saved the snapshot'), STARTS)
+        return body(process, '/api/v1/all.json')
+      })
+      answered = []
+      await run(environment, async (process) => {
+        expect(await body(process, '/api/v1/all.json')).toEqual(first)
+        await eventually(async () => expect((await status(process)).saved_snapshot?.first_read).toBe('held'), STARTS)
+        expect((await fetch(`${process.baseUrl}/readyz`)).status).toBe(503)
+        expect(await body(process, '/api/v1/all.json')).toEqual(first)
+      })
+    } finally {
+      await standIn.close()
+    }
+  })
+})
+
+describe('a restart over a saved snapshot with one damaged item, while Sanity answers 500', {timeout: 120_000}, () => {
+  it('serves the rest of the saved catalog, never the damaged item, says so, and serves it again once Sanity answers', async () => {
+    const documents: SanityDocument[] = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)
+    const standIn = await startSanityStandIn(() => documents, {dataset: 'production'})
+    const environment = {
+      PORT: '0',
+      SANITY_PROJECT_ID: 'embedded',
+      SANITY_DATASET: 'production',
+      SANITY_API_HOST: standIn.apiHost,
+      SANITY_TOKEN: 'read-token',
+      SNAPSHOT_DIR: join(folder, 'sanity-damaged', 'snapshots'),
+      RECONCILE_INTERVAL_SECONDS: '0',
+    }
+    const OTHER = '/api/v1/episodes/ep-2-react-server-components.json'
+    try {
+      const first = await run(environment, async (process) => {
+        await eventually(async () => expect(process.output()).toContain('saved the snapshot'), STARTS)
+        return {
+          episode: await body(process, EPISODE),
+          other: await body(process, OTHER),
+          list: await body(process, '/api/v1/episodes.json?limit=100'),
+          counts: (await status(process)).snapshot.counts,
+        }
+      })
+      expect(first.other.status).toBe(200)
+      expect(first.list.text).toContain('"slug":"ep-1-why-we-started"')
+      const savedFile = join(environment.SNAPSHOT_DIR, 'snapshot.ndjson')
+      const text = await readFile(savedFile, 'utf8')
+      const line =
+        text.split('\n').find((candidate) => candidate.startsWith('{"data":{"slug":"ep-1-why-we-started"')) ?? ''
+      await writeFile(savedFile, text.replace(line, line.replace('"title":"פרק 1:', '"title":"פרק 1 פגום:')))
+
+      standIn.failWith(500)
+      await run(environment, async (process) => {
+        // Never the changed bytes: not the item, not in a list, not in the bulk document.
+        expect((await body(process, EPISODE)).status).toBe(404)
+        expect(await body(process, OTHER)).toEqual(first.other)
+        const list = await body(process, '/api/v1/episodes.json?limit=100')
+        expect(list.text).not.toContain('ep-1-why-we-started')
+        expect((await body(process, '/api/v1/all.json')).text).not.toContain('פגום')
+        const served = await status(process)
+        expect(served.snapshot.counts.episodes).toBe(first.counts.episodes - 1)
+        expect(served.saved_snapshot?.refused).toBe(
+          `1 saved item(s) do not match their checksum and are left out: episodes ${EPISODE_ID}`,
+        )
+        expect(served.problems).toContainEqual(expect.objectContaining({document_id: EPISODE_ID, severity: 'rejected'}))
+        await eventually(
+          async () =>
+            expect(await status(process)).toMatchObject({
+              status: 'degraded',
+              consecutive_failures: expect.any(Number),
+              next_retry_at: expect.any(String),
+              saved_snapshot: {first_read: 'failed', written_by_other_code: false},
+            }),
+          60_000,
+        )
+        // As for any saved snapshot of this code not yet confirmed by the source: ready.
+        expect((await fetch(`${process.baseUrl}/readyz`)).status).toBe(200)
+        expect(process.output()).toContain(
+          'reading the source first, serving the rest of the saved snapshot if it fails',
+        )
+
+        standIn.failWith(undefined)
+        await eventually(async () => expect(await body(process, EPISODE)).toEqual(first.episode), 60_000)
+        expect(await status(process)).toMatchObject({
+          status: 'ok',
+          snapshot: {counts: first.counts},
+          saved_snapshot: {first_read: 'done'},
+        })
+        expect(await body(process, '/api/v1/episodes.json?limit=100')).toEqual(first.list)
+        await eventually(
+          async () => expect(process.output().match(/saved the snapshot/g)?.length ?? 0).toBeGreaterThan(0),
+          STARTS,
+        )
+      })
+      // The next start finds a good file again.
+      await run(environment, async (process) => {
+        expect(await body(process, EPISODE)).toEqual(first.episode)
+        expect((await status(process)).saved_snapshot?.refused).toBeNull()
+      })
+    } finally {
+      standIn.failWith(undefined)
+      await standIn.close()
+    }
+  })
+})
+
 describe('a damaged saved snapshot, or one saved by other code', {timeout: 90_000}, () => {
   let environment: Record<string, string>
   let savedFile: string
@@ -237,7 +368,8 @@ describe('a damaged saved snapshot, or one saved by other code', {timeout: 90_00
     await run(environment, async (process) => {
       expect(await body(process, EPISODE)).toEqual(good)
       expect((await status(process)).saved_snapshot?.refused).toMatch(reason)
-      expect(process.output()).toContain('could not be read; reading the source in full')
+      expect(process.output()).toContain('is damaged: 1 saved item(s) do not match their checksum')
+      expect(process.output()).toContain('reading the source first')
       await eventually(async () => expect(process.output()).toContain('saved the snapshot'), STARTS)
     })
   }
@@ -248,14 +380,14 @@ describe('a damaged saved snapshot, or one saved by other code', {timeout: 90_00
   it('is not served when one byte of an item changed', async () => {
     await refused(
       (text) => text.replace(itemLine(text), itemLine(text).replace('"title":"פרק 1:', '"title":"פרק 2:')),
-      /do not match their checksum/,
+      new RegExp(`do not match their checksum and are left out: episodes ${EPISODE_ID}$`),
     )
   })
 
   it('is not served when an item line was swapped for other valid JSON', async () => {
     await refused(
       (text) => text.replace(itemLine(text), JSON.stringify({data: {slug: 'ep-1-elsewhere', title: 'something else'}})),
-      /do not match their checksum/,
+      new RegExp(`do not match their checksum and are left out: episodes ${EPISODE_ID}$`),
     )
   })
 
@@ -288,7 +420,65 @@ describe('a damaged saved snapshot, or one saved by other code', {timeout: 90_00
   })
 })
 
-describe('temporary files a killed save left in SNAPSHOT_DIR', {timeout: 60_000}, () => {
+describe('temporary files a killed save left in SNAPSHOT_DIR', {timeout: 180_000}, () => {
+  it('are left by a real kill -9 during a save, and removed by the next start', async () => {
+    const directory = join(folder, 'killed')
+    const environment = {
+      PORT: '0',
+      DATASET_FILE: join(directory, 'catalog.ndjson'),
+      SNAPSHOT_DIR: join(directory, 'snapshots'),
+      RECONCILE_INTERVAL_SECONDS: '0',
+    }
+    // About 3,000 documents: a save of a few megabytes, long enough to be killed in the middle of.
+    const grown = growDataset(parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET), 3_000)
+    const text = grown.map((document) => JSON.stringify(document)).join('\n')
+    const writeDataset = async (content: string) => {
+      await writeFile(`${environment.DATASET_FILE}.next`, content)
+      await rename(`${environment.DATASET_FILE}.next`, environment.DATASET_FILE)
+    }
+    await mkdir(environment.SNAPSHOT_DIR, {recursive: true})
+    await writeDataset(text)
+    const leftovers = async () =>
+      (await readdir(environment.SNAPSHOT_DIR)).filter((name) => /^snapshot\.ndjson\..+\.tmp$/.test(name))
+    const saves = (process: MainProcess) => process.output().match(/saved the snapshot/g)?.length ?? 0
+
+    // SIGKILL the moment a temporary file is there. Each round changes the content and re-reads it
+    // in full (SIGHUP), which saves; a save that ended before the kill landed is followed by another
+    // round, and a process killed after its rename by another process (bounded both ways).
+    let left: string[] = []
+    for (let attempt = 1; attempt <= 5 && left.length === 0; attempt++) {
+      const process = await startMainProcess(environment)
+      let killed = false
+      const watcher = watch(environment.SNAPSHOT_DIR, (_event, name) => {
+        if (killed || !name?.endsWith('.tmp') || !existsSync(join(environment.SNAPSHOT_DIR, name))) return
+        killed = true
+        process.signal('SIGKILL')
+      })
+      try {
+        for (let round = 1; round <= 3 && !killed; round++) {
+          const before = saves(process)
+          await writeDataset(text.replace(TITLE, `"title":"פרק 1: נערך ${attempt}.${round}"`))
+          process.signal('SIGHUP')
+          await eventually(async () => expect(killed || saves(process) > before).toBe(true), 60_000)
+        }
+      } finally {
+        watcher.close()
+        await process.stop('SIGKILL')
+      }
+      left = await leftovers()
+    }
+    expect(left, 'a save killed before its rename leaves its temporary file').not.toEqual([])
+    await run(environment, async (restarted) => {
+      // Gone before it listens (its own save may be writing a temporary file of its own meanwhile).
+      expect((await readdir(environment.SNAPSHOT_DIR)).filter((name) => left.includes(name))).toEqual([])
+      await eventually(
+        async () => expect(restarted.output()).toMatch(/saved the snapshot|reusing the snapshot/),
+        60_000,
+      )
+      expect(await leftovers()).toEqual([])
+    })
+  })
+
   it('are removed at the next start', async () => {
     const directory = join(folder, 'leftovers')
     const environment = {

@@ -3,8 +3,7 @@
 // (startTestServer): the server does not exit; it serves the saved catalog as a fallback, answers
 // /readyz 503 and says why in /status, retries the source with the store's backoff, and replaces
 // the fallback in full once the source answers.
-import {createHash} from 'node:crypto'
-import {copyFile, mkdtemp, readdir, readFile, rm, writeFile} from 'node:fs/promises'
+import {copyFile, mkdtemp, readdir, rm} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -13,6 +12,7 @@ import {createEmbeddedFileSource} from '../../server/content/embedded-source.ts'
 import type {ContentSource} from '../../server/content/source.ts'
 import {readProblem} from '../helpers/contract.ts'
 import {eventually} from '../helpers/eventually.ts'
+import {asIfSavedByOtherCode} from '../helpers/saved-file.ts'
 import {SAMPLE_DATASET, startTestServer} from '../helpers/server.ts'
 
 const EPISODE = '/api/v1/episodes/ep-1-why-we-started.json'
@@ -27,17 +27,6 @@ const statusSchema = z.object({
   consecutive_failures: z.number(),
   saved_snapshot: z.object({written_by_other_code: z.boolean(), first_read: z.string().nullable()}),
 })
-
-/** Rewrites the saved file's key as other code would have written it; the header's checksum still holds. */
-async function asIfSavedByOtherCode(path: string): Promise<void> {
-  const bytes = await readFile(path)
-  const end = bytes.indexOf(0x0a)
-  const line = bytes.subarray(0, end).toString('utf8')
-  const header = z.looseObject({key: z.string()}).parse(JSON.parse(line.slice(line.indexOf(' ') + 1)))
-  const rewritten = JSON.stringify({...header, key: 'a digest of other code'})
-  const digest = createHash('sha256').update(rewritten).digest('base64url')
-  await writeFile(path, Buffer.concat([Buffer.from(`${digest} ${rewritten}`), bytes.subarray(end)]))
-}
 
 describe('a restart over a failing source, with a snapshot saved by other code', () => {
   it('serves it, not ready, retrying the source, and replaces it once the source answers', async () => {

@@ -6,7 +6,7 @@ import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import type {SanityDocument} from '../../server/content/ndjson.ts'
 import {catalogSnapshotBuilder} from '../../server/catalog-builder.ts'
 import {guardMassDeletion} from '../../server/snapshot/mass-deletion-guard.ts'
-import {BuildHeld} from '../../server/snapshot/store.ts'
+import {BuildHeld, type SnapshotBuilder} from '../../server/snapshot/store.ts'
 import type {Snapshot} from '../../server/snapshot/snapshot.ts'
 import {episode, meetup, voice} from '../fixtures/documents.ts'
 
@@ -89,6 +89,47 @@ describe('a re-read that drops most of the catalog', () => {
     const before = await off.guard.build(undefined, ALL)
     off.state.documents = []
     expect(served(await off.guard.build(before, ALL))).toBe(0)
+  })
+})
+
+describe('a first read after a restore that is not its previous snapshot', () => {
+  /** A builder over `documents` whose restore gives a snapshot of 20 voices, as a file saved by other code would. */
+  async function restoring() {
+    const state = {documents: voices(20), now: new Date('2026-01-01T00:00:00Z')}
+    const clock = () => state.now
+    const inner = catalogSnapshotBuilder({
+      source: createEmbeddedSource('inline', async () => state.documents),
+      config,
+      clock,
+    })
+    const saved = await inner(undefined, ALL)
+    const build: SnapshotBuilder = (previous, change) => inner(previous, change)
+    build.restore = async () => ({snapshot: {value: saved, savedAt: state.now, otherCode: true}})
+    return {state, build}
+  }
+
+  it("is guarded against the restored snapshot's counts, until a build is served", async () => {
+    const {state, build} = await restoring()
+    const guard = guardMassDeletion(build, {clock: () => state.now, confirmAfterMs: CONFIRM_MS})
+    await guard.build.restore?.()
+    state.documents = voices(2)
+    await expect(guard.build(undefined, ALL)).rejects.toThrow(
+      /^held: the source now has 2 documents where 20 are served/,
+    )
+    state.documents = voices(20, 'other')
+    const read = await guard.build(undefined, ALL)
+    expect(served(read)).toBe(20)
+    state.documents = voices(2)
+    expect(served(await guard.build(undefined, ALL)), 'the restored counts were spent on the first served build').toBe(
+      2,
+    )
+  })
+
+  it('is not guarded when nothing was restored', async () => {
+    const {state, build} = await restoring()
+    const guard = guardMassDeletion(build, {clock: () => state.now, confirmAfterMs: CONFIRM_MS})
+    state.documents = voices(2)
+    expect(served(await guard.build(undefined, ALL))).toBe(2)
   })
 })
 

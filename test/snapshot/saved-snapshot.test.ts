@@ -7,7 +7,8 @@ import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import type {Catalog, CatalogEntry} from '../../server/api/v1/catalog.ts'
 import type {CollectionName} from '../../server/api/v1/links.ts'
-import {openSnapshotFile} from '../../server/snapshot/saved-snapshot.ts'
+import {strongEtag} from '../../server/snapshot/representation.ts'
+import {describeRefused, openSnapshotFile} from '../../server/snapshot/saved-snapshot.ts'
 import type {Snapshot} from '../../server/snapshot/snapshot.ts'
 
 const SETTINGS = {version: '1.0.0', publicBaseUrl: 'http://api.test'}
@@ -26,7 +27,12 @@ interface Item {
 
 const item = (slug: string, filler = ''): Item => ({slug, body: Buffer.from(JSON.stringify({data: {slug, filler}}))})
 
-function snapshotOf(collections: Partial<Record<CollectionName, Item[]>>, options: {missing?: string} = {}): Snapshot {
+/** `etagOf` gives each item's ETag; by default a stand-in, as saving does not check it (loading a damaged file does). */
+function snapshotOf(
+  collections: Partial<Record<CollectionName, Item[]>>,
+  options: {missing?: string; etagOf?: (item: Item) => string} = {},
+): Snapshot {
+  const {etagOf = (entry: Item) => `"etag-${entry.slug}"`} = options
   const entries = (name: CollectionName) =>
     (collections[name] ?? []).map((entry, index) => ({
       value: {slug: entry.slug},
@@ -48,7 +54,7 @@ function snapshotOf(collections: Partial<Record<CollectionName, Item[]>>, option
       return found && slug !== options.missing
         ? {
             body: found.body,
-            etag: `"etag-${slug}"`,
+            etag: etagOf(found),
             lastModified: new Date(`2025-0${(collections[name]?.indexOf(found) ?? 0) + 1}-01T00:00:00Z`),
           }
         : undefined
@@ -183,46 +189,85 @@ describe('when the saved snapshot is not used', () => {
     await file.save(snapshotOf({episodes: [item('x'), item('y')]}), 'f')
     const whole = await readFile(path)
     await writeFile(path, whole.subarray(0, whole.length - 1))
-    await expect(file.load()).rejects.toThrow(`${path}: the items do not match their checksum`)
+    await expect(file.load()).rejects.toThrow(`${path} ends before its last item: it was cut short`)
     await writeFile(path, Buffer.concat([whole, Buffer.from('{"data":{}}\n')]))
-    await expect(file.load()).rejects.toThrow(`${path}: the items do not match their checksum`)
+    await expect(file.load()).rejects.toThrow(`${path} holds more lines than its header lists`)
   })
 })
 
 describe('a damaged saved snapshot', () => {
   const path = () => join(directory, 'snapshot.ndjson')
-  const saveTwo = async () => {
+  const THREE = [item('x', 'first'), item('y', 'second'), item('z', 'third')]
+  /** Saved with each item's true ETag, as the server saves it. */
+  const saveThree = async () => {
     await openSnapshotFile(directory, SETTINGS, CODE).save(
-      snapshotOf({episodes: [item('x', 'first'), item('y', 'second')]}),
+      snapshotOf({episodes: THREE, voices: [item('v')]}, {etagOf: (entry) => strongEtag(entry.body)}),
       'f',
     )
     return readFile(path(), 'utf8')
   }
-
-  it('is refused whole when one byte of an item changed', async () => {
-    const text = await saveTwo()
-    await writeFile(path(), text.replace('second', 'secoNd'))
-    await expect(openSnapshotFile(directory, SETTINGS, CODE).load()).rejects.toThrow(
-      'the items do not match their checksum',
+  /** The load leaves out `y` alone, reports it, and gives back every other item as saved. */
+  const onlyYRefused = async () => {
+    const saved = await openSnapshotFile(directory, SETTINGS, CODE).load()
+    expect(saved?.refused).toEqual([{collection: 'episodes', documentId: 'episodes-y'}])
+    expect(saved?.catalog.episodes.map((entry) => entry.documentId)).toEqual(['episodes-x', 'episodes-z'])
+    expect([...(saved?.items.values() ?? [])].map((known) => known.body.toString())).toEqual(
+      [THREE[0], THREE[2], item('v')].map((entry) => entry?.body.toString()),
     )
+    expect(saved?.catalog.problems).toEqual([
+      {documentId: 'episodes-bad', collection: 'episodes', severity: 'rejected', messages: ['no title']},
+      {
+        documentId: 'episodes-y',
+        collection: 'episodes',
+        severity: 'rejected',
+        messages: [
+          "the saved snapshot's bytes of this item do not match their checksum; left out until the source is read",
+        ],
+      },
+    ])
+  }
+
+  it('leaves out an item one byte of which changed, and keeps the others', async () => {
+    const text = await saveThree()
+    await writeFile(path(), text.replace('second', 'secoNd'))
+    await onlyYRefused()
   })
 
-  it('is refused whole when an item line was swapped for other valid JSON', async () => {
-    const text = await saveTwo()
+  it('leaves out an item whose line was swapped for other valid JSON', async () => {
+    const text = await saveThree()
     await writeFile(
       path(),
-      text.replace(item('x', 'first').body.toString(), JSON.stringify({data: {slug: 'elsewhere', filler: 'first'}})),
+      text.replace(item('y', 'second').body.toString(), JSON.stringify({data: {slug: 'elsewhere', filler: 'second'}})),
     )
+    await onlyYRefused()
+  })
+
+  it('is refused whole when more than half of its items are damaged', async () => {
+    const text = await saveThree()
+    await writeFile(path(), text.replace('first', 'firsT').replace('second', 'secoNd').replace('third', 'thirD'))
     await expect(openSnapshotFile(directory, SETTINGS, CODE).load()).rejects.toThrow(
-      'the items do not match their checksum',
+      'the items do not match their checksum (3 of 4)',
     )
   })
 
   it('is refused whole when its header changed', async () => {
-    const text = await saveTwo()
-    await writeFile(path(), text.replace('"episodes-x"', '"episodes-z"'))
+    const text = await saveThree()
+    await writeFile(path(), text.replace('"episodes-x"', '"episodes-w"'))
     await expect(openSnapshotFile(directory, SETTINGS, CODE).load()).rejects.toThrow(
       'the header does not match its checksum',
+    )
+  })
+
+  it('names its refused items in one line, the first ten, and counts the rest', () => {
+    const refused = Array.from({length: 12}, (_, index) => ({collection: 'voices' as const, documentId: `v-${index}`}))
+    expect(describeRefused(refused.slice(0, 1))).toBe(
+      '1 saved item(s) do not match their checksum and are left out: voices v-0',
+    )
+    expect(describeRefused(refused)).toBe(
+      `12 saved item(s) do not match their checksum and are left out: ${refused
+        .slice(0, 10)
+        .map((entry) => `voices ${entry.documentId}`)
+        .join(', ')} and 2 more`,
     )
   })
 })

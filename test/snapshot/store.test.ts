@@ -206,18 +206,52 @@ describe('a store started from a saved snapshot', () => {
     expect((await read).status().saved).toMatchObject({savedAt: undefined, otherCode: false})
 
     const failing = restoringBuilder(restore)
-    const starting = createSnapshotStore<Snapshot>(failing.build, {retryDelayMs: 5})
+    const outcomes: (string | undefined)[] = []
+    const starting = createSnapshotStore<Snapshot>(failing.build, {
+      retryDelayMs: 5,
+      onBuild: (outcome) => outcomes.push(outcome.error),
+    })
     await settle()
     failing.builds.shift()?.reject(new Error('answered 500'))
     const store = await starting
     expect(store.current()).toBe(saved)
-    expect(store.status().saved).toEqual({savedAt: SAVED_AT, refused: undefined, otherCode: true, firstRead: 'reading'})
+    expect(store.status().saved).toEqual({savedAt: SAVED_AT, refused: undefined, otherCode: true, firstRead: 'failed'})
+    // The failed read is the first failed build at once: /status is degraded from the first request.
+    expect(store.status()).toMatchObject({consecutiveFailures: 1, lastBuild: {ok: false, error: 'answered 500'}})
     await settle()
-    failing.builds.shift()?.reject(new Error('answered 500'))
-    await settle()
-    expect(store.status()).toMatchObject({consecutiveFailures: 1, saved: {firstRead: 'failed'}})
+    expect(outcomes, 'reported once the caller has the store').toEqual(['answered 500'])
+    expect(failing.builds, 'retried after the first delay, not at once').toEqual([])
     await new Promise((resolve) => setTimeout(resolve, 30))
     failing.builds.shift()?.resolve(fakeSnapshot('read'))
+    await settle()
+    expect(store.current().version).toBe('read')
+    expect(store.status().saved?.firstRead).toBe('done')
+    store.close()
+  })
+
+  it('reads the source first when damaged items were left out of the saved one, and serves the rest if that fails', async () => {
+    const saved = fakeSnapshot('saved without a damaged item')
+    const refused = '1 saved item(s) do not match their checksum and are left out: episodes e-1'
+    const restore = async () => ({snapshot: {value: saved, savedAt: SAVED_AT, partial: true}, refused})
+    const reading = restoringBuilder(restore)
+    const read = createSnapshotStore<Snapshot>(reading.build)
+    await settle()
+    expect(reading.builds[0]?.previous).toBeUndefined()
+    reading.builds[0]?.resolve(fakeSnapshot('read'))
+    expect((await read).current().version, 'the source answers: the damaged one is never served').toBe('read')
+    expect((await read).status().saved).toEqual({savedAt: undefined, refused, otherCode: false, firstRead: undefined})
+
+    const held = restoringBuilder(restore)
+    const starting = createSnapshotStore<Snapshot>(held.build, {retryDelayMs: 5})
+    await settle()
+    held.builds.shift()?.reject(new BuildHeld('held: 0 documents where 33 are served'))
+    const store = await starting
+    expect(store.current()).toBe(saved)
+    expect(store.status().saved).toEqual({savedAt: SAVED_AT, refused, otherCode: false, firstRead: 'held'})
+    expect(store.status().consecutiveFailures).toBe(1)
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    expect(held.builds[0]?.previous, 'retried with the served one as the previous snapshot').toBe(saved)
+    held.builds.shift()?.resolve(fakeSnapshot('read'))
     await settle()
     expect(store.current().version).toBe('read')
     expect(store.status().saved?.firstRead).toBe('done')
