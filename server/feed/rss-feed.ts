@@ -48,6 +48,8 @@ interface MadeItem {
   channel: PodcastChannel
   hosts: readonly CatalogEntry<Voice>[]
   guests: readonly (CatalogEntry<Voice> | undefined)[]
+  /** The voices the guests were last found in: while the feed is made from the same ones, the guests are the same. */
+  voices: ReadonlyMap<string, CatalogEntry<Voice>>
 }
 
 // Entries are immutable and a patched catalog keeps the unchanged ones, so an item's bytes are made
@@ -55,22 +57,34 @@ interface MadeItem {
 // The feed is assembled from every served episode after each edit, so checking an item allocates nothing.
 const madeItems = new WeakMap<CatalogEntry<Episode>, MadeItem>()
 
-function isCurrent(made: MadeItem, entry: CatalogEntry<Episode>, context: ItemContext): boolean {
+function isCurrent(
+  made: MadeItem,
+  entry: CatalogEntry<Episode>,
+  context: ItemContext,
+  voices: ReadonlyMap<string, CatalogEntry<Voice>>,
+): boolean {
   if (
     made.channel !== context.channel ||
     made.hosts !== context.hosts ||
     made.guests.length !== entry.value.guests.length
   )
     return false
+  // Looking up every guest of 70k items took a third of an edit's feed at 100k documents.
+  if (made.voices === voices) return true
   for (let index = 0; index < made.guests.length; index++) {
     if (made.guests[index] !== context.voice(entry.value.guests[index]?.slug ?? '')) return false
   }
+  made.voices = voices
   return true
 }
 
-function itemBytes(entry: CatalogEntry<Episode>, context: ItemContext): MadeItem {
+function itemBytes(
+  entry: CatalogEntry<Episode>,
+  context: ItemContext,
+  voices: ReadonlyMap<string, CatalogEntry<Voice>>,
+): MadeItem {
   const made = madeItems.get(entry)
-  if (made && isCurrent(made, entry, context)) return made
+  if (made && isCurrent(made, entry, context, voices)) return made
   const written = writeItem(entry, context)
   const chunks = typeof written === 'string' ? itemChunks(`\n${FEED_INDENT}${written}`, context.hosts) : null
   const fresh = {
@@ -81,6 +95,7 @@ function itemBytes(entry: CatalogEntry<Episode>, context: ItemContext): MadeItem
     channel: context.channel,
     hosts: context.hosts,
     guests: entry.value.guests.map((guest) => context.voice(guest.slug)),
+    voices,
   }
   madeItems.set(entry, fresh)
   return fresh
@@ -163,7 +178,7 @@ export function buildFeed(catalog: Catalog, settings: FeedSettings): FeedDocumen
   const leftOut: {documentId: string; reason: string}[] = []
   let newest = Date.parse(channel.updatedAt)
   for (const entry of catalog.episodes) {
-    const made = itemBytes(entry, context)
+    const made = itemBytes(entry, context, voices)
     if (made.problem !== undefined) leftOut.push({documentId: entry.documentId, reason: made.problem})
     if (!made.chunks) continue
     chunks.push(...made.chunks)

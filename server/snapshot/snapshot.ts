@@ -27,6 +27,7 @@ import type {DemandCaches} from './demand-caches.ts'
 import {ownedBytes} from './owned-bytes.ts'
 import {represent, type Representation} from './representation.ts'
 import {ChunkedBody} from './chunked-body.ts'
+import {listsAfterEdit, listsOf, type CollectionLists, type EntryParts} from './collection-lists.ts'
 import {siteDocumentsOnFirstUse, type SiteDocument} from './site-documents-on-first-use.ts'
 import {BULK_KEY, INDEX_KEY, itemKey, listKey, type SurrogateKeying} from './surrogate-keys.ts'
 
@@ -96,14 +97,9 @@ export interface SnapshotSettings {
 }
 
 /** What a snapshot knows about one collection; reused whole by the next snapshot when the collection did not change. */
-interface CollectionState {
+interface CollectionState extends CollectionLists {
   name: CollectionName
-  entries: readonly CatalogEntry<unknown>[]
-  /** Each item's JSON: a view into its representation's body, so the bytes are held once. */
-  items: Buffer[]
-  keys: SortKey[]
   compare: (a: SortKey, b: SortKey) => number
-  bySlug: Map<string, Representation<Buffer>>
   defaultPage: Representation<Buffer>
   digest: string
 }
@@ -111,11 +107,6 @@ interface CollectionState {
 // Entries are immutable and a patched catalog keeps the unchanged ones, so what is made from an
 // entry is memoised by its identity: a one-document update serialises, hashes and keys one item,
 // and the next snapshot's lists are arrays of references to what the last one made.
-interface EntryParts {
-  representation: Representation<Buffer>
-  json: Buffer
-  key: SortKey
-}
 const entryParts = new WeakMap<CatalogEntry<unknown>, EntryParts>()
 // An episode's chapters document, made on first request and kept while its entry is served.
 const chapterDocuments = new WeakMap<CatalogEntry<Episode>, Representation<Buffer>>()
@@ -191,7 +182,7 @@ export function buildSnapshot(
             {variants: settings.caches.variants, headers},
           )
     }
-    const parts = entries.map((entry) => {
+    const partOf = (entry: CatalogEntry<Item>) => {
       let made = entryParts.get(entry)
       if (!made) {
         const key = order.key(entry.value)
@@ -199,15 +190,13 @@ export function buildSnapshot(
         entryParts.set(entry, (made = {representation, json: itemJson(representation), key}))
       }
       return made
-    })
-    const keys = parts.map((part) => part.key)
-    const bySlug = new Map<string, Representation<Buffer>>()
-    for (const part of parts) bySlug.set(part.key[1], part.representation)
+    }
+    const lists = (reusable && listsAfterEdit(reusable, entries, partOf)) ?? listsOf(entries, partOf)
     // One update of the joined ETags hashes the same bytes as one update per item, in one call.
     const digest = createHash('sha256')
-      .update(`${name}${parts.map((part) => part.representation.etag).join('')}`)
+      .update(`${name}${lists.representations.map((representation) => representation.etag).join('')}`)
       .digest('base64url')
-    const state = {name, entries, items: parts.map((part) => part.json), keys, compare: order.compare, bySlug, digest}
+    const state = {name, ...lists, compare: order.compare, digest}
     const defaultPage = represent(
       pageBody(state, links, DEFAULT_PAGE_LIMIT, 0),
       datedBy(
@@ -305,6 +294,8 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
   }
 
   const item = (collection: CollectionName, slug: string) => states[collection].bySlug.get(slug)
+  // Made when asked (the edge's purge plan compares two snapshots' items): a Map per edit is what the slug index saves.
+  const itemMaps: Partial<Record<CollectionName, ReadonlyMap<string, Representation<Buffer>>>> = {}
   let episodesBySlug: Map<string, CatalogEntry<Episode>> | undefined
   // Served under the episode's own surrogate key: its chapters change only with its item's bytes.
   const chapters = (slug: string): Representation<Buffer> | undefined => {
@@ -343,7 +334,7 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
       return [
         ...documents.keys(),
         'all.json',
-        ...COLLECTION_NAMES.flatMap((name) => [...states[name].bySlug.keys()].map((slug) => `${name}/${slug}.json`)),
+        ...COLLECTION_NAMES.flatMap((name) => states[name].keys.map((key) => `${name}/${key[1]}.json`)),
         ...catalog.episodes.flatMap((entry) => (entry.value.chapters ? [chaptersPath(entry.value.slug)] : [])),
       ]
     },
@@ -363,12 +354,22 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
     precompress: () => forEachConcurrently(documents.values(), compressAll),
     warm: async () => forEachConcurrently(site.documents(), compressAll),
     listPage,
-    itemsOf: (collection: CollectionName) => states[collection].bySlug,
+    itemsOf: (collection: CollectionName) => (itemMaps[collection] ??= itemsBySlug(states[collection])),
     collectionDigest: (collection: CollectionName) => states[collection].digest,
     builtSiteDocuments: () => site.built(),
   })
   collectionStates.set(snapshot, states)
   return snapshot
+}
+
+/** A collection's items by slug, in list order. */
+function itemsBySlug(state: CollectionLists): Map<string, Representation<Buffer>> {
+  const items = new Map<string, Representation<Buffer>>()
+  state.keys.forEach((key, index) => {
+    const representation = state.representations[index]
+    if (representation) items.set(key[1], representation)
+  })
+  return items
 }
 
 /** Keyset pagination: the first item that sorts after the cursor's key (binary search over the sorted keys). */

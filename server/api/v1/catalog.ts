@@ -1,3 +1,4 @@
+import {isDeepStrictEqual} from 'node:util'
 import {z} from 'zod'
 import {episodeSchema, meetupSchema, voiceSchema, type Episode, type Meetup, type Voice} from './contract.ts'
 import {episodeRowSchema, mapEpisode} from './episode.ts'
@@ -332,10 +333,14 @@ function patchCollection<Row, Item extends {slug: string}>(
   if (update.row === null || update.row === undefined) return without
 
   const mapped = mapDocument(spec, {raw: update.row, documentId: update.documentId}, context)
-  const holderOf = (slug: string) => without.find((entry) => entry.value.slug === slug)?.documentId
+  // Slugs are unique among served entries: the one this document already served is held by no other.
+  const holderOf = (slug: string) =>
+    slug === existing?.value.slug ? undefined : without.find((entry) => entry.value.slug === slug)?.documentId
   const entry = admit({collection, documentId: update.documentId, mapped, lastValid: existing}, holderOf, problems)
   if (!entry) return without
-  if (entry === existing) return entries
+  // A change that leaves the item as it was (a webhook delivered again, a file edit that the
+  // webhook's build already applied) keeps the same entries, so the snapshot reuses the whole list.
+  if (entry === existing || isSameEntry(entry, existing)) return entries
   const key = spec.order.key(entry.value)
   const position = firstIndexNotBefore(
     without,
@@ -343,6 +348,10 @@ function patchCollection<Row, Item extends {slug: string}>(
       (spec.order.compare(spec.order.key(other.value), key) || byCodePoint(other.documentId, entry.documentId)) <= 0,
   )
   return without.toSpliced(position, 0, entry)
+}
+
+function isSameEntry<Item>(entry: CatalogEntry<Item>, existing: CatalogEntry<Item> | undefined): boolean {
+  return existing?.updatedAt === entry.updatedAt && isDeepStrictEqual(existing.value, entry.value)
 }
 
 function duplicateSlug(slug: string, collection: CollectionName): string {

@@ -100,6 +100,17 @@ describe('patchCatalog', () => {
     expect(fixed.problems, 'a later update of the document clears its problem').toEqual([])
   })
 
+  it('keeps the same arrays and entry for an update that changes nothing (a change applied twice)', async () => {
+    const previous = mapCatalog(await fetchFrom(BEFORE, CATALOG_QUERY), settings)
+    const again = patchCatalog(previous, [await update(BEFORE, 'episodes', 'ep-3')], settings)
+    expect(again.episodes).toBe(previous.episodes)
+    const after = BEFORE.map((document) => (document._id === 'ep-3' ? {...document, title: 'כותרת חדשה'} : document))
+    const edited = patchCatalog(previous, [await update(after, 'episodes', 'ep-3')], settings)
+    expect(edited.episodes).not.toBe(previous.episodes)
+    const twice = patchCatalog(edited, [await update(after, 'episodes', 'ep-3')], settings)
+    expect(twice.episodes).toBe(edited.episodes)
+  })
+
   it('links episodes to voices as the patched voices stand, and reads the served voices again only when they changed', async () => {
     const previous = mapCatalog(await fetchFrom(BEFORE, CATALOG_QUERY), settings)
     // Noa is deleted, and ep-3 (her episode) is passed along, as the builder does for a voice.
