@@ -104,10 +104,13 @@ export async function startStudioStack(): Promise<StudioStack> {
     pageReport: () =>
       [
         ...pageLog,
-        ...[...pending].map(
-          ([request, since]) =>
-            `unanswered for ${Math.round((performance.now() - since) / 1000)} s: ${request.method()} ${request.url()}`,
-        ),
+        // Event streams (`data/listen`) stay open by design; any other request still open is news.
+        ...[...pending]
+          .filter(([request]) => !request.url().includes('/data/listen/'))
+          .map(
+            ([request, since]) =>
+              `unanswered for ${Math.round((performance.now() - since) / 1000)} s: ${request.method()} ${request.url()}`,
+          ),
         `paths the stand-in did not answer: ${[...lake.unanswered].join(', ')}`,
       ].join('\n'),
     // Chromium first, and a browser that will not close still lets the servers stop.
