@@ -134,10 +134,36 @@ export function checkFetchedUrl(url: string | undefined, what = 'קישור'): V
   return true
 }
 
-export const checkAudioUrl = (url: string | undefined): Verdict => checkFetchedUrl(url, 'קישור לאודיו')
-
 const ENCLOSURE_TYPES: readonly string[] = ENCLOSURE_MIME_TYPES
 const APPLE_MEDIA = 'MP3, M4A, MP4, MOV או M4V'
+/** The extensions of Apple Podcasts' formats, as uploads and links name them. */
+const APPLE_EXTENSIONS: readonly string[] = ['mp3', 'm4a', 'mp4', 'mov', 'm4v']
+/** Other audio and video formats a link may name: Apple does not play them, whatever type is chosen for them. */
+const OTHER_MEDIA_EXTENSIONS: readonly string[] = [
+  'aac',
+  'ogg',
+  'oga',
+  'opus',
+  'wav',
+  'flac',
+  'wma',
+  'webm',
+  'mkv',
+  'avi',
+]
+
+/**
+ * An external audio link: https and ASCII, as every fetched URL, and not to a file whose extension
+ * names a format Apple does not take. A link without one (a host's download address) is not judged.
+ */
+export function checkAudioUrl(url: string | undefined): Verdict {
+  const fetched = checkFetchedUrl(url, 'קישור לאודיו')
+  if (fetched !== true || url === undefined || !URL.canParse(url)) return fetched
+  const extension = /\.([A-Za-z0-9]+)$/.exec(new URL(url).pathname)?.[1]?.toLowerCase()
+  return extension && OTHER_MEDIA_EXTENSIONS.includes(extension)
+    ? `Apple Podcasts מקבלת רק קבצי ${APPLE_MEDIA}; הקישור מוביל לקובץ .${extension}.`
+    : true
+}
 
 /** The enclosure types Apple Podcasts plays; AAC in an .aac file is not among them. */
 export function checkAudioType(type: string | undefined): Verdict {
@@ -148,7 +174,7 @@ export function checkAudioType(type: string | undefined): Verdict {
 /** An uploaded file's format, from its asset id (`file-<hash>-<extension>`), against Apple's list. */
 export function checkAudioFile(assetId: string | undefined): Verdict {
   const extension = assetId && /^file-[A-Za-z0-9]+-([a-z0-9]+)$/.exec(assetId)?.[1]
-  if (!extension || ['mp3', 'm4a', 'mp4', 'mov', 'm4v'].includes(extension)) return true
+  if (!extension || APPLE_EXTENSIONS.includes(extension)) return true
   return `Apple Podcasts מקבלת רק קבצי ${APPLE_MEDIA}; קובץ .${extension} לא נתמך.`
 }
 

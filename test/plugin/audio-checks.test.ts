@@ -122,6 +122,17 @@ describe("Apple's audio rules", () => {
     expect(checkAudioUrl('https://media.codetalks.example/פרק.mp3')).toMatch(/^קישור לאודיו רק באותיות ASCII/)
     expect(checkAudioUrl('https://media.codetalks.example/ep 1.mp3')).toMatch(/^קישור לאודיו רק באותיות ASCII/)
   })
+
+  it('refuses an external URL to a file in a format Apple does not take, and leaves one without an extension be', () => {
+    for (const extension of ['mp3', 'm4a', 'mp4', 'mov', 'm4v', 'MP3'])
+      expect(checkAudioUrl(`https://media.codetalks.example/ep-1.${extension}?source=feed`)).toBe(true)
+    for (const extension of ['aac', 'ogg', 'opus', 'wav', 'flac'])
+      expect(checkAudioUrl(`https://media.codetalks.example/ep-1.${extension}`)).toBe(
+        `Apple Podcasts מקבלת רק קבצי MP3, M4A, MP4, MOV או M4V; הקישור מוביל לקובץ .${extension}.`,
+      )
+    expect(checkAudioUrl('https://media.codetalks.example/episodes/1/download')).toBe(true)
+    expect(checkAudioUrl('https://media.codetalks.example/ep-1.OGG')).toMatch(/הקישור מוביל לקובץ \.ogg\.$/)
+  })
 })
 
 describe('a real MP3, read as the browser reads a picked file', () => {

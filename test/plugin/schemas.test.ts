@@ -166,6 +166,11 @@ describe('validation rules', () => {
       'audioUrl: קישור לאודיו רק באותיות ASCII',
     ],
     ['an external audio URL without its byte length', {audioLength: undefined}, 'audioLength: הגודל המדויק בבתים'],
+    [
+      'an external audio URL to an Ogg file',
+      {audioUrl: 'https://media.codetalks.example/ep.ogg'},
+      'audioUrl: Apple Podcasts מקבלת רק קבצי MP3, M4A, MP4, MOV או M4V',
+    ],
   ])("keeps Apple's rules: refuses %s", async (_case, change, expected) => {
     const errors = await errorsOf({...sample('episode'), ...change})
     expect(
