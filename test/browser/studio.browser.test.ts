@@ -177,7 +177,10 @@ describe('the Studio in Chromium', () => {
     const newest = documents
       .filter((document) => document._type === 'episode')
       .toSorted((a, b) => String(b.publishedAt).localeCompare(String(a.publishedAt)))[0]
-    expect((await headers.first().innerText()).split('\n')[0]).toBe(String(newest?.title))
+    // The list is drawn before its order arrives: wait for the newest to come first.
+    await expect
+      .poll(async () => (await headers.first().innerText()).split('\n')[0], {timeout: 30_000})
+      .toBe(String(newest?.title))
     // A title too long for the list must still show its first letter: right-to-left, cut at its end
     // (the left). Each title's text is laid out whole in a block that clips it (`overflow: clip`).
     const overflowing = await headers
