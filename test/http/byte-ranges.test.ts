@@ -1,8 +1,9 @@
 // The range of a body kept in chunks (the feed of a large catalog): the same bytes as the whole
-// body's. No socket: the bodies are made here.
+// body's; which range a request gets. No socket: the bodies and requests are made here.
 import {describe, expect, it} from 'vitest'
-import {sliceBody} from '../../server/http/byte-ranges.ts'
+import {ACCEPT_RANGES, answerRange, contentRange, sliceBody} from '../../server/http/byte-ranges.ts'
 import {ChunkedBody} from '../../server/snapshot/chunked-body.ts'
+import {fakeRequest} from './fake-response.ts'
 
 const bytes = (body: Buffer | ChunkedBody) => (Buffer.isBuffer(body) ? body : Buffer.concat(body.chunks))
 
@@ -20,5 +21,52 @@ describe('sliceBody', () => {
         expect(bytes(sliceBody(chunked, start, end)).equals(expected), `${start}-${end}`).toBe(true)
         expect(bytes(sliceBody(whole, start, end)).equals(expected)).toBe(true)
       }
+  })
+})
+
+describe('answerRange', () => {
+  const ETAG = '"abc"'
+  const DATE = 'Thu, 26 Nov 2026 10:00:00 GMT'
+  const ask = (headers: Record<string, string>, method = 'GET', length = 100) =>
+    answerRange(fakeRequest(method, '/feed.xml', headers), length, ETAG, DATE)
+
+  it('gives one range as a 206 with its first and last byte, a suffix and an open end included', () => {
+    expect(ask({range: 'bytes=0-9'})).toEqual({status: 206, start: 0, end: 9})
+    expect(ask({range: 'bytes=90-'})).toEqual({status: 206, start: 90, end: 99})
+    expect(ask({range: 'bytes=-5'})).toEqual({status: 206, start: 95, end: 99})
+    expect(ask({range: 'bytes=50-500'})).toEqual({status: 206, start: 50, end: 99})
+    // Overlapping ranges are one range.
+    expect(ask({range: 'bytes=0-10,5-20'})).toEqual({status: 206, start: 0, end: 20})
+  })
+
+  it('answers the whole for no Range, another method, several ranges, another unit or a malformed Range', () => {
+    expect(ask({})).toEqual({status: 200})
+    expect(ask({range: 'bytes=0-9'}, 'HEAD')).toEqual({status: 200})
+    expect(ask({range: 'bytes=0-9'}, 'POST')).toEqual({status: 200})
+    expect(ask({range: 'bytes=0-9,20-29'})).toEqual({status: 200})
+    expect(ask({range: 'items=0-9'})).toEqual({status: 200})
+    expect(ask({range: 'bytes=abc'})).toEqual({status: 200})
+  })
+
+  it('answers 416 for a range that starts past the end', () => {
+    expect(ask({range: 'bytes=100-200'})).toEqual({status: 416})
+    expect(ask({range: 'bytes=0-'}, 'GET', 0)).toEqual({status: 416})
+  })
+
+  it('takes the range only when If-Range names these bytes, by strong ETag or the exact Last-Modified', () => {
+    expect(ask({range: 'bytes=0-9', 'if-range': ETAG})).toEqual({status: 206, start: 0, end: 9})
+    expect(ask({range: 'bytes=0-9', 'if-range': DATE})).toEqual({status: 206, start: 0, end: 9})
+    expect(ask({range: 'bytes=0-9', 'if-range': `W/${ETAG}`})).toEqual({status: 200})
+    expect(ask({range: 'bytes=0-9', 'if-range': '"other"'})).toEqual({status: 200})
+    expect(ask({range: 'bytes=0-9', 'if-range': 'Thu, 26 Nov 2026 10:00:01 GMT'})).toEqual({status: 200})
+    expect(ask({range: 'bytes=100-', 'if-range': '"other"'})).toEqual({status: 200})
+  })
+})
+
+describe('contentRange', () => {
+  it('says which bytes a 206 holds, and the length alone for a 416', () => {
+    expect(contentRange({status: 206, start: 0, end: 9}, 100)).toBe('bytes 0-9/100')
+    expect(contentRange({status: 416}, 100)).toBe('bytes */100')
+    expect(ACCEPT_RANGES).toEqual({'Accept-Ranges': 'bytes'})
   })
 })
