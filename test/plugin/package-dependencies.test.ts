@@ -21,31 +21,37 @@ const packageOf = (specifier: string) =>
     .join('/')
 
 /** The packages imported by the plugin's modules and by every module they import, transitively. */
-function importedPackages(): Set<string> {
+function importedPackages(): {packages: Set<string>; builtIns: string[]} {
   const pending = readdirSync(PLUGIN)
     .filter((name) => /\.tsx?$/.test(name))
     .map((name) => join(PLUGIN, name))
   const read = new Set<string>()
   const packages = new Set<string>()
+  const builtIns: string[] = []
   for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
     if (read.has(file)) continue
     read.add(file)
     for (const {fileName} of ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles) {
       if (fileName.startsWith('.')) pending.push(join(dirname(file), fileName))
-      else if (!fileName.startsWith('node:')) packages.add(packageOf(fileName))
+      else if (fileName.startsWith('node:')) builtIns.push(`${file.slice(file.indexOf('/server/') + 1)}: ${fileName}`)
+      else packages.add(packageOf(fileName))
     }
   }
-  return packages
+  return {packages, builtIns}
 }
 
 describe("the plugin's package.json", () => {
-  const imported = importedPackages()
+  const {packages: imported, builtIns} = importedPackages()
 
   it('declares every package the plugin and the server modules it imports use', () => {
     // The walk reaches the server's feed modules through the feed preview.
     expect(imported).toContain('feedsmith')
     const declared = new Set([...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies)])
     expect([...imported].filter((name) => !declared.has(name)).sort()).toEqual([])
+  })
+
+  it('is reached by no Node built-in: the Studio runs in a browser, where importing one stops it loading', () => {
+    expect(builtIns).toEqual([])
   })
 
   it('lists no dependency that nothing imports', () => {

@@ -1,4 +1,3 @@
-import {isDeepStrictEqual} from 'node:util'
 import {z} from 'zod'
 import {episodeSchema, meetupSchema, voiceSchema, type Episode, type Meetup, type Voice} from './contract.ts'
 import {episodeRowSchema, mapEpisode} from './episode.ts'
@@ -351,7 +350,8 @@ function patchCollection<Row, Item extends {slug: string}>(
 }
 
 function isSameEntry<Item>(entry: CatalogEntry<Item>, existing: CatalogEntry<Item> | undefined): boolean {
-  return existing?.updatedAt === entry.updatedAt && isDeepStrictEqual(existing.value, entry.value)
+  // Values are zod's output of JSON, keys in the mapper's order; the Studio imports this module, so no node:util.
+  return existing?.updatedAt === entry.updatedAt && JSON.stringify(existing.value) === JSON.stringify(entry.value)
 }
 
 function duplicateSlug(slug: string, collection: CollectionName): string {
