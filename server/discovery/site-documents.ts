@@ -31,6 +31,13 @@ export interface SiteSettings {
 const JSON_TYPE = 'application/json; charset=utf-8'
 const MARKDOWN = 'text/markdown; charset=utf-8'
 const LINKSET = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"'
+// The OpenAPI document depends on the settings alone, so it is made once for them, not per snapshot.
+let lastOpenApi: {key: string; document: ReturnType<typeof buildOpenApiDocument>} | undefined
+function openApiDocumentFor(settings: SiteSettings): ReturnType<typeof buildOpenApiDocument> {
+  const key = JSON.stringify([settings.publicBaseUrl, settings.apiName, settings.contactEmail])
+  if (lastOpenApi?.key !== key) lastOpenApi = {key, document: buildOpenApiDocument(settings)}
+  return lastOpenApi.document
+}
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex')
 
@@ -69,7 +76,7 @@ export function buildSiteDocuments(
   const listedResources = resourceCount(snapshot, fixedResources)
   const templates = resources.filter((resource) => resource.template)
   const {episodes, meetups, voices} = snapshot.counts
-  const openapi = buildOpenApiDocument(settings)
+  const openapi = openApiDocumentFor(settings)
   const skills = catalogSkills({publicBaseUrl: base, apiName: settings.apiName, tools: catalogTools, withMcp}).map(
     (skill) => ({
       ...skill,

@@ -4,6 +4,7 @@ import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
 import type {SiteDocument} from '../snapshot/site-documents-on-first-use.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
 import {firstForbiddenCharacter} from '../api/v1/xml-text.ts'
+import {strongEtag} from '../snapshot/representation.ts'
 
 const MAX_URLS = 50_000 // per sitemap file, as the sitemaps protocol allows
 const XML = 'application/xml; charset=utf-8'
@@ -25,8 +26,34 @@ export interface LeftOut {
 // sitemap is the same lines joined again, not every item's date formatted again.
 const lines = new WeakMap<CatalogEntry<unknown>, (Entry | {problem: string}) & {base: string}>()
 
+/** A collection's sitemap entries, made once per list of catalog entries and public address. */
+interface CollectionEntries {
+  base: string
+  entries: Entry[]
+  lastmod: number
+  leftOut: LeftOut[]
+}
+const collections = new WeakMap<readonly CatalogEntry<unknown>[], CollectionEntries>()
+
+/** A sitemap file's bytes and ETag, kept from one build to the next while its lines stay the same. */
+interface SitemapFile {
+  entries: readonly Entry[]
+  body: Buffer
+  etag: string
+  lastmod: number
+}
+// The last build's files only: a sitemap of 50,000 unchanged lines is neither joined nor hashed again.
+let lastFiles = new Map<string, SitemapFile>()
+const sitemapFile = (entries: readonly Entry[], text: string): SitemapFile => {
+  const body = Buffer.from(text, 'utf8')
+  return {entries, body, etag: strongEtag(body), lastmod: dateOf(entries)}
+}
+const sameLines = (before: readonly Entry[], after: readonly Entry[]) =>
+  before.length === after.length && before.every((entry, at) => entry.line === after[at]?.line)
+
 const w3c = (time: number) => new Date(time).toISOString().replace('.000Z', 'Z')
 const latest = (times: readonly number[]) => times.reduce((newest, time) => Math.max(newest, time), 0)
+const dateOf = (entries: readonly Entry[]) => entries.reduce((newest, entry) => Math.max(newest, entry.lastmod), 0)
 
 /** An item's entry, or why it cannot be written: one item never takes its sitemap down. */
 function guarded(make: () => Entry): Entry | {problem: string} {
@@ -55,7 +82,11 @@ export function buildSitemaps(
   // keep for every item and which the sitemap's own join copies without walking a tree.
   const line = (path: string, lastmod: number) =>
     ['<url><loc>', escape(api(path)), '</loc><lastmod>', w3c(lastmod), '</lastmod></url>'].join('')
-  const itemEntry = (name: CollectionName, catalogEntry: CatalogEntry<{slug: string}>): Entry | undefined => {
+  const itemEntry = (
+    name: CollectionName,
+    catalogEntry: CatalogEntry<{slug: string}>,
+    leftOutItem: (item: LeftOut) => void,
+  ): Entry | undefined => {
     let cached = lines.get(catalogEntry)
     if (cached?.base !== publicBaseUrl) {
       const lastmod = Date.parse(catalogEntry.updatedAt)
@@ -68,53 +99,77 @@ export function buildSitemaps(
       )
     }
     if ('line' in cached) return cached
-    leftOut({documentId: catalogEntry.documentId, reason: cached.problem})
+    leftOutItem({documentId: catalogEntry.documentId, reason: cached.problem})
     return undefined
   }
-  const itemsOf = (name: CollectionName) => {
-    const entries: Entry[] = []
-    for (const catalogEntry of snapshot.catalog[name]) {
-      const entry = itemEntry(name, catalogEntry)
-      if (entry) entries.push(entry)
+  // A collection's entries and date are made once per list of entries: an edit of one collection
+  // leaves the others' lists, and so their sitemaps, as they were.
+  const collectionOf = (name: CollectionName): CollectionEntries => {
+    const catalogEntries = snapshot.catalog[name]
+    let made = collections.get(catalogEntries)
+    if (made?.base !== publicBaseUrl) {
+      const entries: Entry[] = []
+      const left: LeftOut[] = []
+      for (const catalogEntry of catalogEntries) {
+        const entry = itemEntry(name, catalogEntry, (item) => left.push(item))
+        if (entry) entries.push(entry)
+      }
+      collections.set(catalogEntries, (made = {base: publicBaseUrl, entries, lastmod: dateOf(entries), leftOut: left}))
     }
-    return entries
+    made.leftOut.forEach(leftOut)
+    return made
   }
-  const items: Record<CollectionName, Entry[]> = {
-    episodes: itemsOf('episodes'),
-    meetups: itemsOf('meetups'),
-    voices: itemsOf('voices'),
+  const items: Record<CollectionName, CollectionEntries> = {
+    episodes: collectionOf('episodes'),
+    meetups: collectionOf('meetups'),
+    voices: collectionOf('voices'),
   }
-  const dateOf = (entries: readonly Entry[]) => latest(entries.map((entry) => entry.lastmod))
-  const everything = latest(COLLECTION_NAMES.map((name) => dateOf(items[name])))
+  const everything = latest(COLLECTION_NAMES.map((name) => items[name].lastmod))
   // Every snapshot serves these; asking it for all.json would assemble the bulk document just to list it.
   const document = (path: string, lastmod: number): Entry => ({lastmod, line: line(path, lastmod)})
-  const groups: [string, Entry[]][] = [
+  const groups: [string, readonly Entry[]][] = [
     [
       'api',
       [
         document('index.json', everything),
         document('all.json', everything),
         ...COLLECTION_NAMES.map((name) =>
-          document(`${name}.json`, items[name].length > 0 ? dateOf(items[name]) : everything),
+          document(`${name}.json`, items[name].entries.length > 0 ? items[name].lastmod : everything),
         ),
       ],
     ],
   ]
   for (const name of COLLECTION_NAMES) {
-    const entries = items[name]
+    const {entries} = items[name]
     for (let part = 0; part * MAX_URLS < Math.max(entries.length, 1); part++) {
       groups.push([part === 0 ? name : `${name}-${part + 1}`, entries.slice(part * MAX_URLS, (part + 1) * MAX_URLS)])
     }
   }
-  const sitemaps: SiteDocument[] = groups.map(([name, entries]) => ({
-    path: `/sitemaps/${name}.xml`,
+  const files = new Map<string, SitemapFile>()
+  const written = groups.map(([name, entries]) => {
+    const path = `/sitemaps/${name}.xml`
+    const earlier = lastFiles.get(`${publicBaseUrl}${path}`)
+    const file =
+      earlier && sameLines(earlier.entries, entries)
+        ? earlier
+        : sitemapFile(
+            entries,
+            `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.map((entry) => entry.line).join('\n')}\n</urlset>\n`,
+          )
+    files.set(`${publicBaseUrl}${path}`, file)
+    return {path, file}
+  })
+  lastFiles = files
+  const sitemaps: SiteDocument[] = written.map(({path, file}) => ({
+    path,
     contentType: XML,
-    body: `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.map((entry) => entry.line).join('\n')}\n</urlset>\n`,
+    body: file.body,
+    etag: file.etag,
   }))
-  const index = groups
+  const index = written
     .map(
-      ([name, entries]) =>
-        `<sitemap><loc>${escape(`${publicBaseUrl}/sitemaps/${name}.xml`)}</loc><lastmod>${w3c(dateOf(entries))}</lastmod></sitemap>`,
+      ({path, file}) =>
+        `<sitemap><loc>${escape(`${publicBaseUrl}${path}`)}</loc><lastmod>${w3c(file.lastmod)}</lastmod></sitemap>`,
     )
     .join('\n')
   return [

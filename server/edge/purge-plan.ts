@@ -29,10 +29,8 @@ export function planPurge(
     return []
   const keys = new Set<string>()
   for (const collection of COLLECTION_NAMES) {
-    const before = previous.itemsOf(collection)
-    const after = next.itemsOf(collection)
-    for (const slug of new Set([...before.keys(), ...after.keys()])) {
-      if (before.get(slug)?.etag !== after.get(slug)?.etag)
+    for (const slug of next.slugsToCompare(collection, previous)) {
+      if (previous.item(collection, slug)?.etag !== next.item(collection, slug)?.etag)
         keys.add(keying.effectiveKey(itemKey(collection, slug), listKey(collection)))
     }
     if (previous.collectionDigest(collection) !== next.collectionDigest(collection)) keys.add(listKey(collection))

@@ -22,7 +22,15 @@ export interface CollectionLists {
   keys: SortKey[]
   representations: Representation<Buffer>[]
   bySlug: SlugIndex
+  /** Set when these lists were made from others by an edit: theirs, and the slugs it removed or added. */
+  edit?: {from: ListsId; slugs: readonly string[]}
+  /** Names these lists without holding them, so an edit's record keeps no retired snapshot alive. */
+  id: ListsId
 }
+
+/** A number per set of lists made (2^53 of them before it repeats). */
+export type ListsId = number
+let listsMade = 0
 
 /** How far ahead the walk looks for an entry the previous list still holds (an insertion or a removal shifts the rest by one). */
 const LOOKAHEAD = 16
@@ -41,6 +49,7 @@ export function listsOf<E extends CatalogEntry<unknown>>(
     keys: parts.map((part) => part.key),
     representations: parts.map((part) => part.representation),
     bySlug: SlugIndex.of(parts.map((part) => [part.key[1], part.representation] as const)),
+    id: ++listsMade,
   }
 }
 
@@ -113,5 +122,6 @@ export function listsAfterEdit<E extends CatalogEntry<unknown>>(
   while (j < before.length) drop(j++)
   if (removed.length + added.length > MAX_WALKED_CHANGES) return undefined
   const bySlug = previous.bySlug.with(removed, added)
-  return bySlug && {entries, items, keys, representations, bySlug}
+  const edit = {from: previous.id, slugs: [...new Set([...removed, ...added.map(([slug]) => slug)])]}
+  return bySlug && {entries, items, keys, representations, bySlug, edit, id: ++listsMade}
 }

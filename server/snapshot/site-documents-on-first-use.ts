@@ -66,9 +66,11 @@ export function siteDocumentsOnFirstUse(options: SiteDocumentsOptions): SiteDocu
   const builtPages = () => {
     if (!pages.built) {
       const earlier = pages.earlier
-      const made = whileBuildingNow(documents).map(
-        (document) => [document.path, representSite(document, dated(earlier?.get(document.path)), keying)] as const,
-      )
+      const made = whileBuildingNow(documents).map((document) => {
+        const kept = earlier?.get(document.path)
+        const representation = representSite(document, dated(kept), keying)
+        return [document.path, kept && isSame(kept, representation) ? kept : representation] as const
+      })
       pages = {built: true, value: new Map(made)}
     }
     return pages.value
@@ -93,6 +95,12 @@ export function siteDocumentsOnFirstUse(options: SiteDocumentsOptions): SiteDocu
     },
   }
 }
+
+/** The same bytes served the same way: the earlier one is kept, with the compressed variants it has made. */
+const isSame = (earlier: Representation, made: Representation) =>
+  earlier.etag === made.etag &&
+  earlier.contentType === made.contentType &&
+  JSON.stringify(earlier.headers) === JSON.stringify(made.headers)
 
 /** A site document's representation, with its surrogate key when a CDN is purged. */
 function representSite(

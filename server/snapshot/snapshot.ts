@@ -77,8 +77,11 @@ export interface Snapshot {
   warm(): Promise<void>
   /** A list page for a `limit` and `cursor`; the default page is pre-built, others are built once and kept. */
   listPage(collection: CollectionName, request: PageRequest): PageResult
-  /** A collection's items by slug, for comparing two snapshots. */
-  itemsOf(collection: CollectionName): ReadonlyMap<string, Representation<Buffer>>
+  /**
+   * The slugs whose items may differ from `earlier`'s, for comparing two snapshots: the few an edit
+   * touched when this snapshot's list was made from `earlier`'s, or else every slug of both.
+   */
+  slugsToCompare(collection: CollectionName, earlier: Snapshot): Iterable<string>
   /** Changes exactly when any page of the collection's list may change. */
   collectionDigest(collection: CollectionName): string
 }
@@ -111,6 +114,8 @@ const entryParts = new WeakMap<CatalogEntry<unknown>, EntryParts>()
 // An episode's chapters document, made on first request and kept while its entry is served.
 const chapterDocuments = new WeakMap<CatalogEntry<Episode>, Representation<Buffer>>()
 const collectionStates = new WeakMap<Snapshot, Record<CollectionName, CollectionState>>()
+// An episode's entry by its item, so its chapters are found through the slug index, not a Map per snapshot.
+const episodeOfItem = new WeakMap<Representation<Buffer>, CatalogEntry<Episode>>()
 
 /** `episodes/{slug}.json`: an item, by its path relative to the API prefix. */
 const ITEM_DOCUMENT_PATH = new RegExp(`^(${COLLECTION_PATTERN})/(.+)\\.json$`)
@@ -159,6 +164,7 @@ export function buildSnapshot(
     name: CollectionName,
     entries: readonly CatalogEntry<Item>[],
     order: ListOrder<Item>,
+    madeFrom?: (representation: Representation<Buffer>, entry: CatalogEntry<Item>) => void,
   ): CollectionState => {
     const reusable = previousStates?.[name]
     if (reusable?.entries === entries) return reusable
@@ -187,6 +193,7 @@ export function buildSnapshot(
       if (!made) {
         const key = order.key(entry.value)
         const representation = representationOf(entry, key)
+        madeFrom?.(representation, entry)
         entryParts.set(entry, (made = {representation, json: itemJson(representation), key}))
       }
       return made
@@ -209,7 +216,9 @@ export function buildSnapshot(
   }
 
   const states: Record<CollectionName, CollectionState> = {
-    episodes: collectionState('episodes', catalog.episodes, episodeOrder),
+    episodes: collectionState('episodes', catalog.episodes, episodeOrder, (item, entry) =>
+      episodeOfItem.set(item, entry),
+    ),
     meetups: collectionState('meetups', catalog.meetups, meetupOrder),
     voices: collectionState('voices', catalog.voices, voiceOrder),
   }
@@ -294,14 +303,10 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
   }
 
   const item = (collection: CollectionName, slug: string) => states[collection].bySlug.get(slug)
-  // Made when asked (the edge's purge plan compares two snapshots' items): a Map per edit is what the slug index saves.
-  const itemMaps: Partial<Record<CollectionName, ReadonlyMap<string, Representation<Buffer>>>> = {}
-  let episodesBySlug: Map<string, CatalogEntry<Episode>> | undefined
   // Served under the episode's own surrogate key: its chapters change only with its item's bytes.
   const chapters = (slug: string): Representation<Buffer> | undefined => {
-    episodesBySlug ??= new Map(catalog.episodes.map((entry) => [entry.value.slug, entry]))
-    const entry = episodesBySlug.get(slug)
     const episodeItem = item('episodes', slug)
+    const entry = episodeItem && episodeOfItem.get(episodeItem)
     if (!entry?.value.chapters || !episodeItem) return undefined
     let document = chapterDocuments.get(entry)
     if (!document) {
@@ -354,7 +359,8 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
     precompress: () => forEachConcurrently(documents.values(), compressAll),
     warm: async () => forEachConcurrently(site.documents(), compressAll),
     listPage,
-    itemsOf: (collection: CollectionName) => (itemMaps[collection] ??= itemsBySlug(states[collection])),
+    slugsToCompare: (collection: CollectionName, earlier: Snapshot) =>
+      slugsToCompare(states[collection], collectionStates.get(earlier)?.[collection]),
     collectionDigest: (collection: CollectionName) => states[collection].digest,
     builtSiteDocuments: () => site.built(),
   })
@@ -362,14 +368,11 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
   return snapshot
 }
 
-/** A collection's items by slug, in list order. */
-function itemsBySlug(state: CollectionLists): Map<string, Representation<Buffer>> {
-  const items = new Map<string, Representation<Buffer>>()
-  state.keys.forEach((key, index) => {
-    const representation = state.representations[index]
-    if (representation) items.set(key[1], representation)
-  })
-  return items
+/** The slugs `lists` may serve differently from `earlier`: none, an edit's, or all of both. */
+function slugsToCompare(lists: CollectionLists, earlier: CollectionLists | undefined): Iterable<string> {
+  if (lists.id === earlier?.id) return []
+  if (earlier && lists.edit?.from === earlier.id) return lists.edit.slugs
+  return new Set([...(earlier?.keys ?? []), ...lists.keys].map((key) => key[1]))
 }
 
 /** Keyset pagination: the first item that sorts after the cursor's key (binary search over the sorted keys). */

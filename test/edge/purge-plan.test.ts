@@ -43,6 +43,38 @@ beforeAll(async () => {
   )
 })
 
+describe('the items an edit purges', () => {
+  it('are found among the slugs the edit touched, and are those a comparison of every item finds', async () => {
+    const previous = buildSnapshot(before, settings, undefined, NOW)
+    // A per-document build: the catalog keeps every entry but the edited one.
+    const changed = retitled.episodes.find((entry) => entry.value.slug === 'ep-2')
+    if (!changed) throw new Error('the fixture has no ep-2')
+    const edited = {
+      ...before,
+      episodes: before.episodes.map((entry) => (entry.value.slug === 'ep-2' ? changed : entry)),
+    }
+    const next = buildSnapshot(edited, settings, previous, NOW)
+    expect([...next.slugsToCompare('episodes', previous)]).toEqual(['ep-2'])
+    expect([...next.slugsToCompare('voices', previous)]).toEqual([])
+    // A whole read makes every entry anew: every slug of both is compared.
+    const wholeRead = buildSnapshot(retitled, settings, previous, NOW)
+    expect(new Set(wholeRead.slugsToCompare('episodes', previous))).toEqual(new Set(['ep-1', 'ep-2']))
+    expect(planPurge(previous, next, keying).sort()).toEqual(planPurge(previous, wholeRead, keying).sort())
+    expect(planPurge(previous, next, keying)).toContain('episodes/ep-2')
+    // An episode added by an edit is compared too (its item is new at the edge's address).
+    const added = (await catalogOf([voice('dana'), episode('ep-3', {publishedAt: '2025-03-01'})])).episodes.find(
+      (entry) => entry.value.slug === 'ep-3',
+    )
+    if (!added) throw new Error('the fixture has no ep-3')
+    const withAdded = buildSnapshot({...before, episodes: [added, ...before.episodes]}, settings, previous, NOW)
+    expect([...withAdded.slugsToCompare('episodes', previous)]).toEqual(['ep-3'])
+    expect(planPurge(previous, withAdded, keying)).toContain('episodes/ep-3')
+    // Two edits on: the lists were not made from the first snapshot's, so every slug is compared.
+    const later = buildSnapshot({...edited, episodes: edited.episodes.slice(0, 1)}, settings, next, NOW)
+    expect(new Set(later.slugsToCompare('episodes', previous))).toEqual(new Set(['ep-1', 'ep-2']))
+  })
+})
+
 describe('the site documents an edit purges', () => {
   it('are only those served so far: an edit builds no feed that no client has asked for', () => {
     const previous = buildSnapshot(before, settings, undefined, NOW)

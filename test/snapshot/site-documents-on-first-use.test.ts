@@ -63,6 +63,18 @@ describe('site documents built on first use', () => {
     expect(fresh.get('/llms.txt')?.lastModified, 'no predecessor: the content dates it').toEqual(contentLastModified)
   })
 
+  it("keep the predecessor's document itself, with the variants it compressed, where bytes and headers did not change", () => {
+    const same = represent('קטלוג', () => earlierDate, {contentType: TEXT})
+    const {site} = counted(new Map([['/llms.txt', same]]))
+    expect(site.get('/llms.txt')).toBe(same)
+    const otherType = represent('קטלוג', () => earlierDate)
+    const {site: retyped} = counted(new Map([['/llms.txt', otherType]]))
+    expect(retyped.get('/llms.txt')).not.toBe(otherType)
+    expect(retyped.get('/llms.txt')?.contentType).toBe(TEXT)
+    const otherHeaders = represent('קטלוג', () => earlierDate, {contentType: TEXT, headers: {Link: '<x>'}})
+    expect(counted(new Map([['/llms.txt', otherHeaders]])).site.get('/llms.txt')?.headers).toEqual({})
+  })
+
   it("let go of the predecessor's documents once both parts are built", async () => {
     // Made in a function of its own, so that nothing in this test's scope holds the map.
     const make = () => {
