@@ -24,16 +24,21 @@ export interface LeftOut {
 
 // An item's `<url>` line, made once per catalog entry (entries are immutable): after an edit, a
 // sitemap is the same lines joined again, not every item's date formatted again.
-const lines = new WeakMap<CatalogEntry<unknown>, (Entry | {problem: string}) & {base: string}>()
+type Line = (Entry | {problem: string}) & {base: string}
+const lines = new WeakMap<CatalogEntry<unknown>, Line>()
 
-/** A collection's sitemap entries, made once per list of catalog entries and public address. */
+/** A collection's sitemap entries, made from one list of catalog entries for one public address. */
 interface CollectionEntries {
-  base: string
+  catalogEntries: readonly CatalogEntry<unknown>[]
+  /** Each catalog entry's line, by position. */
+  lines: Line[]
   entries: Entry[]
   lastmod: number
   leftOut: LeftOut[]
 }
-const collections = new WeakMap<readonly CatalogEntry<unknown>[], CollectionEntries>()
+// Each collection's last entries: an edit changes one or two lines of 70k, and reading the others
+// by position from the last list is much cheaper than looking each one up by its entry.
+let lastCollections = new Map<string, CollectionEntries>()
 
 /** A sitemap file's bytes and ETag, kept from one build to the next while its lines stay the same. */
 interface SitemapFile {
@@ -53,7 +58,11 @@ const sameLines = (before: readonly Entry[], after: readonly Entry[]) =>
 
 const w3c = (time: number) => new Date(time).toISOString().replace('.000Z', 'Z')
 const latest = (times: readonly number[]) => times.reduce((newest, time) => Math.max(newest, time), 0)
-const dateOf = (entries: readonly Entry[]) => entries.reduce((newest, entry) => Math.max(newest, entry.lastmod), 0)
+function dateOf(entries: readonly Entry[]): number {
+  let newest = 0
+  for (const entry of entries) if (entry.lastmod > newest) newest = entry.lastmod
+  return newest
+}
 
 /** An item's entry, or why it cannot be written: one item never takes its sitemap down. */
 function guarded(make: () => Entry): Entry | {problem: string} {
@@ -82,11 +91,7 @@ export function buildSitemaps(
   // keep for every item and which the sitemap's own join copies without walking a tree.
   const line = (path: string, lastmod: number) =>
     ['<url><loc>', escape(api(path)), '</loc><lastmod>', w3c(lastmod), '</lastmod></url>'].join('')
-  const itemEntry = (
-    name: CollectionName,
-    catalogEntry: CatalogEntry<{slug: string}>,
-    leftOutItem: (item: LeftOut) => void,
-  ): Entry | undefined => {
+  const lineOf = (name: CollectionName, catalogEntry: CatalogEntry<{slug: string}>): Line => {
     let cached = lines.get(catalogEntry)
     if (cached?.base !== publicBaseUrl) {
       const lastmod = Date.parse(catalogEntry.updatedAt)
@@ -98,32 +103,41 @@ export function buildSitemaps(
         }),
       )
     }
-    if ('line' in cached) return cached
-    leftOutItem({documentId: catalogEntry.documentId, reason: cached.problem})
-    return undefined
+    return cached
   }
-  // A collection's entries and date are made once per list of entries: an edit of one collection
-  // leaves the others' lists, and so their sitemaps, as they were.
+  const collections = new Map<string, CollectionEntries>()
+  // A collection another edit did not touch keeps its entries whole (and so its sitemap files).
   const collectionOf = (name: CollectionName): CollectionEntries => {
     const catalogEntries = snapshot.catalog[name]
-    let made = collections.get(catalogEntries)
-    if (made?.base !== publicBaseUrl) {
-      const entries: Entry[] = []
-      const left: LeftOut[] = []
-      for (const catalogEntry of catalogEntries) {
-        const entry = itemEntry(name, catalogEntry, (item) => left.push(item))
-        if (entry) entries.push(entry)
-      }
-      collections.set(catalogEntries, (made = {base: publicBaseUrl, entries, lastmod: dateOf(entries), leftOut: left}))
-    }
+    const key = `${publicBaseUrl} ${name}`
+    const earlier = lastCollections.get(key)
+    const made = earlier?.catalogEntries === catalogEntries ? earlier : entriesOf(name, catalogEntries, earlier)
+    collections.set(key, made)
     made.leftOut.forEach(leftOut)
     return made
+  }
+  const entriesOf = (
+    name: CollectionName,
+    catalogEntries: readonly CatalogEntry<{slug: string}>[],
+    earlier: CollectionEntries | undefined,
+  ): CollectionEntries => {
+    const madeLines: Line[] = []
+    const entries: Entry[] = []
+    const left: LeftOut[] = []
+    catalogEntries.forEach((catalogEntry, at) => {
+      const itemLine = (earlier?.catalogEntries[at] === catalogEntry && earlier.lines[at]) || lineOf(name, catalogEntry)
+      madeLines.push(itemLine)
+      if ('line' in itemLine) entries.push(itemLine)
+      else left.push({documentId: catalogEntry.documentId, reason: itemLine.problem})
+    })
+    return {catalogEntries, lines: madeLines, entries, lastmod: dateOf(entries), leftOut: left}
   }
   const items: Record<CollectionName, CollectionEntries> = {
     episodes: collectionOf('episodes'),
     meetups: collectionOf('meetups'),
     voices: collectionOf('voices'),
   }
+  lastCollections = collections
   const everything = latest(COLLECTION_NAMES.map((name) => items[name].lastmod))
   // Every snapshot serves these; asking it for all.json would assemble the bulk document just to list it.
   const document = (path: string, lastmod: number): Entry => ({lastmod, line: line(path, lastmod)})
