@@ -29,7 +29,7 @@ export interface CollectionLists {
 }
 
 /** A number per set of lists made (2^53 of them before it repeats). */
-export type ListsId = number
+type ListsId = number
 let listsMade = 0
 
 /** How far ahead the walk looks for an entry the previous list still holds (an insertion or a removal shifts the rest by one). */
