@@ -6,15 +6,13 @@
 // included), and VmHWM after each stage. PROBE_FLAGS adds Node flags (say `--cpu-prof
 // --cpu-prof-dir=…`); `windows` in the result are the edits' spans on the monotonic clock, which a
 // CPU profile's timestamps share. Prints one JSON result; the benchmark's own figures stay in bench:scale.
-import {spawn, type ChildProcess} from 'node:child_process'
 import {existsSync} from 'node:fs'
 import {mkdir, readFile, rename, rm, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
-import {encodeSignatureHeader} from '@sanity/webhook'
 import {z} from 'zod'
 import {parseNdjson} from '../server/content/ndjson.ts'
 import {growDataset} from './grow-dataset.ts'
-import {START_ARGUMENTS} from './start-command.ts'
+import {deliverWebhook, sleep, startServerProcess, waitUntil, type ServerProcess} from './server-process.ts'
 
 const label = process.argv[2] ?? 'run'
 const SIZE = Number(process.env.PROBE_SIZE ?? 100_000)
@@ -22,6 +20,7 @@ const EDITS = Number(process.env.PROBE_EDITS ?? 4)
 const folder = process.env.PROBE_DIR ?? '/tmp/perf-probe'
 const SECRET = 'bench-webhook-secret-0123456789'
 const TICK_MS = 10 // CLK_TCK is 100 on Linux
+const SETTLE_MS = 30_000
 
 await mkdir(folder, {recursive: true})
 const datasetFile = join(folder, `catalog-${SIZE}.ndjson`)
@@ -56,99 +55,29 @@ const edit = async (changes: Record<string, unknown>) => {
   await writeDataset()
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const micros = () => Number(process.hrtime.bigint() / 1000n)
 
-interface Server {
-  child: ChildProcess
-  baseUrl: string
-  output: () => string
-}
-
-async function start(): Promise<{server: Server; firstOkMs: number}> {
-  const started = performance.now()
-  const flags = (process.env.PROBE_FLAGS ?? '').split(' ').filter(Boolean)
-  const child = spawn(process.execPath, [...flags, ...START_ARGUMENTS], {
-    env: {
-      PATH: process.env.PATH,
-      NODE_OPTIONS: '',
-      PORT: '0',
-      LOG_LEVEL: 'info',
-      RECONCILE_INTERVAL_SECONDS: '0',
+const start = () =>
+  startServerProcess(
+    {
       SANITY_WEBHOOK_SECRET: SECRET,
       RATE_LIMIT_QUOTA: '1000000000',
       SNAPSHOT_DIR: snapshotDir,
       DATASET_FILE: datasetFile,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  child.stdout.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-400_000)))
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited: ${output}`)
-    const port = /listening on [\d.]+:(\d+)/.exec(output)?.[1]
-    if (port) {
-      const baseUrl = `http://127.0.0.1:${port}`
-      const ok = await fetch(`${baseUrl}/api/v1/index.json`).then(
-        (response) => response.ok,
-        () => false,
-      )
-      if (ok) return {server: {child, baseUrl, output: () => output}, firstOkMs: performance.now() - started}
-    }
-    await sleep(10)
-  }
-}
+    (process.env.PROBE_FLAGS ?? '').split(' ').filter(Boolean),
+  )
+const waitFor = (condition: () => boolean) => waitUntil(condition, 180_000)
+const cpuMs = async (server: ServerProcess) => (await server.cpuTicks()) * TICK_MS
+const deliver = (server: ServerProcess) => deliverWebhook(server, {_id: original._id, _type: original._type}, SECRET)
 
-async function stop(server: Server): Promise<void> {
-  const exited = new Promise((resolve) => server.child.once('exit', resolve))
-  server.child.kill('SIGTERM')
-  await exited
-}
-
-async function waitFor(condition: () => boolean, timeoutMs = 180_000): Promise<void> {
-  const deadline = performance.now() + timeoutMs
-  while (!condition()) {
-    if (performance.now() > deadline) throw new Error(`gave up after ${timeoutMs} ms`)
-    await sleep(20)
-  }
-}
-
-async function status(server: Server): Promise<{hwm: number; rss: number}> {
+async function status(server: ServerProcess): Promise<{hwm: number; rss: number}> {
   const text = await readFile(`/proc/${server.child.pid}/status`, 'utf8')
   const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(text)?.[1] ?? Number.NaN) / 1024
   return {hwm: Math.round(kib('VmHWM')), rss: Math.round(kib('VmRSS'))}
 }
 
-async function cpuMs(server: Server): Promise<number> {
-  const fields = (await readFile(`/proc/${server.child.pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? []
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS
-}
-
-async function settled(server: Server): Promise<void> {
-  const deadline = performance.now() + 30_000
-  for (let before = await cpuMs(server); performance.now() < deadline;) {
-    await sleep(500)
-    const now = await cpuMs(server)
-    if (now - before < 20) return
-    before = now
-  }
-}
-
-async function deliver(server: Server): Promise<void> {
-  const body = JSON.stringify({_id: original._id, _type: original._type})
-  const response = await fetch(`${server.baseUrl}/webhooks/sanity`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'sanity-webhook-signature': await encodeSignatureHeader(body, Date.now(), SECRET),
-    },
-    body,
-  })
-  if (response.status !== 202) throw new Error(`webhook answered ${response.status}`)
-}
-
-const etagOf = async (server: Server, path: string) =>
+const etagOf = async (server: ServerProcess, path: string) =>
   (await fetch(`${server.baseUrl}${path}`, {method: 'HEAD', headers: {'accept-encoding': 'identity'}})).headers.get(
     'etag',
   )
@@ -162,12 +91,12 @@ const windows: {kind: string; fromUs: number; toUs: number}[] = []
 
 /** One edit: settled, changed, announced, polled until `visible()`, then settled again. */
 async function measure(
-  server: Server,
+  server: ServerProcess,
   kind: string,
   changes: Record<string, unknown>,
   visible: () => Promise<boolean>,
 ): Promise<Measured> {
-  await settled(server)
+  await server.settled(SETTLE_MS)
   const cpuBefore = await cpuMs(server)
   const fromUs = micros()
   await edit(changes)
@@ -179,7 +108,7 @@ async function measure(
   const toUs = micros()
   const cpuVisible = await cpuMs(server)
   windows.push({kind, fromUs, toUs})
-  await settled(server)
+  await server.settled(SETTLE_MS)
   return {
     visibleMs: Math.round((toUs - fromUs) / 1000),
     cpuToVisibleMs: cpuVisible - cpuBefore,
@@ -188,7 +117,7 @@ async function measure(
 }
 
 /** The heap in use and allocated, and memory outside it, MiB, from the server's own /metrics. */
-async function heap(server: Server): Promise<Record<string, number>> {
+async function heap(server: ServerProcess): Promise<Record<string, number>> {
   const text = await (await fetch(`${server.baseUrl}/metrics`)).text()
   const read = (name: string) => Math.round(Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1]) / 2 ** 20)
   return {
@@ -200,7 +129,7 @@ async function heap(server: Server): Promise<Record<string, number>> {
 
 // The highest VmRSS seen in each stage, sampled every 20 ms: which stage sets the peak.
 let stage = 'cold start'
-let sampled: Server | undefined
+let sampled: ServerProcess | undefined
 const stageRss: Record<string, number> = {}
 const sampler = setInterval(() => {
   if (!sampled) return
@@ -219,7 +148,7 @@ sampled = cold.server
 const coldAtFirstOk = (await status(cold.server)).hwm
 stage = 'cold saving'
 await waitFor(() => /saved the snapshot/.test(cold.server.output()))
-await settled(cold.server)
+await cold.server.settled(SETTLE_MS)
 result.cold = {
   firstOkMs: Math.round(cold.firstOkMs),
   cpuMs: await cpuMs(cold.server),
@@ -227,7 +156,7 @@ result.cold = {
   ...(await status(cold.server)),
   ...(await heap(cold.server)),
 }
-await stop(cold.server)
+await cold.server.stop()
 
 const warm = await start()
 sampled = warm.server
@@ -235,7 +164,7 @@ stage = 'warm start'
 await waitFor(() =>
   /reusing the snapshot saved|full rebuild (done|failed)|could not be read/.test(warm.server.output()),
 )
-await settled(warm.server)
+await warm.server.settled(SETTLE_MS)
 stage = 'settled'
 const {server} = warm
 result.warm = {
@@ -264,7 +193,7 @@ const feedStarted = micros()
 const cpuBeforeFeed = await cpuMs(server)
 await etagOf(server, '/feed.xml')
 stages.feed = {ms: Math.round((micros() - feedStarted) / 1000), cpuMs: (await cpuMs(server)) - cpuBeforeFeed}
-await settled(server)
+await server.settled(SETTLE_MS)
 Object.assign(stages.feed as object, await status(server), await heap(server))
 
 stage = 'feed edits'
@@ -303,6 +232,6 @@ result.builds = server
   .filter((line) => /rebuild|saved the snapshot|reusing/.test(line))
   .map((line) => /"msg":"([^"]*)"/.exec(line)?.[1] ?? line)
 result.windows = windows
-await stop(server)
+await server.stop()
 await writeFile(join(folder, `result-${label}.json`), JSON.stringify(result, null, 2))
 console.log(JSON.stringify({...result, windows: undefined, builds: undefined}, null, 1))

@@ -2,126 +2,46 @@
 // file, and @sanity/client against a local stand-in of the query API): time to the first 200,
 // peak RSS, publish-to-visible for an episode edit, a new episode and a voice edit (each announced
 // by a signed webhook on a settled server), a warm restart, and throughput for one item. Writes bench/results/scale.md.
-import {spawn, type ChildProcess} from 'node:child_process'
 import {readFile} from 'node:fs'
 import {mkdtemp, readFile as readFileAsync, rename, rm, writeFile} from 'node:fs/promises'
 import {cpus, tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {promisify} from 'node:util'
-import {encodeSignatureHeader} from '@sanity/webhook'
 import autocannon from 'autocannon'
 import {parseNdjson, type SanityDocument} from '../server/content/ndjson.ts'
 import {startSanityStandIn} from '../test/helpers/sanity-stand-in.ts'
 import {growDataset} from './grow-dataset.ts'
-import {START_ARGUMENTS} from './start-command.ts'
+import {deliverWebhook, sleep, startServerProcess, waitUntil, type ServerProcess} from './server-process.ts'
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number)
 const SOURCES = (process.env.BENCH_SOURCES ?? 'file,sanity').split(',')
 const SECRET = 'bench-webhook-secret-0123456789'
 const PUBLISH_ROUNDS = 3
+const SETTLE_MS = 20_000
 const THROUGHPUT_SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const sample = parseNdjson(await readFileAsync('data/catalog.ndjson', 'utf8'), 'data/catalog.ndjson')
 const readStatus = promisify(readFile)
 
-interface Server {
-  child: ChildProcess
-  baseUrl: string
-  output: () => string
-}
+/** `npm start`'s process, with the Node options BENCH_SERVER_NODE_OPTIONS names. */
+const startServer = (environment: Record<string, string>) =>
+  startServerProcess({NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS ?? '', ...environment})
+const deliver = (server: ServerProcess, document: {_id: string; _type: string}) =>
+  deliverWebhook(server, document, SECRET)
 
-/** Starts `npm start`'s process and resolves when it has answered its first 200 (polled every 10 ms). */
-async function startServer(environment: Record<string, string>): Promise<{server: Server; firstOkMs: number}> {
-  const started = performance.now()
-  const child = spawn(process.execPath, START_ARGUMENTS, {
-    env: {
-      PATH: process.env.PATH,
-      NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS ?? '',
-      PORT: '0',
-      LOG_LEVEL: 'info',
-      RECONCILE_INTERVAL_SECONDS: '0',
-      ...environment,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  child.stdout.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-200_000)))
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  for (;;) {
-    const port = /listening on [\d.]+:(\d+)/.exec(output)?.[1]
-    if (child.exitCode !== null) throw new Error(`server exited: ${output}`)
-    if (port) {
-      const baseUrl = `http://127.0.0.1:${port}`
-      const ok = await fetch(`${baseUrl}/api/v1/index.json`).then(
-        (response) => response.ok,
-        () => false,
-      )
-      if (ok) return {server: {child, baseUrl, output: () => output}, firstOkMs: performance.now() - started}
-    }
-    await sleep(10)
-  }
-}
-
-async function stopServer(server: Server): Promise<void> {
-  const exited = new Promise((resolve) => server.child.once('exit', resolve))
-  server.child.kill('SIGTERM')
-  await exited
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = performance.now() + timeoutMs
-  while (!condition()) {
-    if (performance.now() > deadline) throw new Error(`gave up after ${timeoutMs} ms`)
-    await sleep(20)
-  }
-}
-
-async function peakRssMiB(server: Server): Promise<number> {
+async function peakRssMiB(server: ServerProcess): Promise<number> {
   const status = await readStatus(`/proc/${server.child.pid}/status`, 'utf8')
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN) / 1024
 }
 
-async function deliver(server: Server, document: {_id: string; _type: string}): Promise<void> {
-  const body = JSON.stringify(document)
-  const response = await fetch(`${server.baseUrl}/webhooks/sanity`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'sanity-webhook-signature': await encodeSignatureHeader(body, Date.now(), SECRET),
-    },
-    body,
-  })
-  if (response.status !== 202) throw new Error(`webhook answered ${response.status}`)
-}
-
-/** Milliseconds from the webhook until `path` answers with `expected` in its body (polled every 2 ms). */
-/** CPU time the process has used, in clock ticks (utime + stime of /proc/<pid>/stat). */
-async function cpuTicks(server: Server): Promise<number> {
-  const fields = (await readStatus(`/proc/${server.child.pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? []
-  return Number(fields[11]) + Number(fields[12])
-}
-
-/** Waits (up to 20 s) until the server has used under 20 ms of CPU in 500 ms: a publish is measured on a settled server, not one still warming the previous snapshot. */
-async function settled(server: Server): Promise<void> {
-  const deadline = performance.now() + 20_000
-  for (let before = await cpuTicks(server); performance.now() < deadline;) {
-    await sleep(500)
-    const now = await cpuTicks(server)
-    if (now - before < 2) return
-    before = now
-  }
-}
-
 /** Settles, publishes (`publish` puts the change where the source reads it), then times from the publish until `GET path` shows `expected`. */
 async function publishToVisible(
-  server: Server,
+  server: ServerProcess,
   publish: () => Promise<void>,
   document: {_id: string; _type: string},
   path: string,
   expected: string,
 ): Promise<number> {
-  await settled(server)
+  await server.settled(SETTLE_MS)
   await publish()
   const started = performance.now()
   await deliver(server, document)
@@ -135,12 +55,12 @@ async function publishToVisible(
 
 /** As publishToVisible, for a document too large to poll whole (the feed): until `HEAD path` answers another ETag than before the publish. */
 async function publishToNewEtag(
-  server: Server,
+  server: ServerProcess,
   publish: () => Promise<void>,
   document: {_id: string; _type: string},
   path: string,
 ): Promise<number> {
-  await settled(server)
+  await server.settled(SETTLE_MS)
   const before = await etagOf(server, path)
   await publish()
   const started = performance.now()
@@ -152,7 +72,7 @@ async function publishToNewEtag(
   }
 }
 
-const etagOf = async (server: Server, path: string) =>
+const etagOf = async (server: ServerProcess, path: string) =>
   (await fetch(`${server.baseUrl}${path}`, {method: 'HEAD', headers: {'accept-encoding': 'identity'}})).headers.get(
     'etag',
   )
@@ -163,14 +83,14 @@ const etagOf = async (server: Server, path: string) =>
  * no webhook at that time: the server's own release timer does it.
  */
 async function releaseToVisible(
-  server: Server,
+  server: ServerProcess,
   schedule: (releaseAt: Date) => Promise<SanityDocument>,
   slug: string,
 ): Promise<number> {
-  await settled(server)
+  await server.settled(SETTLE_MS)
   const releaseAt = Date.now() + 5000
   await deliver(server, await schedule(new Date(releaseAt)))
-  await settled(server)
+  await server.settled(SETTLE_MS)
   const feedBefore = await etagOf(server, '/feed.xml')
   const early = await fetch(`${server.baseUrl}/api/v1/episodes/${slug}.json`)
   if (Date.now() >= releaseAt) throw new Error('the release time passed before the server had settled')
@@ -184,7 +104,7 @@ async function releaseToVisible(
   }
 }
 
-async function throughput(server: Server, path: string): Promise<number> {
+async function throughput(server: ServerProcess, path: string): Promise<number> {
   // A second of warm-up first: the item's first compression and the JIT are not throughput.
   await autocannon({url: `${server.baseUrl}${path}`, connections: 32, duration: 1, headers: {'accept-encoding': 'br'}})
   const result = await autocannon({
@@ -251,12 +171,12 @@ try {
         // Cold: a full read, saved to SNAPSHOT_DIR once served; warm: a restart over the same content.
         const first = await startServer(environment)
         const cold = first.firstOkMs
-        await waitFor(() => /saved the snapshot/.test(first.server.output()), 120_000)
+        await waitUntil(() => /saved the snapshot/.test(first.server.output()), 120_000)
         const coldRss = await peakRssMiB(first.server)
-        await stopServer(first.server)
+        await first.server.stop()
         const {server, firstOkMs} = await startServer(environment)
         // The saved snapshot is served first; the log says it was reused once the source's fingerprint agrees.
-        await waitFor(
+        await waitUntil(
           () => /reusing the snapshot saved|full rebuild (done|failed)|could not be read/.test(server.output()),
           120_000,
         )
@@ -265,7 +185,7 @@ try {
           if (process.env.BENCH_DEBUG)
             console.log(`warm process ${stage}: peak RSS ${(await peakRssMiB(server)).toFixed(0)} MiB`)
         }
-        await settled(server)
+        await server.settled(SETTLE_MS)
         await debugRss('settled after its start')
 
         const episodes = documents.filter((document) => document._type === 'episode')
@@ -387,14 +307,14 @@ try {
               .filter((line) => /rebuild|re-reading/.test(line))
               .join('\n'),
           )
-        await settled(server)
+        await server.settled(SETTLE_MS)
         await debugRss('after the edits')
         const requests = await throughput(server, `/api/v1/episodes/${slugOf(edited)}.json`)
         const warmRss = await peakRssMiB(server)
         if (process.env.BENCH_DEBUG)
           console.log(`peak RSS: cold process ${coldRss.toFixed(0)} MiB, warm process ${warmRss.toFixed(0)} MiB`)
         const rss = Math.max(coldRss, warmRss)
-        await stopServer(server)
+        await server.stop()
 
         rows.push({
           source: sourceName,

@@ -1,16 +1,13 @@
-import {Box, Card, Flex, Spinner, Stack, Text} from '@sanity/ui'
-import {Code} from '@sanity/ui/code'
-import {useEffect, useMemo, useState} from 'react'
+import {useMemo} from 'react'
 import {isObjectSchemaType} from '@sanity/types'
-import {getPublishedId, useClient, useDataset, useProjectId, useSchema, useTranslation} from 'sanity'
+import {getPublishedId, useClient, useSchema, useTranslation} from 'sanity'
 import type {UserViewComponent} from 'sanity/structure'
 import {STUDIO_API_VERSION} from '../schemas/fields.ts'
 import {collectionOfDocumentType} from '../server/api/v1/links.ts'
-import {buildApiPreview, PREVIEW_QUERIES, type ApiPreview} from './api-preview.ts'
+import {buildApiPreview, PREVIEW_QUERIES} from './api-preview.ts'
 import {CATALOG_NAMESPACE} from './i18n.ts'
-import {previewSettings, type CatalogPluginOptions} from './preview-settings.ts'
-
-type Loaded = {state: 'loading'} | {state: 'failed'; message: string} | {state: 'ready'; preview: ApiPreview}
+import {Loading, Notice, Reasons, Served, usePreview, usePreviewSettings} from './PreviewPane.tsx'
+import type {CatalogPluginOptions} from './preview-settings.ts'
 
 /**
  * The "API" view of a catalog document: the JSON the v1 API would serve once it is published,
@@ -19,14 +16,10 @@ type Loaded = {state: 'loading'} | {state: 'failed'; message: string} | {state: 
  */
 export const ApiView: UserViewComponent<CatalogPluginOptions> = ({document, documentId, options}) => {
   const client = useClient({apiVersion: STUDIO_API_VERSION})
-  const projectId = useProjectId()
-  const dataset = useDataset()
-  const settings = useMemo(() => previewSettings(options, {projectId, dataset}), [options, projectId, dataset])
+  const settings = usePreviewSettings(options)
   const schema = useSchema()
   const {t} = useTranslation(CATALOG_NAMESPACE)
-  const [loaded, setLoaded] = useState<Loaded>({state: 'loading'})
   const type = document.displayed._type
-  const revision = document.displayed._rev
   const collection = type === undefined ? undefined : collectionOfDocumentType(type)
   // Objections name fields as the form does.
   const fieldTitle = useMemo(() => {
@@ -34,73 +27,35 @@ export const ApiView: UserViewComponent<CatalogPluginOptions> = ({document, docu
     const fields = isObjectSchemaType(schemaType) ? schemaType.fields : []
     return (name: string) => fields.find((field) => field.name === name)?.type.title
   }, [schema, type])
-
-  useEffect(() => {
-    if (!collection) return
-    const controller = new AbortController()
-    client
-      .fetch(
-        PREVIEW_QUERIES[collection],
-        {id: getPublishedId(documentId)},
-        {perspective: 'drafts', signal: controller.signal},
-      )
-      .then(
-        (row: unknown) => setLoaded({state: 'ready', preview: buildApiPreview(collection, row, settings, fieldTitle)}),
-        (error: unknown) => {
-          if (!controller.signal.aborted)
-            setLoaded({state: 'failed', message: error instanceof Error ? error.message : String(error)})
-        },
-      )
-    return () => controller.abort()
-  }, [client, collection, documentId, revision, settings, fieldTitle])
+  const read = useMemo(
+    () =>
+      collection === undefined
+        ? undefined
+        : async (signal: AbortSignal) => {
+            const row: unknown = await client.fetch(
+              PREVIEW_QUERIES[collection],
+              {id: getPublishedId(documentId)},
+              {perspective: 'drafts', signal},
+            )
+            return buildApiPreview(collection, row, settings, fieldTitle)
+          },
+    [client, collection, documentId, settings, fieldTitle],
+  )
+  const loaded = usePreview(read, document.displayed._rev)
 
   if (!collection) return <Notice tone="caution" text={t('api-view.not-in-catalog')} />
-  if (loaded.state === 'loading')
-    return (
-      <Flex padding={4} justify="center">
-        <Spinner muted />
-      </Flex>
-    )
+  if (loaded.state === 'loading') return <Loading />
   if (loaded.state === 'failed')
     return <Notice tone="critical" text={t('api-view.query-failed', {message: loaded.message})} />
   const {preview} = loaded
   if (preview.status === 'missing') return <Notice tone="default" text={t('api-view.missing')} />
   if (preview.status === 'scheduled') return <Notice tone="default" text={preview.notice} />
-  if (preview.status === 'rejected') {
-    return (
-      <Box padding={4} dir="rtl">
-        <Stack gap={3}>
-          <Notice tone="critical" text={t('api-view.rejected')} />
-          {preview.problems.map((problem) => (
-            <Text key={problem} size={1}>
-              • {problem}
-            </Text>
-          ))}
-        </Stack>
-      </Box>
-    )
-  }
+  if (preview.status === 'rejected') return <Reasons title={t('api-view.rejected')} reasons={preview.problems} />
   return (
-    <Box padding={4}>
-      <Stack gap={4}>
-        <Text size={1} muted>{`GET ${settings.publicBaseUrl}${preview.path}`}</Text>
-        {preview.warnings.map((warning) => (
-          <Notice key={warning} tone="caution" text={warning} />
-        ))}
-        <Card padding={3} radius={2} tone="transparent" border>
-          <Code language="json" size={1}>
-            {preview.json}
-          </Code>
-        </Card>
-      </Stack>
-    </Box>
-  )
-}
-
-function Notice({tone, text}: {tone: 'default' | 'caution' | 'critical'; text: string}) {
-  return (
-    <Card padding={3} radius={2} tone={tone} border dir="rtl">
-      <Text size={1}>{text}</Text>
-    </Card>
+    <Served url={`${settings.publicBaseUrl}${preview.path}`} language="json" body={preview.json}>
+      {preview.warnings.map((warning) => (
+        <Notice key={warning} tone="caution" text={warning} />
+      ))}
+    </Served>
   )
 }

@@ -4,32 +4,20 @@
 // the page works offline and talks to nothing but its own origin. Screenshots are kept in
 // test/artifacts/ (portal.png, portal-try-it.png, portal-phone-dark.png).
 import {mkdir} from 'node:fs/promises'
-import {chromium, type Browser} from 'playwright-core'
+import type {Browser} from 'playwright-core'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {z} from 'zod'
 import {problemSchema} from '../../server/api/v1/contract.ts'
 import {PROBLEM_STATUSES, problemAnchor} from '../../server/http/problem.ts'
-import {ensureChromium} from '../helpers/chromium.ts'
+import {launchChromium} from '../helpers/chromium.ts'
 import {startTestServer, type TestServer} from '../helpers/server.ts'
 
 let server: TestServer
 let browser: Browser
 
 beforeAll(async () => {
-  const executablePath = ensureChromium()
   server = await startTestServer({environment: {CONTACT_EMAIL: 'podcast@codetalks.example'}})
-  browser = await chromium.launch({
-    executablePath,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  })
+  browser = await launchChromium(['--disable-sync'])
 }, 300_000)
 afterAll(async () => {
   await browser?.close()

@@ -1,16 +1,13 @@
 // Browser, end to end: the Studio as this repository builds it (`sanity build`), opened in Debian's
-// headless Chromium against a local stand-in of Sanity's API over HTTP/2
-// (test/helpers/content-lake-stand-in.ts) that holds the sample dataset, takes the Studio's edits
-// and sends Sanity's signed webhook on each publish to the API server, run as `npm start` runs it
-// with its Sanity source reading the same dataset (test/helpers/sanity-stand-in.ts). Every host
-// but the stand-in is unresolvable, so the test runs offline. The tests run in order: the lists
-// and the API view first, then an editor's changes. Screenshots go to test/artifacts/studio-*.png.
-import {execFileSync} from 'node:child_process'
-import {mkdir, mkdtemp, readFile, rm} from 'node:fs/promises'
-import {tmpdir} from 'node:os'
-import {join} from 'node:path'
+// headless Chromium against a local stand-in of Sanity's API over HTTP/2 that holds the sample
+// dataset, takes the Studio's edits and sends Sanity's signed webhook on each publish to the API
+// server, run as `npm start` runs it with its Sanity source reading the same dataset
+// (test/helpers/studio-stack.ts). Every host but the stand-in is unresolvable, so the test runs
+// offline. The tests run in order: the lists and the API view first, then an editor's changes.
+// Screenshots go to test/artifacts/studio-*.png.
+import {readFile} from 'node:fs/promises'
 import {Client, StreamableHTTPClientTransport} from '@modelcontextprotocol/client'
-import {chromium, type Browser, type Page} from 'playwright-core'
+import type {Page} from 'playwright-core'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {z} from 'zod'
 import {episodeSchema, itemEnvelope, listEnvelope, meetupSchema, voiceSchema} from '../../server/api/v1/contract.ts'
@@ -18,90 +15,32 @@ import {voiceOrder} from '../../server/api/v1/order.ts'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
 import {slugify} from '../../plugin/slugify.ts'
 import {REQUIRED, SLUG_MISSING} from '../../plugin/validation.ts'
-import {ensureChromium} from '../helpers/chromium.ts'
 import {readContract} from '../helpers/contract.ts'
-import {startContentLakeStandIn, STUDIO_HOST, type ContentLakeStandIn} from '../helpers/content-lake-stand-in.ts'
+import {STUDIO_HOST, type ContentLakeStandIn} from '../helpers/content-lake-stand-in.ts'
 import type {Delivery} from '../helpers/content-lake-webhook.ts'
-import {startMainProcess, type MainProcess} from '../helpers/main-process.ts'
-import {startSanityStandIn} from '../helpers/sanity-stand-in.ts'
+import type {MainProcess} from '../helpers/main-process.ts'
 import {SAMPLE_DATASET} from '../helpers/server.ts'
+import {startStudioStack, type StudioStack} from '../helpers/studio-stack.ts'
 
 const slugSchema = z.object({current: z.string()})
 const statusSchema = z.object({last_build: z.object({ok: z.boolean(), kind: z.string()}).loose()}).loose()
 const documents = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)
-const PROJECT_ID = 'embedded' // the project the sample's image assets name, as the server's default
-// The server and the Studio's API view are configured alike, so their documents compare byte for byte.
-const PUBLIC_BASE_URL = 'https://api.codetalks.test'
-const SITE_URL = 'https://codetalks.test'
-const WEBHOOK_SECRET = 'the-stand-in-signs-with-this'
 /** From a publish in the Studio until the API serves it (the design card's promise to readers). */
 const PUBLISH_TO_VISIBLE_MS = 1000
 
-let studioDirectory: string
+let stack: StudioStack
 let lake: ContentLakeStandIn
-let queryApi: Awaited<ReturnType<typeof startSanityStandIn>>
 let server: MainProcess
 let deliveries: Delivery[]
-let browser: Browser
 let page: Page
 
 beforeAll(async () => {
-  const executablePath = ensureChromium()
-  // Built from the tree as it is, never a stale studio/dist, and configured as the server is.
-  studioDirectory = await mkdtemp(join(tmpdir(), 'studio-build-'))
-  const studioEnvironment = {
-    SANITY_TELEMETRY_DISABLED: '1',
-    SANITY_STUDIO_PROJECT_ID: PROJECT_ID,
-    SANITY_STUDIO_DATASET: 'production',
-    SANITY_STUDIO_API_BASE_URL: PUBLIC_BASE_URL,
-    SANITY_STUDIO_SITE_URL: SITE_URL,
-  }
-  execFileSync(process.execPath, ['node_modules/@sanity/cli/bin/run.js', 'build', studioDirectory, '--yes'], {
-    stdio: 'ignore',
-    env: {...process.env, ...studioEnvironment},
-  })
-  lake = await startContentLakeStandIn({studioDirectory, projectId: PROJECT_ID, documents})
-  queryApi = await startSanityStandIn(() => lake.dataset.all(), {dataset: 'production'})
-  // The operator's server, as `npm start` runs it against Sanity; only webhooks bring changes.
-  server = await startMainProcess({
-    PORT: '0',
-    PUBLIC_BASE_URL,
-    SITE_URL,
-    SANITY_PROJECT_ID: PROJECT_ID,
-    SANITY_API_HOST: queryApi.apiHost,
-    SANITY_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    RECONCILE_INTERVAL_SECONDS: '0',
-  })
-  deliveries = lake.sendWebhooks({
-    url: `${server.baseUrl}/webhooks/sanity`,
-    secret: WEBHOOK_SECRET,
-    filter: '_type in ["episode", "meetup", "voice"]',
-    projection: '{_id, _type}',
-  })
-  browser = await chromium.launch({
-    executablePath,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      `--host-resolver-rules=${lake.hostResolverRules}`,
-    ],
-  })
-  page = await (await browser.newContext({ignoreHTTPSErrors: true, viewport: {width: 1400, height: 900}})).newPage()
-  await mkdir('test/artifacts', {recursive: true})
+  stack = await startStudioStack()
+  ;({lake, server, deliveries, page} = stack)
 }, 300_000)
 // A minute: on a slow machine Chromium, the server's drain and the stand-ins' open streams took
 // longer than the default 10 s to close, and a passing suite failed in its teardown.
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  await queryApi?.close()
-  await lake?.close()
-  if (studioDirectory) await rm(studioDirectory, {recursive: true, force: true})
-}, 60_000)
+afterAll(() => stack?.close(), 60_000)
 
 // A failing test leaves its page as it was: test/artifacts/failed-<test>.png.
 afterEach(async ({task}) => {

@@ -2,9 +2,9 @@ import {execFileSync} from 'node:child_process'
 import {mkdir, mkdtemp, readFile, rm} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {chromium, type Browser, type Page, type Request} from 'playwright-core'
+import type {Page, Request} from 'playwright-core'
 import {parseNdjson} from '../../server/content/ndjson.ts'
-import {ensureChromium} from './chromium.ts'
+import {launchChromium} from './chromium.ts'
 import {startContentLakeStandIn, type ContentLakeStandIn} from './content-lake-stand-in.ts'
 import type {Delivery} from './content-lake-webhook.ts'
 import {startMainProcess, type MainProcess} from './main-process.ts'
@@ -35,7 +35,6 @@ export interface StudioStack {
  */
 export async function startStudioStack(): Promise<StudioStack> {
   const documents = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)
-  const executablePath = ensureChromium()
   // Built from the tree as it is, never a stale studio/dist, and configured as the server is.
   const studioDirectory = await mkdtemp(join(tmpdir(), 'studio-build-'))
   execFileSync(process.execPath, ['node_modules/@sanity/cli/bin/run.js', 'build', studioDirectory, '--yes'], {
@@ -67,18 +66,7 @@ export async function startStudioStack(): Promise<StudioStack> {
     filter: '_type in ["episode", "meetup", "voice"]',
     projection: '{_id, _type}',
   })
-  const browser: Browser = await chromium.launch({
-    executablePath,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      `--host-resolver-rules=${lake.hostResolverRules}`,
-    ],
-  })
+  const browser = await launchChromium([`--host-resolver-rules=${lake.hostResolverRules}`])
   const page = await (
     await browser.newContext({ignoreHTTPSErrors: true, viewport: {width: 1400, height: 900}})
   ).newPage()

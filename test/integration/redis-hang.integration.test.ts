@@ -2,31 +2,24 @@
 // hangs: SIGSTOP keeps its connections open and answers nothing, unlike a Redis that is down.
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {eventually} from '../helpers/eventually.ts'
-import {startMainProcess, type MainProcess} from '../helpers/main-process.ts'
-import {startRedis, type RedisServer} from '../helpers/redis.ts'
-import {SAMPLE_DATASET} from '../helpers/server.ts'
+import type {MainProcess} from '../helpers/main-process.ts'
+import {startMainWithRedis, type MainWithRedis} from '../helpers/main-with-redis.ts'
+import type {RedisServer} from '../helpers/redis.ts'
 import {sendSignedWebhook} from '../helpers/signed-webhook.ts'
 
 const SECRET = 'a-webhook-secret-for-a-hung-redis'
+let running: MainWithRedis
 let redis: RedisServer
 let server: MainProcess
 
 beforeAll(async () => {
-  redis = await startRedis()
-  server = await startMainProcess({
-    PORT: '0',
-    DATASET_FILE: SAMPLE_DATASET,
-    REDIS_URL: redis.url,
+  running = await startMainWithRedis({
     RATE_LIMIT_QUOTA: '1000',
-    RECONCILE_INTERVAL_SECONDS: '0',
     SANITY_WEBHOOK_SECRET: SECRET,
   })
+  ;({redis, server} = running)
 }, 30_000)
-afterAll(async () => {
-  redis.wake()
-  await server.stop('SIGKILL')
-  await redis.stop()
-})
+afterAll(() => running.stop())
 
 async function timedGet(path: string): Promise<{status: number; rateLimited: boolean; ms: number}> {
   const started = performance.now()

@@ -5,30 +5,23 @@ import {Agent, request} from 'node:http'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {z} from 'zod'
 import {eventually} from '../helpers/eventually.ts'
-import {startMainProcess, type MainProcess} from '../helpers/main-process.ts'
-import {startRedis, type RedisServer} from '../helpers/redis.ts'
-import {SAMPLE_DATASET} from '../helpers/server.ts'
+import type {MainProcess} from '../helpers/main-process.ts'
+import {startMainWithRedis, type MainWithRedis} from '../helpers/main-with-redis.ts'
+import type {RedisServer} from '../helpers/redis.ts'
 
 const QUOTA = 40
+let running: MainWithRedis
 let redis: RedisServer
 let server: MainProcess
 
 beforeAll(async () => {
-  redis = await startRedis()
-  server = await startMainProcess({
-    PORT: '0',
-    DATASET_FILE: SAMPLE_DATASET,
-    REDIS_URL: redis.url,
+  running = await startMainWithRedis({
     RATE_LIMIT_QUOTA: String(QUOTA),
     RATE_LIMIT_WINDOW_SECONDS: '600',
-    RECONCILE_INTERVAL_SECONDS: '0',
   })
+  ;({redis, server} = running)
 }, 30_000)
-afterAll(async () => {
-  redis.wake()
-  await server.stop('SIGKILL')
-  await redis.stop()
-})
+afterAll(() => running.stop())
 
 interface Answer {
   status: number

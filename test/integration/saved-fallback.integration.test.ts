@@ -60,7 +60,34 @@ async function run<T>(
   }
 }
 
+/** Starts a server until it has saved its snapshot, and returns what `read` saw then. */
+function firstRun<T>(environment: Record<string, string>, read: (process: MainProcess) => Promise<T>): Promise<T> {
+  return run(environment, async (process) => {
+    await eventually(async () => expect(process.output()).toContain('saved the snapshot'), STARTS)
+    return read(process)
+  })
+}
+
+const readSample = async () => parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)
+
 let folder: string
+/** A server over the dataset file in `folder/name`, saving its snapshot beside it. */
+const fileEnvironment = (name: string) => ({
+  PORT: '0',
+  DATASET_FILE: join(folder, name, 'catalog.ndjson'),
+  SNAPSHOT_DIR: join(folder, name, 'snapshots'),
+  RECONCILE_INTERVAL_SECONDS: '0',
+})
+/** A server reading Sanity's query API at `apiHost`, saving its snapshot in `folder/name`. */
+const sanityEnvironment = (apiHost: string, name: string) => ({
+  PORT: '0',
+  SANITY_PROJECT_ID: 'embedded',
+  SANITY_DATASET: 'production',
+  SANITY_API_HOST: apiHost,
+  SANITY_TOKEN: 'read-token',
+  SNAPSHOT_DIR: join(folder, name, 'snapshots'),
+  RECONCILE_INTERVAL_SECONDS: '0',
+})
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'catalog-fallback-'))
 })
@@ -74,12 +101,8 @@ describe('a restart over a bad dataset file, with a saved snapshot and CDN purge
   beforeAll(async () => {
     recorder = await purgeRecorder()
     original = await readFile(SAMPLE_DATASET, 'utf8')
-    const directory = join(folder, 'file')
     environment = {
-      PORT: '0',
-      DATASET_FILE: join(directory, 'catalog.ndjson'),
-      SNAPSHOT_DIR: join(directory, 'snapshots'),
-      RECONCILE_INTERVAL_SECONDS: '0',
+      ...fileEnvironment('file'),
       MASS_DELETION_CONFIRM_SECONDS: '600',
       CDN_PURGE: 'varnish',
       CDN_PURGE_URLS: recorder.url,
@@ -87,8 +110,7 @@ describe('a restart over a bad dataset file, with a saved snapshot and CDN purge
     }
     await cp(SAMPLE_DATASET, environment.DATASET_FILE ?? '')
     // A first run saves the snapshot and purges the edge up to it, so the purge queue knows what the edge holds.
-    saved = await run(environment, async (process) => {
-      await eventually(async () => expect(process.output()).toContain('saved the snapshot'), STARTS)
+    saved = await firstRun(environment, async (process) => {
       const served = await status(process)
       await eventually(
         async () =>
@@ -172,22 +194,11 @@ describe('a restart over a bad dataset file, with a saved snapshot and CDN purge
 
 describe('a restart while Sanity answers 500, with a saved snapshot', {timeout: 90_000}, () => {
   it('starts, serves the saved catalog, says the first read failed, and reads once Sanity answers again', async () => {
-    const documents: SanityDocument[] = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)
+    const documents = await readSample()
     const standIn = await startSanityStandIn(() => documents, {dataset: 'production'})
-    const environment = {
-      PORT: '0',
-      SANITY_PROJECT_ID: 'embedded',
-      SANITY_DATASET: 'production',
-      SANITY_API_HOST: standIn.apiHost,
-      SANITY_TOKEN: 'read-token',
-      SNAPSHOT_DIR: join(folder, 'sanity', 'snapshots'),
-      RECONCILE_INTERVAL_SECONDS: '0',
-    }
+    const environment = sanityEnvironment(standIn.apiHost, 'sanity')
     try {
-      const first = await run(environment, async (process) => {
-        await eventually(async () => expect(process.output()).toContain('saved the snapshot'), STARTS)
-        return body(process, '/api/v1/all.json')
-      })
+      const first = await firstRun(environment, (process) => body(process, '/api/v1/all.json'))
       standIn.failWith(500)
       await run(environment, async (process) => {
         expect(await body(process, '/api/v1/all.json')).toEqual(first)
@@ -221,24 +232,11 @@ describe('a restart while Sanity answers 500, with a saved snapshot', {timeout: 
 
 describe('a restart while Sanity answers an empty dataset, with a saved snapshot', {timeout: 90_000}, () => {
   it('is held: the saved catalog is served, not ready, and /status says held', async () => {
-    const documents: SanityDocument[] = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)
-    let answered = documents
+    let answered: SanityDocument[] = await readSample()
     const standIn = await startSanityStandIn(() => answered, {dataset: 'production'})
-    const environment = {
-      PORT: '0',
-      SANITY_PROJECT_ID: 'embedded',
-      SANITY_DATASET: 'production',
-      SANITY_API_HOST: standIn.apiHost,
-      SANITY_TOKEN: 'read-token',
-      SNAPSHOT_DIR: join(folder, 'sanity-empty', 'snapshots'),
-      RECONCILE_INTERVAL_SECONDS: '0',
-      MASS_DELETION_CONFIRM_SECONDS: '600',
-    }
+    const environment = {...sanityEnvironment(standIn.apiHost, 'sanity-empty'), MASS_DELETION_CONFIRM_SECONDS: '600'}
     try {
-      const first = await run(environment, async (process) => {
-        await eventually(async () => expect(process.output()).toContain('saved the snapshot'), STARTS)
-        return body(process, '/api/v1/all.json')
-      })
+      const first = await firstRun(environment, (process) => body(process, '/api/v1/all.json'))
       answered = []
       await run(environment, async (process) => {
         expect(await body(process, '/api/v1/all.json')).toEqual(first)
@@ -254,28 +252,17 @@ describe('a restart while Sanity answers an empty dataset, with a saved snapshot
 
 describe('a restart over a saved snapshot with one damaged item, while Sanity answers 500', {timeout: 120_000}, () => {
   it('serves the rest of the saved catalog, never the damaged item, says so, and serves it again once Sanity answers', async () => {
-    const documents: SanityDocument[] = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)
+    const documents = await readSample()
     const standIn = await startSanityStandIn(() => documents, {dataset: 'production'})
-    const environment = {
-      PORT: '0',
-      SANITY_PROJECT_ID: 'embedded',
-      SANITY_DATASET: 'production',
-      SANITY_API_HOST: standIn.apiHost,
-      SANITY_TOKEN: 'read-token',
-      SNAPSHOT_DIR: join(folder, 'sanity-damaged', 'snapshots'),
-      RECONCILE_INTERVAL_SECONDS: '0',
-    }
+    const environment = sanityEnvironment(standIn.apiHost, 'sanity-damaged')
     const OTHER = '/api/v1/episodes/ep-2-react-server-components.json'
     try {
-      const first = await run(environment, async (process) => {
-        await eventually(async () => expect(process.output()).toContain('saved the snapshot'), STARTS)
-        return {
-          episode: await body(process, EPISODE),
-          other: await body(process, OTHER),
-          list: await body(process, '/api/v1/episodes.json?limit=100'),
-          counts: (await status(process)).snapshot.counts,
-        }
-      })
+      const first = await firstRun(environment, async (process) => ({
+        episode: await body(process, EPISODE),
+        other: await body(process, OTHER),
+        list: await body(process, '/api/v1/episodes.json?limit=100'),
+        counts: (await status(process)).snapshot.counts,
+      }))
       expect(first.other.status).toBe(200)
       expect(first.list.text).toContain('"slug":"ep-1-why-we-started"')
       const savedFile = join(environment.SNAPSHOT_DIR, 'snapshot.ndjson')
@@ -344,19 +331,10 @@ describe('a damaged saved snapshot, or one saved by other code', {timeout: 90_00
   let savedFile: string
   let good: {status: number; etag: string | null; text: string}
   beforeAll(async () => {
-    const directory = join(folder, 'damaged')
-    environment = {
-      PORT: '0',
-      DATASET_FILE: join(directory, 'catalog.ndjson'),
-      SNAPSHOT_DIR: join(directory, 'snapshots'),
-      RECONCILE_INTERVAL_SECONDS: '0',
-    }
+    environment = fileEnvironment('damaged')
     savedFile = join(environment.SNAPSHOT_DIR ?? '', 'snapshot.ndjson')
     await cp(SAMPLE_DATASET, environment.DATASET_FILE ?? '')
-    good = await run(environment, async (process) => {
-      await eventually(async () => expect(process.output()).toContain('saved the snapshot'), STARTS)
-      return body(process, EPISODE)
-    })
+    good = await firstRun(environment, (process) => body(process, EPISODE))
   }, 60_000)
 
   /** Starts over the saved file as `damage` leaves it: the episode's true bytes are served from the first request, and /status says why. */
@@ -422,15 +400,9 @@ describe('a damaged saved snapshot, or one saved by other code', {timeout: 90_00
 
 describe('temporary files a killed save left in SNAPSHOT_DIR', {timeout: 180_000}, () => {
   it('are left by a real kill -9 during a save, and removed by the next start', async () => {
-    const directory = join(folder, 'killed')
-    const environment = {
-      PORT: '0',
-      DATASET_FILE: join(directory, 'catalog.ndjson'),
-      SNAPSHOT_DIR: join(directory, 'snapshots'),
-      RECONCILE_INTERVAL_SECONDS: '0',
-    }
+    const environment = fileEnvironment('killed')
     // About 3,000 documents: a save of a few megabytes, long enough to be killed in the middle of.
-    const grown = growDataset(parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET), 3_000)
+    const grown = growDataset(await readSample(), 3_000)
     const text = grown.map((document) => JSON.stringify(document)).join('\n')
     const writeDataset = async (content: string) => {
       await writeFile(`${environment.DATASET_FILE}.next`, content)
@@ -480,17 +452,9 @@ describe('temporary files a killed save left in SNAPSHOT_DIR', {timeout: 180_000
   })
 
   it('are removed at the next start', async () => {
-    const directory = join(folder, 'leftovers')
-    const environment = {
-      PORT: '0',
-      DATASET_FILE: join(directory, 'catalog.ndjson'),
-      SNAPSHOT_DIR: join(directory, 'snapshots'),
-      RECONCILE_INTERVAL_SECONDS: '0',
-    }
+    const environment = fileEnvironment('leftovers')
     await cp(SAMPLE_DATASET, environment.DATASET_FILE)
-    await run(environment, async (process) =>
-      eventually(async () => expect(process.output()).toContain('saved the snapshot'), STARTS),
-    )
+    await firstRun(environment, async () => undefined)
     // What `kill -9` during a save leaves: the file written beside, never renamed over.
     const saved = await readFile(join(environment.SNAPSHOT_DIR, 'snapshot.ndjson'))
     await writeFile(
