@@ -14,7 +14,7 @@ import {encodeSignatureHeader} from '@sanity/webhook'
 import {z} from 'zod'
 import {parseNdjson} from '../server/content/ndjson.ts'
 import {growDataset} from './grow-dataset.ts'
-import {START_ARGUMENTS} from './start-command.ts'
+import {START_ARGUMENTS, START_ENV} from './start-command.ts'
 
 const label = process.argv[2] ?? 'run'
 const SIZE = Number(process.env.PROBE_SIZE ?? 100_000)
@@ -70,6 +70,7 @@ async function start(): Promise<{server: Server; firstOkMs: number}> {
   const flags = (process.env.PROBE_FLAGS ?? '').split(' ').filter(Boolean)
   const child = spawn(process.execPath, [...flags, ...START_ARGUMENTS], {
     env: {
+      ...START_ENV,
       PATH: process.env.PATH,
       NODE_OPTIONS: '',
       PORT: '0',

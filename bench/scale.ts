@@ -13,7 +13,7 @@ import autocannon from 'autocannon'
 import {parseNdjson, type SanityDocument} from '../server/content/ndjson.ts'
 import {startSanityStandIn} from '../test/helpers/sanity-stand-in.ts'
 import {growDataset} from './grow-dataset.ts'
-import {START_ARGUMENTS} from './start-command.ts'
+import {START_ARGUMENTS, START_ENV} from './start-command.ts'
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number)
 const SOURCES = (process.env.BENCH_SOURCES ?? 'file,sanity').split(',')
@@ -34,6 +34,7 @@ async function startServer(environment: Record<string, string>): Promise<{server
   const started = performance.now()
   const child = spawn(process.execPath, START_ARGUMENTS, {
     env: {
+      ...START_ENV,
       PATH: process.env.PATH,
       NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS ?? '',
       PORT: '0',
