@@ -29,7 +29,7 @@ import {join} from 'node:path'
 import {promisify} from 'node:util'
 import {parseNdjson} from '../server/content/ndjson.ts'
 import {growDataset} from './grow-dataset.ts'
-import {START_FLAGS} from './start-command.ts'
+import {START_ENV, START_FLAGS} from './start-command.ts'
 import {waitFor} from './wait-for.ts'
 
 const run = promisify(execFile)
@@ -102,14 +102,15 @@ async function startNode(
   environment: Record<string, string>,
   options: {profileDirectory?: string; cwd?: string} = {},
 ): Promise<ChildProcess> {
-  // The origin runs with npm start's Node flags; the peers with Node's defaults.
+  // The origin runs with npm start's Node flags and environment; the peers with Node's defaults.
+  const origin = script === 'server/main.ts'
   const nodeArguments = [
-    ...(script === 'server/main.ts' ? START_FLAGS : []),
+    ...(origin ? START_FLAGS : []),
     ...(options.profileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDirectory}`] : []),
   ]
   const stdout = await open(join(work, `stdout-${port}.log`), 'w')
   const child = spawn('taskset', ['-c', '0', process.execPath, ...nodeArguments, script], {
-    env: {...process.env, ...ORIGIN_ENVIRONMENT, ...environment, PORT: String(port)},
+    env: {...process.env, ...(origin ? START_ENV : {}), ...ORIGIN_ENVIRONMENT, ...environment, PORT: String(port)},
     stdio: ['ignore', stdout.fd, 'inherit'],
     cwd: options.cwd,
   })

@@ -2,7 +2,7 @@
 import {spawn, type ChildProcess} from 'node:child_process'
 import {readFile} from 'node:fs/promises'
 import {encodeSignatureHeader} from '@sanity/webhook'
-import {START_ARGUMENTS} from './start-command.ts'
+import {START_ARGUMENTS, START_ENV} from './start-command.ts'
 
 export interface ServerProcess {
   child: ChildProcess
@@ -31,6 +31,7 @@ export async function startServerProcess(
   const started = performance.now()
   const child = spawn(process.execPath, [...nodeFlags, ...START_ARGUMENTS], {
     env: {
+      ...START_ENV,
       PATH: process.env.PATH,
       NODE_OPTIONS: '',
       PORT: '0',

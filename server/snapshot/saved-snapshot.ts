@@ -1,5 +1,5 @@
 import {createHash} from 'node:crypto'
-import {mkdir, open, readdir, readFile, rename, rm, type FileHandle} from 'node:fs/promises'
+import {mkdir, open, readdir, rename, rm, type FileHandle} from 'node:fs/promises'
 import {join} from 'node:path'
 import {z} from 'zod'
 import {PROBLEM_SEVERITIES, PROBLEM_SOURCES, type Catalog, type CatalogEntry} from '../api/v1/catalog.ts'
@@ -53,6 +53,7 @@ const FORMAT = 4
 const FILE_NAME = 'snapshot.ndjson'
 const TEMPORARY = /^snapshot\.ndjson\..+\.tmp$/
 const WRITE_BLOCK_BYTES = 1 << 20
+const READ_BLOCK_BYTES = 1 << 20
 const NEWLINE = Buffer.from('\n')
 
 const recordSchema = z.tuple([z.string(), z.string(), z.string(), z.number()]) // document id, updatedAt, ETag, Last-Modified ms
@@ -92,12 +93,10 @@ export function openSnapshotFile(directory: string, settings: unknown, code: str
   return {
     async load() {
       await removeLeftovers(directory)
-      const bytes = await readFile(path).catch(() => undefined)
-      if (!bytes) return undefined
+      const file = await readHeaderApart(path)
+      if (!file) return undefined
       // The first line is the header's digest and the header: `<digest> <json>`.
-      const headerEnd = bytes.indexOf(0x0a)
-      if (headerEnd === -1) throw new Error(`${path} ends inside its header: it was cut short`)
-      const line = bytes.subarray(0, headerEnd)
+      const {line, bytes} = file
       const space = line.indexOf(0x20)
       const headerBytes = line.subarray(space + 1)
       if (space === -1 || line.toString('utf8', 0, space) !== digestOf(headerBytes)) {
@@ -111,15 +110,15 @@ export function openSnapshotFile(directory: string, settings: unknown, code: str
       const header = parsed.data
       // One digest over all items, one pass over contiguous bytes (a fraction of a digest per
       // item). Only when it fails is each item checked against its ETag, to leave out the damaged ones.
-      const intact = digestOf(bytes.subarray(headerEnd + 1)) === header.itemsDigest
+      const intact = digestOf(bytes) === header.itemsDigest
       const items = new Map<CatalogEntry<unknown>, KnownItem>()
       const refused: RefusedItem[] = []
-      let offset = headerEnd + 1
+      let offset = 0
       const entries = <Item>(collection: CollectionName): CatalogEntry<Item>[] =>
         header.items[collection].flatMap(([documentId, updatedAt, etag, lastModified]) => {
           const end = bytes.indexOf(0x0a, offset)
           if (end === -1) throw new Error(`${path} ends before its last item: it was cut short`)
-          // Items are views into the file's bytes: the catalog is held once, as the server holds it.
+          // Items are views into the bytes after the header: the catalog is held once, as the server holds it.
           const body = bytes.subarray(offset, end)
           offset = end + 1
           if (!intact && strongEtag(body) !== etag) {
@@ -189,6 +188,47 @@ export function openSnapshotFile(directory: string, settings: unknown, code: str
       }
     },
   }
+}
+
+/**
+ * The file's first line, and every byte after it in a buffer of its own: the items are views into
+ * that buffer, which would otherwise keep the header (a record per item) alive as long as any of
+ * them. Undefined when there is no file to read.
+ */
+async function readHeaderApart(path: string): Promise<{line: Buffer; bytes: Buffer} | undefined> {
+  const handle = await open(path, 'r').catch(() => undefined)
+  if (!handle) return undefined
+  try {
+    const {size} = await handle.stat()
+    const head: Buffer[] = []
+    for (let position = 0; position < size;) {
+      const block = await readExactly(handle, Buffer.allocUnsafe(Math.min(READ_BLOCK_BYTES, size - position)), position)
+      const newline = block.indexOf(0x0a)
+      if (newline === -1) {
+        head.push(block)
+        position += block.length
+        continue
+      }
+      head.push(block.subarray(0, newline))
+      const bytes = Buffer.allocUnsafeSlow(size - position - newline - 1)
+      const copied = block.copy(bytes, 0, newline + 1)
+      await readExactly(handle, bytes.subarray(copied), position + block.length)
+      return {line: Buffer.concat(head), bytes}
+    }
+    throw new Error(`${path} ends inside its header: it was cut short`)
+  } finally {
+    await handle.close()
+  }
+}
+
+/** Fills `into` from `position` on; the file is never written in place (a save renames a new one over it). */
+async function readExactly(handle: FileHandle, into: Buffer, position: number): Promise<Buffer> {
+  for (let filled = 0; filled < into.length;) {
+    const {bytesRead} = await handle.read(into, filled, into.length - filled, position + filled)
+    if (bytesRead === 0) throw new Error('the saved snapshot ended while it was read')
+    filled += bytesRead
+  }
+  return into
 }
 
 /** How many items to name when describing refused ones: the rest are counted. */

@@ -7,6 +7,7 @@ import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 import {promisify} from 'node:util'
 import {describe, expect, it} from 'vitest'
+import {START_ARGUMENTS, START_ENV} from '../../bench/start-command.ts'
 import {loadConfig} from '../../server/config.ts'
 
 const UNIT = 'deploy/catalog-api@.service'
@@ -32,10 +33,10 @@ describe('the systemd unit', () => {
     },
   )
 
-  it("runs the project's own Node with the flags of npm start, so the two cannot drift", async () => {
-    const start =
-      (JSON.parse(await readFile('package.json', 'utf8')) as {scripts: Record<string, string>}).scripts.start ?? ''
-    expect(setting('ExecStart')).toEqual([`${INSTALLED_AT}/node_modules/.bin/${start}`])
+  it("runs the project's own Node with the flags and environment of npm start, so the two cannot drift", () => {
+    expect(setting('ExecStart')).toEqual([`${INSTALLED_AT}/node_modules/.bin/node ${START_ARGUMENTS.join(' ')}`])
+    const environment = setting('Environment').flatMap((line) => line.split(' '))
+    for (const [name, value] of Object.entries(START_ENV)) expect(environment).toContain(`${name}=${value}`)
     expect(setting('WorkingDirectory')).toEqual([INSTALLED_AT])
   })
 

@@ -95,6 +95,21 @@ describe('a saved snapshot', () => {
     expect(await readdir(directory), 'no temporary file left').toEqual(['snapshot.ndjson'])
   })
 
+  it('lets the header go once read: its items are views into their own bytes, a header of several read blocks included', async () => {
+    const file = openSnapshotFile(directory, SETTINGS, CODE)
+    const episodes = [item('ep-1'), item('ep-2', 'עברית')]
+    // The header is read in blocks of a megabyte until its newline: a long fingerprint spans a few.
+    const fingerprint = 'f'.repeat(2.5 * 1024 * 1024)
+    await file.save(snapshotOf({episodes, voices: [item('dana')]}), fingerprint)
+    const whole = await readFile(join(directory, 'snapshot.ndjson'))
+    const saved = await file.load()
+    expect(saved?.fingerprint).toBe(fingerprint)
+    const bodies = [...(saved?.items.values() ?? [])].map((known) => known.body)
+    expect(bodies.map((body) => body.toString())).toEqual([...episodes, item('dana')].map(({body}) => body.toString()))
+    expect(new Set(bodies.map((body) => body.buffer)).size).toBe(1)
+    expect(bodies[0]?.buffer.byteLength).toBe(whole.length - whole.indexOf('\n') - 1)
+  })
+
   it("is one header line (the header's digest, then the header), then each body on a line", async () => {
     await openSnapshotFile(directory, SETTINGS, CODE).save(
       snapshotOf({meetups: [item('m-1')], voices: [item('v-1')]}),
@@ -192,6 +207,8 @@ describe('when the saved snapshot is not used', () => {
     await expect(file.load()).rejects.toThrow(`${path} ends before its last item: it was cut short`)
     await writeFile(path, Buffer.concat([whole, Buffer.from('{"data":{}}\n')]))
     await expect(file.load()).rejects.toThrow(`${path} holds more lines than its header lists`)
+    await writeFile(path, whole.subarray(0, whole.indexOf('\n')))
+    await expect(file.load()).rejects.toThrow(`${path} ends inside its header: it was cut short`)
   })
 })
 
