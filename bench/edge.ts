@@ -68,6 +68,10 @@ async function edgeOver(initial: SanityDocument[]): Promise<EdgeUnderTest> {
   // listening yet: until that purge's retry has landed, it can empty the cache in the middle of the
   // first edit's measurement (16 of 20 untouched items read as refetched after edit 0 in one run).
   await origin.edge?.drained()
+  // Measured once the start's own work is over, as bench:scale waits for a settled server: the site
+  // documents compressed after the start (seconds of CPU at 100k) made a first edit in their midst
+  // take 1,171 ms against 231 to 522 for the nine after it.
+  await origin.store.current().warm()
   // The newest episode: its edit changes its item, the first page of the list and the bulk document.
   const newest = z
     .object({data: z.array(z.object({slug: z.string()})).min(1)})
@@ -168,6 +172,8 @@ for (const size of SIZES) {
             throw new Error(`${name} (${url}) was not fresh at the edge 30 s after the webhook`)
         }
         row[name].push(performance.now() - sentAt)
+        if (process.env.BENCH_DEBUG)
+          console.log(`${size} edit ${edit}: ${name} fresh after ${Math.round(performance.now() - sentAt)} ms`)
         for (let read = 0; read < READS_AFTER_FRESH; read += 1)
           if ((await headAt(url)).etag === before.get(documentsToWatch[name])) row.staleAfterFresh += 1
       }),
@@ -180,8 +186,9 @@ for (const size of SIZES) {
   }
   freshnessRows.push(row)
 
-  // 2. Hit ratio while an episode is published every second (at the smallest size).
-  if (size === SIZES[0]) {
+  // 2. Hit ratio while an episode is published every second (at the smallest size, and only up to
+  // 10k: at 100k its readers fetch the 100 MB bulk document anew after every publish).
+  if (size === SIZES[0] && size <= 10_000) {
     const readPaths = [
       ...edge.origin.store
         .current()
@@ -347,11 +354,17 @@ ${freshnessRows
 
 ## Hit ratio while publishing every second
 
-8 readers over ${hitRatio.documents} documents (each read once through the edge before the count starts) for ${SECONDS} s at ${count(SIZES[0] ?? 0)} documents, one episode published a second: ${hitRatio.reads} reads,
+${
+  hitRatio.reads === 0
+    ? `Not measured: the first size (${count(SIZES[0] ?? 0)} documents) is over 10,000.`
+    : `8 readers over ${hitRatio.documents} documents (each read once through the edge before the count starts) for ${SECONDS} s at ${count(SIZES[0] ?? 0)} documents, one episode published a second: ${hitRatio.reads} reads,
 ${hitRatio.hits} hits (${((hitRatio.hits / hitRatio.reads) * 100).toFixed(1)} %). Only the edited item, its list, the bulk
 document and the site documents whose bytes changed are purged; the rest stay cached. Reads that failed: ${
-  hitRatio.failed.size === 0 ? 'none' : [...hitRatio.failed].map(([reason, times]) => `${times} × ${reason}`).join('; ')
-}.
+        hitRatio.failed.size === 0
+          ? 'none'
+          : [...hitRatio.failed].map(([reason, times]) => `${times} × ${reason}`).join('; ')
+      }.`
+}
 
 ## Requests per second, one core
 
