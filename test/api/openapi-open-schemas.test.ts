@@ -1,0 +1,22 @@
+// Two promises of the OpenAPI document to clients: a 405 names the methods it allows in its
+// `Allow` header, and a map of values (the service index's endpoints) keeps the schema of its values
+// while the closed objects are published open.
+import {describe, expect, it} from 'vitest'
+import {buildOpenApiDocument} from '../../server/api/openapi.ts'
+
+const document = buildOpenApiDocument({publicBaseUrl: 'https://api.example', apiName: 'Example Catalog'})
+
+describe('the OpenAPI document', () => {
+  it('promises "GET, HEAD" in the Allow header of every 405', () => {
+    const responses = Object.values(document.paths ?? {}).map((path) => path.get?.responses?.['405'])
+    expect(responses.length).toBeGreaterThan(0)
+    for (const response of responses)
+      expect(response).toMatchObject({headers: {allow: {required: true, schema: {type: 'string', const: 'GET, HEAD'}}}})
+  })
+
+  it("keeps the schema of a map's values: the service index's endpoints are strings", () => {
+    expect(document.components?.schemas?.ServiceIndex).toMatchObject({
+      properties: {endpoints: {type: 'object', additionalProperties: {type: 'string'}}},
+    })
+  })
+})
