@@ -1,4 +1,4 @@
-// Two promises of the OpenAPI document to clients: a 405 names the methods it allows in its
+// Promises of the OpenAPI document to clients: the envelopes of lists and items, a 405 names the methods it allows in its
 // `Allow` header, and a map of values (the service index's endpoints) keeps the schema of its values
 // while the closed objects are published open.
 import {describe, expect, it} from 'vitest'
@@ -17,6 +17,30 @@ describe('the OpenAPI document', () => {
   it("keeps the schema of a map's values: the service index's endpoints are strings", () => {
     expect(document.components?.schemas?.ServiceIndex).toMatchObject({
       properties: {endpoints: {type: 'object', additionalProperties: {type: 'string'}}},
+    })
+  })
+
+  it('wraps a list in data and pagination, and an item in data', () => {
+    const schemaOf = (path: string) => document.paths?.[path]?.get?.responses?.['200']
+    expect(schemaOf('/episodes.json')).toMatchObject({
+      content: {
+        'application/json': {
+          schema: {
+            properties: {
+              data: {type: 'array', items: {$ref: '#/components/schemas/Episode'}},
+              pagination: {$ref: '#/components/schemas/Pagination'},
+            },
+            required: ['data', 'pagination'],
+          },
+        },
+      },
+    })
+    expect(schemaOf('/episodes/{slug}.json')).toMatchObject({
+      content: {
+        'application/json': {
+          schema: {properties: {data: {$ref: '#/components/schemas/Episode'}}, required: ['data']},
+        },
+      },
     })
   })
 })
