@@ -136,4 +136,17 @@ describe('the Sanity webhook endpoint', () => {
     const again = await deliver(payload, {at: NOW + 4})
     expect(again).toMatchObject({status: 202, body: {status: 'accepted', rebuild: 'document'}})
   })
+
+  it('tells the sender of a change it could not record to deliver it again', async () => {
+    recorded = false
+    try {
+      const refused = await deliver({_id: 'voice-3', _type: 'voice'}, {at: NOW + 5})
+      expect(refused.status).toBe(503)
+      expect(refused.body).toMatchObject({
+        detail: expect.stringMatching(/could not be recorded on disk.*deliver it again/),
+      })
+    } finally {
+      recorded = true
+    }
+  })
 })
