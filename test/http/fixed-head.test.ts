@@ -156,7 +156,10 @@ describe('the check at start', () => {
 
 describe('fixed header lines, joined', () => {
   it('are the head lines of the list, and two joined are both, in order', () => {
-    expect(VARIANT.lines).toBe('ETag: "abc"\r\nContent-Type: application/json; charset=utf-8\r\n')
+    // Made here, not at import, so that the lines are joined while the test runs.
+    expect(fixedHeaders(['ETag', '"abc"', 'Content-Type', 'application/json; charset=utf-8']).lines).toBe(
+      'ETag: "abc"\r\nContent-Type: application/json; charset=utf-8\r\n',
+    )
     const joined = joinFixedHeaders(VARIANT, SHARED)
     expect(joined.list).toEqual([...VARIANT.list, ...SHARED.list])
     expect(joined.lines).toBe(`${VARIANT.lines}Access-Control-Allow-Origin: *\r\nX-Content-Type-Options: nosniff\r\n`)
