@@ -1,12 +1,13 @@
 // Fixed header lines over real HTTP: they reach the wire once, as written, with Node's own framing
 // and connection headers around them, on keep-alive connections and on a plain ServerResponse.
-import {createServer, ServerResponse, type Server} from 'node:http'
-import {connect} from 'node:net'
+import {createServer, IncomingMessage, ServerResponse, type Server} from 'node:http'
+import {connect, Socket} from 'node:net'
 import {afterEach, describe, expect, it} from 'vitest'
 import {
   FixedHeadResponse,
   fixedHeaders,
   fixedHeadsWork,
+  joinFixedHeaders,
   NO_FIXED_HEADERS,
   writeHeadWithFixed,
 } from '../../server/http/fixed-head.ts'
@@ -150,5 +151,37 @@ describe('the check at start', () => {
       }
     }
     expect(fixedHeadsWork(Dropping)).toBe(false)
+  })
+})
+
+describe('fixed header lines, joined', () => {
+  it('are the head lines of the list, and two joined are both, in order', () => {
+    // Made here, not at import, so that the lines are joined while the test runs.
+    expect(fixedHeaders(['ETag', '"abc"', 'Content-Type', 'application/json; charset=utf-8']).lines).toBe(
+      'ETag: "abc"\r\nContent-Type: application/json; charset=utf-8\r\n',
+    )
+    const joined = joinFixedHeaders(VARIANT, SHARED)
+    expect(joined.list).toEqual([...VARIANT.list, ...SHARED.list])
+    expect(joined.lines).toBe(`${VARIANT.lines}Access-Control-Allow-Origin: *\r\nX-Content-Type-Options: nosniff\r\n`)
+  })
+
+  it('leave nothing behind for the next plain writeHead of the process', () => {
+    const headOf = (response: FixedHeadResponse): unknown => Reflect.get(response, '_header')
+    const first = new FixedHeadResponse(new IncomingMessage(new Socket()))
+    writeHeadWithFixed(first, 200, VARIANT, NO_FIXED_HEADERS, [], ['Content-Length', '0'])
+    const second = new FixedHeadResponse(new IncomingMessage(new Socket()))
+    second.writeHead(204, ['X-Own', '1'])
+    expect(headOf(second)).toMatch(/^HTTP\/1\.1 204 No Content\r\nX-Own: 1\r\n/)
+  })
+})
+
+describe('the check at start, failing', () => {
+  it('finds that a response class that throws does not take the lines', () => {
+    class Throwing extends FixedHeadResponse {
+      override writeHeadWithFixed(): void {
+        throw new Error('changed inside')
+      }
+    }
+    expect(fixedHeadsWork(Throwing)).toBe(false)
   })
 })

@@ -296,3 +296,101 @@ describe('pathOf', () => {
     expect(pathOf('?x')).toBe('')
   })
 })
+
+describe('the rate-limit policy and the version lifecycle, by default', () => {
+  it('gives a limited response the shared headers and the policy, after CORS', () => {
+    const {send, seen} = listener({
+      rateLimiter: {policy: fixedHeaders(['RateLimit-Policy', 'p']), count: () => true},
+    })
+    send('GET', '/fast')
+    expect(seen.fastHeaders).toEqual([
+      'X-Content-Type-Options',
+      'nosniff',
+      'Access-Control-Allow-Origin',
+      '*',
+      'Access-Control-Expose-Headers',
+      EXPOSED_HEADERS,
+      'RateLimit-Policy',
+      'p',
+      'X-Request-Id',
+      'req-1',
+    ])
+  })
+
+  it('retires v1 by the real clock when given none', () => {
+    const {send} = listener({
+      lifecycle: {
+        deprecation: new Date('2000-01-01T00:00:00Z'),
+        sunset: new Date('2000-07-01T00:00:00Z'),
+        successorUrl: 'http://api.test/api/v2/index.json',
+      },
+    })
+    expect(send('GET', '/api/v1/episodes.json').status).toBe(410)
+  })
+})
+
+describe('the observer, when it sees a response', () => {
+  type Answered = {completed: boolean}
+  const observing = (parts: Partial<RequestListenerParts>) => {
+    const observed: Answered[] = []
+    const handle = createRequestListener({
+      fastPath: () => false,
+      application: () => undefined,
+      observe: (_request, _response, answered) => void observed.push({completed: answered.completed}),
+      publicBaseUrl: BASE,
+      onError: () => undefined,
+      ...parts,
+    })
+    return {handle, observed}
+  }
+  /** A response as Node leaves it: ended, with a socket or not, with nothing queued. */
+  const ended = (response: ServerResponse, socket: object | null) =>
+    Object.assign(response, {writableEnded: true, socket, writableLength: 0})
+
+  it('sees at once a response handed to its socket in full', () => {
+    const {handle, observed} = observing({
+      fastPath: (_request, response) => {
+        response.writeHead(200).end('x')
+        ended(response, {})
+        return true
+      },
+    })
+    handle(fakeRequest('GET', '/fast'), fakeResponse().response)
+    expect(observed).toEqual([{completed: true}])
+  })
+
+  it('waits for close for an ended response that has no socket yet (pipelined)', () => {
+    const {handle, observed} = observing({
+      fastPath: (_request, response) => {
+        response.writeHead(200)
+        ended(response, null)
+        return true
+      },
+    })
+    const {response} = fakeResponse()
+    handle(fakeRequest('GET', '/fast'), response)
+    expect(observed).toEqual([])
+    response.end()
+    expect(observed).toEqual([{completed: true}])
+  })
+
+  it('sees at once, not measured, a response whose head is written, for an observer that is not timed', () => {
+    const {handle, observed} = observing({
+      timed: false,
+      fastPath: (_request, response) => {
+        response.writeHead(200)
+        return true
+      },
+    })
+    handle(fakeRequest('GET', '/fast'), fakeResponse().response)
+    expect(observed).toEqual([{completed: false}])
+  })
+
+  it('never sees the unobserved paths', () => {
+    const {handle, observed} = observing({unobservedPaths: ['/health']})
+    const {response} = fakeResponse()
+    handle(fakeRequest('GET', '/health?probe=1'), response)
+    response.end()
+    expect(observed).toEqual([])
+  })
+})

@@ -1,4 +1,5 @@
 import {describe, expect, it} from 'vitest'
+import {SLUG_MAX_LENGTH} from '../../server/api/v1/contract.ts'
 import {encodeCursor} from '../../server/api/v1/cursor.ts'
 import {ITEM_PATH, LIST_PATH, resolveCatalogPath, type Resolution} from '../../server/http/resolve.ts'
 import {loadConfig} from '../../server/config.ts'
@@ -106,5 +107,65 @@ describe('resolveCatalogPath', () => {
           detail: expect.stringMatching(/No such path/),
         })
     }
+  })
+})
+
+describe('resolveCatalogPath for chapters', () => {
+  const withChapters = snapshot.catalog.episodes.find((entry) => entry.value.chapters)?.value.slug ?? ''
+  const without = snapshot.catalog.episodes.find((entry) => !entry.value.chapters)?.value.slug ?? ''
+  const unknownPath = `No such path under /api/v1. The service index ${BASE}/api/v1/index.json lists every endpoint.`
+
+  it("finds an episode's chapters document, in the sandbox too", () => {
+    expect(withChapters).not.toBe('')
+    const chapters = snapshot.chapters(withChapters)
+    expect(chapters).toBeDefined()
+    expect(representationOf(resolve(`/episodes/${withChapters}/chapters.json`))).toBe(chapters)
+    expect(representationOf(resolve(`/sandbox/episodes/${withChapters}/chapters.json`, 'limit=0'))).toBe(chapters)
+  })
+
+  it('answers 404 naming the episode served without chapters, an unknown slug or a non-slug', () => {
+    expect(without).not.toBe('')
+    expect(resolve(`/episodes/${without}/chapters.json`)).toEqual({
+      found: false,
+      names: false,
+      status: 404,
+      detail: `The episode "${without}" has no chapters: its chapters_url is null. See ${BASE}/api/v1/episodes/${without}.json.`,
+    })
+    expect(resolve('/episodes/no-such-episode/chapters.json')).toEqual({
+      found: false,
+      names: false,
+      status: 404,
+      detail: `No episode has the slug "no-such-episode". Re-read ${BASE}/api/v1/episodes.json for current slugs; slugs change only when content is renamed.`,
+    })
+    expect(resolve('/episodes/Not_A_Slug/chapters.json')).toEqual({
+      found: false,
+      names: false,
+      status: 404,
+      detail: `"Not_A_Slug" is not a slug: slugs match ^[a-z0-9-]+$ and have at most ${SLUG_MAX_LENGTH} characters. See ${BASE}/api/v1/episodes.json.`,
+    })
+  })
+
+  it('answers 404 for an unknown path for chapters anywhere but under one episode', () => {
+    for (const path of [
+      '/chapters.json',
+      '/episodes/chapters.json',
+      '/voices/x/chapters.json',
+      `/episodes/${withChapters}/x/chapters.json`,
+    ]) {
+      expect(resolve(path), path).toEqual({found: false, names: false, status: 404, detail: unknownPath})
+    }
+  })
+})
+
+describe('what is a slug', () => {
+  it('is one of at most SLUG_MAX_LENGTH characters: a longer one is not a slug', () => {
+    const longest = 'a'.repeat(SLUG_MAX_LENGTH)
+    expect(resolve(`/voices/${longest}.json`)).toMatchObject({
+      detail: expect.stringMatching(/^No speaker has the slug/),
+    })
+    expect(resolve(`/voices/${longest}a.json`)).toMatchObject({detail: expect.stringMatching(/is not a slug/)})
+    expect(resolve(`/episodes/${longest}/chapters.json`)).toMatchObject({
+      detail: expect.stringMatching(/^No episode has the slug/),
+    })
   })
 })

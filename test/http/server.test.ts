@@ -487,3 +487,48 @@ describe('shutdown', () => {
     expect(socket.destroyed || socket.readableEnded).toBe(true)
   })
 })
+
+describe('refusals and targets, to the letter', () => {
+  it('tells a client refused by the body gate to retry in a second', async () => {
+    const {port} = await start({maxBodiesInFlight: 0})
+    const raw = await exchange(port, 'POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\n\r\nx')
+    expect(problem(raw)).toMatchObject({status: 503})
+    expect(parse(raw).headers['retry-after']).toBe('1')
+  })
+
+  it('quotes at most 100 characters of an expectation it does not meet', async () => {
+    const {port} = await start()
+    const expectation = `x${'y'.repeat(150)}`
+    expect(
+      problem(
+        await exchange(port, `POST / HTTP/1.1\r\nHost: a\r\nExpect: ${expectation}\r\nContent-Length: 1\r\n\r\nx`),
+      ),
+    ).toMatchObject({
+      status: 417,
+      detail: `The server meets no expectation but 100-continue; got "${expectation.slice(0, 100)}".`,
+    })
+  })
+
+  it('serves an absolute-form target that ends in a slash as its path, and passes the asterisk form on as it is', async () => {
+    const {port} = await start()
+    expect(
+      parse(await exchange(port, 'GET http://elsewhere.test/ HTTP/1.1\r\nHost: api.test\r\nConnection: close\r\n\r\n'))
+        .body,
+    ).toBe('url=/')
+    expect(
+      parse(await exchange(port, 'OPTIONS * HTTP/1.1\r\nHost: api.test\r\nConnection: close\r\n\r\n')),
+    ).toMatchObject({status: 200, body: 'url=*'})
+  })
+
+  it('counts only Host lines as Host, not other headers of four letters', async () => {
+    const {port} = await start()
+    expect(
+      parse(
+        await exchange(
+          port,
+          'GET /a HTTP/1.1\r\nHost: api.test\r\nFrom: a@b.test\r\nDate: Tue, 01 Jan 2030 00:00:00 GMT\r\nConnection: close\r\n\r\n',
+        ),
+      ),
+    ).toMatchObject({status: 200, body: 'url=/a'})
+  })
+})

@@ -103,3 +103,11 @@ describe('succeeded', () => {
     ])
   })
 })
+
+describe('callService over https', () => {
+  it('takes an https: URL: the call is made, and fails only for want of a listener', async () => {
+    const origin = await serve((_request, response) => response.end())
+    await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))))
+    await expect(callService(origin.replace('http:', 'https:'), {method: 'GET'})).rejects.toThrow(/ECONNREFUSED/)
+  })
+})

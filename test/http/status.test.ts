@@ -211,3 +211,89 @@ describe('the status document', () => {
     })
   })
 })
+
+describe('the status document, from the parts a deployment has', () => {
+  const healthy: StoreStatus = {
+    lastBuild: undefined,
+    lastSuccessAt: builtAt,
+    consecutiveFailures: 0,
+    nextRetryAt: undefined,
+  }
+  const edgeWith = (writable: boolean, purgeOverdue: boolean): EdgeStatus => ({
+    provider: 'varnish',
+    depth: 0,
+    oldestUnpurgedAgeSeconds: null,
+    lastPurgedVersion: null,
+    purgesSent: 0,
+    purgesFailed: 0,
+    keysPurged: 0,
+    keyFallbacks: 0,
+    lastWebhookToPurgeMs: null,
+    purgeOverdue,
+    writable,
+    writeError: null,
+    deadLetters: [],
+  })
+  const bodyOf = (status: StoreStatus, parts: Partial<Parameters<typeof statusHandler>[0]> = {}) => {
+    const snapshot = snapshotWith([])
+    const store = {current: () => snapshot, status: () => status} as unknown as SnapshotStore
+    let body: Record<string, unknown> = {}
+    const response = {
+      set: () => response,
+      json(sent: Record<string, unknown>) {
+        body = sent
+        return response
+      },
+    }
+    statusHandler({store, sourceDescription: 'embedded', clock: () => builtAt, ...parts})(
+      {} as unknown as Request,
+      response as unknown as Response,
+      () => undefined,
+    )
+    return body
+  }
+
+  it('leaves nothing out when no output reports what it left out', () => {
+    expect(bodyOf(healthy)).toMatchObject({status: 'ok', left_out: []})
+  })
+
+  it('is ok while the purge queue is writable and no purge is overdue, degraded when either is not so', () => {
+    expect(bodyOf(healthy, {edge: () => edgeWith(true, false)})).toMatchObject({status: 'ok'})
+    expect(bodyOf(healthy, {edge: () => edgeWith(false, false)})).toMatchObject({status: 'degraded'})
+    expect(bodyOf(healthy, {edge: () => edgeWith(true, true)})).toMatchObject({status: 'degraded'})
+  })
+
+  it('names the saved snapshot served at start only when there was one to look for', () => {
+    expect(bodyOf(healthy)).not.toHaveProperty('saved_snapshot')
+    const served = {savedAt: builtAt, refused: undefined, otherCode: false, firstRead: undefined}
+    expect(bodyOf({...healthy, saved: served}).saved_snapshot).toEqual({
+      saved_at: '2026-01-01T00:00:00.000Z',
+      refused: null,
+      written_by_other_code: false,
+      first_read: null,
+    })
+    const refused = {savedAt: undefined, refused: 'damaged: episodes/a', otherCode: true, firstRead: 'failed' as const}
+    expect(bodyOf({...healthy, saved: refused}).saved_snapshot).toEqual({
+      saved_at: null,
+      refused: 'damaged: episodes/a',
+      written_by_other_code: true,
+      first_read: 'failed',
+    })
+  })
+
+  it('says where requests are counted with a shared rate-limit store, and nothing without one', () => {
+    expect(bodyOf(healthy).rate_limit).toBeNull()
+    expect(bodyOf(healthy, {rateLimitLocalSince: () => undefined}).rate_limit).toEqual({
+      counted: 'shared',
+      local_since: null,
+    })
+    expect(bodyOf(healthy, {rateLimitLocalSince: () => new Date('2026-01-01T00:05:00Z')}).rate_limit).toEqual({
+      counted: 'local',
+      local_since: '2026-01-01T00:05:00.000Z',
+    })
+  })
+
+  it('counts the request bodies in flight when told how', () => {
+    expect(bodyOf(healthy, {requestBodiesInFlight: () => 3}).request_bodies_in_flight).toBe(3)
+  })
+})

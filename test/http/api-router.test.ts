@@ -1,0 +1,58 @@
+// The Express side of /api/v1 (createCatalogHandler) with the sample catalog: a response that
+// waited for its first compression tells the edge not to keep it when the snapshot changed meanwhile.
+import {brotliDecompressSync} from 'node:zlib'
+import {describe, expect, it, vi} from 'vitest'
+import {createCatalogHandler} from '../../server/http/api-router.ts'
+import {loadConfig} from '../../server/config.ts'
+import {createEmbeddedFileSource} from '../../server/content/embedded-source.ts'
+import {catalogSnapshotBuilder} from '../../server/catalog-builder.ts'
+import type {Snapshot} from '../../server/snapshot/snapshot.ts'
+import type {SnapshotStore} from '../../server/snapshot/store.ts'
+import {SAMPLE_DATASET} from '../helpers/server.ts'
+import {fakeRequest, fakeResponse} from './fake-response.ts'
+
+const BASE = 'http://api.test'
+const build = catalogSnapshotBuilder({
+  source: createEmbeddedFileSource(SAMPLE_DATASET),
+  config: loadConfig({PUBLIC_BASE_URL: BASE}),
+  clock: () => new Date('2026-01-01T00:00:00Z'),
+})
+
+describe('an item that waited for its first compression', () => {
+  const answer = async (swap: boolean) => {
+    const snapshot = await build(undefined, {kind: 'all'})
+    const [first, second] = snapshot.catalog.episodes
+    const slug = (swap ? first : second)?.value.slug ?? ''
+    let current: Snapshot = snapshot
+    const store = {current: () => current} as unknown as SnapshotStore
+    const {response, written} = fakeResponse()
+    createCatalogHandler(store, BASE)(
+      fakeRequest('GET', `/episodes/${slug}.json`, {'accept-encoding': 'br'}),
+      response,
+      {
+        path: `/episodes/${slug}.json`,
+        query: '',
+        instance: `/api/v1/episodes/${slug}.json`,
+      },
+    )
+    expect(written.ended).toBe(false) // compressing
+    if (swap) current = {} as Snapshot
+    await vi.waitFor(() => expect(written.ended).toBe(true), {timeout: 5000})
+    const item = snapshot.item('episodes', slug)
+    expect(brotliDecompressSync(written.body ?? Buffer.alloc(0)).equals(item?.body ?? Buffer.alloc(1))).toBe(true)
+    return written
+  }
+
+  it('tells the edge not to keep it when the snapshot was replaced meanwhile', async () => {
+    const written = await answer(true)
+    expect(written.status).toBe(200)
+    expect(written.headers['cdn-cache-control']).toBe('no-store')
+    expect(written.headers['surrogate-control']).toBe('no-store, max-age=0')
+  })
+
+  it('keeps the edge TTL while the snapshot is the one it was looked up in', async () => {
+    const written = await answer(false)
+    expect(written.status).toBe(200)
+    expect(written.headers['cdn-cache-control']).not.toBe('no-store')
+  })
+})
