@@ -1,7 +1,7 @@
 // What a snapshot serves beside its items' bytes: the edge headers every document carries, items
 // whose bytes a saved snapshot gave, an episode's chapters (or none), its paths, its version and
 // dates across rebuilds, the service index, and the default page's next link.
-import {beforeAll, describe, expect, it} from 'vitest'
+import {beforeEach, describe, expect, it} from 'vitest'
 import type {Catalog} from '../../server/api/v1/catalog.ts'
 import {buildSnapshot, type KnownItem, type Snapshot} from '../../server/snapshot/snapshot.ts'
 import {createSurrogateKeying} from '../../server/snapshot/surrogate-keys.ts'
@@ -21,7 +21,8 @@ const json = (body: {toString(encoding: BufferEncoding): string}) => JSON.parse(
 
 let catalog: Catalog
 let snapshot: Snapshot
-beforeAll(async () => {
+// Built in each test rather than once: the build is what these tests exercise.
+beforeEach(async () => {
   catalog = await catalogOf(DOCUMENTS)
   snapshot = buildSnapshot(catalog, settings(), undefined, NOW)
 })
@@ -33,6 +34,14 @@ describe("a snapshot's documents", () => {
     expect(snapshot.representation('episodes.json')?.headers).toEqual(keying.headersFor('episodes', 'episodes'))
     expect(snapshot.representation('index.json')?.headers).toEqual(keying.headersFor('index', 'index'))
     expect(snapshot.chapters('with-chapters')?.headers).toEqual(keying.headersFor('episodes/with-chapters', 'episodes'))
+  })
+
+  it("carry their collection's key when their own is too long for the CDN", async () => {
+    const short = createSurrogateKeying('varnish', {maxKeyBytes: 12})
+    const built = buildSnapshot(await catalogOf(DOCUMENTS), snapshotSettings({keying: short}), undefined, NOW)
+    const listOnly = short.headersFor('episodes', 'episodes')
+    expect(built.chapters('with-chapters')?.headers).toEqual(listOnly)
+    expect(built.item('episodes', 'with-chapters')?.headers).toEqual(listOnly)
   })
 
   it('serve the chapters of an episode that has them, as chapters, and none for one without', () => {
