@@ -1,0 +1,77 @@
+// The store's start from a saved snapshot: what the first read is asked, how a failed one is
+// reported, the first read's state after later builds, and a store closed before its first read.
+import {describe, expect, it} from 'vitest'
+import {BuildHeld, createSnapshotStore, type PendingChange, type Restored} from '../../server/snapshot/store.ts'
+
+interface Snapshot {
+  version: string
+}
+
+const settle = () => new Promise((resolve) => setImmediate(resolve))
+
+/** A builder that restores `restored` and answers each build with `answer` (by its number, from 1). */
+function builder(restored: Restored<Snapshot>, answer: (count: number) => Promise<Snapshot>) {
+  const changes: PendingChange[] = []
+  const build = Object.assign(
+    (_previous: Snapshot | undefined, change: PendingChange) => {
+      changes.push(change)
+      return answer(changes.length)
+    },
+    {restore: async () => restored},
+  )
+  return {build, changes}
+}
+
+const savedAt = new Date('2026-01-01T00:00:00Z')
+
+describe('a build held by a check', () => {
+  it('is named as such', () => {
+    const held = new BuildHeld('most of the catalog is gone')
+    expect(held.name).toBe('BuildHeld')
+    expect(String(held)).toBe('BuildHeld: most of the catalog is gone')
+  })
+})
+
+describe('a store started from a saved snapshot', () => {
+  it("reads everything first when the snapshot is other code's, and reports how long a failed read took", async () => {
+    const {build, changes} = builder({snapshot: {value: {version: 'saved'}, savedAt, otherCode: true}}, () =>
+      Promise.reject(new Error('source down')),
+    )
+    let now = Date.parse('2026-02-01T00:00:00Z')
+    const clock = () => new Date((now += 250))
+    const store = await createSnapshotStore<Snapshot>(build, {clock, retryDelayMs: 60_000})
+    try {
+      expect(changes).toEqual([{kind: 'all'}])
+      expect(store.current().version).toBe('saved')
+      expect(store.status().lastBuild).toMatchObject({kind: 'full', ok: false, durationMs: 250, error: 'source down'})
+    } finally {
+      store.close()
+    }
+  })
+
+  it('keeps its first read done when a later build fails', async () => {
+    const {build} = builder({snapshot: {value: {version: 'saved'}, savedAt}}, (count) =>
+      count === 1 ? Promise.resolve({version: 'read'}) : Promise.reject(new BuildHeld('held')),
+    )
+    const store = await createSnapshotStore<Snapshot>(build, {retryDelayMs: 60_000})
+    try {
+      while (store.current().version !== 'read') await settle()
+      expect(store.status().saved?.firstRead).toBe('done')
+      await expect(store.refresh()).rejects.toThrow('held')
+      expect(store.status().saved?.firstRead).toBe('done')
+    } finally {
+      store.close()
+    }
+  })
+
+  it('reads nothing once closed before its first read', async () => {
+    const {build, changes} = builder({snapshot: {value: {version: 'saved'}, savedAt}}, () =>
+      Promise.resolve({version: 'read'}),
+    )
+    const store = await createSnapshotStore<Snapshot>(build)
+    store.close()
+    for (let round = 0; round < 5; round++) await settle()
+    expect(changes).toEqual([])
+    expect(store.current().version).toBe('saved')
+  })
+})
