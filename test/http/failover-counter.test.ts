@@ -22,6 +22,20 @@ function heldStore() {
   }
 }
 
+/** A counter over a held store, on the test's clock, that records each switch to local or shared. */
+function watchedCounter(options: {deadlineMs?: number} = {}) {
+  const held = heldStore()
+  const events: string[] = []
+  const counter = createFailoverCounter({
+    shared: held.store,
+    onLocal: () => events.push('local'),
+    onShared: () => events.push('shared'),
+    now: () => Date.now(),
+    ...options,
+  })
+  return {held, events, counter}
+}
+
 describe('the failover rate-limit counter', () => {
   afterEach(() => vi.useRealTimers())
 
@@ -55,14 +69,7 @@ describe('the failover rate-limit counter', () => {
 
   it('probes the shared store at most once a second and once at a time, and goes back once it answers in time', async () => {
     vi.useFakeTimers({now: 0})
-    const held = heldStore()
-    const events: string[] = []
-    const counter = createFailoverCounter({
-      shared: held.store,
-      onLocal: () => events.push('local'),
-      onShared: () => events.push('shared'),
-      now: () => Date.now(),
-    })
+    const {held, events, counter} = watchedCounter()
     void counter.increment('a')
     await vi.advanceTimersByTimeAsync(250)
     for (let request = 0; request < 100; request++) void counter.increment('a')
@@ -125,14 +132,7 @@ describe('the failover rate-limit counter', () => {
 
   it('reports one outage once, however many requests were waiting when the store hung', async () => {
     vi.useFakeTimers({now: 0})
-    const held = heldStore()
-    const events: string[] = []
-    const counter = createFailoverCounter({
-      shared: held.store,
-      onLocal: () => events.push('local'),
-      onShared: () => events.push('shared'),
-      now: () => Date.now(),
-    })
+    const {events, counter} = watchedCounter()
     const waiting = [Promise.resolve(counter.increment('a')), Promise.resolve(counter.increment('b'))]
     await vi.advanceTimersByTimeAsync(100)
     waiting.push(Promise.resolve(counter.increment('c')))
@@ -203,14 +203,7 @@ describe('the failover rate-limit counter', () => {
 
   it('trusts a probe answered exactly at the deadline', async () => {
     vi.useFakeTimers({now: 0})
-    const held = heldStore()
-    const events: string[] = []
-    const counter = createFailoverCounter({
-      shared: held.store,
-      onLocal: () => events.push('local'),
-      onShared: () => events.push('shared'),
-      now: () => Date.now(),
-    })
+    const {held, events, counter} = watchedCounter()
     void counter.increment('a')
     await vi.advanceTimersByTimeAsync(250)
     held.waiting.splice(0)
@@ -224,15 +217,7 @@ describe('the failover rate-limit counter', () => {
 
   it('keeps the newer probe out when an abandoned one answers late, and goes back to shared once', async () => {
     vi.useFakeTimers({now: 0})
-    const held = heldStore()
-    const events: string[] = []
-    const counter = createFailoverCounter({
-      shared: held.store,
-      onLocal: () => events.push('local'),
-      onShared: () => events.push('shared'),
-      now: () => Date.now(),
-      deadlineMs: 60_000,
-    })
+    const {held, events, counter} = watchedCounter({deadlineMs: 60_000})
     void counter.increment('a')
     await vi.advanceTimersByTimeAsync(60_000)
     held.waiting.splice(0)

@@ -2,20 +2,10 @@
 // per-document build makes must equal the one a full re-read makes from the same previous catalog.
 import {describe, expect, it} from 'vitest'
 import {mapCatalog, patchCatalog, type Catalog} from '../../../server/api/v1/catalog.ts'
-import {createLinks} from '../../../server/api/v1/links.ts'
-import {createEmbeddedSource} from '../../../server/content/embedded-source.ts'
 import type {SanityDocument} from '../../../server/content/ndjson.ts'
 import {CATALOG_QUERY, EPISODE_BY_ID_QUERY} from '../../../server/content/queries.ts'
 import {episode} from '../../fixtures/documents.ts'
-
-const links = createLinks({
-  publicBaseUrl: 'http://api.test',
-  siteUrl: 'https://site.test',
-  images: {projectId: 'proj', dataset: 'prod'},
-})
-const settings = {links, feedUrl: 'https://site.test/feed.xml'}
-const fetchFrom = (documents: SanityDocument[], query: string, params?: Record<string, unknown>) =>
-  createEmbeddedSource('inline', async () => documents).fetch(query, params)
+import {fetchFrom, settings} from '../../helpers/catalog-mapping.ts'
 
 const served = (catalog: Catalog) =>
   catalog.episodes.map((entry) => `${entry.documentId}:${entry.value.slug}:${entry.value.title}`)

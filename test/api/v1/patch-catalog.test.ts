@@ -8,8 +8,6 @@ import {
   type Catalog,
   type DocumentUpdate,
 } from '../../../server/api/v1/catalog.ts'
-import {createLinks} from '../../../server/api/v1/links.ts'
-import {createEmbeddedSource} from '../../../server/content/embedded-source.ts'
 import type {SanityDocument} from '../../../server/content/ndjson.ts'
 import {
   CATALOG_QUERY,
@@ -18,15 +16,8 @@ import {
   VOICE_BY_ID_QUERY,
 } from '../../../server/content/queries.ts'
 import {episode, guests, meetup, voice} from '../../fixtures/documents.ts'
+import {fetchFrom, settings} from '../../helpers/catalog-mapping.ts'
 
-const links = createLinks({
-  publicBaseUrl: 'http://api.test',
-  siteUrl: 'https://site.test',
-  images: {projectId: 'proj', dataset: 'prod'},
-})
-const settings = {links, feedUrl: 'https://site.test/feed.xml'}
-const fetchFrom = (documents: SanityDocument[], query: string, params?: Record<string, unknown>) =>
-  createEmbeddedSource('inline', async () => documents).fetch(query, params)
 const QUERIES = {episodes: EPISODE_BY_ID_QUERY, meetups: MEETUP_BY_ID_QUERY, voices: VOICE_BY_ID_QUERY}
 
 const BEFORE = [
