@@ -1,7 +1,7 @@
 // The Express side of /api/v1 (createCatalogHandler) with the sample catalog: a response that
 // waited for its first compression tells the edge not to keep it when the snapshot changed meanwhile.
 import {brotliDecompressSync} from 'node:zlib'
-import {describe, expect, it, vi} from 'vitest'
+import {beforeAll, describe, expect, it, vi} from 'vitest'
 import {createCatalogHandler} from '../../server/http/api-router.ts'
 import {loadConfig} from '../../server/config.ts'
 import {createEmbeddedFileSource} from '../../server/content/embedded-source.ts'
@@ -19,8 +19,15 @@ const build = catalogSnapshotBuilder({
 })
 
 describe('an item that waited for its first compression', () => {
+  // Two real snapshots of the sample: the one an item is looked up in, and the one that replaces it.
+  let snapshot: Snapshot
+  let replacement: Snapshot
+  beforeAll(async () => {
+    snapshot = await build(undefined, {kind: 'all'})
+    replacement = await build(snapshot, {kind: 'all'})
+  }, 120_000)
+
   const answer = async (swap: boolean) => {
-    const snapshot = await build(undefined, {kind: 'all'})
     const [first, second] = snapshot.catalog.episodes
     const slug = (swap ? first : second)?.value.slug ?? ''
     let current: Snapshot = snapshot
@@ -36,21 +43,21 @@ describe('an item that waited for its first compression', () => {
       },
     )
     expect(written.ended).toBe(false) // compressing
-    if (swap) current = {} as Snapshot
-    await vi.waitFor(() => expect(written.ended).toBe(true), {timeout: 5000})
+    if (swap) current = replacement
+    await vi.waitFor(() => expect(written.ended).toBe(true), {timeout: 30_000})
     const item = snapshot.item('episodes', slug)
     expect(brotliDecompressSync(written.body ?? Buffer.alloc(0)).equals(item?.body ?? Buffer.alloc(1))).toBe(true)
     return written
   }
 
-  it('tells the edge not to keep it when the snapshot was replaced meanwhile', async () => {
+  it('tells the edge not to keep it when the snapshot was replaced meanwhile', {timeout: 60_000}, async () => {
     const written = await answer(true)
     expect(written.status).toBe(200)
     expect(written.headers['cdn-cache-control']).toBe('no-store')
     expect(written.headers['surrogate-control']).toBe('no-store, max-age=0')
   })
 
-  it('keeps the edge TTL while the snapshot is the one it was looked up in', async () => {
+  it('keeps the edge TTL while the snapshot is the one it was looked up in', {timeout: 60_000}, async () => {
     const written = await answer(false)
     expect(written.status).toBe(200)
     expect(written.headers['cdn-cache-control']).not.toBe('no-store')
