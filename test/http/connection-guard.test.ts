@@ -44,7 +44,7 @@ describe('answerOnSocket', () => {
     const {socket} = standInSocket()
     answerOnSocket(socket, BASE, 400, 'x')
     socket.destroy()
-    await vi.waitFor(() => expect(socket.listenerCount('close')).toBe(0))
+    await vi.waitFor(() => expect(socket.listenerCount('close')).toBe(0), {timeout: 10_000})
     expect(vi.getTimerCount()).toBe(0)
   })
 })

@@ -167,7 +167,7 @@ describe('a response that waited for its compression while the snapshot was repl
       extra: ['X-Request-Id', 'r'],
       servedFrom: {store, snapshot: asked},
     })
-    await vi.waitFor(() => expect(written.ended).toBe(true))
+    await vi.waitFor(() => expect(written.ended).toBe(true), {timeout: 10_000})
     const gzip = representation.encoded('gzip')
     if (!gzip) throw new Error('expected a gzip variant')
     expect(written.status).toBe(200)
