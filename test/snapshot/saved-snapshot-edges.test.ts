@@ -6,11 +6,8 @@ import {mkdir, mkdtemp, readFile, readdir, readlink, rm, writeFile} from 'node:f
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
-import type {Catalog} from '../../server/api/v1/catalog.ts'
-import type {CollectionName} from '../../server/api/v1/links.ts'
-import {strongEtag} from '../../server/snapshot/representation.ts'
 import {describeRefused, openSnapshotFile} from '../../server/snapshot/saved-snapshot.ts'
-import type {Snapshot} from '../../server/snapshot/snapshot.ts'
+import {snapshotOf} from '../helpers/saved-snapshot-stand-in.ts'
 
 const SETTINGS = {version: '1.0.0', publicBaseUrl: 'http://api.test'}
 const CODE = 'code-digest-1'
@@ -26,25 +23,6 @@ afterEach(() => rm(directory, {recursive: true, force: true}))
 const body = (slug: string, filler = '') => Buffer.from(JSON.stringify({data: {slug, filler}}))
 /** A body of exactly `length` bytes. */
 const bodyOfLength = (slug: string, length: number) => body(slug, 'x'.repeat(length - body(slug).length))
-
-function snapshotOf(bodies: Buffer[], problems: unknown[] = []): Snapshot {
-  const slugs = bodies.map((_, index) => `ep-${index}`)
-  const catalog = {
-    episodes: slugs.map((slug) => ({value: {slug}, documentId: slug, updatedAt: '2026-01-01T00:00:00Z'})),
-    meetups: [],
-    voices: [],
-    problems,
-    podcast: null,
-  } as unknown as Catalog
-  return {
-    catalog,
-    builtAt: new Date('2026-02-02T00:00:00Z'),
-    item: (_: CollectionName, slug: string) => {
-      const found = bodies[slugs.indexOf(slug)]
-      return found && {body: found, etag: strongEtag(found), lastModified: new Date(0)}
-    },
-  } as unknown as Snapshot
-}
 
 /** The file with the bodies at `damaged` changed by one byte (their first `{` made `[`). */
 async function damage(damaged: number[]) {

@@ -4,10 +4,7 @@ import {mkdtemp, rm} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
-import type {Catalog} from '../../server/api/v1/catalog.ts'
-import type {CollectionName} from '../../server/api/v1/links.ts'
-import {strongEtag} from '../../server/snapshot/representation.ts'
-import type {Snapshot} from '../../server/snapshot/snapshot.ts'
+import {snapshotOf} from '../helpers/saved-snapshot-stand-in.ts'
 
 const io = vi.hoisted(() => ({most: Infinity, extraSize: 0}))
 
@@ -49,29 +46,11 @@ afterEach(() => rm(directory, {recursive: true, force: true}))
 
 const bodies = ['a', 'bb', 'ccc', 'עברית'].map((slug) => Buffer.from(JSON.stringify({data: {slug}})))
 
-function snapshot(): Snapshot {
-  const catalog = {
-    episodes: bodies.map((_, index) => ({value: {slug: `ep-${index}`}, documentId: `ep-${index}`, updatedAt: 'x'})),
-    meetups: [],
-    voices: [],
-    problems: [],
-    podcast: null,
-  } as unknown as Catalog
-  return {
-    catalog,
-    builtAt: new Date('2026-02-02T00:00:00Z'),
-    item: (_: CollectionName, slug: string) => {
-      const found = bodies[Number(slug.slice(3))]
-      return found && {body: found, etag: strongEtag(found), lastModified: new Date(0)}
-    },
-  } as unknown as Snapshot
-}
-
 describe('a saved snapshot read and written a few bytes at a time', () => {
   it('gives back every item as saved', async () => {
     io.most = 7
     const file = openSnapshotFile(directory, {}, 'code')
-    await file.save(snapshot(), 'fingerprint')
+    await file.save(snapshotOf(bodies), 'fingerprint')
     const saved = await file.load()
     expect(saved?.fingerprint).toBe('fingerprint')
     expect(saved?.refused).toEqual([])
@@ -82,7 +61,7 @@ describe('a saved snapshot read and written a few bytes at a time', () => {
 
   it('rejects a file that ends before the size it had when opened', async () => {
     const file = openSnapshotFile(directory, {}, 'code')
-    await file.save(snapshot(), 'fingerprint')
+    await file.save(snapshotOf(bodies), 'fingerprint')
     io.extraSize = 10
     await expect(file.load()).rejects.toThrow('the saved snapshot ended while it was read')
   })
