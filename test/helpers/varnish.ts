@@ -87,3 +87,16 @@ export async function startVarnish(options: {
     },
   }
 }
+
+/**
+ * Resolves once Varnish fetches from the origin: the VCL's probe can mark a backend sick at start
+ * (a probe that timed out on a busy machine), and a sick backend answers every miss with 503.
+ * `/status` is passed, so a 200 means the backend is healthy.
+ */
+export async function originHealthyBehind(varnish: RunningVarnish): Promise<void> {
+  await eventually(async () => {
+    const response = await fetch(`${varnish.url}/status`)
+    await response.arrayBuffer()
+    if (response.status !== 200) throw new Error(`Varnish answered /status with ${response.status}`)
+  }, 30_000)
+}

@@ -16,7 +16,7 @@ import {eventually} from '../helpers/eventually.ts'
 import {freePort} from '../helpers/free-port.ts'
 import {rawRequest} from '../helpers/raw-http.ts'
 import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
-import {startVarnish, type RunningVarnish} from '../helpers/varnish.ts'
+import {originHealthyBehind, startVarnish, type RunningVarnish} from '../helpers/varnish.ts'
 import {sendSignedWebhook} from '../helpers/signed-webhook.ts'
 
 const SECRET = 'a-webhook-secret-of-some-length'
@@ -52,6 +52,7 @@ beforeAll(async () => {
     store: {retryDelayMs: 20},
   })
   varnish = await startVarnish({backends: [new URL(origin.baseUrl).host], token: TOKEN, port: varnishPort})
+  await originHealthyBehind(varnish)
   mcp = new Client({name: 'scheduled-release-test', version: '1.0.0'})
   await mcp.connect(new StreamableHTTPClientTransport(new URL(`${origin.baseUrl}/mcp`)))
 }, 60_000)

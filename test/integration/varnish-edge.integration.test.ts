@@ -14,7 +14,7 @@ import {freePort} from '../helpers/free-port.ts'
 import {purgeRelay, type PurgeRelay} from '../helpers/purge-relay.ts'
 import {rawRequest} from '../helpers/raw-http.ts'
 import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
-import {startVarnish, type RunningVarnish} from '../helpers/varnish.ts'
+import {originHealthyBehind, startVarnish, type RunningVarnish} from '../helpers/varnish.ts'
 import {sendSignedWebhook} from '../helpers/signed-webhook.ts'
 
 const SECRET = 'a-webhook-secret-of-some-length'
@@ -57,6 +57,7 @@ beforeAll(async () => {
     store: {retryDelayMs: 20},
   })
   varnish = await startVarnish({backends: [new URL(origin.baseUrl).host], token: TOKEN, port: varnishPort})
+  await originHealthyBehind(varnish)
 }, 60_000)
 
 afterAll(async () => {

@@ -6,7 +6,7 @@ import {eventually} from '../helpers/eventually.ts'
 import {freePort} from '../helpers/free-port.ts'
 import {rawRequest} from '../helpers/raw-http.ts'
 import {startTestServer, type TestServer} from '../helpers/server.ts'
-import {startVarnish, type RunningVarnish} from '../helpers/varnish.ts'
+import {originHealthyBehind, startVarnish, type RunningVarnish} from '../helpers/varnish.ts'
 
 const TOKEN = 'purge-token-for-the-tests'
 let origin: TestServer
@@ -25,6 +25,7 @@ beforeAll(async () => {
     edge: {retry: {initialDelayMs: 50, maxDelayMs: 300}},
   })
   varnish = await startVarnish({backends: [new URL(origin.baseUrl).host], token: TOKEN, port})
+  await originHealthyBehind(varnish)
   await origin.edge?.drained()
 }, 60_000)
 afterAll(async () => {
