@@ -14,3 +14,19 @@ export const settings = {links, feedUrl: 'https://site.test/feed.xml'}
 /** One GROQ query over these documents, as the embedded source answers it. */
 export const fetchFrom = (documents: SanityDocument[], query: string, params?: Record<string, unknown>) =>
   createEmbeddedSource('inline', async () => documents).fetch(query, params)
+
+/** A podcast settings row as the settings query returns it, valid as it stands. */
+export const settingsRow = (fields: Record<string, unknown> = {}) => ({
+  _id: 'podcastSettings',
+  _updatedAt: '2026-01-01T00:00:00Z',
+  title: 'Code Talks',
+  description: 'פודקאסט',
+  author: 'Example',
+  owner_name: 'Owner',
+  owner_email: 'owner@example.com',
+  artwork: {asset: {_ref: 'image-abc123-1400x1400-png'}},
+  categories: ['Technology'],
+  copyright: '© Example',
+  hosts: [],
+  ...fields,
+})

@@ -6,7 +6,7 @@ import {mapCatalog, mapOneDocument, patchCatalog, type DocumentUpdate} from '../
 import type {SanityDocument} from '../../../server/content/ndjson.ts'
 import {CATALOG_QUERY, EPISODE_BY_ID_QUERY, VOICE_BY_ID_QUERY} from '../../../server/content/queries.ts'
 import {episode, guests, meetup, voice} from '../../fixtures/documents.ts'
-import {fetchFrom, settings} from '../../helpers/catalog-mapping.ts'
+import {fetchFrom, settings, settingsRow} from '../../helpers/catalog-mapping.ts'
 
 interface Rows {
   episodes: unknown[]
@@ -18,20 +18,6 @@ const rowsOf = async (documents: SanityDocument[]) => (await fetchFrom(documents
 const BEFORE = [voice('dana'), meetup('m-1'), episode('ep-1', {publishedAt: '2025-01-01'})]
 const CLEANED = 'removed characters that XML cannot carry (control characters, U+FFFE, U+FFFF or lone surrogates)'
 
-const settingsRow = (fields: Record<string, unknown> = {}) => ({
-  _id: 'podcastSettings',
-  _updatedAt: '2026-01-01T00:00:00Z',
-  title: 'Code Talks',
-  description: 'פודקאסט',
-  author: 'Example',
-  owner_name: 'Owner',
-  owner_email: 'owner@example.com',
-  artwork: {asset: {_ref: 'image-abc123-1400x1400-png'}},
-  categories: ['Technology'],
-  copyright: '© Example',
-  hosts: [],
-  ...fields,
-})
 const noDocuments = {episodes: [], meetups: [], voices: []}
 
 describe('the podcast settings in the problems', () => {

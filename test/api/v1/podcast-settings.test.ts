@@ -9,6 +9,7 @@ import {mapMeetup, type MeetupRow} from '../../../server/api/v1/meetup.ts'
 import {mapPodcastSettings} from '../../../server/api/v1/podcast-settings.ts'
 import {mapVoice, type VoiceRow} from '../../../server/api/v1/voice.ts'
 import {buildServiceIndex} from '../../../server/api/v1/service-index.ts'
+import {settingsRow} from '../../helpers/catalog-mapping.ts'
 
 const links = createLinks({
   publicBaseUrl: 'http://api.test',
@@ -21,23 +22,16 @@ const artwork = (ref: string, crop?: {top: number; bottom: number; left: number;
   ...(crop ? {crop} : {}),
 })
 
-const row = (fields: Record<string, unknown> = {}) => ({
-  _id: 'podcastSettings',
-  _updatedAt: '2026-01-01T00:00:00Z',
-  title: 'Code Talks',
-  description: 'פודקאסט',
-  author: 'Example',
-  owner_name: 'Owner',
-  owner_email: 'owner@example.com',
-  artwork: artwork('image-abc123-1400x1400-png'),
-  categories: ['Technology', 'Business|Careers'],
-  copyright: '© Example',
-  hosts: [
-    {slug: 'dana', _updatedAt: '2026-02-01T00:00:00Z'},
-    {slug: 'noa', _updatedAt: '2025-12-01T00:00:00Z'},
-  ],
-  ...fields,
-})
+const row = (fields: Record<string, unknown> = {}) =>
+  settingsRow({
+    artwork: artwork('image-abc123-1400x1400-png'),
+    categories: ['Technology', 'Business|Careers'],
+    hosts: [
+      {slug: 'dana', _updatedAt: '2026-02-01T00:00:00Z'},
+      {slug: 'noa', _updatedAt: '2025-12-01T00:00:00Z'},
+    ],
+    ...fields,
+  })
 
 describe('the podcast settings', () => {
   it('become the channel, with Apple defaults for what is not set', () => {
