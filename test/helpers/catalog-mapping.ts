@@ -30,3 +30,14 @@ export const settingsRow = (fields: Record<string, unknown> = {}) => ({
   hosts: [],
   ...fields,
 })
+
+/** The channel tags of settings that set none of them. */
+export const UNSET_CHANNEL_TAGS = {
+  txts: [],
+  medium: 'podcast',
+  updateFrequency: null,
+  podroll: [],
+  newFeedUrl: null,
+  block: false,
+  complete: false,
+}

@@ -2,20 +2,11 @@
 // the COUNT rule, each seen in the tags and warnings the mapper returns. Rows the test writes.
 import {describe, expect, it} from 'vitest'
 import {mapChannelTags, MAX_TXTS} from '../../../server/api/v1/channel-tags.ts'
-
-const DEFAULTS = {
-  txts: [],
-  medium: 'podcast',
-  updateFrequency: null,
-  podroll: [],
-  newFeedUrl: null,
-  block: false,
-  complete: false,
-}
+import {UNSET_CHANNEL_TAGS} from '../../helpers/catalog-mapping.ts'
 
 describe('mapChannelTags at the edges', () => {
   it('gives the defaults, and no warning, for tags that are missing or null', () => {
-    expect(mapChannelTags({})).toEqual({tags: DEFAULTS, warnings: []})
+    expect(mapChannelTags({})).toEqual({tags: UNSET_CHANNEL_TAGS, warnings: []})
     expect(
       mapChannelTags({
         txts: null,
@@ -26,19 +17,19 @@ describe('mapChannelTags at the edges', () => {
         block: null,
         complete: null,
       }),
-    ).toEqual({tags: DEFAULTS, warnings: []})
+    ).toEqual({tags: UNSET_CHANNEL_TAGS, warnings: []})
   })
 
   it('treats a purpose of only spaces as not set', () => {
     expect(mapChannelTags({txts: [{text: 'free', purpose: '   '}]})).toEqual({
-      tags: {...DEFAULTS, txts: [{text: 'free', purpose: null}]},
+      tags: {...UNSET_CHANNEL_TAGS, txts: [{text: 'free', purpose: null}]},
       warnings: [],
     })
   })
 
   it('leaves out a list that is not a list, naming it', () => {
     expect(mapChannelTags({txts: 'free', podroll: {feed_url: 'https://feeds.test/a.xml'}})).toEqual({
-      tags: DEFAULTS,
+      tags: UNSET_CHANNEL_TAGS,
       warnings: ['txts: not a list; left out of the feed', 'podroll: not a list; left out of the feed'],
     })
   })
@@ -52,24 +43,27 @@ describe('mapChannelTags at the edges', () => {
 
   it('names update_frequency and complete in the warnings for them', () => {
     const {tags, warnings} = mapChannelTags({update_frequency: {text: ''}, complete: 'yes'})
-    expect(tags).toEqual(DEFAULTS)
+    expect(tags).toEqual(UNSET_CHANNEL_TAGS)
     expect(warnings.map((warning) => warning.split(/[.:]/)[0])).toEqual(['update_frequency', 'complete'])
   })
 
   it('keeps a schedule with no rule, and a rule without COUNT that has no start', () => {
     expect(mapChannelTags({update_frequency: {text: 'weekly'}})).toEqual({
-      tags: {...DEFAULTS, updateFrequency: {text: 'weekly', rrule: null, start: null, complete: false}},
+      tags: {...UNSET_CHANNEL_TAGS, updateFrequency: {text: 'weekly', rrule: null, start: null, complete: false}},
       warnings: [],
     })
     expect(mapChannelTags({update_frequency: {text: 'daily', rrule: 'FREQ=DAILY'}})).toEqual({
-      tags: {...DEFAULTS, updateFrequency: {text: 'daily', rrule: 'FREQ=DAILY', start: null, complete: false}},
+      tags: {
+        ...UNSET_CHANNEL_TAGS,
+        updateFrequency: {text: 'daily', rrule: 'FREQ=DAILY', start: null, complete: false},
+      },
       warnings: [],
     })
   })
 
   it('leaves out a rule that opens with COUNT and has no start', () => {
     expect(mapChannelTags({update_frequency: {text: 'five', rrule: 'COUNT=5;FREQ=DAILY'}})).toEqual({
-      tags: {...DEFAULTS, updateFrequency: {text: 'five', rrule: null, start: null, complete: false}},
+      tags: {...UNSET_CHANNEL_TAGS, updateFrequency: {text: 'five', rrule: null, start: null, complete: false}},
       warnings: ['update_frequency.rrule: COUNT needs a start date; left out of the feed'],
     })
   })

@@ -9,7 +9,7 @@ import {mapMeetup, type MeetupRow} from '../../../server/api/v1/meetup.ts'
 import {mapPodcastSettings} from '../../../server/api/v1/podcast-settings.ts'
 import {mapVoice, type VoiceRow} from '../../../server/api/v1/voice.ts'
 import {buildServiceIndex} from '../../../server/api/v1/service-index.ts'
-import {settingsRow} from '../../helpers/catalog-mapping.ts'
+import {settingsRow, UNSET_CHANNEL_TAGS} from '../../helpers/catalog-mapping.ts'
 
 const links = createLinks({
   publicBaseUrl: 'http://api.test',
@@ -56,15 +56,7 @@ describe('the podcast settings', () => {
         locked: true,
         guid: null,
         updatedAt: '2026-02-01T00:00:00Z',
-        tags: {
-          txts: [],
-          medium: 'podcast',
-          updateFrequency: null,
-          podroll: [],
-          newFeedUrl: null,
-          block: false,
-          complete: false,
-        },
+        tags: UNSET_CHANNEL_TAGS,
       },
     })
   })
