@@ -23,10 +23,9 @@ import {SAMPLE_DATASET} from '../helpers/server.ts'
 import {startStudioStack, type StudioStack} from '../helpers/studio-stack.ts'
 
 const slugSchema = z.object({current: z.string()})
-const statusSchema = z.object({last_build: z.object({ok: z.boolean(), kind: z.string()}).loose()}).loose()
+/** A build outcome the server logs (server/publish-path.ts): level 30 when it succeeded, 50 when it failed. */
+const loggedBuild = z.object({level: z.number(), build: z.string(), documents: z.array(z.string()).optional()}).loose()
 const documents = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)
-/** From a publish in the Studio until the API serves it (the design card's promise to readers). */
-const PUBLISH_TO_VISIBLE_MS = 1000
 
 let stack: StudioStack
 let lake: ContentLakeStandIn
@@ -42,11 +41,12 @@ beforeAll(async () => {
 // longer than the default 10 s to close, and a passing suite failed in its teardown.
 afterAll(() => stack?.close(), 60_000)
 
-// A failing test leaves its page as it was: test/artifacts/failed-<test>.png.
+// A failing test leaves its page as it was: test/artifacts/failed-<test>.png. A page still busy
+// can take longer than the default 10 s to draw on a loaded machine.
 afterEach(async ({task}) => {
   if (task.result?.state === 'fail')
     await page?.screenshot({path: `test/artifacts/failed-${task.name.slice(0, 60).replaceAll(/[^\w-]+/g, '-')}.png`})
-})
+}, 30_000)
 
 const get = (path: string) => fetch(`${server.baseUrl}${path}`)
 const slugOf = (document: SanityDocument | undefined) => slugSchema.parse(document?.slug).current
@@ -54,31 +54,63 @@ const hasDraft = (document: SanityDocument) => documents.some((other) => other._
 const publishedWithoutDraft = (type: string) =>
   documents.filter((document) => document._type === type && !document._id.startsWith('drafts.') && !hasDraft(document))
 
-/** Waits for the Content Lake to hold a change, then for the API to show it; returns the time from the commit to the first answer that showed it. */
-async function publishToVisible(
-  change: (document: SanityDocument | undefined) => boolean,
-  id: string,
-  path: string,
-  shows: (response: Response) => Promise<boolean>,
-): Promise<number> {
+/** The build outcomes the server has logged past the first `from` characters of its output. */
+function buildsLoggedAfter(from: number) {
+  return server
+    .output()
+    .slice(from)
+    .split('\n')
+    .flatMap((line) => {
+      try {
+        const build = loggedBuild.safeParse(JSON.parse(line))
+        return build.success ? [build.data] : []
+      } catch {
+        return [] // a line still being written
+      }
+    })
+}
+
+/**
+ * Publishes in the Studio, waits for the Content Lake to hold the change, its webhook to be
+ * accepted and the API to show it, and checks what served it: the one-document build that webhook
+ * started, succeeding at once (no failed build, no retry, no full read). How soon that is, is
+ * measured by `npm run bench:edge` (webhook to fresh at the edge), not asserted on a shared machine.
+ */
+async function publishAndServe(publish: {
+  act: () => Promise<void>
+  change: (document: SanityDocument | undefined) => boolean
+  id: string
+  path: string
+  shows: (response: Response) => Promise<boolean>
+}) {
+  const {act, change, id, path, shows} = publish
+  const logFrom = server.output().length
+  await act()
   await expect.poll(() => change(lake.dataset.get(id)), {timeout: 10_000, interval: 10}).toBe(true)
   await expect
     .poll(() => deliveries.find((delivery) => delivery.documentId === id && change(lake.dataset.get(id)))?.status, {
-      timeout: 5_000,
+      timeout: 10_000,
       interval: 5,
     })
     .toBe(202)
-  const delivery = deliveries.findLast((candidate) => candidate.documentId === id)
-  if (!delivery) throw new Error(`no webhook delivery for ${id}`)
-  for (
-    const deadline = performance.now() + 5_000;
-    performance.now() < deadline;
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  ) {
-    const response = await get(path)
-    if (await shows(response)) return performance.now() - delivery.committedAt
-  }
-  throw new Error(`${path} did not show the change within 5 s`)
+  await expect.poll(async () => shows(await get(path)), {timeout: 30_000, interval: 10}).toBe(true)
+  // The build's log line is written asynchronously, so it may follow the answer that shows it.
+  await expect
+    .poll(() => buildsLoggedAfter(logFrom).some((build) => build.documents?.includes(id)), {timeout: 10_000})
+    .toBe(true)
+  const builds = buildsLoggedAfter(logFrom)
+  expect(
+    builds.filter((build) => build.level !== 30),
+    'no build failed',
+  ).toEqual([])
+  expect(
+    builds.find((build) => build.documents?.includes(id)),
+    'served by a one-document build',
+  ).toMatchObject({build: 'documents'})
+  expect(
+    builds.filter((build) => build.build === 'full'),
+    'no full read',
+  ).toEqual([])
 }
 
 /**
@@ -181,9 +213,12 @@ describe('the Studio in Chromium', () => {
     const [episode] = publishedWithoutDraft('episode')
     if (!episode) throw new Error('no published episode without a draft in the sample')
     await page.goto(`https://${STUDIO_HOST}/structure/episodes;${episode._id}`)
-    await page.getByRole('tab', {name: 'API'}).click({timeout: 30_000})
     const code = page.locator('pre code').first()
-    await code.waitFor({timeout: 30_000})
+    await untilItShows(
+      () => page.getByRole('tab', {name: 'API'}).click({timeout: 5_000}),
+      () => code.isVisible(),
+      'the API view',
+    )
     const shown: unknown = JSON.parse(await code.innerText())
     const served: unknown = await (await get(`/api/v1/episodes/${slugOf(episode)}.json`)).json()
     expect(shown).toEqual(served)
@@ -199,7 +234,7 @@ describe("an editor, the operator's server and the API's readers", () => {
   const title = 'פרק 33: שלום עולם'
   const guest = publishedWithoutDraft('voice')[0]
 
-  it('an episode written in Hebrew is held back while it breaks the contract, then published, and readers get it with a new ETag within a second', async () => {
+  it('an episode written in Hebrew is held back while it breaks the contract, then published, and readers get it with a new ETag from the one-document build its webhook starts', async () => {
     if (!guest) throw new Error('no published voice without a draft in the sample')
     const listBefore = await get('/api/v1/episodes.json')
     const etagBefore = listBefore.headers.get('etag')
@@ -267,22 +302,20 @@ describe("an editor, the operator's server and the API's readers", () => {
         {timeout: 10_000},
       )
       .toBe(true)
-    const published = () =>
-      lake.dataset.all().find((document) => document.title === title && !document._id.startsWith('drafts.'))
-    await untilItShows(
-      () => page.locator('[data-testid="action-publish"]').click({timeout: 5_000}),
-      () => published() !== undefined,
-      'publishing the episode',
-    )
-    const id = published()?._id ?? ''
+    const id = draft()?._id.slice('drafts.'.length) ?? ''
     const path = `/api/v1/episodes/${slug}.json`
-    const elapsed = await publishToVisible(
-      (document) => document !== undefined,
+    await publishAndServe({
+      act: () =>
+        untilItShows(
+          () => page.locator('[data-testid="action-publish"]').click({timeout: 5_000}),
+          () => lake.dataset.get(id) !== undefined,
+          'publishing the episode',
+        ),
+      change: (document) => document !== undefined,
       id,
       path,
-      async (response) => response.status === 200,
-    )
-    expect(elapsed).toBeLessThan(PUBLISH_TO_VISIBLE_MS)
+      shows: async (response) => response.status === 200,
+    })
 
     const {data} = await readContract(await get(path), itemEnvelope(episodeSchema))
     expect(data).toMatchObject({
@@ -297,10 +330,6 @@ describe("an editor, the operator's server and the API's readers", () => {
     const list = await readContract(listAfter, listEnvelope(episodeSchema))
     expect(list.pagination.total).toBe(countBefore + 1)
     expect(list.data[0]?.slug).toBe(slug) // the newest published episode
-    expect(statusSchema.parse(await (await get('/status')).json()).last_build).toMatchObject({
-      ok: true,
-      kind: 'documents',
-    })
     // An agent reading through MCP gets the same record: the API and MCP answer from one snapshot.
     const agent = new Client({name: 'studio-end-to-end', version: '1.0.0'})
     await agent.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`)))
@@ -314,7 +343,7 @@ describe("an editor, the operator's server and the API's readers", () => {
     await page.screenshot({path: 'test/artifacts/studio-published.png'})
   }, 120_000)
 
-  it('an episode given its audio shows its feed <item> in the Feed view, and the published feed serves exactly that item within a second', async () => {
+  it('an episode given its audio shows its feed <item> in the Feed view, and the published feed serves exactly that item after its webhook', async () => {
     const episode = publishedWithoutDraft('episode').find(
       (candidate) => candidate.audioUrl === undefined && candidate.audioFile === undefined,
     )
@@ -409,45 +438,44 @@ describe("an editor, the operator's server and the API's readers", () => {
     }
     await page.screenshot({path: 'test/artifacts/studio-feed-view.png'})
 
-    await untilItShows(
-      () => page.locator('[data-testid="action-publish"]').click({timeout: 5_000}),
-      () => lake.dataset.get(episode._id)?.audioUrl === audio.url,
-      "publishing the episode's audio",
-    )
-    const elapsed = await publishToVisible(
-      (document) => document?.audioUrl === audio.url,
-      episode._id,
-      '/feed.xml',
-      async (response) => (await response.text()).includes(item),
-    )
-    expect(elapsed).toBeLessThan(PUBLISH_TO_VISIBLE_MS)
+    await publishAndServe({
+      act: () =>
+        untilItShows(
+          () => page.locator('[data-testid="action-publish"]').click({timeout: 5_000}),
+          () => lake.dataset.get(episode._id)?.audioUrl === audio.url,
+          "publishing the episode's audio",
+        ),
+      change: (document) => document?.audioUrl === audio.url,
+      id: episode._id,
+      path: '/feed.xml',
+      shows: async (response) => (await response.text()).includes(item),
+    })
     expect(lake.refused).toEqual([])
   }, 120_000)
 
-  it('a voice edited and published is served changed within a second', async () => {
+  it('a voice edited and published is served changed by the build its webhook starts', async () => {
     if (!guest) throw new Error('no published voice without a draft in the sample')
     const role = 'Principal Consultant, Code Talks'
     await page.goto(`https://${STUDIO_HOST}/structure/voices;${guest._id}`)
     await expect.poll(() => page.locator('#name').inputValue(), {timeout: 30_000}).toBe(guest.name)
     await page.locator('#role').fill(role)
     await expect.poll(() => lake.dataset.get(`drafts.${guest._id}`)?.role, {timeout: 10_000}).toBe(role)
-    await untilItShows(
-      () => page.locator('[data-testid="action-publish"]').click({timeout: 5_000}),
-      () => lake.dataset.get(guest._id)?.role === role,
-      'publishing the voice',
-    )
-    const path = `/api/v1/voices/${slugOf(guest)}.json`
-    const elapsed = await publishToVisible(
-      (document) => document?.role === role,
-      guest._id,
-      path,
-      async (response) => (await readContract(response, itemEnvelope(voiceSchema))).data.role === role,
-    )
-    expect(elapsed).toBeLessThan(PUBLISH_TO_VISIBLE_MS)
+    await publishAndServe({
+      act: () =>
+        untilItShows(
+          () => page.locator('[data-testid="action-publish"]').click({timeout: 5_000}),
+          () => lake.dataset.get(guest._id)?.role === role,
+          'publishing the voice',
+        ),
+      change: (document) => document?.role === role,
+      id: guest._id,
+      path: `/api/v1/voices/${slugOf(guest)}.json`,
+      shows: async (response) => (await readContract(response, itemEnvelope(voiceSchema))).data.role === role,
+    })
     expect(lake.refused).toEqual([])
   }, 120_000)
 
-  it('a meetup deleted in the Studio is gone from the API within a second', async () => {
+  it('a meetup deleted in the Studio is gone from the API after its webhook', async () => {
     const [meetup] = publishedWithoutDraft('meetup')
     if (!meetup) throw new Error('no published meetup without a draft in the sample')
     const countBefore = (await readContract(await get('/api/v1/meetups.json'), listEnvelope(meetupSchema))).pagination
@@ -464,22 +492,21 @@ describe("an editor, the operator's server and the API's readers", () => {
       () => confirm.isVisible(),
       'the delete dialog',
     )
-    await untilItShows(
-      () => confirm.click({timeout: 5_000}),
-      () => lake.dataset.get(meetup._id) === undefined,
-      'deleting the meetup',
-    )
-    const path = `/api/v1/meetups/${slugOf(meetup)}.json`
-    const elapsed = await publishToVisible(
-      (document) => document === undefined,
-      meetup._id,
-      path,
-      async (response) => {
+    await publishAndServe({
+      act: () =>
+        untilItShows(
+          () => confirm.click({timeout: 5_000}),
+          () => lake.dataset.get(meetup._id) === undefined,
+          'deleting the meetup',
+        ),
+      change: (document) => document === undefined,
+      id: meetup._id,
+      path: `/api/v1/meetups/${slugOf(meetup)}.json`,
+      shows: async (response) => {
         await response.arrayBuffer()
         return response.status === 404
       },
-    )
-    expect(elapsed).toBeLessThan(PUBLISH_TO_VISIBLE_MS)
+    })
     expect((await readContract(await get('/api/v1/meetups.json'), listEnvelope(meetupSchema))).pagination.total).toBe(
       countBefore - 1,
     )
