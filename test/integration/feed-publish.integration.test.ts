@@ -1,7 +1,8 @@
 // Integration: an editor's publish reaches the feed. The Content Lake stand-in's dataset takes the
 // Studio's Actions (a draft edited, then published), sends the webhook delivery Sanity would send,
 // signed, and the server, reading through @sanity/client from a query stand-in over the same
-// dataset, serves the new feed. The README's timing promise: within a second of the delivery.
+// dataset, serves the new feed, from the one-document build the webhook started. How soon is measured
+// by `npm run bench:edge` (webhook to fresh at the edge), not asserted on a shared machine.
 import {readFile} from 'node:fs/promises'
 import {parseFeed} from 'podcast-partytime'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -53,7 +54,7 @@ afterAll(async () => {
 const feed = async () => parseFeed(await (await fetch(`${server.baseUrl}/feed.xml`)).text())
 
 /** Edits a draft of `id` and publishes it, as the Studio does; resolves when the publish's delivery was accepted. */
-async function publish(id: string, set: Record<string, unknown>): Promise<number> {
+async function publish(id: string, set: Record<string, unknown>): Promise<void> {
   lake.actions(`edit-${id}-${Date.now()}`, [
     {actionType: 'sanity.action.document.edit', draftId: `drafts.${id}`, publishedId: id, patch: {set}},
   ])
@@ -63,18 +64,20 @@ async function publish(id: string, set: Record<string, unknown>): Promise<number
   await expect
     .poll(() => deliveries.findLast((delivery) => delivery.documentId === id)?.status, {timeout: 5_000, interval: 5})
     .toBe(202)
-  return performance.now()
 }
 
 describe('a publish in the Studio', () => {
-  it("reaches the feed within a second of its webhook, keeping the episode's guid", async () => {
+  it("reaches the feed through the one-document build its webhook starts, keeping the episode's guid", async () => {
     const before = await feed()
     const item = before?.items.at(-1)
     if (!item) throw new Error('the feed has no items')
     const title = 'פרק מחודש: כותרת שפורסמה עכשיו'
-    const delivered = await publish(item.guid, {title, publishedAt: '2026-10-03'})
-    await expect.poll(async () => (await feed())?.items[0]?.title, {timeout: 1_000, interval: 10}).toBe(title)
-    expect(performance.now() - delivered).toBeLessThan(1_000)
+    await publish(item.guid, {title, publishedAt: '2026-10-03'})
+    await expect.poll(async () => (await feed())?.items[0]?.title, {timeout: 10_000, interval: 10}).toBe(title)
+    expect(server.store.status()).toMatchObject({
+      lastBuild: {kind: 'documents', ok: true, documents: [item.guid]},
+      consecutiveFailures: 0,
+    })
     const after = await feed()
     expect(after?.items[0]?.guid).toBe(item.guid)
     expect(after?.items.length).toBe(before?.items.length)
@@ -82,6 +85,6 @@ describe('a publish in the Studio', () => {
 
   it('of the podcast settings changes the channel', async () => {
     await publish('podcastSettings', {title: 'קוד טוקס: מהדורה חדשה'})
-    await expect.poll(async () => (await feed())?.title, {timeout: 2_000, interval: 10}).toBe('קוד טוקס: מהדורה חדשה')
+    await expect.poll(async () => (await feed())?.title, {timeout: 10_000, interval: 10}).toBe('קוד טוקס: מהדורה חדשה')
   })
 })
