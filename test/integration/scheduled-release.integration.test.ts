@@ -1,8 +1,8 @@
 // Integration: a scheduled episode released on time by the server itself. The origin (started by
 // the composition root, with its real clock and release timer) sits behind a real Varnish with
 // vmod_xkey on loopback; the episode is published ahead of its release time by a signed webhook,
-// and released with no webhook: the API, its item, the feed, the sitemaps and MCP follow within a
-// second, and the edge is purged of the keys that changed and no others.
+// and released with no webhook, by the timer armed for its release time: the API, its item, the
+// feed, the sitemaps and MCP follow, and the edge is purged of the keys that changed and no others.
 import {readFile} from 'node:fs/promises'
 import {Client, StreamableHTTPClientTransport} from '@modelcontextprotocol/client'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -77,11 +77,24 @@ async function deliver(payload: {_id: string; _type: string}) {
 }
 
 describe('a scheduled episode', () => {
-  it('is served nowhere before its release time, everywhere within a second of it, and purged exactly at the edge', async () => {
+  it('is served nowhere before its release time, everywhere from it on, and purged exactly at the edge', async () => {
     const atOrigin = served(origin.baseUrl)
     const atEdge = served(varnish.url)
-    // Published six seconds ahead of its release, as an editor schedules it.
-    const releaseAt = new Date(Date.now() + 6000)
+    const servedNowhere = async () => {
+      expect(await atEdge.list()).not.toContain(SLUG)
+      expect(await atEdge.feed()).not.toContain(SLUG)
+      expect(await atEdge.sitemap()).not.toContain(SLUG)
+      expect(await atOrigin.item()).toBe(404)
+      expect(await atOrigin.list()).not.toContain(SLUG)
+      expect(await atOrigin.feed()).not.toContain(SLUG)
+      expect(await atOrigin.sitemap()).not.toContain(SLUG)
+      expect(await mcpHas()).toBe(false)
+    }
+    // Published ahead of its release, as an editor schedules it: far enough ahead for the checks
+    // below, timed once here on this machine as it is now, to run before it.
+    const checksStarted = performance.now()
+    await servedNowhere()
+    const releaseAt = new Date(Date.now() + 5000 + 4 * (performance.now() - checksStarted))
     documents = [
       ...sample,
       episode(SLUG, {
@@ -95,29 +108,27 @@ describe('a scheduled episode', () => {
     ]
     const versionBefore = origin.store.current().version
     await deliver({_id: 'scheduled-episode', _type: 'episode'})
-    await eventually(async () => expect(origin.store.current().nextRelease?.documentIds).toEqual(['scheduled-episode']))
+    await eventually(async () =>
+      expect(origin.store.current().nextRelease).toEqual({at: releaseAt, documentIds: ['scheduled-episode']}),
+    )
     expect(origin.store.current().version, 'holding it back changed nothing served').toBe(versionBefore)
 
     // Warm the edge with what the release will change, and with something it will not.
-    expect(await atEdge.list()).not.toContain(SLUG)
-    expect(await atEdge.feed()).not.toContain(SLUG)
-    expect(await atEdge.sitemap()).not.toContain(SLUG)
+    await servedNowhere()
     await rawRequest(`${varnish.url}/api/v1/voices.json`)
     expect((await rawRequest(`${varnish.url}/api/v1/voices.json`)).headers['x-cache']).toBe('HIT')
     expect((await rawRequest(`${varnish.url}/api/v1/episodes.json`)).headers['x-cache']).toBe('HIT')
-    expect(await atOrigin.item()).toBe(404)
-    expect(await atOrigin.list()).not.toContain(SLUG)
-    expect(await atOrigin.feed()).not.toContain(SLUG)
-    expect(await atOrigin.sitemap()).not.toContain(SLUG)
-    expect(await mcpHas()).toBe(false)
     expect(Date.now(), 'the checks before the release ran before it').toBeLessThan(releaseAt.getTime())
     await origin.edge?.drained()
     purged = []
 
     // No webhook from here on: the server's own timer releases it.
-    await eventually(async () => expect(await atOrigin.list()).toContain(SLUG), 15_000)
-    const lateMs = Date.now() - releaseAt.getTime()
-    expect(lateMs, 'served within a second of its release time').toBeLessThan(1000)
+    await eventually(async () => expect(await atOrigin.list()).toContain(SLUG), 30_000)
+    expect(Date.now(), 'not served before its release time').toBeGreaterThanOrEqual(releaseAt.getTime())
+    expect(origin.store.status()).toMatchObject({
+      lastBuild: {kind: 'documents', ok: true, documents: ['scheduled-episode']},
+      consecutiveFailures: 0,
+    })
     expect(await atOrigin.item()).toBe(200)
     expect(await atOrigin.feed()).toContain(`<pubDate>${releaseAt.toUTCString()}</pubDate>`)
     expect(await atOrigin.sitemap()).toContain(SLUG)
@@ -136,5 +147,5 @@ describe('a scheduled episode', () => {
       expect(keys, key).not.toContain(key)
     expect(origin.store.current().nextRelease).toBeUndefined()
     expect(origin.loggedErrors).toEqual([])
-  }, 60_000)
+  }, 120_000)
 })
