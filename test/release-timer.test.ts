@@ -1,4 +1,4 @@
-import {describe, expect, it} from 'vitest'
+import {afterEach, describe, expect, it, vi} from 'vitest'
 import {createReleaseTimer} from '../server/release-timer.ts'
 import {eventually} from './helpers/eventually.ts'
 
@@ -17,6 +17,8 @@ const clockFrom = (startedAt = performance.now()) => {
 }
 const release = (at: number, documentIds = ['future']) => ({nextRelease: {at: new Date(at), documentIds}})
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+afterEach(() => vi.useRealTimers())
 
 describe('the release timer', () => {
   it('releases at once when the time is already past (a restart, a restored snapshot)', async () => {
@@ -40,6 +42,22 @@ describe('the release timer', () => {
     expect(clock().getTime()).toBeGreaterThanOrEqual(START + 300)
     await pause(200)
     expect(released, 'the replaced release never fires').toEqual([['future']])
+    timer.close()
+  })
+
+  it('releases in the very millisecond of the release time, on a clock that only moves when told', () => {
+    // Fake timers make lateness measurable without real time: a loaded machine cannot move it.
+    vi.useFakeTimers({now: START})
+    const released: (readonly string[])[] = []
+    const timer = createReleaseTimer(
+      () => new Date(),
+      (ids) => released.push(ids),
+    )
+    timer.arm(release(START + 90_000))
+    vi.advanceTimersByTime(89_999)
+    expect(released).toEqual([])
+    vi.advanceTimersByTime(1)
+    expect(released).toEqual([['future']])
     timer.close()
   })
 
