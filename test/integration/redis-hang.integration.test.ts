@@ -8,6 +8,9 @@ import type {RedisServer} from '../helpers/redis.ts'
 import {sendSignedWebhook} from '../helpers/signed-webhook.ts'
 
 const SECRET = 'a-webhook-secret-for-a-hung-redis'
+// An answer that waits on the hung Redis never comes; one that does not comes in milliseconds. Only
+// the first runs this long, a busy machine does not.
+const LIVENESS_MS = 20_000
 let running: MainWithRedis
 let redis: RedisServer
 let server: MainProcess
@@ -21,37 +24,41 @@ beforeAll(async () => {
 }, 30_000)
 afterAll(() => running.stop())
 
-async function timedGet(path: string): Promise<{status: number; rateLimited: boolean; ms: number}> {
-  const started = performance.now()
-  const response = await fetch(`${server.baseUrl}${path}`, {signal: AbortSignal.timeout(10_000)})
+async function get(path: string): Promise<{status: number; rateLimited: boolean}> {
+  const response = await fetch(`${server.baseUrl}${path}`, {signal: AbortSignal.timeout(LIVENESS_MS)})
   await response.arrayBuffer()
-  return {status: response.status, rateLimited: response.headers.has('ratelimit'), ms: performance.now() - started}
+  return {status: response.status, rateLimited: response.headers.has('ratelimit')}
 }
+
+/** Rejects after `ms`, naming what did not come. */
+const notWithin = (ms: number, what: string) =>
+  new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms).unref())
 
 describe('a Redis that hangs', () => {
   it('degrades the shared rate limit and the fan-out, never a GET, and recovers when Redis answers again', async () => {
-    expect(await timedGet('/api/v1/index.json')).toMatchObject({status: 200, rateLimited: true})
+    expect(await get('/api/v1/index.json')).toMatchObject({status: 200, rateLimited: true})
     await redis.whileHung(async () => {
       const answers = []
       for (let round = 0; round < 10; round++)
-        answers.push(...(await Promise.all(Array.from({length: 10}, () => timedGet('/api/v1/episodes.json')))))
+        answers.push(...(await Promise.all(Array.from({length: 10}, () => get('/api/v1/episodes.json')))))
       expect(answers.every((answer) => answer.status === 200)).toBe(true)
-      // At most the command timeout for the requests that found Redis hung; the rest are counted in
-      // the process (times on a busy machine vary by round, so the server's own account is checked:
-      // one switch to local counts; redis-paused-limiter.integration.test.ts compares latencies).
-      expect(Math.max(...answers.map((answer) => answer.ms))).toBeLessThan(1500)
+      // Every GET answered (none aborted after LIVENESS_MS) and one switch to local counts, by the
+      // server's own account: a GET never waits on the hung Redis past the counter's deadline (unit
+      // tested on a fake clock in failover-counter.test.ts; redis-paused-limiter compares latencies).
       expect(server.output().match(/counting in this process until it answers/g)).toHaveLength(1)
 
       // A webhook is answered and rebuilds this replica; only the announcement to others is lost.
-      const started = performance.now()
-      const delivery = await sendSignedWebhook(server.baseUrl, SECRET, {_id: 'x', _type: 'voice'})
+      // Answered here, before Redis is woken: the answer does not wait for the announcement.
+      const delivery = await Promise.race([
+        sendSignedWebhook(server.baseUrl, SECRET, {_id: 'x', _type: 'voice'}),
+        notWithin(LIVENESS_MS, 'the webhook was not answered while Redis hung'),
+      ])
       expect(delivery.status).toBe(202)
-      expect(performance.now() - started).toBeLessThan(1500)
-      await eventually(async () => expect(server.output()).toMatch(/rebuild of x done/), 5000)
+      await eventually(async () => expect(server.output()).toMatch(/rebuild of x done/), LIVENESS_MS)
     })
     await eventually(
-      async () => expect(await timedGet('/api/v1/index.json')).toMatchObject({status: 200, rateLimited: true}),
-      15_000,
+      async () => expect(await get('/api/v1/index.json')).toMatchObject({status: 200, rateLimited: true}),
+      LIVENESS_MS,
     )
-  }, 40_000)
+  }, 90_000)
 })
