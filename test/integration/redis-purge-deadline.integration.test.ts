@@ -9,6 +9,10 @@ import {eventually} from '../helpers/eventually.ts'
 import {startRedis, type RedisServer} from '../helpers/redis.ts'
 
 const MAX_WAIT_MS = 3_000
+const COMMAND_TIMEOUT_MS = 500
+// A purge that waits on the hung Redis never goes out; one that gives up goes out within the
+// deadlines above. Only the first runs this long, a busy machine does not.
+const LIVENESS_MS = 20_000
 let redis: RedisServer
 let scaling: RedisScaling
 const errors: string[] = []
@@ -21,8 +25,8 @@ beforeAll(async () => {
     replicaId: 'a',
     onRemoteChange: () => undefined,
     onResubscribed: () => undefined,
-    log: {info: () => undefined, error: (_error, message) => void errors.push(message)},
-    purgeWait: {maxWaitMs: MAX_WAIT_MS, commandTimeoutMs: 500},
+    log: {info: () => undefined, error: (error, message) => void errors.push(`${message}: ${String(error)}`)},
+    purgeWait: {maxWaitMs: MAX_WAIT_MS, commandTimeoutMs: COMMAND_TIMEOUT_MS},
   })
 }, 30_000)
 afterAll(async () => {
@@ -33,10 +37,10 @@ afterAll(async () => {
 
 describe('a purge gated on the replicas while Redis hangs', () => {
   it('goes out within the deadline and logs that the replicas could not be asked', async () => {
-    const purged: {keys: readonly string[]; at: number}[] = []
+    const purged: {keys: readonly string[]}[] = []
     const adapter: PurgeAdapter = {
       provider: 'test',
-      purge: async (keys) => void purged.push({keys, at: performance.now()}),
+      purge: async (keys) => void purged.push({keys}),
     }
     const queue = new PurgeQueue({
       adapter,
@@ -50,17 +54,18 @@ describe('a purge gated on the replicas while Redis hangs', () => {
 
     await redis
       .whileHung(async () => {
-        const started = performance.now()
         scaling.servedVersions.serving('v2')
         queue.enqueue(['episodes/ep-2'], 'v2')
-        // A few seconds past the deadline at most, then whileHung wakes Redis whatever happened.
-        await eventually(async () => expect(purged).toHaveLength(2), MAX_WAIT_MS + 3_000)
+        // Sent while Redis still hangs (whileHung wakes it only after this), for the reason that the
+        // command's own deadline ran out: not because Redis answered, nor at LIVENESS_MS.
+        await eventually(async () => expect(purged).toHaveLength(2), LIVENESS_MS)
         expect(purged[1]?.keys).toEqual(['episodes/ep-2'])
-        expect((purged[1]?.at ?? Infinity) - started).toBeLessThan(MAX_WAIT_MS + 1_000)
-        expect(
-          errors.some((message) => message.includes('could not ask the replicas whether they serve version v2')),
-        ).toBe(true)
+        expect(errors).toContainEqual(
+          expect.stringMatching(
+            `could not ask the replicas whether they serve version v2.*Redis did not answer within ${COMMAND_TIMEOUT_MS} ms`,
+          ),
+        )
       })
       .finally(() => queue.close())
-  }, 30_000)
+  }, 60_000)
 })
