@@ -114,19 +114,18 @@ describe('npm start', () => {
       // About half the 8,000 lines fit in the 4 MB the logger may hold; the rest were dropped.
       expect(value('catalog_log_lines_dropped_total')).toBeGreaterThan(2000)
 
-      // stdout still stalled, with megabytes of lines waiting: the exit flush gives up on them.
-      const stopping = performance.now()
-      const exit = await Promise.race([
-        stalled.stop('SIGTERM'),
-        sleep(shutdownTimeoutMs + 5000).then(() => 'still running'),
-      ])
+      // stdout still stalled, with megabytes of lines waiting: the exit flush gives up on them. A
+      // process held by its stalled stdout never exits; 30 s is reached by nothing else.
+      const exit = await Promise.race([stalled.stop('SIGTERM'), sleep(30_000).then(() => 'still running')])
       expect(exit).toBe(0)
-      expect(performance.now() - stopping).toBeLessThan(shutdownTimeoutMs + 1000)
-      expect(stalled.output()).toMatch(/stdout took no more log within \d+ ms; dropped the last \d+ bytes/)
+      // The flush was given what was left of the shutdown timeout, no more.
+      const gaveUp = /stdout took no more log within (\d+) ms; dropped the last \d+ bytes/.exec(stalled.output())
+      expect(gaveUp, 'the exit flush gave up on the stalled stdout').not.toBeNull()
+      expect(Number(gaveUp?.[1]), 'ms the exit flush waited').toBeLessThanOrEqual(shutdownTimeoutMs)
     } finally {
       await stalled.stop('SIGKILL')
     }
-  }, 60_000)
+  }, 120_000)
 
   it('refuses to start in one line naming REDIS_URL when Redis does not answer', async () => {
     const port = await freePort() // nothing listens there
