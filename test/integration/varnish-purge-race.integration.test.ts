@@ -19,8 +19,12 @@ import {sendSignedWebhook} from '../helpers/signed-webhook.ts'
 const SECRET = 'a-webhook-secret-of-some-length'
 const TOKEN = 'purge-token-for-the-tests'
 const PATH = '/api/v1/episodes/ep-3-schema-migrations.json'
-/** Well inside the edge TTL (a day): what `bench:edge` holds to is 1 s at p99; this is a busy machine. */
-const FRESH_WITHIN_MS = 5_000
+/**
+ * A lost purge leaves edit 1 at the edge for its TTL, a day; a purge that goes out takes well
+ * under a second (`bench:edge` measures that). Only the lost purge outlasts this wait, a busy
+ * machine does not; it is also how long each step of the edit waits for what follows at once.
+ */
+const LIVENESS_MS = 20_000
 
 let origin: TestServer
 let varnish: RunningVarnish
@@ -102,22 +106,20 @@ describe('an edit served while the purge of the one before is still out', () => 
     try {
       const passedOn = purgesPassedOn.length
       await publish('פרק 3: עריכה ראשונה')
-      await eventually(async () => expect(purgesPassedOn.length).toBeGreaterThan(passedOn), 5_000)
+      await eventually(async () => expect(purgesPassedOn.length).toBeGreaterThan(passedOn), LIVENESS_MS)
       // Varnish dropped the old bytes; the next read caches edit 1 while the purge call is still out.
-      await eventually(async () => expect(await titleAt(varnish.url)).toBe('פרק 3: עריכה ראשונה'), 5_000)
+      await eventually(async () => expect(await titleAt(varnish.url)).toBe('פרק 3: עריכה ראשונה'), LIVENESS_MS)
       expect(before).not.toBe('פרק 3: עריכה ראשונה')
       expect((await rawRequest(`${varnish.url}${PATH}`)).headers['x-cache']).toBe('HIT')
 
       await publish('פרק 3: עריכה שנייה')
-      await eventually(async () => expect(await titleAt(origin.baseUrl)).toBe('פרק 3: עריכה שנייה'), 5_000)
+      await eventually(async () => expect(await titleAt(origin.baseUrl)).toBe('פרק 3: עריכה שנייה'), LIVENESS_MS)
     } finally {
       hold = undefined
       gate.resolve(undefined)
     }
-    const released = performance.now()
-    await eventually(async () => expect(await titleAt(varnish.url)).toBe('פרק 3: עריכה שנייה'), FRESH_WITHIN_MS)
-    expect(performance.now() - released).toBeLessThan(FRESH_WITHIN_MS)
+    await eventually(async () => expect(await titleAt(varnish.url)).toBe('פרק 3: עריכה שנייה'), LIVENESS_MS)
     await origin.edge?.drained()
     expect(origin.edge?.status()).toMatchObject({depth: 0, lastPurgedVersion: origin.store.current().version})
-  }, 60_000)
+  }, 120_000)
 })
