@@ -114,9 +114,8 @@ describe('served versions across replicas', () => {
     a.serving('v2')
     fields.set('skewed', `v1 ${Date.now() + 600_000}`) // ten minutes in the future
     await settle()
-    const started = performance.now()
+    // Taken for a live replica, it would lag until maxWaitMs and allServe would answer false.
     expect(await a.allServe('v2')).toBe(true)
-    expect(performance.now() - started).toBeLessThan(900)
     expect(fields.has('skewed')).toBe(false)
     fields.set('slightly-ahead', `v1 ${Date.now() + 1_000}`) // within the bound: still a live replica, still lagging
     expect(await replica(hash, 'c', {maxWaitMs: 20}).allServe('v2')).toBe(false)
@@ -132,9 +131,9 @@ describe('served versions across replicas', () => {
     })
     a.serving('v2')
     hang()
-    const started = performance.now()
+    // Given up by the 200 ms command deadline, as the error says, not by the 10 s wait (a hang that
+    // nothing gives up on fails the test by its timeout).
     expect(await a.allServe('v2')).toBe(false)
-    expect(performance.now() - started).toBeLessThan(5_000)
     expect(unreachable).toEqual(['v2: Error: Redis did not answer within 200 ms'])
   })
 
