@@ -1,6 +1,7 @@
 // The purge adapters against a stand-in CDN API on loopback whose answers are 200 MB long
-// (streamed, never held by the test) or never come: each call ends within seconds, having read a
-// few KB, and the stand-in sees its connection dropped long before its body is sent.
+// (streamed, never held by the test) or never come: each call ends having read a few KB (the
+// stand-in counts what it sent before the connection dropped), or at its own deadline. Not timed:
+// reading the whole answer shows in the bytes sent and in the failure's message.
 import {createServer, type Server, type ServerResponse} from 'node:http'
 import {afterEach, beforeEach, expect, it} from 'vitest'
 import {cloudflareAdapter} from '../../server/edge/cloudflare-adapter.ts'
@@ -10,6 +11,8 @@ import {varnishAdapter} from '../../server/edge/varnish-adapter.ts'
 import {answerHugely, type HugeAnswer} from '../helpers/huge-answer.ts'
 
 const MB = 1024 * 1024
+// How long the stand-in waits to see its connection dropped: only a client that never drops it runs this long.
+const LIVENESS_MS = 20_000
 
 let standIn: Server
 let baseUrl: string
@@ -34,15 +37,12 @@ afterEach(async () => {
   await new Promise((resolve) => standIn.close(resolve))
 })
 
-/** How the purge ended, and how long it took. */
-async function timed(adapter: PurgeAdapter): Promise<{outcome: unknown; ms: number}> {
-  const startedAt = performance.now()
-  const outcome = await adapter.purge(['episodes/ep-1']).then(
+/** How the purge ended. */
+const outcomeOf = (adapter: PurgeAdapter): Promise<unknown> =>
+  adapter.purge(['episodes/ep-1']).then(
     () => 'purged',
     (error: unknown) => error,
   )
-  return {outcome, ms: performance.now() - startedAt}
-}
 
 const adapters = () => ({
   varnish: varnishAdapter({urls: [`${baseUrl}/`], token: 'a-token'}),
@@ -51,43 +51,46 @@ const adapters = () => ({
 })
 
 it.each(['varnish', 'fastly', 'cloudflare'] as const)(
-  '%s: a 500 with a 200 MB body fails within seconds, read up to a few KB',
+  '%s: a 500 with a 200 MB body fails, read up to a few KB',
+  {timeout: 60_000},
   async (name) => {
     answer = {status: 500}
-    const {outcome, ms} = await timed(adapters()[name])
+    const outcome = await outcomeOf(adapters()[name])
     expect(outcome).toBeInstanceOf(PurgeFailure)
     expect(
       outcome instanceof PurgeFailure && outcome.message.length < 400 && outcome.message.includes('HTTP 500'),
     ).toBe(true)
-    expect(ms).toBeLessThan(5000)
-    await expect.poll(() => answered[0]?.closed, {timeout: 5000}).toBe(true)
+    await expect.poll(() => answered[0]?.closed, {timeout: LIVENESS_MS}).toBe(true)
     expect(answered[0]?.sent).toBeLessThan(50 * MB)
   },
 )
 
-it('a 200 with a 200 MB body: Varnish is purged, a Cloudflare answer that is not its envelope fails, and neither is read whole', async () => {
-  answer = {status: 200}
-  for (const [name, expected] of [
-    ['varnish', 'purged'],
-    ['cloudflare', 'the answer was not the API envelope'],
-  ] as const) {
-    const {outcome, ms} = await timed(adapters()[name])
-    expect(outcome instanceof PurgeFailure ? outcome.message : outcome).toContain(expected)
-    expect(ms).toBeLessThan(5000)
-  }
-  await expect
-    .poll(() => answered.length === 2 && answered.every((record) => record.closed), {timeout: 5000})
-    .toBe(true)
-  for (const record of answered) expect(record.sent).toBeLessThan(50 * MB)
-})
+it(
+  'a 200 with a 200 MB body: Varnish is purged, a Cloudflare answer that is not its envelope fails, and neither is read whole',
+  {timeout: 60_000},
+  async () => {
+    answer = {status: 200}
+    for (const [name, expected] of [
+      ['varnish', 'purged'],
+      ['cloudflare', 'the answer was not the API envelope'],
+    ] as const) {
+      const outcome = await outcomeOf(adapters()[name])
+      expect(outcome instanceof PurgeFailure ? outcome.message : outcome).toContain(expected)
+    }
+    await expect
+      .poll(() => answered.length === 2 && answered.every((record) => record.closed), {timeout: LIVENESS_MS})
+      .toBe(true)
+    for (const record of answered) expect(record.sent).toBeLessThan(50 * MB)
+  },
+)
 
 it('an API that never answers fails at the deadline, as a failure worth retrying', async () => {
   answer = 'never'
-  const startedAt = performance.now()
   const failure = await varnishAdapter({urls: [`${baseUrl}/`], token: 'a-token', timeoutMs: 300})
     .purge(['episodes/ep-1'])
     .catch((error: unknown) => error)
   expect(failure).toBeInstanceOf(PurgeFailure)
   expect(failure instanceof PurgeFailure && !failure.permanent).toBe(true)
-  expect(performance.now() - startedAt).toBeLessThan(5000)
+  // Given up by its own 300 ms deadline (a call without one never ends: the test's timeout).
+  expect(failure instanceof PurgeFailure ? failure.message : failure).toMatch(/within 300 ms/)
 })
