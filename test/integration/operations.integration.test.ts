@@ -160,7 +160,7 @@ describe('limits on what a client can send', () => {
       },
     })
     const {port} = new URL(baseUrl)
-    const started = Date.now()
+    const started = performance.now()
     // The client drips headers for up to 20 s: only a server without these timeouts (Node's own
     // are a minute, checked every 30 s) lets it go on that long, a busy machine does not.
     const received = await new Promise<string>((resolve, reject) => {
@@ -179,7 +179,7 @@ describe('limits on what a client can send', () => {
       socket.on('error', reject)
     })
     // Headers that keep coming are not cut before their timeout.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(headersTimeoutMs)
+    expect(performance.now() - started).toBeGreaterThanOrEqual(headersTimeoutMs)
     expect(received).toMatch(/^HTTP\/1\.1 408 /)
     expect(received).toContain('application/problem+json')
   })
