@@ -52,6 +52,9 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 
 const entries = () => lines.map((line) => JSON.parse(line))
+// How long to wait for a request's line, which follows its response at once: vitest's default of
+// 1 s is a wall-clock bound a busy machine can pass; only a line never written waits this long.
+const LINE_WITHIN = {timeout: 10_000}
 const entryFor = (id: string) => entries().find((entry) => entry.req?.id === id)
 
 describe('request log lines', () => {
@@ -62,7 +65,7 @@ describe('request log lines', () => {
       headers: {'X-Request-Id': 'full-1', 'User-Agent': userAgent},
     })
     expect(response.status).toBe(200)
-    await expect.poll(() => entryFor('full-1')).toBeDefined()
+    await expect.poll(() => entryFor('full-1'), LINE_WITHIN).toBeDefined()
     const after = Date.now()
     const line = lines.find((candidate) => candidate.includes('"full-1"')) ?? ''
     expect(line.endsWith('}\n')).toBe(true)
@@ -99,8 +102,8 @@ describe('request log lines', () => {
     await rawRequest(`${baseUrl}/small`, {
       headers: {'X-Request-Id': 'revalidated-1', 'If-None-Match': String(full.headers.etag)},
     })
-    await expect.poll(() => entryFor('revalidated-1')).toBeDefined()
-    await expect.poll(() => entryFor('head-1')).toBeDefined()
+    await expect.poll(() => entryFor('revalidated-1'), LINE_WITHIN).toBeDefined()
+    await expect.poll(() => entryFor('head-1'), LINE_WITHIN).toBeDefined()
     expect(entryFor('head-1')).toMatchObject({res: {statusCode: 200}, bytes: 0, msg: 'request completed'})
     expect(entryFor('revalidated-1')).toMatchObject({res: {statusCode: 304}, bytes: 0, msg: 'request completed'})
   })
@@ -108,7 +111,7 @@ describe('request log lines', () => {
   it('log a large body read to the end as completed with all its bytes', async () => {
     const response = await rawRequest(`${baseUrl}/large`, {headers: {'X-Request-Id': 'large-1'}})
     expect(response.body.length).toBe(large.body.length)
-    await expect.poll(() => entryFor('large-1')).toBeDefined()
+    await expect.poll(() => entryFor('large-1'), LINE_WITHIN).toBeDefined()
     expect(entryFor('large-1')).toMatchObject({
       res: {statusCode: 200},
       bytes: large.body.length,
@@ -118,7 +121,7 @@ describe('request log lines', () => {
 
   it('log a client that goes away mid-body as aborted, with the bytes sent until then', async () => {
     await goAwayAfterFirstBytes('/large', 'aborted-1')
-    await expect.poll(() => entryFor('aborted-1')).toBeDefined()
+    await expect.poll(() => entryFor('aborted-1'), LINE_WITHIN).toBeDefined()
     const entry = entryFor('aborted-1')
     expect(entry).toMatchObject({res: {statusCode: 200}, msg: 'request aborted by the client'})
     expect(entry.bytes).toBeGreaterThan(0)
@@ -127,7 +130,7 @@ describe('request log lines', () => {
 
   it('log a client that goes away mid-body as aborted when the body went to the socket as one buffer with its head', async () => {
     await goAwayAfterFirstBytes('/one-large-buffer', 'aborted-2')
-    await expect.poll(() => entryFor('aborted-2')).toBeDefined()
+    await expect.poll(() => entryFor('aborted-2'), LINE_WITHIN).toBeDefined()
     // Node reports one write's bytes whole: the line counts what was handed to the connection.
     expect(entryFor('aborted-2')).toMatchObject({
       res: {statusCode: 200},
