@@ -55,7 +55,7 @@ function open(port: number): Promise<Socket> {
 }
 
 /** Everything the server writes on a connection until it closes it (or `ms` pass). */
-function readAll(socket: Socket, ms = 3000): Promise<string> {
+function readAll(socket: Socket, ms = 10_000): Promise<string> {
   return new Promise((resolve) => {
     let text = ''
     socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')))
@@ -257,9 +257,10 @@ describe('what Node refuses, answered as problems', () => {
       echo(request, response)
     })
     const socket = await open(port)
-    const reply = readAll(socket, 500)
+    const reply = readAll(socket)
+    const answeredOnWire = new Promise((resolve) => socket.once('data', resolve))
     socket.write('GET /one HTTP/1.1\r\nHost: a\r\n\r\n')
-    await sleep(100) // answered; the connection stays open
+    await answeredOnWire // answered (not a guess of how long that takes); the connection stays open
     await collectGarbage()
     expect(answered?.deref(), 'collected while its connection is open').toBeUndefined()
     expect(socket.destroyed).toBe(false)
