@@ -27,7 +27,7 @@ beforeAll(async () => {
   // No reconcile timer: an edit must be picked up by the file watcher alone.
   server = await startMainProcess({PORT: '0', DATASET_FILE: datasetFile, RECONCILE_INTERVAL_SECONDS: '0'})
   baseUrl = server.baseUrl
-})
+}, 60_000) // a start, not a measure of it: vitest's 10 s default was passed at a load of 8
 afterAll(async () => {
   await server.stop()
   await rm(folder, {recursive: true, force: true})
