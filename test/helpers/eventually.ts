@@ -1,5 +1,8 @@
-/** Retries `check` until it passes or `timeoutMs` runs out: for effects that follow a response (a rebuild, a file watch). */
-export async function eventually(check: () => Promise<void>, timeoutMs = 3000): Promise<void> {
+/**
+ * Retries `check` until it passes or `timeoutMs` runs out: for effects that follow a response (a
+ * rebuild, a file watch). The default is a liveness bound that a loaded machine stays well inside.
+ */
+export async function eventually(check: () => Promise<void>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     try {
