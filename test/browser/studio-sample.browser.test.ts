@@ -84,7 +84,9 @@ describe('npm run studio:sample', () => {
     })
     try {
       const page = await (await browser.newContext({ignoreHTTPSErrors: true})).newPage()
-      await page.goto(`${sample.studioUrl}structure/episodes`)
+      // The dev server compiles the Studio on its first request: under two busy loops the page's
+      // load took longer than page.goto's default 30 s. A liveness bound, as for the list below.
+      await page.goto(`${sample.studioUrl}structure/episodes`, {timeout: 120_000})
       const headers = page.locator('[data-testid="document-list-pane"] [data-testid="default-preview__header"]')
       await headers.first().waitFor({timeout: 120_000})
       const newest = episodes.toSorted((a, b) => String(b.publishedAt).localeCompare(String(a.publishedAt)))[0]
