@@ -83,7 +83,10 @@ export function mcpRoutes(options: McpRoutesOptions): express.Router {
   router.get(`${MCP_PATH}/health`, (_request, response) => {
     response.set('Cache-Control', 'no-store').json({status: 'ok', snapshot: store.current().version})
   })
-  const serve = toNodeHandler(handler, {maxRequestBodySize: MAX_MCP_BODY_BYTES})
+  const serve = toNodeHandler(
+    {fetch: async (request, requestOptions) => withoutKeepAliveHeader(await handler.fetch(request, requestOptions))},
+    {maxRequestBodySize: MAX_MCP_BODY_BYTES},
+  )
   const handOver: RequestHandler = (request, response) => void serve(request, response, request.body)
   router.post(MCP_PATH, localOnly, ...mcpRequestBody(), handOver)
   router.all(MCP_PATH, (request, response) =>
@@ -95,6 +98,19 @@ export function mcpRoutes(options: McpRoutesOptions): express.Router {
     }),
   )
   return router
+}
+
+/**
+ * The SDK labels its event streams `Connection: keep-alive`, and Node obeys a header the
+ * application sets over the client's own `Connection: close`, so a client that asked for the
+ * connection to close (RFC 9112 §9.6) was kept waiting for the idle timeout. The connection is
+ * the HTTP server's to manage.
+ */
+function withoutKeepAliveHeader(response: Response): Response {
+  if (response.headers.get('connection')?.toLowerCase() !== 'keep-alive') return response
+  const headers = new Headers(response.headers)
+  headers.delete('connection')
+  return new Response(response.body, {status: response.status, statusText: response.statusText, headers})
 }
 
 /**

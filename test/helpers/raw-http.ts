@@ -7,10 +7,10 @@ export interface RawResponse {
   body: Buffer
 }
 
-/** One HTTP/1.1 request with exactly the given headers; the body is read as sent. */
+/** One HTTP/1.1 request with exactly the given headers; the response body is read as sent. */
 export function rawRequest(
   url: string,
-  options: {method?: string; headers?: Record<string, string>; agent?: Agent} = {},
+  options: {method?: string; headers?: Record<string, string>; body?: string; agent?: Agent} = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const outgoing = request(
@@ -26,6 +26,6 @@ export function rawRequest(
       },
     )
     outgoing.on('error', reject)
-    outgoing.end()
+    outgoing.end(options.body)
   })
 }

@@ -24,6 +24,7 @@ import {catalogTools} from '../../server/mcp/tools.ts'
 import {RESOURCES_PER_PAGE} from '../../server/mcp/resource-list.ts'
 import {sampleDocuments} from '../helpers/sample.ts'
 import {readProblem} from '../helpers/contract.ts'
+import {rawRequest} from '../helpers/raw-http.ts'
 import {startTestServer, type TestServer} from '../helpers/server.ts'
 
 let server: TestServer
@@ -384,6 +385,23 @@ describe('the /mcp endpoint over plain HTTP', () => {
     })
     expect(quoted.status).toBe(200)
     expect(server.loggedErrors).toEqual([])
+  })
+
+  // The SDK labels its event streams `Connection: keep-alive`, and Node let that override the
+  // client's `Connection: close`: the connection stayed open until the idle timeout.
+  it('closes the connection after an event-stream answer when the client asks it to, and only then', async () => {
+    const toolsList = (connection: string) =>
+      rawRequest(`${server.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: {...jsonRpcHeaders, 'mcp-protocol-version': '2025-06-18', connection},
+        body: JSON.stringify({jsonrpc: '2.0', id: 1, method: 'tools/list', params: {}}),
+      })
+    const closing = await toolsList('close')
+    expect(closing.status).toBe(200)
+    expect(closing.headers['content-type']).toBe('text/event-stream')
+    expect(closing.body.toString()).toContain('list_episodes')
+    expect(closing.headers.connection).toBe('close')
+    expect((await toolsList('keep-alive')).headers.connection).toBe('keep-alive')
   })
 
   it('answers a body that is not JSON with a JSON-RPC parse error', async () => {
