@@ -53,12 +53,7 @@ afterAll(async () => {
 // A failing test leaves its page as it was, and what the page logged; on a busy machine a
 // screenshot alone took longer than a hook's default ten seconds.
 afterEach(async ({task}) => {
-  if (task.result?.state !== 'fail' || !stack) return
-  console.log(`The page, as the test failed:\n${stack.pageReport()}`)
-  await stack.page.screenshot({
-    path: `test/artifacts/failed-episode-${task.name.slice(0, 50).replaceAll(/[^\w-]+/g, '-')}.png`,
-    timeout: 60_000,
-  })
+  if (task.result?.state === 'fail') await stack?.reportFailure('episode', task.name)
 }, 90_000)
 
 const get = (path: string) => fetch(`${stack.server.baseUrl}${path}`)

@@ -43,15 +43,10 @@ beforeAll(async () => {
 // longer than the default 10 s to close, and a passing suite failed in its teardown.
 afterAll(() => stack?.close(), 60_000)
 
-// A failing test leaves its page as it was (test/artifacts/failed-<test>.png), and what the page
-// logged; on a busy machine a screenshot alone took longer than a hook's default ten seconds.
+// A failing test leaves its page as it was (test/artifacts/failed-studio-<test>.png), and what
+// the page logged; on a busy machine a screenshot alone took longer than a hook's default 10 s.
 afterEach(async ({task}) => {
-  if (task.result?.state !== 'fail' || !stack) return
-  console.log(`The page, as the test failed:\n${stack.pageReport()}`)
-  await page.screenshot({
-    path: `test/artifacts/failed-${task.name.slice(0, 60).replaceAll(/[^\w-]+/g, '-')}.png`,
-    timeout: 60_000,
-  })
+  if (task.result?.state === 'fail') await stack?.reportFailure('studio', task.name)
 }, 90_000)
 
 const get = (path: string) => fetch(`${server.baseUrl}${path}`)
@@ -92,18 +87,15 @@ async function publishAndServe(publish: {
   const {act, change, id, path, shows} = publish
   const logFrom = server.output().length
   await act()
-  await expect.poll(() => change(lake.dataset.get(id)), {timeout: 10_000, interval: 10}).toBe(true)
+  await expect.poll(() => change(lake.dataset.get(id)), {interval: 10}).toBe(true)
   await expect
     .poll(() => deliveries.find((delivery) => delivery.documentId === id && change(lake.dataset.get(id)))?.status, {
-      timeout: 10_000,
       interval: 5,
     })
     .toBe(202)
   await expect.poll(async () => shows(await get(path)), {timeout: STUDIO_WAIT_MS, interval: 10}).toBe(true)
   // The build's log line is written asynchronously, so it may follow the answer that shows it.
-  await expect
-    .poll(() => buildsLoggedAfter(logFrom).some((build) => build.documents?.includes(id)), {timeout: 10_000})
-    .toBe(true)
+  await expect.poll(() => buildsLoggedAfter(logFrom).some((build) => build.documents?.includes(id))).toBe(true)
   const builds = buildsLoggedAfter(logFrom)
   expect(
     builds.filter((build) => build.level !== 30),
@@ -274,7 +266,7 @@ describe("an editor, the operator's server and the API's readers", () => {
 
     // Without a slug, a summary and a date the contract is broken: publishing is blocked and the
     // validation panel says why in Hebrew, for our rules and Sanity's built-in ones alike.
-    await expect.poll(() => page.locator('[data-testid="action-publish"]').isDisabled(), {timeout: 10_000}).toBe(true)
+    await expect.poll(() => page.locator('[data-testid="action-publish"]').isDisabled()).toBe(true)
     await page.getByRole('button', {name: 'Validation'}).click()
     // Messages shown on the page (each also sits in a hidden tooltip).
     const shown = (text: string) => page.getByText(text, {exact: true}).filter({visible: true})
@@ -287,8 +279,8 @@ describe("an editor, the operator's server and the API's readers", () => {
     const slug = slugify(title)
     // Ten seconds, as for the other Studio round trips: the Studio validates after a debounce and a
     // slow machine took longer than expect.poll's default second to clear the message.
-    await expect.poll(() => page.locator('#slug').inputValue(), {timeout: 10_000}).toBe(slug)
-    await expect.poll(() => shown(SLUG_MISSING).count(), {timeout: 10_000}).toBe(0)
+    await expect.poll(() => page.locator('#slug').inputValue()).toBe(slug)
+    await expect.poll(() => shown(SLUG_MISSING).count()).toBe(0)
     await page.locator('#description').fill('פרק על ה-API הראשון שכתבנו, מהסכמה ועד ה-ETag.')
     // Typed in Israel time (winter, UTC+2), stored in UTC.
     await page.locator('#publishedAt').fill('2026-11-20 09:00')
@@ -305,7 +297,6 @@ describe("an editor, the operator's server and the API's readers", () => {
           Array.isArray(draft()?.guests) &&
           Array.isArray(draft()?.tags) &&
           draft()?.publishedAt === '2026-11-20T07:00:00.000Z',
-        {timeout: 10_000},
       )
       .toBe(true)
     const id = draft()?._id.slice('drafts.'.length) ?? ''
@@ -384,7 +375,7 @@ describe("an editor, the operator's server and the API's readers", () => {
       .first()
       .waitFor({timeout: 10_000})
     await page.screenshot({path: 'test/artifacts/studio-feed-validation.png'})
-    await expect.poll(() => page.locator('[data-testid="action-publish"]').isDisabled(), {timeout: 10_000}).toBe(true)
+    await expect.poll(() => page.locator('[data-testid="action-publish"]').isDisabled()).toBe(true)
     // A control character pasted into the title (word processors and chat apps carry them) is named, with its position.
     const title = String(episode.title)
     await page.locator('#title').fill(`${title}\u0008`)
@@ -399,29 +390,26 @@ describe("an editor, the operator's server and the API's readers", () => {
     // A transcript is fetched by podcast apps too: plain http is refused the same way (once the
     // audio's address is https, the transcript's is the only one that can show this message).
     const httpsOnly = page.getByText('קישור מלא, שמתחיל ב-https://', {exact: true}).filter({visible: true})
-    await expect.poll(() => httpsOnly.count(), {timeout: 10_000}).toBe(0)
+    await expect.poll(() => httpsOnly.count()).toBe(0)
     await page.locator('#transcriptUrl').fill('http://media.codetalks.test/episodes/ep-31.vtt')
     await httpsOnly.first().waitFor({timeout: 10_000})
     await page.screenshot({path: 'test/artifacts/studio-http-transcript.png'})
     await page.locator('#transcriptUrl').fill('')
-    await expect.poll(() => httpsOnly.count(), {timeout: 10_000}).toBe(0)
+    await expect.poll(() => httpsOnly.count()).toBe(0)
     await page.locator('#audioLength').fill(audio.length)
     // Sanity's select names each option by its title; its values are the list's indices.
     await page.locator('select#audioType').selectOption({label: `MP3 (${audio.type})`})
     await page.locator('#season').fill('3')
     await expect
-      .poll(
-        () => {
-          const draft = lake.dataset.get(`drafts.${episode._id}`)
-          return (
-            draft?.audioUrl === audio.url &&
-            draft.audioLength === Number(audio.length) &&
-            draft.audioType === audio.type &&
-            draft.season === 3
-          )
-        },
-        {timeout: 10_000},
-      )
+      .poll(() => {
+        const draft = lake.dataset.get(`drafts.${episode._id}`)
+        return (
+          draft?.audioUrl === audio.url &&
+          draft.audioLength === Number(audio.length) &&
+          draft.audioType === audio.type &&
+          draft.season === 3
+        )
+      })
       .toBe(true)
 
     // The Feed view now shows the item the feed will serve: the enclosure with its exact length, the
@@ -465,7 +453,7 @@ describe("an editor, the operator's server and the API's readers", () => {
     await page.goto(`https://${STUDIO_HOST}/structure/voices;${guest._id}`)
     await expect.poll(() => page.locator('#name').inputValue(), {timeout: STUDIO_WAIT_MS}).toBe(guest.name)
     await page.locator('#role').fill(role)
-    await expect.poll(() => lake.dataset.get(`drafts.${guest._id}`)?.role, {timeout: 10_000}).toBe(role)
+    await expect.poll(() => lake.dataset.get(`drafts.${guest._id}`)?.role).toBe(role)
     await publishAndServe({
       act: () =>
         untilItShows(

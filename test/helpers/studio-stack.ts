@@ -22,8 +22,11 @@ export interface StudioStack {
   server: MainProcess
   deliveries: Delivery[]
   page: Page
-  /** What the page said on its console, which of its requests failed and which are still unanswered, for a failing test's report. */
-  pageReport(): string
+  /**
+   * For a failed test: prints what the page said on its console, which of its requests failed and
+   * which are still unanswered, and leaves the page as it was in test/artifacts/<file>-<test>.png.
+   */
+  reportFailure(file: string, test: string): Promise<void>
   close(): Promise<void>
 }
 
@@ -89,8 +92,8 @@ export async function startStudioStack(): Promise<StudioStack> {
     server,
     deliveries,
     page,
-    pageReport: () =>
-      [
+    async reportFailure(file, test) {
+      const report = [
         ...pageLog,
         // Event streams (`data/listen`) stay open by design; any other request still open is news.
         ...[...pending]
@@ -100,7 +103,11 @@ export async function startStudioStack(): Promise<StudioStack> {
               `unanswered for ${Math.round((performance.now() - since) / 1000)} s: ${request.method()} ${request.url()}`,
           ),
         `paths the stand-in did not answer: ${[...lake.unanswered].join(', ')}`,
-      ].join('\n'),
+      ]
+      console.log(`The page, as the test failed:\n${report.join('\n')}`)
+      const name = `${file}-${test}`.slice(0, 70).replaceAll(/[^\w-]+/g, '-')
+      await page.screenshot({path: `test/artifacts/failed-${name}.png`, timeout: 60_000})
+    },
     // Chromium first, and a browser that will not close still lets the servers stop.
     async close() {
       await browser.close().catch(() => undefined)

@@ -494,7 +494,7 @@ describe('shutdown', () => {
     } finally {
       vi.useRealTimers()
     }
-    await expect.poll(() => down, {timeout: 10_000, message: 'shut down once the timeout ran out'}).toBe(true)
+    await expect.poll(() => down, {message: 'shut down once the timeout ran out'}).toBe(true)
     await reply
     expect(socket.destroyed || socket.readableEnded, 'closed by the server, not by the client giving up').toBe(true)
   })

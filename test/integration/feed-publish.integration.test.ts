@@ -73,7 +73,7 @@ describe('a publish in the Studio', () => {
     if (!item) throw new Error('the feed has no items')
     const title = 'פרק מחודש: כותרת שפורסמה עכשיו'
     await publish(item.guid, {title, publishedAt: '2026-10-03'})
-    await expect.poll(async () => (await feed())?.items[0]?.title, {timeout: 10_000, interval: 10}).toBe(title)
+    await expect.poll(async () => (await feed())?.items[0]?.title, {interval: 10}).toBe(title)
     expect(server.store.status()).toMatchObject({
       lastBuild: {kind: 'documents', ok: true, documents: [item.guid]},
       consecutiveFailures: 0,
@@ -85,6 +85,6 @@ describe('a publish in the Studio', () => {
 
   it('of the podcast settings changes the channel', async () => {
     await publish('podcastSettings', {title: 'קוד טוקס: מהדורה חדשה'})
-    await expect.poll(async () => (await feed())?.title, {timeout: 10_000, interval: 10}).toBe('קוד טוקס: מהדורה חדשה')
+    await expect.poll(async () => (await feed())?.title, {interval: 10}).toBe('קוד טוקס: מהדורה חדשה')
   })
 })
