@@ -24,7 +24,7 @@ export interface StudioStack {
   page: Page
   /**
    * For a failed test: prints what the page said on its console, which of its requests failed and
-   * which are still unanswered, and leaves the page as it was in test/artifacts/<file>-<test>.png.
+   * which are still unanswered, and leaves the page as it was in test/artifacts/failed-<file>-<test>.png.
    */
   reportFailure(file: string, test: string): Promise<void>
   close(): Promise<void>
