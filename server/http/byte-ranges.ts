@@ -1,10 +1,11 @@
 import type {IncomingMessage} from 'node:http'
-import parseRange from 'range-parser'
 import {ChunkedBody, type Body} from '../snapshot/chunked-body.ts'
 
-// RFC 9110 range requests (14.2, 13.1.5, 15.3.7, 15.5.17), as nginx answers them for a static file:
-// one range of the selected coding's bytes gets a 206; several are answered with the whole 200;
-// a range that starts past the end is a 416. Only for documents that say `Accept-Ranges: bytes`.
+// RFC 9110 range requests (14.1, 14.2, 13.1.5, 15.3.7, 15.5.17) for documents that say
+// `Accept-Ranges: bytes`. A GET gets a 206 for exactly one valid byte range (a suffix longer than
+// the document is all of it) and a 416 when that one range is unsatisfiable; every other Range
+// is ignored (14.2: a server MAY ignore it), so several ranges, an invalid one (last before
+// first) or a malformed one get the whole 200. No multipart/byteranges, and nothing is merged.
 
 /** The header a representation carries to take range requests: its bytes are served in parts. */
 export const ACCEPT_RANGES = {'Accept-Ranges': 'bytes'} as const
@@ -13,11 +14,15 @@ type RangeAnswer =
   {readonly status: 200} | {readonly status: 206; readonly start: number; readonly end: number} | {readonly status: 416}
 
 const WHOLE: RangeAnswer = {status: 200}
+const UNSATISFIABLE: RangeAnswer = {status: 416}
+
+// One range-spec (14.1.1): first-last, first- or -suffix, digits only; the unit is case-insensitive.
+const ONE_RANGE = /^bytes=(\d*)-(\d*)$/i
 
 /**
  * What a GET with `Range` gets for bytes of `length` named by `etag` and `lastModified` (an HTTP
- * date, as sent): the whole when the Range is not one this server reads (not bytes, malformed, or
- * several ranges) or `If-Range` names other bytes; HEAD and other methods never take a range.
+ * date, as sent): the whole when the Range is not one valid byte range or `If-Range` names other
+ * bytes; HEAD and other methods never take a range.
  */
 export function answerRange(request: IncomingMessage, length: number, etag: string, lastModified: string): RangeAnswer {
   const range = request.headers.range
@@ -25,10 +30,18 @@ export function answerRange(request: IncomingMessage, length: number, etag: stri
   const ifRange = request.headers['if-range']
   // A strong comparison: a weak tag never matches, and a date only when it is exactly Last-Modified.
   if (ifRange !== undefined && ifRange !== etag && ifRange !== lastModified) return WHOLE
-  const ranges = parseRange(length, range, {combine: true})
-  if (ranges === -1) return {status: 416}
-  if (ranges === -2 || ranges.type !== 'bytes' || ranges.length !== 1 || !ranges[0]) return WHOLE
-  return {status: 206, start: ranges[0].start, end: ranges[0].end}
+  const [, first = '', last = ''] = ONE_RANGE.exec(range) ?? []
+  if (first === '') {
+    if (last === '') return WHOLE // not a range-spec (or not bytes)
+    const suffix = Number(last)
+    if (suffix === 0) return UNSATISFIABLE
+    // An empty document has no byte a 206's Content-Range could name.
+    return length === 0 ? WHOLE : {status: 206, start: Math.max(length - suffix, 0), end: length - 1}
+  }
+  const start = Number(first)
+  if (last !== '' && Number(last) < start) return WHOLE // an invalid int-range
+  if (start >= length) return UNSATISFIABLE
+  return {status: 206, start, end: last === '' ? length - 1 : Math.min(Number(last), length - 1)}
 }
 
 /** `bytes first-last/length` for a 206, `bytes *\/length` for a 416. */

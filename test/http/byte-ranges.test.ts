@@ -35,22 +35,53 @@ describe('answerRange', () => {
     expect(ask({range: 'bytes=90-'})).toEqual({status: 206, start: 90, end: 99})
     expect(ask({range: 'bytes=-5'})).toEqual({status: 206, start: 95, end: 99})
     expect(ask({range: 'bytes=50-500'})).toEqual({status: 206, start: 50, end: 99})
-    // Overlapping ranges are one range.
-    expect(ask({range: 'bytes=0-10,5-20'})).toEqual({status: 206, start: 0, end: 20})
+    expect(ask({range: 'bytes=99-99'})).toEqual({status: 206, start: 99, end: 99})
+    // RFC 9110 14.1: the unit's name is case-insensitive.
+    expect(ask({range: 'Bytes=0-9'})).toEqual({status: 206, start: 0, end: 9})
+  })
+
+  it('gives the whole representation as a 206 for a suffix longer than it (RFC 9110 14.1.3)', () => {
+    expect(ask({range: 'bytes=-100'})).toEqual({status: 206, start: 0, end: 99})
+    expect(ask({range: 'bytes=-101'})).toEqual({status: 206, start: 0, end: 99})
+    expect(ask({range: 'bytes=-1000000'})).toEqual({status: 206, start: 0, end: 99})
   })
 
   it('answers the whole for no Range, another method, several ranges, another unit or a malformed Range', () => {
     expect(ask({})).toEqual({status: 200})
     expect(ask({range: 'bytes=0-9'}, 'HEAD')).toEqual({status: 200})
     expect(ask({range: 'bytes=0-9'}, 'POST')).toEqual({status: 200})
-    expect(ask({range: 'bytes=0-9,20-29'})).toEqual({status: 200})
     expect(ask({range: 'items=0-9'})).toEqual({status: 200})
-    expect(ask({range: 'bytes=abc'})).toEqual({status: 200})
+    // Several ranges, overlapping, repeated or not, and even when none is satisfiable: never merged.
+    for (const range of ['bytes=0-9,20-29', 'bytes=0-50,25-75', 'bytes=0-9,0-9', 'bytes=0-10,5-20', 'bytes=200-,300-'])
+      expect(ask({range}), range).toEqual({status: 200})
   })
 
-  it('answers 416 for a range that starts past the end', () => {
+  it('answers the whole for a Range that is not one range-spec: malformed, or last before first', () => {
+    // Not one range-spec as RFC 9110 14.1.1 writes it; last < first is an invalid int-range.
+    for (const range of [
+      'bytes=abc',
+      'bytes=',
+      'bytes=-',
+      'bytes=5-4',
+      'bytes=1-2-3',
+      'bytes=0x1-9',
+      'bytes= 0-9',
+      'bytes=0-9,',
+      'bytes 0-9',
+    ])
+      expect(ask({range}), range).toEqual({status: 200})
+  })
+
+  it('answers 416 for a single range that starts past the end, or an empty suffix', () => {
     expect(ask({range: 'bytes=100-200'})).toEqual({status: 416})
+    expect(ask({range: 'bytes=100-'})).toEqual({status: 416})
+    expect(ask({range: `bytes=${'9'.repeat(400)}-`})).toEqual({status: 416})
+    expect(ask({range: 'bytes=-0'})).toEqual({status: 416})
     expect(ask({range: 'bytes=0-'}, 'GET', 0)).toEqual({status: 416})
+  })
+
+  it('sends the whole of an empty representation for a suffix: a 206 could not name its bytes', () => {
+    expect(ask({range: 'bytes=-5'}, 'GET', 0)).toEqual({status: 200})
   })
 
   it('takes the range only when If-Range names these bytes, by strong ETag or the exact Last-Modified', () => {
