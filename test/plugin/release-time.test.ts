@@ -24,6 +24,10 @@ describe("the Studio's release time", () => {
   it('refuses, in Hebrew, a value that is neither a date-time nor a date', () => {
     expect(checkReleaseTime('2027-06-01T06:00:00.000Z')).toBe(true)
     expect(checkReleaseTime('2025-02-01')).toBe(true)
+    // Without seconds, as ISO 8601 allows: the server takes it too (server/api/v1/release-time.ts).
+    expect(checkReleaseTime('2026-12-01T21:47Z')).toBe(true)
+    expect(checkReleaseTime('2026-12-01T23:47+02:00')).toBe(true)
+    expect(checkReleaseTime('2026-13-01T00:00:00Z')).toMatch(/מועד הפרסום/)
     expect(checkReleaseTime('07/01/2026')).toMatch(/מועד הפרסום/)
   })
 })

@@ -4,10 +4,16 @@ import {z} from 'zod'
 export const RELEASE_TIME_ZONE = 'Asia/Jerusalem'
 
 /**
- * `publishedAt` as Sanity stores it: a date-time with an offset (the datetime field), or a plain
- * date (`2026-01-07`), written before episodes had release times.
+ * `publishedAt` as Sanity stores it: a date-time with an offset (the datetime field; an API edit
+ * or an import may leave out the seconds, as ISO 8601 allows: `2026-12-01T21:47Z`), or a plain
+ * date (`2026-01-07`), written before episodes had release times. Served in one form whatever was
+ * written (releaseFieldsOf).
  */
-export const releaseTimeRowSchema = z.union([z.iso.date(), z.iso.datetime({offset: true})])
+export const releaseTimeRowSchema = z.union([
+  z.iso.date(),
+  z.iso.datetime({offset: true}),
+  z.iso.datetime({offset: true, precision: -1}),
+])
 
 const israelDate = new Intl.DateTimeFormat('en-CA', {
   timeZone: RELEASE_TIME_ZONE,

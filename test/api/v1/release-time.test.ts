@@ -44,4 +44,17 @@ describe('releaseTimeRowSchema', () => {
     for (const value of ['07/01/2026', '2026-01-07T06:00:00', 'soon', ''])
       expect(releaseTimeRowSchema.safeParse(value).success, value).toBe(false)
   })
+
+  it('takes a date-time without seconds, as ISO 8601 allows, and serves it in the one full form', () => {
+    for (const value of ['2026-12-01T21:47Z', '2026-12-01T23:47+02:00'])
+      expect(releaseTimeRowSchema.safeParse(value).success, value).toBe(true)
+    expect(releaseFieldsOf('2026-12-01T21:47Z')).toEqual({
+      published_at: '2026-12-01T21:47:00.000Z',
+      published_date: '2026-12-01',
+    })
+    expect(releaseFieldsOf('2026-12-01T23:47+02:00').published_at).toBe('2026-12-01T21:47:00.000Z')
+    // A month or an hour that does not exist, a missing offset, or hours alone are still refused.
+    for (const value of ['2026-13-01T00:00:00Z', '2026-12-01T24:00Z', '2026-12-01T21:47', '2026-12-01T21Z'])
+      expect(releaseTimeRowSchema.safeParse(value).success, value).toBe(false)
+  })
 })
