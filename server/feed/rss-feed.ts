@@ -8,7 +8,7 @@ import {appleExplicit, indexOutsideCdata, itemXml} from './item-xml.ts'
 import {firstForbiddenCharacter} from '../api/v1/xml-text.ts'
 import {podcastGuidOf} from './podcast-guid.ts'
 import {channelSpellings, channelTagsOf} from './channel-tags.ts'
-import type {PodcastChannel} from '../api/v1/podcast-settings.ts'
+import {SETTINGS_MISSING, type PodcastChannel} from '../api/v1/podcast-settings.ts'
 
 export const FEED_PATH = '/feed.xml'
 export const FEED_CONTENT_TYPE = 'application/rss+xml; charset=utf-8'
@@ -260,11 +260,14 @@ function channelXml(
 }
 
 /**
- * Why there is no feed while settings exist: they were refused and no valid version was served
- * since the server started. Undefined when there is a feed, or no settings document at all.
+ * Why there is no feed: the settings were refused, or there is no settings document, and no valid
+ * channel is held (none was served before). Undefined when there is a feed.
  */
 export function feedUnavailableDetail(catalog: Catalog): string | undefined {
   const podcast = catalog.podcast
-  if (!podcast || podcast.ok) return undefined
+  if (podcast?.ok) return undefined
+  if (!podcast) return `${upperFirst(SETTINGS_MISSING)}.`
   return `The podcast settings are invalid and no valid version is held, so there is no feed to serve until they are fixed: ${podcast.messages.join('; ')}`
 }
+
+const upperFirst = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)

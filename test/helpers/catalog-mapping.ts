@@ -3,6 +3,7 @@
 import {createLinks} from '../../server/api/v1/links.ts'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import type {SanityDocument} from '../../server/content/ndjson.ts'
+import {CATALOG_QUERY} from '../../server/content/queries.ts'
 
 const links = createLinks({
   publicBaseUrl: 'http://api.test',
@@ -14,6 +15,25 @@ export const settings = {links, feedUrl: 'https://site.test/feed.xml'}
 /** One GROQ query over these documents, as the embedded source answers it. */
 export const fetchFrom = (documents: SanityDocument[], query: string, params?: Record<string, unknown>) =>
   createEmbeddedSource('inline', async () => documents).fetch(query, params)
+
+/** The podcast settings singleton as a published document, valid as it stands (its row is `settingsRow()`'s). */
+export const settingsDocument: SanityDocument = {
+  _id: 'podcastSettings',
+  _type: 'podcastSettings',
+  _rev: 'rev',
+  _createdAt: '2026-01-01T00:00:00Z',
+  _updatedAt: '2026-01-01T00:00:00Z',
+  title: 'Code Talks',
+  description: 'פודקאסט',
+  author: 'Example',
+  owner: {name: 'Owner', email: 'owner@example.com'},
+  artwork: {_type: 'image', asset: {_type: 'reference', _ref: 'image-abc123-1400x1400-png'}},
+  categories: ['Technology'],
+  copyright: '© Example',
+}
+
+/** CATALOG_QUERY's result over these documents and valid settings: without settings a catalog reports them missing. */
+export const catalogRowsOf = (documents: SanityDocument[]) => fetchFrom([settingsDocument, ...documents], CATALOG_QUERY)
 
 /** A podcast settings row as the settings query returns it, valid as it stands. */
 export const settingsRow = (fields: Record<string, unknown> = {}) => ({

@@ -6,7 +6,13 @@ import {meetupRowSchema, mapMeetup} from './meetup.ts'
 import {byCodePoint, episodeOrder, firstIndexNotBefore, meetupOrder, voiceOrder, type ListOrder} from './order.ts'
 import type {Mapped, MappingContext} from './person-ref.ts'
 import {mapVoice, voiceRowSchema} from './voice.ts'
-import {mapPodcastSettings, type MappedSettings} from './podcast-settings.ts'
+import {
+  mapPodcastSettings,
+  PODCAST_SETTINGS_ID,
+  SETTINGS_DELETED,
+  SETTINGS_MISSING,
+  type MappedSettings,
+} from './podcast-settings.ts'
 import {cleanStrings} from './xml-text.ts'
 
 export interface CatalogEntry<Item> {
@@ -34,7 +40,10 @@ export interface Catalog {
   readonly meetups: readonly CatalogEntry<Meetup>[]
   readonly voices: readonly CatalogEntry<Voice>[]
   readonly problems: readonly DocumentProblem[]
-  /** The podcast settings singleton as the feed uses it; null when there is no such document. */
+  /**
+   * The podcast settings singleton as the feed uses it; null when there is no such document and no
+   * good channel was served before it went (a deleted one's last good channel is held, as `kept`).
+   */
   readonly podcast: MappedSettings | null
   /** Episodes held back until their release time (scheduled.ts), latest first; served nowhere. */
   readonly scheduled?: readonly CatalogEntry<Episode>[]
@@ -111,7 +120,9 @@ export function mapCatalog(result: unknown, settings: CatalogSettings, previous?
 /**
  * The settings singleton's row (null when there is none) as the catalog holds it. Invalid settings
  * are refused like any document: the last valid channel stays (`kept`), so the feed keeps serving
- * it; with none, the refusal itself is held, and the feed says why it is unavailable.
+ * it; with none, the refusal itself is held, and the feed says why it is unavailable. A deleted or
+ * unpublished document keeps the last valid channel too: a feed that vanished would tell every
+ * directory the podcast is gone.
  */
 function podcastSettingsOf(
   row: unknown,
@@ -119,7 +130,16 @@ function podcastSettingsOf(
   previous: MappedSettings | null | undefined,
   problems: DocumentProblem[],
 ): MappedSettings | null {
-  if (row === null || row === undefined) return null
+  if (row === null || row === undefined) {
+    const held = previous?.ok ? previous : undefined
+    problems.push({
+      documentId: PODCAST_SETTINGS_ID,
+      collection: 'settings',
+      severity: held ? 'kept' : 'rejected',
+      messages: [held ? SETTINGS_DELETED : SETTINGS_MISSING],
+    })
+    return held ?? null
+  }
   const mapped = mapPodcastSettings(cleanStrings(row).value, settings.links)
   if (mapped.ok && mapped.warnings.length > 0)
     problems.push({

@@ -60,6 +60,17 @@ const podcastChannelSchema = z.object({
 })
 export type PodcastChannel = Readonly<z.infer<typeof podcastChannelSchema>>
 
+/** The settings singleton's one document id (schemas/podcast-settings.ts gives the Studio the same). */
+export const PODCAST_SETTINGS_ID = 'podcastSettings'
+
+/** Why a channel is served with no settings document in the source: the last good one is held. */
+export const SETTINGS_DELETED =
+  'the podcast settings document was deleted or unpublished: the feed serves the last good channel (its items still follow the episodes) until the settings are published again. To leave the podcast directories, publish them with itunes:block ("הסתרה מ-Apple Podcasts") or itunes:complete ("התוכנית הסתיימה") checked rather than deleting them'
+
+/** What to publish when no settings document was ever served: without one the feed has no channel. */
+export const SETTINGS_MISSING =
+  'there is no podcast settings document, so there is no feed: publish one (Sanity type podcastSettings, document id "podcastSettings", "הגדרות הפודקאסט" in the Studio) with title, description (at most 4000 bytes), author, owner name and email, artwork (square JPEG or PNG, 1400 to 3000 px), categories (at least one from Apple Podcasts\' list) and copyright'
+
 /** What the settings document gives the feed: its channel, or why there is none. Saved with a snapshot as it is. */
 export const mappedSettingsSchema = z.discriminatedUnion('ok', [
   z.object({

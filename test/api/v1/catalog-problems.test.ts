@@ -4,16 +4,17 @@
 import {describe, expect, it} from 'vitest'
 import {mapCatalog, mapOneDocument, patchCatalog, type DocumentUpdate} from '../../../server/api/v1/catalog.ts'
 import type {SanityDocument} from '../../../server/content/ndjson.ts'
-import {CATALOG_QUERY, EPISODE_BY_ID_QUERY, VOICE_BY_ID_QUERY} from '../../../server/content/queries.ts'
+import {EPISODE_BY_ID_QUERY, VOICE_BY_ID_QUERY} from '../../../server/content/queries.ts'
 import {episode, guests, meetup, voice} from '../../fixtures/documents.ts'
-import {fetchFrom, settings, settingsRow} from '../../helpers/catalog-mapping.ts'
+import {catalogRowsOf, fetchFrom, settings, settingsRow} from '../../helpers/catalog-mapping.ts'
 
 interface Rows {
   episodes: unknown[]
   meetups: unknown[]
   voices: unknown[]
+  podcast: unknown
 }
-const rowsOf = async (documents: SanityDocument[]) => (await fetchFrom(documents, CATALOG_QUERY)) as Rows
+const rowsOf = async (documents: SanityDocument[]) => (await catalogRowsOf(documents)) as Rows
 
 const BEFORE = [voice('dana'), meetup('m-1'), episode('ep-1', {publishedAt: '2025-01-01'})]
 const CLEANED = 'removed characters that XML cannot carry (control characters, U+FFFE, U+FFFF or lone surrogates)'
@@ -61,6 +62,7 @@ describe('the documents in the problems of a full build', () => {
         episodes: [...rows.episodes, {_id: 'broken-episode'}],
         meetups: [...rows.meetups, {_id: 'broken-meetup'}],
         voices: [...rows.voices, {_id: 'broken-voice'}, {}],
+        podcast: rows.podcast,
       },
       settings,
     )

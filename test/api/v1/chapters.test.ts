@@ -5,6 +5,7 @@ import {createLinks} from '../../../server/api/v1/links.ts'
 import {createEmbeddedSource} from '../../../server/content/embedded-source.ts'
 import type {SanityDocument} from '../../../server/content/ndjson.ts'
 import {CATALOG_QUERY} from '../../../server/content/queries.ts'
+import {settingsDocument} from '../../helpers/catalog-mapping.ts'
 import {episode} from '../../fixtures/documents.ts'
 
 const links = createLinks({
@@ -14,7 +15,7 @@ const links = createLinks({
 })
 
 async function catalogOf(documents: SanityDocument[]) {
-  const source = createEmbeddedSource('inline', async () => documents)
+  const source = createEmbeddedSource('inline', async () => [settingsDocument, ...documents])
   return mapCatalog(await source.fetch(CATALOG_QUERY), {links, feedUrl: 'https://site.test/feed.xml'})
 }
 

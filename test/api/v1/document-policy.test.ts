@@ -3,9 +3,9 @@
 import {describe, expect, it} from 'vitest'
 import {mapCatalog, patchCatalog, type Catalog} from '../../../server/api/v1/catalog.ts'
 import type {SanityDocument} from '../../../server/content/ndjson.ts'
-import {CATALOG_QUERY, EPISODE_BY_ID_QUERY} from '../../../server/content/queries.ts'
+import {EPISODE_BY_ID_QUERY} from '../../../server/content/queries.ts'
 import {episode} from '../../fixtures/documents.ts'
-import {fetchFrom, settings} from '../../helpers/catalog-mapping.ts'
+import {catalogRowsOf, fetchFrom, settings} from '../../helpers/catalog-mapping.ts'
 
 const served = (catalog: Catalog) =>
   catalog.episodes.map((entry) => `${entry.documentId}:${entry.value.slug}:${entry.value.title}`)
@@ -13,8 +13,8 @@ const problems = (catalog: Catalog) => [...catalog.problems].sort((a, b) => a.do
 
 /** The catalog before, then the same edit applied by a full re-read and by a per-document build. */
 async function bothWays(before: SanityDocument[], after: SanityDocument[], editedId: string) {
-  const previous = mapCatalog(await fetchFrom(before, CATALOG_QUERY), settings)
-  const full = mapCatalog(await fetchFrom(after, CATALOG_QUERY), settings, previous)
+  const previous = mapCatalog(await catalogRowsOf(before), settings)
+  const full = mapCatalog(await catalogRowsOf(after), settings, previous)
   const row = await fetchFrom(after, EPISODE_BY_ID_QUERY, {id: editedId})
   const incremental = patchCatalog(previous, [{collection: 'episodes', documentId: editedId, row}], settings)
   expect(served(incremental)).toEqual(served(full))
@@ -70,9 +70,9 @@ describe('the document policy, alike in full and per-document builds', () => {
 
   it('keeps a kept version through later full re-reads while the document stays broken', async () => {
     const broken = [holder, {...other, title: undefined}]
-    const first = mapCatalog(await fetchFrom([holder, other], CATALOG_QUERY), settings)
-    const second = mapCatalog(await fetchFrom(broken, CATALOG_QUERY), settings, first)
-    const third = mapCatalog(await fetchFrom(broken, CATALOG_QUERY), settings, second)
+    const first = mapCatalog(await catalogRowsOf([holder, other]), settings)
+    const second = mapCatalog(await catalogRowsOf(broken), settings, first)
+    const third = mapCatalog(await catalogRowsOf(broken), settings, second)
     expect(served(third)).toEqual(served(first))
     expect(problems(third)).toMatchObject([{documentId: 'other', severity: 'kept'}])
   })
@@ -87,7 +87,7 @@ describe('the document policy, alike in full and per-document builds', () => {
         [older, newer, twinB, twinA],
         [twinA, twinB, newer, older],
       ]) {
-        const catalog = mapCatalog(await fetchFrom(documents, CATALOG_QUERY), settings)
+        const catalog = mapCatalog(await catalogRowsOf(documents), settings)
         expect(served(catalog)).toEqual(['newer:same:חדש', 'twin-a:twin:א'])
         expect(problems(catalog)).toEqual([
           {
@@ -109,12 +109,12 @@ describe('the document policy, alike in full and per-document builds', () => {
     it('keeps the holder when a newer document takes its slug and the holder is then edited', async () => {
       const newcomer = episode('taken', {_id: 'newcomer', publishedAt: '2026-01-01'})
       const previous = mapCatalog(
-        await fetchFrom([holder, newcomer], CATALOG_QUERY),
+        await catalogRowsOf([holder, newcomer]),
         settings,
-        mapCatalog(await fetchFrom([holder], CATALOG_QUERY), settings),
+        mapCatalog(await catalogRowsOf([holder]), settings),
       )
       const edited = [{...holder, title: 'המחזיק, ערוך'}, newcomer]
-      const full = mapCatalog(await fetchFrom(edited, CATALOG_QUERY), settings, previous)
+      const full = mapCatalog(await catalogRowsOf(edited), settings, previous)
       const incremental = patchCatalog(
         previous,
         [
@@ -148,13 +148,13 @@ describe('the document policy, alike in full and per-document builds', () => {
 
     it('lets no other document take the slug its kept version holds', async () => {
       const previous = mapCatalog(
-        await fetchFrom([holder, broken], CATALOG_QUERY),
+        await catalogRowsOf([holder, broken]),
         settings,
-        mapCatalog(await fetchFrom([holder, other], CATALOG_QUERY), settings),
+        mapCatalog(await catalogRowsOf([holder, other]), settings),
       )
       expect(problems(previous)).toMatchObject([{documentId: 'other', severity: 'kept'}])
       const after = [{...holder, slug: {_type: 'slug', current: 'other'}}, broken]
-      const full = mapCatalog(await fetchFrom(after, CATALOG_QUERY), settings, previous)
+      const full = mapCatalog(await catalogRowsOf(after), settings, previous)
       const incremental = patchCatalog(
         previous,
         [
@@ -173,12 +173,12 @@ describe('the document policy, alike in full and per-document builds', () => {
 
     it('still keeps it when it is fixed under a slug another holds, and serves the fix under a free one', async () => {
       const previous = mapCatalog(
-        await fetchFrom([holder, broken], CATALOG_QUERY),
+        await catalogRowsOf([holder, broken]),
         settings,
-        mapCatalog(await fetchFrom([holder, other], CATALOG_QUERY), settings),
+        mapCatalog(await catalogRowsOf([holder, other]), settings),
       )
       const bothBuilds = async (after: SanityDocument[]) => {
-        const full = mapCatalog(await fetchFrom(after, CATALOG_QUERY), settings, previous)
+        const full = mapCatalog(await catalogRowsOf(after), settings, previous)
         const incremental = patchCatalog(
           previous,
           [

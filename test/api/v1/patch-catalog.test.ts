@@ -16,7 +16,7 @@ import {
   VOICE_BY_ID_QUERY,
 } from '../../../server/content/queries.ts'
 import {episode, guests, meetup, voice} from '../../fixtures/documents.ts'
-import {fetchFrom, settings} from '../../helpers/catalog-mapping.ts'
+import {catalogRowsOf, fetchFrom, settings} from '../../helpers/catalog-mapping.ts'
 
 const QUERIES = {episodes: EPISODE_BY_ID_QUERY, meetups: MEETUP_BY_ID_QUERY, voices: VOICE_BY_ID_QUERY}
 
@@ -41,7 +41,7 @@ const slugs = (catalog: Catalog, collection: 'episodes' | 'meetups' | 'voices') 
 
 describe('patchCatalog', () => {
   it('updates a meetup in place and leaves the other collections the same arrays', async () => {
-    const previous = mapCatalog(await fetchFrom(BEFORE, CATALOG_QUERY), settings)
+    const previous = mapCatalog(await catalogRowsOf(BEFORE), settings)
     const after = BEFORE.map((document) => (document._id === 'm-1' ? {...document, title: 'כותרת חדשה'} : document))
     const patched = patchCatalog(previous, [await update(after, 'meetups', 'm-1')], settings)
     expect(patched.meetups.find((entry) => entry.documentId === 'm-1')?.value.title).toBe('כותרת חדשה')
@@ -55,7 +55,7 @@ describe('patchCatalog', () => {
   })
 
   it('removes a deleted document, and changes nothing for one it never served', async () => {
-    const previous = mapCatalog(await fetchFrom(BEFORE, CATALOG_QUERY), settings)
+    const previous = mapCatalog(await catalogRowsOf(BEFORE), settings)
     const removed = patchCatalog(previous, [{collection: 'meetups', documentId: 'm-2', row: null}], settings)
     expect(slugs(removed, 'meetups')).toEqual(['m-1'])
     const gone = patchCatalog(previous, [{collection: 'episodes', documentId: 'ep-1', row: undefined}], settings)
@@ -65,7 +65,7 @@ describe('patchCatalog', () => {
   })
 
   it('inserts a new document where the list order puts it', async () => {
-    const previous = mapCatalog(await fetchFrom(BEFORE, CATALOG_QUERY), settings)
+    const previous = mapCatalog(await catalogRowsOf(BEFORE), settings)
     const after = [
       ...BEFORE,
       episode('ep-2', {publishedAt: '2025-02-01'}),
@@ -76,11 +76,11 @@ describe('patchCatalog', () => {
     for (const id of ['ep-2', 'ep-4', 'intro'])
       patched = patchCatalog(patched, [await update(after, 'episodes', id)], settings)
     expect(slugs(patched, 'episodes')).toEqual(['ep-4', 'ep-3', 'ep-2', 'ep-1', 'intro'])
-    expect(patched.episodes).toEqual(mapCatalog(await fetchFrom(after, CATALOG_QUERY), settings).episodes)
+    expect(patched.episodes).toEqual(mapCatalog(await catalogRowsOf(after), settings).episodes)
   })
 
   it('keeps the same arrays when a broken edit leaves the last valid version served, and reports it', async () => {
-    const previous = mapCatalog(await fetchFrom(BEFORE, CATALOG_QUERY), settings)
+    const previous = mapCatalog(await catalogRowsOf(BEFORE), settings)
     const after = BEFORE.map((document) => (document._id === 'ep-1' ? {...document, title: ''} : document))
     const patched = patchCatalog(previous, [await update(after, 'episodes', 'ep-1')], settings)
     expect(patched.episodes).toBe(previous.episodes)
@@ -92,7 +92,7 @@ describe('patchCatalog', () => {
   })
 
   it('keeps the same arrays and entry for an update that changes nothing (a change applied twice)', async () => {
-    const previous = mapCatalog(await fetchFrom(BEFORE, CATALOG_QUERY), settings)
+    const previous = mapCatalog(await catalogRowsOf(BEFORE), settings)
     const again = patchCatalog(previous, [await update(BEFORE, 'episodes', 'ep-3')], settings)
     expect(again.episodes).toBe(previous.episodes)
     const after = BEFORE.map((document) => (document._id === 'ep-3' ? {...document, title: 'כותרת חדשה'} : document))
@@ -103,7 +103,7 @@ describe('patchCatalog', () => {
   })
 
   it('links episodes to voices as the patched voices stand, and reads the served voices again only when they changed', async () => {
-    const previous = mapCatalog(await fetchFrom(BEFORE, CATALOG_QUERY), settings)
+    const previous = mapCatalog(await catalogRowsOf(BEFORE), settings)
     // Noa is deleted, and ep-3 (her episode) is passed along, as the builder does for a voice.
     const after = BEFORE.filter((document) => document._id !== 'noa')
     const patched = patchCatalog(
@@ -125,7 +125,7 @@ describe('patchCatalog', () => {
   })
 
   it('applies a voice edit: its new fields, in Hebrew name order', async () => {
-    const previous = mapCatalog(await fetchFrom(BEFORE, CATALOG_QUERY), settings)
+    const previous = mapCatalog(await catalogRowsOf(BEFORE), settings)
     const after = BEFORE.map((document) => (document._id === 'dana' ? {...document, name: 'תמר'} : document))
     const patched = patchCatalog(previous, [await update(after, 'voices', 'dana')], settings)
     expect(patched.voices.map((entry) => entry.value.name)).toEqual(['נועה', 'תמר'])
@@ -136,7 +136,7 @@ describe('mapOneDocument', () => {
   const context = {...settings, servedVoices: new Set(['dana'])}
 
   it('maps a document of each collection as the catalog would serve it', async () => {
-    const rows = await fetchFrom(BEFORE, CATALOG_QUERY)
+    const rows = await catalogRowsOf(BEFORE)
     const catalog = mapCatalog(rows, settings)
     for (const collection of ['episodes', 'meetups', 'voices'] as const) {
       const row = (rows as Record<string, {_id: string}[]>)[collection]?.[0]
@@ -202,7 +202,7 @@ describe('two new documents asking for one slug on the same date', () => {
       ['a-doc', 'b-doc'],
     ]) {
       const documents = order.map((id) => episode('same', {_id: id, publishedAt: '2025-01-01'}))
-      const catalog = mapCatalog(await fetchFrom(documents, CATALOG_QUERY), settings)
+      const catalog = mapCatalog(await catalogRowsOf(documents), settings)
       expect(
         catalog.episodes.map((entry) => entry.documentId),
         order.join(),
