@@ -69,6 +69,15 @@ const NOT_KEPT_BY_THE_EDGE = [CDN_CACHE_CONTROL, 'no-store', SURROGATE_CONTROL, 
 const EDGE_TTL_HEADERS = new Set([CDN_CACHE_CONTROL, SURROGATE_CONTROL])
 
 /**
+ * A 206, 416 or 412 answers the request's Range, If-Range or If-Match as much as the URL, and no
+ * Vary can name those: a shared cache keeping it could hand a part, or a refusal, to the next
+ * client as the document. So no cache keeps one, and the edge TTL headers are left out (Varnish's
+ * builtin VCL and Fastly read Cache-Control only when no Surrogate-Control says otherwise); a
+ * cache that serves ranges cuts them from the whole 200 it keeps.
+ */
+const NOT_STORED = 'no-store'
+
+/**
  * A variant's response heads, built on its first request: a 200's and a 304's fixed lines, and the
  * 200's Content-Length, which goes through `writeHead`'s own list (Node frames the body by it).
  */
@@ -77,16 +86,23 @@ interface Heads {
   /** `writeHead`'s list: Content-Length. */
   framing: string[]
   notModified: FixedHeaders
+  /** For a 206 (`ok`) and a 416 or 412 (`notModified`): made on the variant's first such answer. */
+  notStored: Heads | undefined
 }
 
-function headsOfVariant(representation: Representation, variant: Variant, headerList: readonly string[]): Heads {
+function headsOfVariant(
+  representation: Representation,
+  variant: Variant,
+  headerList: readonly string[],
+  cacheControl = CACHE_CONTROL,
+): Heads {
   const validators = [
     'ETag',
     variant.etag,
     'Last-Modified',
     representation.lastModifiedHeader,
     'Cache-Control',
-    CACHE_CONTROL,
+    cacheControl,
     'Vary',
     'Accept-Encoding',
   ]
@@ -99,18 +115,33 @@ function headsOfVariant(representation: Representation, variant: Variant, header
     ok: fixedHeaders([...validators, ...content, ...headerList]),
     framing: ['Content-Length', String(variant.body.length)],
     notModified: fixedHeaders([...validators, ...headerList]),
+    notStored: undefined,
   }
 }
 
-/** A variant's heads telling the edge not to keep the response (rare: made for the response, not cached). */
-function headsNotKeptByTheEdge(representation: Representation, variant: Variant): Heads {
-  const list = representation.headerList
-  const kept: string[] = [...NOT_KEPT_BY_THE_EDGE]
+/** The representation's own headers without its edge TTL. */
+function withoutEdgeTtl(list: readonly string[]): string[] {
+  const kept: string[] = []
   for (let index = 0; index + 1 < list.length; index += 2) {
     const name = list[index] ?? ''
     if (!EDGE_TTL_HEADERS.has(name)) kept.push(name, list[index + 1] ?? '')
   }
-  return headsOfVariant(representation, variant, kept)
+  return kept
+}
+
+/** A variant's heads telling the edge not to keep the response (rare: made for the response, not cached). */
+function headsNotKeptByTheEdge(representation: Representation, variant: Variant): Heads {
+  return headsOfVariant(representation, variant, [
+    ...NOT_KEPT_BY_THE_EDGE,
+    ...withoutEdgeTtl(representation.headerList),
+  ])
+}
+
+/** The heads of a 206, 416 or 412, which no cache keeps (see NOT_STORED). */
+function headsNotStored(representation: Representation, variant: Variant): Heads {
+  const heads = headsFor(representation, variant)
+  heads.notStored ??= headsOfVariant(representation, variant, withoutEdgeTtl(representation.headerList), NOT_STORED)
+  return heads.notStored
 }
 // The hot variants' heads (a list and joined lines each), bounded in count: a large catalog
 // would otherwise hold a head per item ever requested.
@@ -126,8 +157,10 @@ function headsFor(representation: Representation, variant: Variant): Heads {
 }
 
 /**
- * RFC 9110: If-None-Match (weak comparison, lists and `*`) against the selected variant's ETag,
- * If-Modified-Since only without it; `fresh` implements both. HEAD gets the headers of GET.
+ * RFC 9110 13.2.2's order, against the selected variant: If-Match (strong comparison, lists and
+ * `*`), If-Unmodified-Since only without it, a 412 when either is false; then If-None-Match (weak
+ * comparison, lists and `*`), If-Modified-Since only without it, a 304 when either is false, which
+ * `fresh` implements; then If-Range, with the Range. HEAD gets the headers of GET.
  * The variant's, the request's shared and its own lines go into the head as they are; Content-Length
  * to `writeHead`'s list, which Node reads to frame the body.
  */
@@ -140,12 +173,21 @@ function writeVariant(
   fixed: FixedHeaders,
   notKeptByTheEdge = false,
 ): void {
+  const headers = request.headers
+  const ifMatch = headers['if-match']
+  const ifUnmodifiedSince = headers['if-unmodified-since']
+  // A request with neither (nearly all) pays two lookups here and nothing more.
+  if (
+    (ifMatch !== undefined || ifUnmodifiedSince !== undefined) &&
+    preconditionFails(ifMatch, ifUnmodifiedSince, variant.etag, representation.lastModified)
+  )
+    return writeBodiless(response, 412, headsNotStored(representation, variant), fixed, extraHeaders)
   const heads = notKeptByTheEdge ? headsNotKeptByTheEdge(representation, variant) : headsFor(representation, variant)
   // Only the validators go to `fresh`: its rule that a request's `Cache-Control: no-cache` forces a
   // 200 suits caches, but an origin must evaluate the preconditions (RFC 9110, 13.2.1), and fetch()
   // adds that directive to every request that carries If-None-Match.
-  const ifNoneMatch = request.headers['if-none-match']
-  const ifModifiedSince = request.headers['if-modified-since']
+  const ifNoneMatch = headers['if-none-match']
+  const ifModifiedSince = headers['if-modified-since']
   // The common revalidation, the ETag sent back as it was received, needs no parsing; a request
   // with neither validator none at all.
   const unchanged =
@@ -161,11 +203,23 @@ function writeVariant(
     return
   }
   // Only a request with Range (for a document that takes them) leaves the common path here.
-  if (request.headers.range !== undefined && representation.headers['Accept-Ranges'] === ACCEPT_RANGES['Accept-Ranges'])
-    if (writeRange(request, response, representation, variant, heads, fixed, extraHeaders)) return
+  if (headers.range !== undefined && representation.headers['Accept-Ranges'] === ACCEPT_RANGES['Accept-Ranges'])
+    if (writeRange(request, response, representation, variant, fixed, extraHeaders)) return
   writeHeadWithFixed(response, 200, heads.ok, fixed, extraHeaders, heads.framing)
   if (request.method === 'HEAD') response.end()
   else writeBody(response, variant.body)
+}
+
+/** A 412 or 416: the validators and the document's own headers, none of its content's. */
+function writeBodiless(
+  response: ServerResponse,
+  status: 412 | 416,
+  heads: Heads,
+  fixed: FixedHeaders,
+  own: readonly string[],
+): void {
+  writeHeadWithFixed(response, status, heads.notModified, fixed, own, ['Content-Length', '0'])
+  response.end()
 }
 
 function writeBody(response: ServerResponse, body: Body): void {
@@ -178,24 +232,24 @@ function writeBody(response: ServerResponse, body: Body): void {
  * A 206 with the one range asked for, of this variant's bytes (a gzip range is of the gzip bytes,
  * as nginx serves a pre-compressed file), or a bodiless 416 naming the length; false for a request
  * the whole 200 answers. A 416 is said in its status and Content-Range alone, as RFC 9110 allows:
- * there is nothing wrong with the document for a problem body to explain.
+ * there is nothing wrong with the document for a problem body to explain. Neither is kept by a
+ * cache (NOT_STORED).
  */
 function writeRange(
   request: IncomingMessage,
   response: ServerResponse,
   representation: Representation,
   variant: Variant,
-  heads: Heads,
   fixed: FixedHeaders,
   extraHeaders: readonly string[],
 ): boolean {
   const length = variant.body.length
   const answer = answerRange(request, length, variant.etag, representation.lastModifiedHeader)
   if (answer.status === 200) return false
+  const heads = headsNotStored(representation, variant)
   const own = [...extraHeaders, 'Content-Range', contentRange(answer, length)]
   if (answer.status === 416) {
-    writeHeadWithFixed(response, 416, heads.notModified, fixed, own, ['Content-Length', '0'])
-    response.end()
+    writeBodiless(response, 416, heads, fixed, own)
     return true
   }
   const part = sliceBody(variant.body, answer.start, answer.end)
@@ -232,3 +286,40 @@ function writeChunks(response: ServerResponse, body: ChunkedBody): void {
 }
 
 const EMPTY = Buffer.alloc(0)
+
+/**
+ * Whether the request's precondition is false for the selected variant: If-Match, when present,
+ * unless it is `*` or lists this ETag by strong comparison (a `W/` tag never matches); else
+ * If-Unmodified-Since, when it is an HTTP-date, if the document changed after it.
+ */
+function preconditionFails(
+  ifMatch: string | undefined,
+  ifUnmodifiedSince: string | undefined,
+  etag: string,
+  lastModified: Date,
+): boolean {
+  if (ifMatch !== undefined) return ifMatch !== etag && !listsStrongly(ifMatch, etag)
+  const since = httpDate(ifUnmodifiedSince)
+  return since !== undefined && lastModified.getTime() > since
+}
+
+// An entity-tag holds no DQUOTE, so a comma within one leaves pieces with one quote each, never
+// equal to a whole tag: splitting at every comma finds exactly the tags a list names.
+function listsStrongly(ifMatch: string, etag: string): boolean {
+  if (ifMatch.trim() === '*') return true
+  for (const entry of ifMatch.split(',')) if (entry.trim() === etag) return true
+  return false
+}
+
+// RFC 9110 5.6.7's three forms: IMF-fixdate, RFC 850's and asctime's. Date.parse reads them all,
+// but also much that is no date ("1" is 2001), which a recipient must ignore.
+const HTTP_DATE =
+  /^(?:[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]{5,8}, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/
+
+/** Milliseconds since the epoch of an HTTP-date, undefined for anything else (a list of dates too). */
+function httpDate(value: string | undefined): number | undefined {
+  if (value === undefined || !HTTP_DATE.test(value)) return undefined
+  // asctime has no zone, and is UTC; Date.parse would read it as local time.
+  const time = Date.parse(value.endsWith(' GMT') ? value : `${value} GMT`)
+  return Number.isNaN(time) ? undefined : time
+}

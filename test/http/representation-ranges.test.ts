@@ -14,7 +14,13 @@ const LAST_MODIFIED = 'Wed, 06 May 2026 07:08:09 GMT'
 const text = `<rss>${'פרק '.repeat(200)}</rss>`
 const bytes = Buffer.from(text, 'utf8')
 const XML = 'application/rss+xml; charset=utf-8'
-const feed = () => represent(text, () => date, {contentType: XML, headers: ACCEPT_RANGES})
+const EDGE_TTL = 'max-age=86400, stale-if-error=86400'
+// As the snapshot builds the feed with a CDN configured: the edge TTL and a surrogate key.
+const feed = () =>
+  represent(text, () => date, {
+    contentType: XML,
+    headers: {...ACCEPT_RANGES, 'CDN-Cache-Control': EDGE_TTL, 'Surrogate-Control': EDGE_TTL, xkey: 'feed'},
+  })
 
 const send = (representation: Representation, method: string, headers: Record<string, string>) => {
   const {response, written} = fakeResponse()
@@ -24,28 +30,53 @@ const send = (representation: Representation, method: string, headers: Record<st
   return written
 }
 
-const validators = (etag: string) => [
+const validators = (etag: string, cacheControl = CACHE_CONTROL) => [
   'ETag',
   etag,
   'Last-Modified',
   LAST_MODIFIED,
   'Cache-Control',
-  CACHE_CONTROL,
+  cacheControl,
   'Vary',
   'Accept-Encoding',
 ]
 
 describe('a range of a document that takes them', () => {
-  it('is a 206 with exactly those bytes, Content-Range and their length', () => {
+  it('leaves the whole 200 as it was: public, with the edge TTL', () => {
     const representation = feed()
-    const written = send(representation, 'GET', {'accept-encoding': 'identity', range: 'bytes=3-12'})
-    expect(written.status).toBe(206)
+    const written = send(representation, 'GET', {'accept-encoding': 'identity'})
+    expect(written.status).toBe(200)
     expect(written.headerList).toEqual([
       ...validators(representation.etag),
       'Content-Type',
       XML,
       'Accept-Ranges',
       'bytes',
+      'CDN-Cache-Control',
+      EDGE_TTL,
+      'Surrogate-Control',
+      EDGE_TTL,
+      'xkey',
+      'feed',
+      'X-Request-Id',
+      'r',
+      'Content-Length',
+      String(bytes.length),
+    ])
+  })
+
+  it('is a 206 with exactly those bytes, Content-Range and their length, that no cache keeps', () => {
+    const representation = feed()
+    const written = send(representation, 'GET', {'accept-encoding': 'identity', range: 'bytes=3-12'})
+    expect(written.status).toBe(206)
+    expect(written.headerList).toEqual([
+      ...validators(representation.etag, 'no-store'),
+      'Content-Type',
+      XML,
+      'Accept-Ranges',
+      'bytes',
+      'xkey',
+      'feed',
       'X-Request-Id',
       'r',
       'Content-Range',
@@ -62,6 +93,26 @@ describe('a range of a document that takes them', () => {
     expect(written.status).toBe(206)
     expect(written.headers['content-range']).toBe(`bytes ${bytes.length - 5}-${bytes.length - 1}/${bytes.length}`)
     expect(written.body?.equals(bytes.subarray(bytes.length - 5))).toBe(true)
+  })
+
+  it('takes a suffix longer than the document as all of it: a 206 of every byte, identity and compressed', async () => {
+    const representation = feed()
+    const gzip = await representation.encode('gzip')
+    const br = await representation.encode('br')
+    if (!gzip || !br) throw new Error('expected compressed variants')
+    for (const [coding, variant] of [
+      ['identity', representation.identity],
+      ['gzip', gzip],
+      ['br', br],
+    ] as const) {
+      const written = send(representation, 'GET', {'accept-encoding': coding, range: 'bytes=-1000000'})
+      const length = variant.body.length
+      expect(written.status, coding).toBe(206)
+      expect(written.headers['content-range']).toBe(`bytes 0-${length - 1}/${length}`)
+      expect(written.headers['content-length']).toBe(String(length))
+      expect(written.headers.etag).toBe(variant.etag)
+      expect(written.body?.equals(Buffer.isBuffer(variant.body) ? variant.body : bytes)).toBe(true)
+    }
   })
 
   it('is cut from a joined chunked body too, the same bytes', () => {
@@ -85,14 +136,16 @@ describe('a range of a document that takes them', () => {
     expect(written.body?.equals(gzip.body.subarray(0, 10))).toBe(true)
   })
 
-  it('past the end is a bodiless 416 naming the length, without the content headers', () => {
+  it('past the end is a bodiless 416 naming the length, without the content headers, that no cache keeps', () => {
     const representation = feed()
     const written = send(representation, 'GET', {'accept-encoding': 'identity', range: `bytes=${bytes.length}-`})
     expect(written.status).toBe(416)
     expect(written.headerList).toEqual([
-      ...validators(representation.etag),
+      ...validators(representation.etag, 'no-store'),
       'Accept-Ranges',
       'bytes',
+      'xkey',
+      'feed',
       'X-Request-Id',
       'r',
       'Content-Range',
@@ -104,14 +157,18 @@ describe('a range of a document that takes them', () => {
     expect(written.ended).toBe(true)
   })
 
-  it('is answered with the whole 200 for several ranges, HEAD, or an If-Range naming other bytes', () => {
+  it('is answered with the whole 200 for several ranges, an invalid one, HEAD, or an If-Range naming other bytes', () => {
     for (const [method, headers] of [
       ['GET', {range: 'bytes=0-1,5-6'}],
+      ['GET', {range: 'bytes=0-50,25-75'}],
+      ['GET', {range: 'bytes=0-9,0-9'}],
+      ['GET', {range: 'bytes=5-4'}],
       ['HEAD', {range: 'bytes=0-1'}],
       ['GET', {range: 'bytes=0-1', 'if-range': '"other"'}],
     ] as const) {
       const written = send(feed(), method, {'accept-encoding': 'identity', ...headers})
-      expect(written.status, method).toBe(200)
+      expect(written.status, `${method} ${headers.range}`).toBe(200)
+      expect(written.headers['cache-control']).toBe(CACHE_CONTROL)
       expect(written.headers['content-range']).toBeUndefined()
       expect(written.headers['content-length']).toBe(String(bytes.length))
       expect(written.ended).toBe(true)
