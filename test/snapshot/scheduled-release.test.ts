@@ -1,10 +1,11 @@
 import {mkdtemp, rm} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {describe, expect, it} from 'vitest'
+import {afterEach, describe, expect, it, vi} from 'vitest'
 import {catalogSnapshotBuilder} from '../../server/catalog-builder.ts'
 import type {Clock} from '../../server/clock.ts'
 import {loadConfig} from '../../server/config.ts'
+import {createReleaseTimer} from '../../server/release-timer.ts'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import type {SanityDocument} from '../../server/content/ndjson.ts'
 import {FEED_PATH} from '../../server/feed/rss-feed.ts'
@@ -146,6 +147,143 @@ describe('scheduled releases', () => {
     now = new Date(RELEASE)
     const later = await build(edited, {kind: 'documents', documents: new Map([['ep-1-old', 'episodes']])})
     expect(slugsOf(later)[0]).toBe('ep-2-future')
+  })
+})
+
+// An edit meant to postpone a release that the server refuses (a month 13) must not let the last
+// valid version go live at the old time: the release is held until a valid version arrives.
+const FUTURE_ONLY = new Map([['future', 'episodes' as const]])
+const withFuture = (fields: Record<string, unknown>) =>
+  documents().map((document) => (document._id === 'future' ? {...document, ...fields} : document))
+const problemOf = (snapshot: Snapshot | undefined, documentId: string) =>
+  snapshot?.catalog.problems.find((problem) => problem.documentId === documentId)
+const HELD = /release held/
+
+describe('a refused edit to an episode not yet released', () => {
+  afterEach(() => vi.useRealTimers())
+
+  it('holds its release past the old time, through per-document builds and full reads, and says why', async () => {
+    let now = BEFORE
+    let current = documents()
+    const build = builderAt(
+      () => now,
+      () => current,
+    )
+    const pending = await build(undefined, ALL)
+    current = withFuture({publishedAt: '2026-13-01T00:00:00Z', _updatedAt: '2027-05-01T00:00:00Z'})
+    const refused = await build(pending, {kind: 'documents', documents: FUTURE_ONLY})
+    expect(slugsOf(refused)).not.toContain('ep-2-future')
+    expect(refused.nextRelease, 'no release is armed for it').toBeUndefined()
+    expect(problemOf(refused, 'future')).toMatchObject({
+      severity: 'rejected',
+      messages: expect.arrayContaining([expect.stringMatching(HELD)]),
+    })
+    expect(problemOf(refused, 'future')?.messages[0]).toMatch(/^published_at: /)
+
+    // The old release time passes: a build of another document, one of this one and a full read all hold it.
+    now = new Date(RELEASE)
+    const other = await build(refused, {kind: 'documents', documents: new Map([['ep-1-old', 'episodes']])})
+    const again = await build(other, {kind: 'documents', documents: FUTURE_ONLY})
+    const full = await build(again, ALL)
+    for (const snapshot of [other, again, full]) {
+      expect(slugsOf(snapshot)).not.toContain('ep-2-future')
+      expect(snapshot.item('episodes', 'ep-2-future')).toBeUndefined()
+      expect(feedText(snapshot)).not.toContain('ep-2-future')
+      expect(snapshot.nextRelease).toBeUndefined()
+      expect(problemOf(snapshot, 'future')).toMatchObject({
+        severity: 'rejected',
+        messages: expect.arrayContaining([expect.stringMatching(HELD)]),
+      })
+    }
+
+    // A valid version, typed without seconds: released at its own time, not before.
+    const LATER = '2027-07-01T06:00:00.000Z'
+    current = withFuture({publishedAt: '2027-07-01T09:00+03:00', _updatedAt: '2027-06-02T00:00:00Z'})
+    const fixed = await build(full, {kind: 'documents', documents: FUTURE_ONLY})
+    expect(slugsOf(fixed)).not.toContain('ep-2-future')
+    expect(problemOf(fixed, 'future')).toBeUndefined()
+    expect(fixed.nextRelease).toEqual({at: new Date(LATER), documentIds: ['future']})
+    now = new Date(LATER)
+    const released = await build(fixed, {kind: 'documents', documents: FUTURE_ONLY})
+    expect(slugsOf(released)[0]).toBe('ep-2-future')
+    const item = JSON.parse(text(released, 'episodes/ep-2-future.json') ?? '{}') as {data: Record<string, unknown>}
+    expect(item.data).toMatchObject({published_at: LATER, published_date: '2027-07-01'})
+  })
+
+  it('holds it when the refused edit is first seen by a full read, and the release timer is armed for nothing', async () => {
+    let current = documents()
+    const build = builderAt(
+      () => BEFORE,
+      () => current,
+    )
+    const pending = await build(undefined, ALL)
+    current = withFuture({title: ''})
+    const refused = await build(pending, ALL)
+    expect(slugsOf(refused)).not.toContain('ep-2-future')
+    expect(problemOf(refused, 'future')?.messages).toEqual([
+      expect.stringMatching(/^title: /),
+      expect.stringMatching(HELD),
+    ])
+
+    vi.useFakeTimers({now: BEFORE})
+    const released: (readonly string[])[] = []
+    const timer = createReleaseTimer(
+      () => new Date(),
+      (ids) => released.push(ids),
+    )
+    timer.arm(pending)
+    timer.arm(refused)
+    vi.advanceTimersByTime(Date.parse(RELEASE) - BEFORE.getTime() + 60_000)
+    expect(released, 'nothing fires at the old release time').toEqual([])
+    timer.close()
+  })
+
+  it('leaves an episode already released served at its last valid version (kept), as before', async () => {
+    let current = documents()
+    const build = builderAt(
+      () => BEFORE,
+      () => current,
+    )
+    const served = await build(undefined, ALL)
+    current = current.map((document) =>
+      document._id === 'ep-1-old' ? {...document, publishedAt: '2026-13-01T00:00:00Z'} : document,
+    )
+    const refused = await build(served, {kind: 'documents', documents: new Map([['ep-1-old', 'episodes']])})
+    expect(slugsOf(refused)).toContain('ep-1-old')
+    expect(problemOf(refused, 'ep-1-old')).toMatchObject({severity: 'kept'})
+    expect(problemOf(refused, 'ep-1-old')?.messages.join('\n')).not.toMatch(HELD)
+    expect(refused.nextRelease?.documentIds).toEqual(['future'])
+  })
+
+  it('stays held after a restart past the old time from a snapshot saved while held, and after its first read', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'scheduled-held-'))
+    try {
+      const file = openSnapshotFile(directory, {test: true})
+      const broken = () => withFuture({publishedAt: '2026-13-01T00:00:00Z'})
+      const build = builderAt(() => BEFORE)
+      const pending = await build(undefined, ALL)
+      const refused = await builderAt(() => BEFORE, broken)(pending, {kind: 'documents', documents: FUTURE_ONLY})
+      await file.save(refused, 'fingerprint')
+      const restarted = catalogSnapshotBuilder({
+        source: createEmbeddedSource('inline', async () => broken()),
+        config,
+        clock: () => new Date(RELEASE),
+        saved: {file},
+      })
+      const restored = (await restarted.restore?.())?.snapshot?.value
+      expect(restored && slugsOf(restored)).not.toContain('ep-2-future')
+      expect(restored?.nextRelease).toBeUndefined()
+      expect(problemOf(restored, 'future')?.messages).toContainEqual(expect.stringMatching(HELD))
+      const read = restored && (await restarted(restored, ALL))
+      expect(read, 'the source was read, its fingerprint being another').not.toBe(restored)
+      expect(read && slugsOf(read)).not.toContain('ep-2-future')
+      expect(problemOf(read, 'future')).toMatchObject({
+        severity: 'rejected',
+        messages: expect.arrayContaining([expect.stringMatching(HELD)]),
+      })
+    } finally {
+      await rm(directory, {recursive: true, force: true})
+    }
   })
 })
 

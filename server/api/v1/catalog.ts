@@ -26,6 +26,23 @@ export interface CatalogEntry<Item> {
 export const PROBLEM_SOURCES = [...COLLECTION_NAMES, 'settings'] as const
 export const PROBLEM_SEVERITIES = ['rejected', 'kept', 'warning'] as const
 
+const RELEASE_HELD = 'release held:'
+/**
+ * The message of a refused edit that holds the release of an episode not yet released (scheduled.ts
+ * holds it). Every later build says it again while the document stays refused: the problems are
+ * the only trace of the hold that a full read and a saved snapshot keep.
+ */
+export const releaseHeldNote = (releaseAt: string) =>
+  `${RELEASE_HELD} this edit was refused, so the last valid version (due ${releaseAt}) is not released either; a valid version is released at its own publishedAt`
+function releaseHeldNotes(problems: readonly DocumentProblem[] | undefined): Map<string, string> {
+  const notes = new Map<string, string>()
+  for (const {collection, documentId, messages} of problems ?? []) {
+    const note = collection === 'episodes' ? messages.find((message) => message.startsWith(RELEASE_HELD)) : undefined
+    if (note !== undefined) notes.set(documentId, note)
+  }
+  return notes
+}
+
 /** A document the API does not serve as it is, and why. */
 interface DocumentProblem {
   documentId: string
@@ -102,7 +119,13 @@ export function mapCatalog(result: unknown, settings: CatalogSettings, previous?
   const context = {...settings, servedVoices: new Set(voices.map((voice) => voice.value.slug))}
   return {
     episodes: mapCollection(
-      {collection: 'episodes', spec: specs.episodes, context, problems},
+      {
+        collection: 'episodes',
+        spec: specs.episodes,
+        context,
+        problems,
+        heldNotes: releaseHeldNotes(previous?.problems),
+      },
       rows.episodes,
       previous?.episodes,
     ),
@@ -183,9 +206,14 @@ export function patchCatalog(catalog: Catalog, updates: readonly DocumentUpdate[
       voices === catalog.voices ? servedVoicesOf(catalog) : new Set(voices.map((voice) => voice.value.slug)),
   }
   let {episodes, meetups} = catalog
+  const heldNotes = releaseHeldNotes(catalog.problems)
   for (const update of updates) {
     if (update.collection === 'episodes')
-      episodes = patchCollection({collection: 'episodes', spec: specs.episodes, context, problems}, episodes, update)
+      episodes = patchCollection(
+        {collection: 'episodes', spec: specs.episodes, context, problems, heldNotes},
+        episodes,
+        update,
+      )
     else if (update.collection === 'meetups')
       meetups = patchCollection({collection: 'meetups', spec: specs.meetups, context, problems}, meetups, update)
   }
@@ -258,7 +286,8 @@ function documentIdOf(raw: unknown): string {
  * - a slug belongs to the document that already holds it (the established holder); a document
  *   that asks for a slug held by another is refused like an invalid one;
  * - a refused document keeps its last valid version (`kept`) while that version's slug is free,
- *   and is `rejected` (not served) otherwise.
+ *   and is `rejected` (not served) otherwise; one whose release was held for a refused edit
+ *   (`heldNote`, scheduled.ts) still says so.
  * `holderOf` names the document serving a slug so far.
  */
 function admit<Item extends {slug: string}>(
@@ -267,11 +296,12 @@ function admit<Item extends {slug: string}>(
     documentId: string
     mapped: MappedDocument<Item>
     lastValid: CatalogEntry<Item> | undefined
+    heldNote?: string | undefined
   },
   holderOf: (slug: string) => string | undefined,
   problems: DocumentProblem[],
 ): CatalogEntry<Item> | undefined {
-  const {collection, documentId, mapped, lastValid} = candidate
+  const {collection, documentId, mapped, lastValid, heldNote} = candidate
   const isFree = (slug: string) => (holderOf(slug) ?? documentId) === documentId
   const messages = !mapped.ok
     ? mapped.messages
@@ -284,7 +314,8 @@ function admit<Item extends {slug: string}>(
     return mapped.entry
   }
   const kept = lastValid && isFree(lastValid.value.slug) ? lastValid : undefined
-  problems.push({documentId, collection, severity: kept ? 'kept' : 'rejected', messages})
+  const said = !kept && heldNote !== undefined ? [...messages, heldNote] : messages
+  problems.push({documentId, collection, severity: kept ? 'kept' : 'rejected', messages: said})
   return kept
 }
 
@@ -294,10 +325,12 @@ interface CollectionWork<Row, Item> {
   spec: CollectionSpec<Row, Item>
   context: MappingContext
   problems: DocumentProblem[]
+  /** Episodes whose release a refused edit holds, by document id: the note their problem carries. */
+  heldNotes?: ReadonlyMap<string, string>
 }
 
 function mapCollection<Row, Item extends {slug: string}>(
-  {collection, spec, context, problems}: CollectionWork<Row, Item>,
+  {collection, spec, context, problems, heldNotes}: CollectionWork<Row, Item>,
   input: unknown[],
   previous: readonly CatalogEntry<Item>[] | undefined,
 ): CatalogEntry<Item>[] {
@@ -330,7 +363,7 @@ function mapCollection<Row, Item extends {slug: string}>(
   const entries: CatalogEntry<Item>[] = []
   for (const {documentId, mapped} of claimOrder) {
     const entry = admit(
-      {collection, documentId, mapped, lastValid: lastValid.get(documentId)},
+      {collection, documentId, mapped, lastValid: lastValid.get(documentId), heldNote: heldNotes?.get(documentId)},
       (slug) => holders.get(slug),
       problems,
     )
@@ -342,7 +375,7 @@ function mapCollection<Row, Item extends {slug: string}>(
 }
 
 function patchCollection<Row, Item extends {slug: string}>(
-  {collection, spec, context, problems}: CollectionWork<Row, Item>,
+  {collection, spec, context, problems, heldNotes}: CollectionWork<Row, Item>,
   entries: readonly CatalogEntry<Item>[],
   update: DocumentUpdate,
 ): readonly CatalogEntry<Item>[] {
@@ -355,7 +388,12 @@ function patchCollection<Row, Item extends {slug: string}>(
   // Slugs are unique among served entries: the one this document already served is held by no other.
   const holderOf = (slug: string) =>
     slug === existing?.value.slug ? undefined : without.find((entry) => entry.value.slug === slug)?.documentId
-  const entry = admit({collection, documentId: update.documentId, mapped, lastValid: existing}, holderOf, problems)
+  const {documentId} = update
+  const entry = admit(
+    {collection, documentId, mapped, lastValid: existing, heldNote: heldNotes?.get(documentId)},
+    holderOf,
+    problems,
+  )
   if (!entry) return without
   // A change that leaves the item as it was (a webhook delivered again, a file edit that the
   // webhook's build already applied) keeps the same entries, so the snapshot reuses the whole list.

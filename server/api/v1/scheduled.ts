@@ -1,4 +1,4 @@
-import type {Catalog, CatalogEntry} from './catalog.ts'
+import {releaseHeldNote, type Catalog, type CatalogEntry} from './catalog.ts'
 import type {Episode} from './contract.ts'
 import {firstIndexNotBefore} from './order.ts'
 
@@ -9,11 +9,44 @@ import {firstIndexNotBefore} from './order.ts'
  * when the build ran, so replicas and restarts reach the same bytes.
  */
 export function releasedAsOf(catalog: Catalog, asOf: Date): Catalog {
-  const whole = wholeCatalog(catalog)
   const cut = asOf.toISOString()
+  const whole = withRefusedEditsHeld(wholeCatalog(catalog), cut)
   const held = firstIndexNotBefore(whole.episodes, (entry) => entry.value.published_at > cut)
   if (held === 0) return whole
   return {...whole, episodes: servedEpisodes(whole.episodes, held), scheduled: whole.episodes.slice(0, held)}
+}
+
+/**
+ * An episode not yet released whose edit was refused is not released at its last valid version's
+ * time: the edit may have meant to move it later. Its last valid version is dropped (its problem
+ * turns `rejected`, saying why; mapping says so again while the document stays refused), so no
+ * release is armed for it and nothing serves it until a valid version arrives, whose own time
+ * then applies. An episode already released keeps its last valid version served (`kept`).
+ */
+function withRefusedEditsHeld(catalog: Catalog, cut: string): Catalog {
+  const refused = new Set(
+    catalog.problems
+      .filter((problem) => problem.collection === 'episodes' && problem.severity === 'kept')
+      .map((problem) => problem.documentId),
+  )
+  if (refused.size === 0) return catalog
+  const ahead = firstIndexNotBefore(catalog.episodes, (entry) => entry.value.published_at > cut)
+  const held = new Map(
+    catalog.episodes
+      .slice(0, ahead)
+      .filter((entry) => refused.has(entry.documentId))
+      .map((entry) => [entry.documentId, entry.value.published_at]),
+  )
+  if (held.size === 0) return catalog
+  return {
+    ...catalog,
+    episodes: catalog.episodes.filter((entry) => !held.has(entry.documentId)),
+    problems: catalog.problems.map((problem) => {
+      const releaseAt = problem.collection === 'episodes' ? held.get(problem.documentId) : undefined
+      if (releaseAt === undefined) return problem
+      return {...problem, severity: 'rejected' as const, messages: [...problem.messages, releaseHeldNote(releaseAt)]}
+    }),
+  }
 }
 
 /** The catalog with its held-back episodes back in place: what mapping and patching work on. */
