@@ -6,11 +6,13 @@
 // be one the script accepts.
 import {execFile, spawn} from 'node:child_process'
 import {readdirSync, readFileSync} from 'node:fs'
-import {mkdtemp, readFile, rm} from 'node:fs/promises'
+import {chmod, mkdtemp, readFile, rm} from 'node:fs/promises'
+import {connect} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 import {promisify} from 'node:util'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {z} from 'zod'
 import {ensureDebianProgram} from './helpers/debian.ts'
 import {freePort} from './helpers/free-port.ts'
 import {startTestServer, type TestServer} from './helpers/server.ts'
@@ -139,6 +141,8 @@ const SKIPPED: Record<string, string> = {
     'needs a Sanity account, a browser and a project (the import flags are checked against the installed CLI below)',
   'docs/production.md › sudo useradd --system --home /srv/catalog-api --shell /usr/sbin/nologin catalog':
     'needs root, a system user and a repository URL (the transcript in docs/production.md ran it in a clone)',
+  'docs/production.md › git clone <repository> /tmp/fresh-clone && cd /tmp/fresh-clone':
+    'clones and installs from a repository URL; the block after it, the rest of the transcript, is run here in this checkout',
   'docs/production.md › sudo cp deploy/catalog-api@.service /etc/systemd/system/':
     'needs root and systemd (test/deploy/systemd-unit.test.ts verifies the unit)',
   'docs/production.md › for replica in 1 2; do': 'needs root and systemd units',
@@ -222,42 +226,129 @@ const RUN: Record<string, (text: string) => Promise<void>> = {
       .replaceAll('6379', String(redisPort))
       .replaceAll('3001', String(first))
       .replaceAll('3002', String(second))
-    // Its own process group, so the servers and Redis it leaves in the background are stopped with it.
-    const child = spawn('bash', ['-e', '-c', script], {
-      env: {PATH, HOME: process.env.HOME ?? '/tmp'},
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    const run = await runInGroup(script)
     try {
-      const code = await new Promise<number | null>((done) => child.once('exit', done))
-      expect(code).toBe(0)
+      expect(await run.exit).toBe(0)
       // What the greps print; the servers' JSON log lines and Redis's banner share the terminal.
-      const etags = stdout.split('\n').filter((line) => /etag/i.test(line) && !line.startsWith('{'))
+      const etags = run
+        .stdout()
+        .split('\n')
+        .filter((line) => /etag/i.test(line) && !line.startsWith('{'))
       expect(etags).toHaveLength(2)
       expect(etags[0]).toMatch(/^etag: "[^"]+"\r?$/i)
       expect(etags[1]).toBe(etags[0])
     } finally {
-      await stopGroup(child.pid ?? 0)
+      await stopGroup(run.pgid)
+    }
+  },
+  'docs/production.md › mkdir -p /tmp/fresh-edge': async (text) => {
+    ensureDebianProgram('/usr/bin/redis-server', ['redis-server'])
+    ensureDebianProgram('/usr/sbin/varnishd', ['varnish', 'varnish-modules'])
+    ensureDebianProgram('/usr/lib/x86_64-linux-gnu/varnish/vmods/libvmod_xkey.so', ['varnish-modules'])
+    ensureDebianProgram('/usr/bin/jq', ['jq'])
+    // The block's own `mkdir -p` makes the directory, in a parent as open as /tmp (varnishd reads the
+    // VCL there as the varnish user).
+    const parent = await mkdtemp(join(tmpdir(), 'docs-production-'))
+    await chmod(parent, 0o755)
+    const directory = join(parent, 'fresh-edge')
+    const [origin, edge, redis] = [await freePort(), await freePort(), await freePort()]
+    const script = text
+      .replaceAll('/tmp/fresh-edge', directory)
+      .replaceAll('3917', String(origin))
+      .replaceAll('6181', String(edge))
+      .replaceAll('6391', String(redis))
+    const run = await runInGroup(script)
+    try {
+      expect(await run.exit, run.output()).toBe(0)
+      const lines = run
+        .stdout()
+        .split('\n')
+        .map((line) => line.trimEnd())
+      expect(lines).toContain(
+        `Catalog API: http://127.0.0.1:${edge}/api/v1/index.json (listening on 127.0.0.1:${origin})`,
+      )
+      expect(lines).toContain('→ 202 {"status":"accepted","rebuild":"document"}')
+      // The titles and X-Cache lines in order: cached before the edit; fetched once after it, then cached.
+      const title = 'פרק 27: למידת מכונה על המכשיר'
+      expect(lines.filter((line) => line.startsWith('פרק 27') || /^x-cache:/i.test(line))).toEqual([
+        title,
+        'X-Cache: HIT',
+        `${title} (מעודכן)`,
+        'X-Cache: MISS',
+        `${title} (מעודכן)`,
+        'X-Cache: HIT',
+      ])
+      const status = z
+        .object({purges_sent: z.number(), queue_depth: z.number()})
+        .parse(JSON.parse(lines.find((line) => line.startsWith('{"purges_sent"')) ?? 'null'))
+      expect(status.purges_sent).toBeGreaterThan(0)
+      expect(status.queue_depth).toBe(0)
+      // The block stops what it started: npm and the server with their process group (waited for),
+      // then Varnish and Redis, which remove their pid files as they go.
+      expect(await listening(origin)).toBe(false)
+      for (const port of [edge, redis]) await expect.poll(() => listening(port), {timeout: 10_000}).toBe(false)
+    } finally {
+      await stopGroup(run.pgid)
+      // A block that failed half-way leaves them running: they are daemons, outside its process group.
+      for (const file of ['varnishd.pid', 'redis.pid']) {
+        const pid = Number(await readFile(join(directory, file), 'utf8').catch(() => '0'))
+        if (pid > 0 && alive(pid)) process.kill(pid, 'SIGKILL')
+      }
+      await rm(parent, {recursive: true, force: true})
     }
   },
 }
 
+/**
+ * Runs a block with bash -e in a process group of its own (so what it leaves in the background can
+ * be stopped with it), in this checkout, with the test's PATH and HOME.
+ */
+async function runInGroup(script: string) {
+  const child = spawn('bash', ['-e', '-c', script], {
+    env: {PATH, HOME: process.env.HOME ?? '/tmp'},
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  return {
+    pgid: child.pid ?? 0,
+    exit: new Promise<number | null>((done) => child.once('exit', done)),
+    stdout: () => stdout,
+    output: () => `${stdout}\n${stderr}`,
+  }
+}
+
+/** Whether a process is still there. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Whether something accepts connections on a loopback port. */
+async function listening(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const socket = connect(port, '127.0.0.1')
+    socket.once('connect', () => {
+      socket.destroy()
+      done(true)
+    })
+    socket.once('error', () => done(false))
+  })
+}
+
 /** SIGTERM to a process group, then waits (at most 30 s) until none of it is left. */
 async function stopGroup(pgid: number) {
-  const alive = () => {
-    try {
-      process.kill(-pgid, 0)
-      return true
-    } catch {
-      return false
-    }
-  }
-  if (alive()) process.kill(-pgid, 'SIGTERM')
+  if (alive(-pgid)) process.kill(-pgid, 'SIGTERM')
   const deadline = Date.now() + 30_000
-  while (alive() && Date.now() < deadline) await new Promise((done) => setTimeout(done, 100))
-  if (alive()) process.kill(-pgid, 'SIGKILL')
+  while (alive(-pgid) && Date.now() < deadline) await new Promise((done) => setTimeout(done, 100))
+  if (alive(-pgid)) process.kill(-pgid, 'SIGKILL')
 }
 
 describe('the shell blocks of the documentation', () => {
