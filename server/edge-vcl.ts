@@ -1,7 +1,7 @@
 import {execFileSync} from 'node:child_process'
 import {existsSync} from 'node:fs'
-import {chmod, chown, writeFile} from 'node:fs/promises'
-import {delimiter, join, resolve} from 'node:path'
+import {chmod, chown, mkdir, writeFile} from 'node:fs/promises'
+import {delimiter, dirname, join, resolve} from 'node:path'
 import {parseArgs} from 'node:util'
 import {
   edgeAddressWarning,
@@ -11,7 +11,7 @@ import {
   type VarnishBackend,
 } from './edge/varnish-vcl.ts'
 
-// npm run edge:vcl -- --backend HOST:PORT [--backend HOST:PORT …] [--purger CIDR …] --out FILE [--listen :80] [--storage malloc,1g]
+// npm run edge:vcl -- --backend HOST:PORT [--backend HOST:PORT …] [--purger CIDR …] [--operator-acl CIDR,…] --out FILE [--listen :80] [--storage malloc,1g]
 // Reads CDN_PURGE_TOKEN from the environment (never from the command line, where `ps` shows it);
 // writes FILE (mode 0640, group varnish: it holds the token, and varnishd reads it as that group)
 // and FILE.params, the varnishd -p lines, then prints the varnishd command.
@@ -47,6 +47,7 @@ try {
     options: {
       backend: {type: 'string', multiple: true},
       purger: {type: 'string', multiple: true},
+      'operator-acl': {type: 'string', multiple: true},
       out: {type: 'string'},
       listen: {type: 'string', default: ':80'},
       storage: {type: 'string', default: 'malloc,1g'},
@@ -55,9 +56,15 @@ try {
   if (!values.out) throw new Error('--out FILE is required')
   const token = process.env.CDN_PURGE_TOKEN
   if (!token) throw new Error('set CDN_PURGE_TOKEN (the one the origin purges with)')
-  const vcl = varnishVcl({backends: (values.backend ?? []).map(backendOf), purgers: values.purger ?? [], token})
+  const vcl = varnishVcl({
+    backends: (values.backend ?? []).map(backendOf),
+    purgers: values.purger ?? [],
+    operators: values['operator-acl'] ?? [],
+    token,
+  })
   const vclFile = resolve(values.out)
   const parametersFile = `${vclFile}.params`
+  await mkdir(dirname(vclFile), {recursive: true})
   await writeFile(vclFile, vcl, {mode: 0o600})
   const gid = varnishGroupId()
   let readableBy =

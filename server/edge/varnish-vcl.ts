@@ -1,3 +1,4 @@
+import {isIPv4, isIPv6} from 'node:net'
 import {PURGE_KEYS_HEADER, PURGE_TOKEN_HEADER} from './varnish-adapter.ts'
 
 export interface VarnishBackend {
@@ -9,6 +10,8 @@ export interface VarnishVclOptions {
   backends: readonly VarnishBackend[]
   /** Addresses or CIDR ranges PURGE is accepted from (loopback when none). */
   purgers: readonly string[]
+  /** Addresses or CIDR ranges that may read /status and /metrics (loopback when none); anyone else gets a 404. */
+  operators: readonly string[]
   /** CDN_PURGE_TOKEN: PURGE must carry it as well as come from an allowed address. */
   token: string
 }
@@ -26,13 +29,60 @@ export function varnishParameters(parameters: Readonly<Record<string, string>> =
 }
 
 const TOKEN_PATTERN = /^[A-Za-z0-9._~+/=-]{16,256}$/
-const ADDRESS_PATTERN = /^[0-9A-Fa-f.:]+(\/\d{1,3})?$/
 const HOST_PATTERN = /^[A-Za-z0-9.-]+$|^\[[0-9A-Fa-f:]+\]$/
+const LOOPBACK = ['127.0.0.1', '::1']
 
+/** An IPv4 or IPv6 address as a number, with its width in bits; undefined when it is neither. */
+function addressValue(address: string): {value: bigint; width: number} | undefined {
+  if (isIPv4(address))
+    return {value: address.split('.').reduce((sum, part) => (sum << 8n) | BigInt(part), 0n), width: 32}
+  // A zone (fe80::1%eth0) names an interface, which an ACL cannot match on.
+  if (!isIPv6(address) || address.includes('%')) return undefined
+  const [head = '', tail] = new URL(`http://[${address}]`).hostname.slice(1, -1).split('::')
+  const groups = (text: string | undefined) => (text ? text.split(':') : [])
+  // `::` stands for as many zero groups as the eight need.
+  const zeros = tail === undefined ? 0 : 8 - groups(head).length - groups(tail).length
+  const hextets = [...groups(head), ...Array.from({length: zeros}, () => '0'), ...groups(tail)]
+  return {value: hextets.reduce((sum, hextet) => (sum << 16n) | BigInt(`0x${hextet}`), 0n), width: 128}
+}
+
+function addressText(value: bigint, width: number): string {
+  if (width === 32) return [24n, 16n, 8n, 0n].map((shift) => String((value >> shift) & 255n)).join('.')
+  const hextets = [112n, 96n, 80n, 64n, 48n, 32n, 16n, 0n].map((shift) => ((value >> shift) & 0xffffn).toString(16))
+  return new URL(`http://[${hextets.join(':')}]`).hostname.slice(1, -1)
+}
+
+/**
+ * A Varnish ACL entry for an address or CIDR range, checked as varnishd would check it when it
+ * compiles the VCL (which it then refuses to start with), so the mistake is named here instead.
+ */
 function aclEntry(entry: string): string {
-  if (!ADDRESS_PATTERN.test(entry)) throw new Error(`not an address or CIDR range: ${entry}`)
-  const [address, bits] = entry.split('/')
-  return bits === undefined ? `"${address}";` : `"${address}"/${bits};`
+  const [address = '', bits, ...rest] = entry.split('/')
+  const parsed = addressValue(address)
+  if (!parsed || rest.length > 0) throw new Error(`not an IP address or CIDR range: ${JSON.stringify(entry)}`)
+  if (bits === undefined) return `"${address}";`
+  const prefix = /^(0|[1-9]\d{0,2})$/.test(bits) ? Number(bits) : Number.NaN
+  if (!(prefix <= parsed.width))
+    throw new Error(`${entry}: the prefix length must be a number from 0 to ${parsed.width}`)
+  const hostBits = BigInt(parsed.width - prefix)
+  const network = (parsed.value >> hostBits) << hostBits
+  if (network !== parsed.value)
+    throw new Error(
+      `${entry} has bits set past its /${prefix} prefix; did you mean ${addressText(network, parsed.width)}/${prefix}?`,
+    )
+  return `"${address}"/${prefix};`
+}
+
+/** An ACL's entries from an option given once or more, each value a comma-separated list; loopback when none. */
+function aclEntries(option: string, values: readonly string[]): string[] {
+  const entries = values.flatMap((value) => value.split(',')).map((entry) => entry.trim())
+  return (entries.length > 0 ? entries : LOOPBACK).map((entry) => {
+    try {
+      return aclEntry(entry)
+    } catch (error) {
+      throw new Error(`${option}: ${error instanceof Error ? error.message : String(error)}`, {cause: error})
+    }
+  })
 }
 
 function problemBody(statusExpression: string, detailExpression: string): string {
@@ -45,7 +95,8 @@ export function varnishVcl(options: VarnishVclOptions): string {
   if (options.backends.length === 0) throw new Error('at least one --backend HOST:PORT is needed')
   if (!TOKEN_PATTERN.test(options.token))
     throw new Error('CDN_PURGE_TOKEN must be 16 to 256 letters, digits or ._~+/=-')
-  const purgers = options.purgers.length > 0 ? options.purgers : ['127.0.0.1', '::1']
+  const purgers = aclEntries('--purger', options.purgers)
+  const operators = aclEntries('--operator-acl', options.operators)
   const backends = options.backends.map((backend, index) => {
     if (!HOST_PATTERN.test(backend.host)) throw new Error(`not a host name or address: ${backend.host}`)
     return `backend origin_${index} {
@@ -77,7 +128,11 @@ probe origin_health {
 ${backends.join('\n\n')}
 
 acl purgers {
-    ${purgers.map(aclEntry).join('\n    ')}
+    ${purgers.join('\n    ')}
+}
+
+acl operators {
+    ${operators.join('\n    ')}
 }
 
 sub vcl_init {
@@ -101,10 +156,27 @@ sub vcl_recv {
         return (synth(200, "Purged"));
     }
     unset req.http.${PURGE_TOKEN_HEADER};
+    # Varnish makes an absolute-form target a path for http:// only; the origin routes any
+    # scheme's by its path (HTTP://host/metrics is /metrics there), so they become paths here too.
+    if (req.url ~ "^(?i)[a-z][a-z0-9+.-]*://") {
+        set req.http.Host = regsub(req.url, "^(?i)[a-z][a-z0-9+.-]*://([^/?#]*).*$", "\\1");
+        set req.url = regsub(req.url, "^(?i)[a-z][a-z0-9+.-]*://[^/?#]*", "");
+        if (req.url !~ "^/") {
+            set req.url = "/" + req.url;
+        }
+    }
+    # The operator's pages: only from the --operator-acl addresses; anyone else gets a 404, as for
+    # a path that does not exist. Matched more loosely (any case, extra slashes) than the origin routes.
+    if (req.url ~ "^(?i)/+(status|metrics)(/|[?#]|$)") {
+        if (client.ip !~ operators) {
+            return (synth(404, "Not Found"));
+        }
+        return (pass);
+    }
     if (req.method != "GET" && req.method != "HEAD") {
         return (pass);
     }
-    if (req.url ~ "^/(status|metrics|mcp)(/|\\?|$)") {
+    if (req.url ~ "^/mcp(/|\\?|$)") {
         return (pass);
     }
     # The origin ignores both; keeping them would make every response uncacheable.

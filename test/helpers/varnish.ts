@@ -27,6 +27,8 @@ export async function startVarnish(options: {
   parameters?: 'recommended' | 'default'
   cpu?: number
   storageMiB?: number
+  /** More `npm run edge:vcl` arguments, such as `--operator-acl`. */
+  vclArguments?: readonly string[]
 }): Promise<RunningVarnish> {
   const program = ensureDebianProgram('/usr/sbin/varnishd', ['varnish', 'varnish-modules'])
   ensureDebianProgram('/usr/lib/x86_64-linux-gnu/varnish/vmods/libvmod_xkey.so', ['varnish-modules'])
@@ -34,7 +36,13 @@ export async function startVarnish(options: {
   const vclFile = join(directory, 'edge.vcl')
   await promisify(execFile)(
     process.execPath,
-    ['server/edge-vcl.ts', ...options.backends.flatMap((backend) => ['--backend', backend]), '--out', vclFile],
+    [
+      'server/edge-vcl.ts',
+      ...options.backends.flatMap((backend) => ['--backend', backend]),
+      ...(options.vclArguments ?? []),
+      '--out',
+      vclFile,
+    ],
     {
       env: {...process.env, CDN_PURGE_TOKEN: options.token},
     },
@@ -91,7 +99,7 @@ export async function startVarnish(options: {
 /**
  * Resolves once Varnish fetches from the origin: the VCL's probe can mark a backend sick at start
  * (a probe that timed out on a busy machine), and a sick backend answers every miss with 503.
- * `/status` is passed, so a 200 means the backend is healthy.
+ * `/status` is passed to loopback (the default --operator-acl), so a 200 means the backend is healthy.
  */
 export async function originHealthyBehind(varnish: RunningVarnish): Promise<void> {
   await eventually(async () => {

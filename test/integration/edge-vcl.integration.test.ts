@@ -1,8 +1,12 @@
 // Integration: `npm run edge:vcl` as its own process, then the varnishd command it prints, run
 // as printed by bash (plus -F and its own -n working directory), a real Debian varnishd in front
-// of the real app on loopback ports. As root, varnishd reads the VCL as the varnish group.
+// of the real app on loopback ports. As root, varnishd reads the VCL as the varnish group. The
+// operator's pages are read through varnishd started by test/helpers/varnish.ts with the VCL
+// edge:vcl writes for an --operator-acl that leaves the test's loopback client out, and for the
+// default one that lets it in.
 import {execFile, spawn} from 'node:child_process'
-import {chmod, mkdtemp, readFile, rm, stat} from 'node:fs/promises'
+import {request} from 'node:http'
+import {access, chmod, mkdtemp, readFile, rm, stat} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {promisify} from 'node:util'
@@ -12,6 +16,7 @@ import {ensureDebianProgram} from '../helpers/debian.ts'
 import {eventually} from '../helpers/eventually.ts'
 import {freePort} from '../helpers/free-port.ts'
 import {startTestServer, type TestServer} from '../helpers/server.ts'
+import {originHealthyBehind, startVarnish} from '../helpers/varnish.ts'
 
 const run = promisify(execFile)
 const TOKEN = 'an-edge-purge-token-of-some-length'
@@ -20,7 +25,7 @@ let directory: string
 
 beforeAll(async () => {
   ensureDebianProgram('/usr/sbin/varnishd', ['varnish', 'varnish-modules'])
-  origin = await startTestServer()
+  origin = await startTestServer({environment: {SANITY_WEBHOOK_SECRET: 'a-webhook-secret-of-some-length'}})
   directory = await mkdtemp(join(tmpdir(), 'catalog-edge-vcl-'))
   // mkdtemp makes it 0700; the varnish group must be able to reach the file inside.
   await chmod(directory, 0o755)
@@ -93,4 +98,134 @@ describe('npm run edge:vcl', () => {
     expect(edgeAddressWarning('https://api.example.org', 'varnish')).toBeUndefined()
     expect(edgeAddressWarning('http://localhost:3000', undefined)).toBeUndefined()
   })
+
+  it('creates the directory --out names, as mkdir -p would', async () => {
+    const vclFile = join(directory, 'fresh-edge', 'nested', 'catalog.vcl')
+    const {stdout} = await edgeVcl(['--backend', '127.0.0.1:3000', '--out', vclFile])
+    expect(stdout).toContain(`wrote ${vclFile} `)
+    await access(vclFile)
+    await access(`${vclFile}.params`)
+  })
+
+  it.each([
+    ['10.0.0.1/8', '10.0.0.1/8 has bits set past its /8 prefix; did you mean 10.0.0.0/8?'],
+    ['10.0.0.0/8,admin.example.org', 'not an IP address or CIDR range: "admin.example.org"'],
+  ])('refuses --operator-acl %s with exit 1, naming the mistake, and writes nothing', async (acl, mistake) => {
+    const vclFile = join(directory, `refused-${acl.replaceAll(/\W/g, '-')}`, 'catalog.vcl')
+    const refusal = await edgeVcl(['--backend', '127.0.0.1:3000', '--operator-acl', acl, '--out', vclFile]).then(
+      () => ({code: 0, stderr: ''}),
+      (error: unknown) => error,
+    )
+    expect(refusal).toMatchObject({code: 1, stderr: `edge:vcl: --operator-acl: ${mistake}\n`})
+    await expect(access(vclFile)).rejects.toThrow(/ENOENT/)
+  })
+})
+
+interface Answer {
+  status: number
+  type: string | undefined
+  cacheControl: string | undefined
+  /** Set by the origin on everything it answers; Varnish's own answers have none. */
+  requestId: string | undefined
+  body: string
+}
+
+/** One request with `target` sent as is: absolute-form, a fragment, a case Node's URL parser would change. */
+function send(base: string, target: string, method = 'GET'): Promise<Answer> {
+  const {hostname, port} = new URL(base)
+  return new Promise((resolve, reject) => {
+    const outgoing = request({host: hostname, port, path: target, method, agent: false}, (response) => {
+      let body = ''
+      response.setEncoding('utf8')
+      response.on('data', (chunk: string) => (body += chunk))
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          type: response.headers['content-type'],
+          cacheControl: response.headers['cache-control'],
+          requestId: [response.headers['x-request-id']].flat()[0],
+          body,
+        }),
+      )
+    })
+    outgoing.on('error', reject)
+    outgoing.end(method === 'POST' ? '{}' : undefined)
+  })
+}
+
+/** Targets the origin itself routes to /status or /metrics (checked below, so the list stays true). */
+const ROUTED = [
+  '/status',
+  '/metrics',
+  '/metrics?x',
+  '/status?',
+  '/status#x',
+  'HTTP://x/metrics',
+  'https://x/status',
+  'ftp://x/metrics',
+]
+/** Spellings the origin does not route there, which the VCL refuses as well (any case, extra slashes). */
+const LOOKALIKES = ['/STATUS', '//metrics', '/status/', '/Metrics?x']
+
+describe("the operator's pages through Varnish", () => {
+  it('answer 404 to a client outside --operator-acl, however the path is spelt, and the webhook still reaches the origin', async () => {
+    for (const target of ROUTED)
+      expect({target, status: (await send(origin.baseUrl, target)).status}).toEqual({target, status: 200})
+    const outsider = await startVarnish({
+      backends: [new URL(origin.baseUrl).host],
+      token: TOKEN,
+      vclArguments: ['--operator-acl', '10.9.9.9/32,2001:db8::/32'],
+    })
+    try {
+      await eventually(async () => expect((await send(outsider.url, '/api/v1/index.json')).status).toBe(200), 30_000)
+      const requests: [target: string, method: string][] = [
+        ...[...ROUTED, ...LOOKALIKES].map((target): [string, string] => [target, 'GET']),
+        ['/status', 'HEAD'],
+        ['/metrics', 'POST'],
+      ]
+      for (const [target, method] of requests) {
+        const answer = await send(outsider.url, target, method)
+        const body = method === 'HEAD' ? '' : {type: 'about:blank', status: 404, title: 'Not Found'}
+        expect({target, method, ...answer, body: method === 'HEAD' ? '' : JSON.parse(answer.body)}).toEqual({
+          target,
+          method,
+          status: 404,
+          type: 'application/problem+json',
+          cacheControl: 'no-store',
+          requestId: undefined,
+          body,
+        })
+      }
+
+      // An unsigned delivery: the origin's own refusal, the same through Varnish as direct.
+      const direct = await send(origin.baseUrl, '/webhooks/sanity', 'POST')
+      const through = await send(outsider.url, '/webhooks/sanity', 'POST')
+      expect(direct.status).toBe(400)
+      expect({...through, fromOrigin: through.requestId !== undefined, requestId: undefined}).toEqual({
+        ...direct,
+        fromOrigin: true,
+        requestId: undefined,
+      })
+    } finally {
+      await outsider.stop()
+    }
+  }, 90_000)
+
+  it('pass them to a client inside it: loopback, the default', async () => {
+    const insider = await startVarnish({backends: [new URL(origin.baseUrl).host], token: TOKEN})
+    try {
+      await originHealthyBehind(insider)
+      for (const target of ['/status', '/metrics', '/metrics?x', 'HTTP://x/metrics']) {
+        const answer = await send(insider.url, target)
+        expect({target, status: answer.status, fromOrigin: answer.requestId !== undefined}).toEqual({
+          target,
+          status: 200,
+          fromOrigin: true,
+        })
+        expect(answer.body).toMatch(target.includes('metrics') ? /^# HELP /m : /^\{"status":"(ok|degraded)","source":/)
+      }
+    } finally {
+      await insider.stop()
+    }
+  }, 90_000)
 })
