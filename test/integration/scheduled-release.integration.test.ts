@@ -3,6 +3,8 @@
 // vmod_xkey on loopback; the episode is published ahead of its release time by a signed webhook,
 // and released with no webhook, by the timer armed for its release time: the API, its item, the
 // feed, the sitemaps and MCP follow, and the edge is purged of the keys that changed and no others.
+// A second scheduled episode gets an edit the server refuses before its release time: it is not
+// released at that time, /status names it, and a valid version is served at its own time.
 import {readFile} from 'node:fs/promises'
 import {Client, StreamableHTTPClientTransport} from '@modelcontextprotocol/client'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -146,6 +148,84 @@ describe('a scheduled episode', () => {
     for (const key of [listKey('voices'), listKey('meetups'), INDEX_KEY, itemKey('episodes', 'ep-3-schema-migrations')])
       expect(keys, key).not.toContain(key)
     expect(origin.store.current().nextRelease).toBeUndefined()
+    expect(origin.loggedErrors).toEqual([])
+  }, 120_000)
+})
+
+describe('a scheduled episode whose edit is refused before its release time', () => {
+  it('is not released at the old time: the API answers 404 for it after that moment, and /status says why', async () => {
+    const slug = 'ep-41-postponed'
+    const id = 'postponed-episode'
+    const version = (publishedAt: string) =>
+      episode(slug, {
+        _id: id,
+        _updatedAt: new Date().toISOString(),
+        publishedAt,
+        audioUrl: `https://media.codetalks.example/audio/${slug}.mp3`,
+        audioLength: 1_000_000,
+        audioType: 'audio/mpeg',
+      })
+    const problemOf = async () => {
+      const status = JSON.parse(await text(`${origin.baseUrl}/status`)) as {
+        status: string
+        problems: {document_id: string; severity: string; messages: string[]}[]
+      }
+      return {status: status.status, problem: status.problems.find((problem) => problem.document_id === id)}
+    }
+    const itemStatus = async () => (await rawRequest(`${origin.baseUrl}/api/v1/episodes/${slug}.json`)).status
+    const publish = async (publishedAt: string, applied: () => Promise<void>) => {
+      documents = [...documents.filter((document) => document._id !== id), version(publishedAt)]
+      await deliver({_id: id, _type: 'episode'})
+      await eventually(applied)
+    }
+
+    // Scheduled far ahead first, to time one publish on this machine as it is now; then for a
+    // release ten such publishes and 5 s ahead, so the refused edit below arrives well before it.
+    const timed = performance.now()
+    await publish('2099-01-01T06:00:00.000Z', async () =>
+      expect(origin.store.current().nextRelease?.documentIds).toEqual([id]),
+    )
+    const releaseAt = new Date(Date.now() + 5000 + 10 * (performance.now() - timed))
+    await publish(releaseAt.toISOString(), async () =>
+      expect(origin.store.current().nextRelease).toEqual({at: releaseAt, documentIds: [id]}),
+    )
+
+    // The edit meant to postpone it, which the server refuses: there is no 13th month.
+    await publish('2026-13-01T00:00:00Z', async () => expect((await problemOf()).problem).toBeDefined())
+    const refused = await problemOf()
+    expect(refused.problem, 'refused before the old release time, so its release is held').toMatchObject({
+      severity: 'rejected',
+      messages: expect.arrayContaining([expect.stringMatching(/^release held: this edit was refused/)]),
+    })
+    expect(refused.status).toBe('degraded')
+    expect(origin.store.current().nextRelease, 'no release is armed for it').toBeUndefined()
+
+    // After the old release time, and after a build that follows it (the timer's, had it been
+    // armed, came first): still not served, and /status still says why.
+    const pastRelease = releaseAt.getTime() - Date.now() + 100
+    if (pastRelease > 0) await new Promise((resolve) => setTimeout(resolve, pastRelease))
+    await deliver({_id: id, _type: 'episode'})
+    await eventually(async () => {
+      const build = origin.store.status().lastBuild
+      expect(build).toMatchObject({ok: true, documents: [id]})
+      expect(build?.startedAt.getTime()).toBeGreaterThan(releaseAt.getTime())
+    })
+    expect(await itemStatus()).toBe(404)
+    expect(await text(`${origin.baseUrl}/api/v1/episodes.json`)).not.toContain(slug)
+    expect(await text(`${origin.baseUrl}/feed.xml`)).not.toContain(slug)
+    expect(await mcp.callTool({name: 'get_episode', arguments: {slug}})).toMatchObject({isError: true})
+    expect((await problemOf()).problem).toMatchObject({
+      severity: 'rejected',
+      messages: expect.arrayContaining([expect.stringMatching(/^release held: /)]),
+    })
+
+    // A valid version, typed without seconds and already past: served at once, in the full form.
+    await publish('2026-01-01T10:00Z', async () => expect(await itemStatus()).toBe(200))
+    const item = JSON.parse(await text(`${origin.baseUrl}/api/v1/episodes/${slug}.json`)) as {
+      data: {published_at: string}
+    }
+    expect(item.data.published_at).toBe('2026-01-01T10:00:00.000Z')
+    expect((await problemOf()).problem).toBeUndefined()
     expect(origin.loggedErrors).toEqual([])
   }, 120_000)
 })
