@@ -6,7 +6,8 @@ import {firstIndexNotBefore} from './order.ts'
  * The catalog as served `asOf` an instant: episodes whose release time is after it are held back
  * in `scheduled`, out of every output. Episodes are sorted latest release first, so the held ones
  * are a prefix. What is served depends only on the content and which releases are past, never on
- * when the build ran, so replicas and restarts reach the same bytes.
+ * when the build ran, so replicas and restarts reach the same bytes; the one exception is an edit
+ * refused before the release, which holds it (withRefusedEditsHeld).
  */
 export function releasedAsOf(catalog: Catalog, asOf: Date): Catalog {
   const cut = asOf.toISOString()
@@ -17,8 +18,8 @@ export function releasedAsOf(catalog: Catalog, asOf: Date): Catalog {
 }
 
 /**
- * An episode not yet released whose edit was refused is not released at its last valid version's
- * time: the edit may have meant to move it later. Its last valid version is dropped (its problem
+ * An episode not yet released (as of the build that first applies the refusal) whose edit was
+ * refused is not released at its last valid version's time: the edit may have meant to move it later. Its last valid version is dropped (its problem
  * turns `rejected`, saying why; mapping says so again while the document stays refused), so no
  * release is armed for it and nothing serves it until a valid version arrives, whose own time
  * then applies. An episode already released keeps its last valid version served (`kept`).
