@@ -287,6 +287,13 @@ const RUN: Record<string, (text: string) => Promise<void>> = {
       // then Varnish and Redis, which remove their pid files as they go.
       expect(await listening(origin)).toBe(false)
       for (const port of [edge, redis]) await expect.poll(() => listening(port), {timeout: 10_000}).toBe(false)
+      // The server drained and stopped before Redis went: its log ends so, with no error on the way.
+      const log = (await readFile(join(directory, 'origin.log'), 'utf8'))
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => z.object({level: z.number(), msg: z.string().optional()}).parse(JSON.parse(line)))
+      expect(log.filter((line) => line.level >= 50)).toEqual([])
+      expect(log.at(-1)?.msg).toMatch(/^stopped after SIGTERM/)
     } finally {
       await stopGroup(run.pgid)
       // A block that failed half-way leaves them running: they are daemons, outside its process group.
