@@ -48,6 +48,8 @@ export interface AppDependencies {
   leftOut?: () => readonly {output: string; documentId: string; reason: string}[]
   /** With a shared rate-limit store: since when it is bypassed for a count in this process, shown in `/status`. */
   rateLimitLocalSince?: (() => Date | undefined) | undefined
+  /** With SNAPSHOT_DIR: why the last save of the snapshot was refused, or null; shown in `/status`. */
+  snapshotWriteError?: () => string | null
   /** The request bodies being received, shown in `/status`. */
   requestBodiesInFlight?: () => number
   /** Where library warnings are reported (the MCP SDK's); the console by default. */
@@ -187,6 +189,7 @@ export function createApp(dependencies: AppDependencies): express.Express {
       requestBodiesInFlight: dependencies.requestBodiesInFlight,
       leftOut: dependencies.leftOut,
       rateLimitLocalSince: dependencies.rateLimitLocalSince,
+      snapshotWriteError: dependencies.snapshotWriteError,
     }),
   )
   app.all(LIVENESS_PATH, readOnly, livenessHandler)

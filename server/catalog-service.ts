@@ -31,7 +31,8 @@ import {
   type StoreStatus,
 } from './snapshot/store.ts'
 import type {Readiness} from './http/health.ts'
-import {describeStartFailure, snapshotDirectoryProblem} from './start-failure.ts'
+import {createSnapshotSaver} from './snapshot-saver.ts'
+import {describeStartFailure, probeDirectory, snapshotDirectoryProblem} from './start-failure.ts'
 
 /** What a test replaces; `npm start` replaces nothing. */
 export interface CatalogServiceOverrides {
@@ -95,9 +96,15 @@ export async function createCatalogService(
     cacheBytes: () => ({pages: caches.pages.calculatedSize, variants: caches.variants.calculatedSize}),
   })
 
-  // A SNAPSHOT_DIR that cannot be written is a configuration error, said in one line before anything starts.
+  // A SNAPSHOT_DIR that can never work is a configuration error, said in one line before anything
+  // starts; one that refuses writes now (read-only, full) is served through, said once and retried.
   const directoryProblem = config.snapshotDirectory && (await snapshotDirectoryProblem(config.snapshotDirectory))
-  if (directoryProblem) throw new StartFailure(directoryProblem)
+  if (directoryProblem && 'stop' in directoryProblem) throw new StartFailure(directoryProblem.stop)
+  const refusedAtStart = directoryProblem ? directoryProblem.refused : undefined
+  if (refusedAtStart)
+    logger.warn(
+      `SNAPSHOT_DIR: cannot write in ${JSON.stringify(config.snapshotDirectory)} (${refusedAtStart}); serving without saving the snapshot, the CDN purge queue kept in memory, trying the directory again every 5 s`,
+    )
 
   // Redis first: the first snapshot's purge waits until every replica serves it.
   const redis = config.redis
@@ -109,6 +116,8 @@ export async function createCatalogService(
       ...overrides.edge,
       config: config.edge,
       directory: config.snapshotDirectory,
+      refusedAtStart,
+      log: logger,
       metrics: registerEdgeMetrics(metrics.registry, () => edge?.status()),
       beforeSend: async (version) => {
         if (redis && version !== null) await redis.servedVersions.allServe(version)
@@ -129,10 +138,18 @@ export async function createCatalogService(
   const saved = config.snapshotDirectory
     ? {file: openSnapshotFile(config.snapshotDirectory, bytesDependOn(config)), directory: config.snapshotDirectory}
     : undefined
+  const saver =
+    saved &&
+    createSnapshotSaver({
+      ...saved,
+      logger,
+      probe: () => probeDirectory(saved.directory),
+      refusedAtStart,
+    })
   const publish = createPublishPath({
     logger,
     metrics,
-    saved,
+    saver,
     replicas: redis,
     edge,
     feedPinger:
@@ -195,6 +212,8 @@ export async function createCatalogService(
     edge?.close()
     throw new StartFailure(describeStartFailure(error, config.content), {cause: error})
   })
+  // The restored snapshot is the saved file: the saver writes only what comes after it.
+  if (store.status().saved?.savedAt) saver?.alreadySaved(store.current())
   publish.served(store.current(), firstBuildStartedAt)
   releases.arm(store.current())
   redis?.serve(store)
@@ -228,6 +247,7 @@ export async function createCatalogService(
     edgeStatus: edge ? () => edge.status() : undefined,
     leftOut: () => leftOut.of(store.current()),
     ready: () => readiness(store.status().saved),
+    snapshotWriteError: saver && (() => saver.writeError()),
   })
 
   return {
@@ -251,12 +271,18 @@ export async function createCatalogService(
       store.refresh().catch(() => undefined)
     },
     async close(timeoutMs) {
+      const deadline = Date.now() + timeoutMs
       stopWatching()
       clearInterval(reconcileTimer)
       releases.close()
-      store.close()
-      edge?.close()
       await shutDown(timeoutMs)
+      store.close()
+      // The build a last webhook started, then the newest snapshot saved: the next start serves
+      // what this one served, never older. Both within the shutdown timeout.
+      await within(store.settled(), deadline - Date.now())
+      await within(saver?.flush(), deadline - Date.now())
+      saver?.close()
+      edge?.close()
       await redis?.close()
     },
   }
@@ -338,6 +364,16 @@ function bytesDependOn(config: Config) {
   }
 }
 
+/** Resolves when `work` settles or `ms` have passed, whichever is first; never rejects. */
+async function within(work: Promise<unknown> | undefined, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  await Promise.race([
+    work?.catch(() => undefined),
+    new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, ms)))),
+  ])
+  clearTimeout(timer)
+}
+
 /** Not ready while the first read is held, or while only a snapshot saved by other code is served. */
 function readiness(saved: StoreStatus['saved']): Readiness {
   if (saved?.firstRead === 'held')
@@ -345,6 +381,12 @@ function readiness(saved: StoreStatus['saved']): Readiness {
       ready: false,
       detail:
         'The first read of the source is held by the mass-deletion guard (it would drop most of the catalog); the saved snapshot is served meanwhile. See /status.',
+    }
+  if (saved?.behindEdge && saved.firstRead !== 'done' && saved.savedAt)
+    return {
+      ready: false,
+      detail:
+        'The source has not been read yet, and the saved snapshot served meanwhile is older than what the CDN was last told; the source is retried. See /status.',
     }
   if (saved?.otherCode && saved.firstRead !== 'done')
     return {

@@ -1,14 +1,12 @@
 import {LRUCache} from 'lru-cache'
 import type {Logger} from 'pino'
-import {fingerprintOf} from './catalog-builder.ts'
 import type {EdgePurging} from './edge/edge-purging.ts'
 import type {FeedPinger} from './feed/websub.ts'
 import {FEED_PATH} from './feed/rss-feed.ts'
 import type {CatalogMetrics} from './observability/metrics.ts'
 import type {ChangeFanOut} from './scaling/change-fan-out.ts'
 import type {ServedVersions} from './scaling/served-versions.ts'
-import {whileBuilding} from './snapshot/heap-growth.ts'
-import type {SnapshotFile} from './snapshot/saved-snapshot.ts'
+import type {SnapshotSaver} from './snapshot-saver.ts'
 import type {Snapshot} from './snapshot/snapshot.ts'
 import type {ContentChange} from './content/content-change.ts'
 import type {BuildOutcome, SnapshotStore} from './snapshot/store.ts'
@@ -17,7 +15,7 @@ export interface PublishPathParts {
   logger: Logger
   metrics: Pick<CatalogMetrics, 'recordBuild'>
   /** SNAPSHOT_DIR's saved snapshot, when one is kept. */
-  saved?: {file: SnapshotFile; directory: string} | undefined
+  saver?: SnapshotSaver | undefined
   /** Replicas sharing Redis: what each serves, and the changes they tell each other. */
   replicas?: {servedVersions: ServedVersions; fanOut: ChangeFanOut} | undefined
   edge?: EdgePurging | undefined
@@ -46,7 +44,7 @@ export interface PublishPath {
 
 /** What happens after each build and each accepted change, in the order a reader follows it. */
 export function createPublishPath(parts: PublishPathParts): PublishPath {
-  const {logger, metrics, saved, replicas, edge, feedPinger} = parts
+  const {logger, metrics, saver, replicas, edge, feedPinger} = parts
   const contained = (step: string, run: () => void) => {
     try {
       run()
@@ -55,7 +53,6 @@ export function createPublishPath(parts: PublishPathParts): PublishPath {
     }
   }
   const reportProblem = problemReporter(logger)
-  const save = saved && snapshotSaver(saved, logger)
 
   return {
     built(outcome, snapshot) {
@@ -67,7 +64,7 @@ export function createPublishPath(parts: PublishPathParts): PublishPath {
     },
     served(snapshot, buildStartedAt) {
       contained('report', () => snapshot.catalog.problems.forEach(reportProblem))
-      contained('save', () => save?.(snapshot))
+      contained('save', () => saver?.served(snapshot))
       contained('replicas', () => replicas?.servedVersions.serving(snapshot.version))
       contained('purge', () => edge?.snapshotServed(snapshot, buildStartedAt))
       contained('ping', () => feedPinger?.observe(snapshot.site(FEED_PATH)?.etag))
@@ -117,31 +114,5 @@ function problemReporter(logger: Logger): (problem: Snapshot['catalog']['problem
       {documentId: problem.documentId, collection: problem.collection},
       `${problem.severity}: ${problem.collection} document ${problem.documentId}: ${problem.messages.join('; ')}`,
     )
-  }
-}
-
-/**
- * A snapshot built by a full read is saved once it is served (never one the mass-deletion guard
- * holds), one save at a time; a per-document build is not, so a restart after edits reads in full.
- */
-function snapshotSaver(saved: {file: SnapshotFile; directory: string}, logger: Logger): (snapshot: Snapshot) => void {
-  let saving = Promise.resolve()
-  let lastSaved: string | undefined
-  return (snapshot) => {
-    const fingerprint = fingerprintOf(snapshot)
-    // A reconcile that read the same content under the same fingerprint has nothing new to save.
-    if (fingerprint === undefined || lastSaved === `${fingerprint} ${snapshot.version}`) return
-    lastSaved = `${fingerprint} ${snapshot.version}`
-    const started = performance.now()
-    saving = saving
-      .then(() => whileBuilding(() => saved.file.save(snapshot, fingerprint)))
-      .then(
-        () => logger.info(`saved the snapshot to ${saved.directory} in ${Math.round(performance.now() - started)} ms`),
-        (error: unknown) =>
-          logger.error(
-            {err: error},
-            `could not save the snapshot to ${saved.directory}; a restart will read the source in full`,
-          ),
-      )
   }
 }

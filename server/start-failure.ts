@@ -53,19 +53,33 @@ function firstLine(error: unknown): string {
   return line.length > 300 ? `${line.slice(0, 300)}…` : line
 }
 
-/**
- * Why SNAPSHOT_DIR cannot hold the saved snapshot and the purge queue, in one line, or undefined
- * when it can: made if missing, then a file written and removed there, so a typo or a read-only
- * mount stops the start instead of failing every save later. Bounded in time: Node's recursive
- * mkdir never settles under /proc, and a start must not hang on it.
- */
-export async function snapshotDirectoryProblem(directory: string, deadlineMs = 5000): Promise<string | undefined> {
+/** Codes of a directory that exists but refuses writes now (a read-only remount, a full disk): worth serving through. */
+const DISK_REFUSALS = new Set(['EROFS', 'EACCES', 'EPERM', 'ENOSPC', 'EDQUOT', 'EIO'])
+
+/** What a check of SNAPSHOT_DIR found: a path that can never work stops the start; a disk refusing writes now does not. */
+export type SnapshotDirectoryProblem = {stop: string} | {refused: string}
+
+/** Makes the directory if missing, then writes and removes a file there: rejects with the file system's error. */
+export async function probeDirectory(directory: string): Promise<void> {
   const probe = join(directory, `.write-check-${process.pid}`)
-  const written = (async () => {
-    await mkdir(directory, {recursive: true})
-    await writeFile(probe, '')
-    await rm(probe)
-  })()
+  await mkdir(directory, {recursive: true})
+  await writeFile(probe, '')
+  await rm(probe)
+}
+
+/**
+ * Why SNAPSHOT_DIR cannot hold the saved snapshot and the purge queue, or undefined when it can.
+ * A path that is no directory (a typo) or that never answers stops the start in one line. A disk
+ * that refuses writes (read-only, full, no permission) is `refused`: the server serves without
+ * saving, keeps the purge queue in memory and tries again, since the saved snapshot is only an
+ * optimisation. Bounded in time: Node's recursive mkdir never settles under /proc, and a start
+ * must not hang on it.
+ */
+export async function snapshotDirectoryProblem(
+  directory: string,
+  deadlineMs = 5000,
+): Promise<SnapshotDirectoryProblem | undefined> {
+  const written = probeDirectory(directory)
   let timer: NodeJS.Timeout | undefined
   const late = new Promise<string>((resolve) => {
     timer = setTimeout(() => resolve(`no answer within ${deadlineMs} ms`), deadlineMs)
@@ -73,9 +87,11 @@ export async function snapshotDirectoryProblem(directory: string, deadlineMs = 5
   })
   try {
     const problem = await Promise.race([written.then(() => undefined), late])
-    return problem && cannotWrite(directory, problem)
+    return problem === undefined ? undefined : {stop: cannotWrite(directory, problem)}
   } catch (error) {
-    return cannotWrite(directory, errorCode(error) ?? firstLine(error))
+    const code = errorCode(error)
+    if (code !== undefined && DISK_REFUSALS.has(code)) return {refused: `${code}: ${firstLine(error)}`}
+    return {stop: cannotWrite(directory, code ?? firstLine(error))}
   } finally {
     clearTimeout(timer)
   }

@@ -1,3 +1,4 @@
+import type {Logger} from 'pino'
 import type {EdgeConfig} from '../config.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
 import type {SnapshotBuilder} from '../snapshot/store.ts'
@@ -73,6 +74,9 @@ export interface EdgePurgingOptions {
   onWriteFailure?: (error: unknown) => void
   onWriteRestored?: () => void
   writeRetryMs?: number
+  /** Why SNAPSHOT_DIR could not be written at start: the queue starts in memory, already reported. */
+  refusedAtStart?: string | undefined
+  log?: Pick<Logger, 'warn'>
   clock?: () => number
 }
 
@@ -91,6 +95,8 @@ export function createEdgePurging(options: EdgePurgingOptions): EdgePurging {
   let lastAcceptedAt: number | undefined
   const clock = options.clock ?? Date.now
   const coveredBy = new WeakMap<Snapshot, number>()
+  // The restored snapshot whose version the edge holds: the start's purges are planned from it.
+  let edgeBaseline: Snapshot | undefined
   const queue = new PurgeQueue({
     adapter: options.adapter ?? adapterFor(options.config),
     directory: options.directory,
@@ -103,6 +109,7 @@ export function createEdgePurging(options: EdgePurgingOptions): EdgePurging {
     onWriteFailure: options.onWriteFailure,
     onWriteRestored: options.onWriteRestored,
     writeRetryMs: options.writeRetryMs,
+    refusedAtStart: options.refusedAtStart,
     clock,
     onPurged: (outcome) => {
       options.metrics?.purged(outcome)
@@ -128,7 +135,24 @@ export function createEdgePurging(options: EdgePurgingOptions): EdgePurging {
         return snapshot
       }
       // A restored snapshot covers no change accepted here; the store's first read after it is marked as above.
-      if (build.restore) marked.restore = build.restore
+      const {restore} = build
+      if (restore)
+        marked.restore = async () => {
+          const restored = await restore()
+          const saved = restored.snapshot
+          if (!saved) return restored
+          const edgeHolds = queue.knownEdgeVersion()
+          // Saved before the newest version the edge was told of (a crash before the save): serving
+          // it would take clients back in time, so it waits as a fallback for a source that fails.
+          if (edgeHolds !== null && edgeHolds !== saved.value.version) {
+            options.log?.warn(
+              `the saved snapshot (version ${saved.value.version}) is older than what the CDN was last told (${edgeHolds}); reading the source before serving`,
+            )
+            return {...restored, snapshot: {...saved, behindEdge: true}}
+          }
+          if (edgeHolds !== null) edgeBaseline = saved.value
+          return restored
+        }
       return marked
     },
     snapshotServed(snapshot, buildStartedAt) {
@@ -141,9 +165,16 @@ export function createEdgePurging(options: EdgePurgingOptions): EdgePurging {
         coveredBy.get(snapshot) ??
         (lastAcceptedAt !== undefined && lastAcceptedAt >= buildStartedAt.getTime() ? accepted - 1 : accepted)
       if (!previous) {
-        const known = queue.knownPurgedVersion()
+        // The restored snapshot the edge already holds purges nothing; any other first snapshot
+        // purges everything unless the file says the edge holds exactly its version.
+        const known = snapshot === edgeBaseline ? queue.knownEdgeVersion() : queue.knownPurgedVersion()
         queue.enqueue(known === snapshot.version ? [] : [GLOBAL_KEY], snapshot.version, covered)
         return
+      }
+      // The edge may hold any site document of the restored snapshot, built here or not: all are compared.
+      if (previous === edgeBaseline) {
+        edgeBaseline = undefined
+        for (const path of previous.sitePaths) previous.site(path)
       }
       queue.enqueue(planPurge(previous, snapshot, keying), snapshot.version, covered)
     },

@@ -54,6 +54,8 @@ export interface PurgeQueueOptions {
   onWriteRestored?: () => void
   /** How soon a failed write is tried again when no change comes to try it. */
   writeRetryMs?: number
+  /** Why the directory could not be written at start (already reported): the first failed write says nothing more. */
+  refusedAtStart?: string | undefined
 }
 
 export interface PurgeQueueStatus {
@@ -105,8 +107,12 @@ export class PurgeQueue {
     this.#options = options
     this.#clock = options.clock ?? Date.now
     this.#file = options.directory ? join(options.directory, QUEUE_FILE) : undefined
+    this.#writeError = options.refusedAtStart
     if (options.directory) removeLeftovers(options.directory)
     this.#load()
+    // Tried again until the directory takes it, even with no change to write.
+    if (this.#writeError !== undefined)
+      this.#writeTimer = setTimeout(() => this.#save(), options.writeRetryMs ?? WRITE_RETRY_MS).unref()
   }
 
   #load(): void {
@@ -169,6 +175,15 @@ export class PurgeQueue {
    */
   knownPurgedVersion(): string | null {
     return this.#restored && this.#unplannedSince === null ? this.#lastPurgedVersion : null
+  }
+
+  /**
+   * The version the edge holds nothing older than once the keys restored from the file are purged:
+   * the newest one queued (null without a readable file). A change accepted and never built does not
+   * move it: what the edge holds of that change's documents is still this version's.
+   */
+  knownEdgeVersion(): string | null {
+    return this.#restored ? (this.#pendingVersion ?? this.#lastPurgedVersion) : null
   }
 
   /** How many changes were accepted so far: taken when a build starts, it says which changes the build covers. */

@@ -22,10 +22,13 @@ export interface StatusParts {
   leftOut?: (() => readonly {output: string; documentId: string; reason: string}[]) | undefined
   /** With a shared rate-limit store: since when requests are counted in this process instead (undefined: shared). */
   rateLimitLocalSince?: (() => Date | undefined) | undefined
+  /** With SNAPSHOT_DIR: why the last save was refused (a read-only or full disk), or null. */
+  snapshotWriteError?: (() => string | null) | undefined
 }
 
 export function statusHandler(parts: StatusParts): RequestHandler {
   const {store, sourceDescription, clock, edge, requestBodiesInFlight, rateLimitLocalSince, leftOut = () => []} = parts
+  const snapshotWriteError = parts.snapshotWriteError ?? (() => null)
   return (_request, response) => {
     const snapshot = store.current()
     const status = store.status()
@@ -34,10 +37,12 @@ export function statusHandler(parts: StatusParts): RequestHandler {
     const edgeNow = edge?.()
     const left = leftOut()
     const localSince = rateLimitLocalSince?.()
+    const writeError = snapshotWriteError()
     // Anything held back: a failing or held build, a document not served as it is, an output item
-    // left out, a purge queue that cannot be written or a purge older than the edge TTL.
+    // left out, a snapshot or a purge queue that cannot be written, or a purge older than the edge TTL.
     const heldBack =
       status.consecutiveFailures > 0 ||
+      writeError !== null ||
       problems.some(holdsBack) ||
       left.length > 0 ||
       (edgeNow !== undefined && (!edgeNow.writable || edgeNow.purgeOverdue))
@@ -69,6 +74,8 @@ export function statusHandler(parts: StatusParts): RequestHandler {
           saved_at: iso(status.saved.savedAt),
           refused: status.saved.refused ?? null,
           written_by_other_code: status.saved.otherCode,
+          behind_edge: status.saved.behindEdge,
+          write_error: writeError,
           first_read: status.saved.firstRead ?? null,
         },
       }),

@@ -32,9 +32,9 @@ interface RefusedItem {
 }
 
 /**
- * The last snapshot built by a full read, on disk, with the source's fingerprint taken before
- * that read. A restart serves it at once, before the source is asked anything, and then reads
- * the source only if its fingerprint moved. One file, replaced atomically: a header line (its own
+ * The last snapshot served, on disk, with the source's fingerprint taken before the full read it
+ * was built from (or `UNCONFIRMED_FINGERPRINT` after a per-document build). A restart serves it at
+ * once, before the source is asked anything, and then reads the source only if its fingerprint moved. One file, replaced atomically: a header line (its own
  * digest, then fingerprint, settings, the items' digest, one record per item), then each item's
  * served bytes on a line.
  */
@@ -50,6 +50,11 @@ export interface SnapshotFile {
 }
 
 const FORMAT = 4
+/**
+ * The fingerprint a snapshot from a per-document build is saved with: no source's fingerprint equals
+ * it, so the start that restores it serves it and still reads the source in full behind it.
+ */
+export const UNCONFIRMED_FINGERPRINT = ''
 const FILE_NAME = 'snapshot.ndjson'
 const TEMPORARY = /^snapshot\.ndjson\..+\.tmp$/
 const WRITE_BLOCK_BYTES = 1 << 20

@@ -9,10 +9,11 @@ export type PendingChange = {kind: 'all'} | {kind: 'documents'; documents: Reado
 /** What a builder can serve before its first read: a snapshot saved by an earlier run, or why (part of) the saved one was refused. */
 export interface Restored<S> {
   /**
-   * `otherCode`: saved by other code; `partial`: damaged items were left out of it. Either is
+   * `otherCode`: saved by other code; `partial`: damaged items were left out of it; `behindEdge`:
+   * older than what the CDN was last told (a crash before the newest snapshot was saved). Each is
    * served only when the source cannot be read at start, and only until it answers.
    */
-  snapshot?: {value: S; savedAt: Date; otherCode?: boolean; partial?: boolean}
+  snapshot?: {value: S; savedAt: Date; otherCode?: boolean; partial?: boolean; behindEdge?: boolean}
   refused?: string
 }
 
@@ -52,6 +53,8 @@ interface SavedStart {
   refused: string | undefined
   /** The snapshot served since start was saved by other code: a fallback until the first read is done. */
   otherCode: boolean
+  /** The saved snapshot is older than what the CDN holds: served only as a fallback until the first read is done. */
+  behindEdge: boolean
   /** The first read of the source after the saved snapshot was served. */
   firstRead: 'reading' | 'done' | 'failed' | 'held' | undefined
 }
@@ -75,6 +78,8 @@ export interface SnapshotStore<S = Snapshot> {
    */
   refresh(changes?: readonly DocumentChange[]): Promise<S>
   status(): StoreStatus
+  /** Resolves once no build runs or follows (at shutdown: the last webhook's build finishes first). */
+  settled(): Promise<void>
   /** Cancels a scheduled retry (at shutdown). */
   close(): void
 }
@@ -112,7 +117,7 @@ export async function createSnapshotStore<S = Snapshot>(
   let firstFailure: {outcome: BuildOutcome; held: boolean} | undefined
   const firstStartedAt = clock()
   const builtFirst =
-    restored?.snapshot?.otherCode || restored?.snapshot?.partial
+    restored?.snapshot?.otherCode || restored?.snapshot?.partial || restored?.snapshot?.behindEdge
       ? await build(undefined, {kind: 'all'}).then(
           (value) => ({value}),
           (error: unknown) => {
@@ -134,6 +139,7 @@ export async function createSnapshotStore<S = Snapshot>(
     savedAt: startsFrom?.savedAt,
     refused: restored.refused,
     otherCode: startsFrom?.otherCode === true,
+    behindEdge: restored.snapshot?.behindEdge === true,
     firstRead: startsFrom && (firstFailure ? (firstFailure.held ? 'held' : 'failed') : 'reading'),
   }
   let current: S = builtFirst?.value ?? startsFrom?.value ?? (await build(undefined, {kind: 'all'}))
@@ -239,6 +245,9 @@ export async function createSnapshotStore<S = Snapshot>(
       return startOrFollow()
     },
     status: () => ({lastBuild, lastSuccessAt, consecutiveFailures, nextRetryAt, ...(saved ? {saved: {...saved}} : {})}),
+    async settled() {
+      while (running || followUp) await (followUp ?? running)?.catch(() => undefined)
+    },
     close: () => {
       clearImmediate(firstRead)
       clearTimeout(retryTimer)

@@ -35,6 +35,7 @@ beforeAll(async () => {
     current: () => snapshot,
     refresh: async () => snapshot,
     status: () => ({lastBuild: undefined, lastSuccessAt: new Date(), consecutiveFailures: 0, nextRetryAt: undefined}),
+    settled: async () => undefined,
     close: () => undefined,
   }
 })

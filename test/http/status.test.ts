@@ -265,18 +265,28 @@ describe('the status document, from the parts a deployment has', () => {
 
   it('names the saved snapshot served at start only when there was one to look for', () => {
     expect(bodyOf(healthy)).not.toHaveProperty('saved_snapshot')
-    const served = {savedAt: builtAt, refused: undefined, otherCode: false, firstRead: undefined}
+    const served = {savedAt: builtAt, refused: undefined, otherCode: false, behindEdge: false, firstRead: undefined}
     expect(bodyOf({...healthy, saved: served}).saved_snapshot).toEqual({
       saved_at: '2026-01-01T00:00:00.000Z',
       refused: null,
       written_by_other_code: false,
+      behind_edge: false,
+      write_error: null,
       first_read: null,
     })
-    const refused = {savedAt: undefined, refused: 'damaged: episodes/a', otherCode: true, firstRead: 'failed' as const}
+    const refused = {
+      savedAt: undefined,
+      refused: 'damaged: episodes/a',
+      otherCode: true,
+      behindEdge: true,
+      firstRead: 'failed' as const,
+    }
     expect(bodyOf({...healthy, saved: refused}).saved_snapshot).toEqual({
       saved_at: null,
       refused: 'damaged: episodes/a',
       written_by_other_code: true,
+      behind_edge: true,
+      write_error: null,
       first_read: 'failed',
     })
   })

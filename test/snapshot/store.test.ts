@@ -135,6 +135,7 @@ describe('a store started from a saved snapshot', () => {
       savedAt: SAVED_AT,
       refused: undefined,
       otherCode: false,
+      behindEdge: false,
       firstRead: 'reading',
     })
     await settle()
@@ -189,10 +190,31 @@ describe('a store started from a saved snapshot', () => {
       savedAt: undefined,
       refused: 'episodes document e-1 does not match its checksum',
       otherCode: false,
+      behindEdge: false,
       firstRead: undefined,
     })
     await settle()
     expect(builds).toHaveLength(1)
+  })
+
+  it('serves one older than what the CDN was told only when the first build fails', async () => {
+    const saved = fakeSnapshot('saved before the edge moved on')
+    const restore = async () => ({snapshot: {value: saved, savedAt: SAVED_AT, behindEdge: true}})
+    const reading = restoringBuilder(restore)
+    const read = createSnapshotStore<Snapshot>(reading.build)
+    await settle()
+    reading.builds[0]?.resolve(fakeSnapshot('read'))
+    expect((await read).current().version, 'the source answers: the older one is never served').toBe('read')
+    expect((await read).status().saved).toMatchObject({savedAt: undefined, behindEdge: true})
+
+    const failing = restoringBuilder(restore)
+    const starting = createSnapshotStore<Snapshot>(failing.build, {retryDelayMs: 5})
+    await settle()
+    failing.builds.shift()?.reject(new Error('answered 500'))
+    const store = await starting
+    expect(store.current()).toBe(saved)
+    expect(store.status().saved).toMatchObject({savedAt: SAVED_AT, behindEdge: true, firstRead: 'failed'})
+    store.close()
   })
 
   it('serves one saved by other code only when the first build fails, then retries', async () => {
@@ -215,7 +237,13 @@ describe('a store started from a saved snapshot', () => {
     failing.builds.shift()?.reject(new Error('answered 500'))
     const store = await starting
     expect(store.current()).toBe(saved)
-    expect(store.status().saved).toEqual({savedAt: SAVED_AT, refused: undefined, otherCode: true, firstRead: 'failed'})
+    expect(store.status().saved).toEqual({
+      savedAt: SAVED_AT,
+      refused: undefined,
+      otherCode: true,
+      behindEdge: false,
+      firstRead: 'failed',
+    })
     // The failed read is the first failed build at once: /status is degraded from the first request.
     expect(store.status()).toMatchObject({consecutiveFailures: 1, lastBuild: {ok: false, error: 'answered 500'}})
     await settle()
@@ -239,7 +267,13 @@ describe('a store started from a saved snapshot', () => {
     expect(reading.builds[0]?.previous).toBeUndefined()
     reading.builds[0]?.resolve(fakeSnapshot('read'))
     expect((await read).current().version, 'the source answers: the damaged one is never served').toBe('read')
-    expect((await read).status().saved).toEqual({savedAt: undefined, refused, otherCode: false, firstRead: undefined})
+    expect((await read).status().saved).toEqual({
+      savedAt: undefined,
+      refused,
+      otherCode: false,
+      behindEdge: false,
+      firstRead: undefined,
+    })
 
     const held = restoringBuilder(restore)
     const starting = createSnapshotStore<Snapshot>(held.build, {retryDelayMs: 5})
@@ -247,7 +281,13 @@ describe('a store started from a saved snapshot', () => {
     held.builds.shift()?.reject(new BuildHeld('held: 0 documents where 33 are served'))
     const store = await starting
     expect(store.current()).toBe(saved)
-    expect(store.status().saved).toEqual({savedAt: SAVED_AT, refused, otherCode: false, firstRead: 'held'})
+    expect(store.status().saved).toEqual({
+      savedAt: SAVED_AT,
+      refused,
+      otherCode: false,
+      behindEdge: false,
+      firstRead: 'held',
+    })
     expect(store.status().consecutiveFailures).toBe(1)
     await new Promise((resolve) => setTimeout(resolve, 30))
     expect(held.builds[0]?.previous, 'retried with the served one as the previous snapshot').toBe(saved)

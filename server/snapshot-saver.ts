@@ -1,0 +1,121 @@
+import type {Logger} from 'pino'
+import {fingerprintOf} from './catalog-builder.ts'
+import {whileBuilding} from './snapshot/heap-growth.ts'
+import {UNCONFIRMED_FINGERPRINT, type SnapshotFile} from './snapshot/saved-snapshot.ts'
+import type {Snapshot} from './snapshot/snapshot.ts'
+
+/** How long a served snapshot waits before it is saved: a burst of edits is one write. */
+const SAVE_AFTER_MS = 1000
+/** How soon a directory that refused a write is tried again. */
+const WRITE_RETRY_MS = 5000
+
+export interface SnapshotSaverOptions {
+  file: SnapshotFile
+  directory: string
+  logger: Logger
+  /** Writes and removes a file in the directory: how a refused directory is tried again with nothing to save. */
+  probe: () => Promise<void>
+  /** Why the directory could not be written at start, if it could not: the saver starts refused. */
+  refusedAtStart?: string | undefined
+  saveAfterMs?: number
+  retryMs?: number
+}
+
+export interface SnapshotSaver {
+  /** The snapshot is served now: it is saved within `saveAfterMs`, unless a newer one replaces it first. */
+  served(snapshot: Snapshot): void
+  /** The snapshot is the saved file (restored from it at start): nothing to write. */
+  alreadySaved(snapshot: Snapshot): void
+  /** Writes what is waiting now; resolves once it is written or refused (at shutdown, before exit). */
+  flush(): Promise<void>
+  /** Null while saves succeed; otherwise why the directory refused the last one. */
+  writeError(): string | null
+  close(): void
+}
+
+/**
+ * The saved snapshot follows the served one: every snapshot served (a full read or a per-document
+ * build) is saved, the newest only, one write at a time. A per-document build is saved without a
+ * fingerprint, so the start after it serves it and still reads the source in full behind it. A
+ * directory that refuses the write (read-only, full) is reported once and tried again every
+ * `retryMs` until it takes the newest snapshot; serving never waits for it.
+ */
+export function createSnapshotSaver(options: SnapshotSaverOptions): SnapshotSaver {
+  const {file, directory, logger} = options
+  const saveAfterMs = options.saveAfterMs ?? SAVE_AFTER_MS
+  const retryMs = options.retryMs ?? WRITE_RETRY_MS
+  let waiting: Snapshot | undefined
+  let saved: {snapshot: Snapshot; key: string} | undefined
+  let writing: Promise<void> | undefined
+  let timer: NodeJS.Timeout | undefined
+  let refused: string | undefined = options.refusedAtStart
+  let closed = false
+
+  const keyOf = (snapshot: Snapshot) => `${fingerprintOf(snapshot) ?? UNCONFIRMED_FINGERPRINT} ${snapshot.version}`
+  const schedule = (delayMs: number) => {
+    if (closed || timer !== undefined) return
+    timer = setTimeout(() => {
+      timer = undefined
+      void write()
+    }, delayMs).unref()
+  }
+  const failed = (error: unknown) => {
+    const reason = error instanceof Error ? error.message : String(error)
+    if (refused === undefined)
+      logger.warn(
+        {err: error},
+        `could not save the snapshot to ${directory}; serving on, retrying every ${retryMs / 1000} s (a restart meanwhile reads the source in full)`,
+      )
+    refused = reason
+    schedule(retryMs)
+  }
+  const succeeded = () => {
+    if (refused !== undefined) logger.info(`${directory} is written again`)
+    refused = undefined
+  }
+  const write = async (): Promise<void> => {
+    if (writing) return writing.then(write)
+    const snapshot = waiting
+    waiting = undefined
+    const started = performance.now()
+    writing = (
+      snapshot === undefined
+        ? options.probe().then(succeeded)
+        : whileBuilding(() => file.save(snapshot, fingerprintOf(snapshot) ?? UNCONFIRMED_FINGERPRINT)).then(() => {
+            saved = {snapshot, key: keyOf(snapshot)}
+            succeeded()
+            logger.info(`saved the snapshot to ${directory} in ${Math.round(performance.now() - started)} ms`)
+          })
+    )
+      .catch((error: unknown) => {
+        waiting ??= snapshot // the newest snapshot not yet written waits for the retry
+        failed(error)
+      })
+      .finally(() => (writing = undefined))
+    return writing
+  }
+  if (refused !== undefined) schedule(retryMs)
+
+  return {
+    served(snapshot) {
+      // A reconcile that read the same content under the same fingerprint has nothing new to save.
+      if (saved && (saved.snapshot === snapshot || (fingerprintOf(snapshot) && saved.key === keyOf(snapshot)))) return
+      waiting = snapshot
+      schedule(refused === undefined ? saveAfterMs : retryMs)
+    },
+    alreadySaved(snapshot) {
+      saved = {snapshot, key: keyOf(snapshot)}
+    },
+    async flush() {
+      clearTimeout(timer)
+      timer = undefined
+      if (waiting) await write()
+      else await writing
+    },
+    writeError: () => refused ?? null,
+    close() {
+      closed = true
+      clearTimeout(timer)
+    },
+  }
+}
