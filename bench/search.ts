@@ -1,6 +1,7 @@
 // npm run bench:search: questions as listeners ask them, in Hebrew, loanwords included, each with
 // the item that answers it; the hit rate is how often that item comes first (and in the top 3).
-// Writes bench/results/search.md. Runs on the embedded sample through the real snapshot builder.
+// Prints the results; `-- --write` also writes them to bench/results/search.md (committed, so a run
+// to look does not change the tree). Runs on the embedded sample through the real snapshot builder.
 import {writeFile} from 'node:fs/promises'
 import {loadConfig} from '../server/config.ts'
 import {createEmbeddedFileSource} from '../server/content/embedded-source.ts'
@@ -100,5 +101,9 @@ and it has typo and prefix matching per term built in. Orama was not measured.
 |---|---|---|---|
 ${rows.join('\n')}
 `
-await writeFile('bench/results/search.md', report)
+const RESULTS = 'bench/results/search.md'
 console.log(report)
+if (process.argv.includes('--write')) {
+  await writeFile(RESULTS, report)
+  console.log(`wrote ${RESULTS}`)
+} else console.log(`${RESULTS} is unchanged: \`npm run bench:search -- --write\` writes these results there`)
