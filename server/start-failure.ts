@@ -54,7 +54,8 @@ function firstLine(error: unknown): string {
 }
 
 /** Codes of a directory that exists but refuses writes now (a read-only remount, a full disk): worth serving through. */
-const DISK_REFUSALS = new Set(['EROFS', 'EACCES', 'EPERM', 'ENOSPC', 'EDQUOT', 'EIO'])
+// ENOENT: a directory that vanished with its mount (Node's recursive mkdir says ENOENT on a read-only one).
+const DISK_REFUSALS = new Set(['EROFS', 'EACCES', 'EPERM', 'ENOSPC', 'EDQUOT', 'EIO', 'ENOENT'])
 
 /** What a check of SNAPSHOT_DIR found: a path that can never work stops the start; a disk refusing writes now does not. */
 export type SnapshotDirectoryProblem = {stop: string} | {refused: string}

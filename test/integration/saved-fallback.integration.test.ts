@@ -387,6 +387,8 @@ describe('a damaged saved snapshot, or one saved by other code', {timeout: 90_00
           saved_at: null,
           refused: null,
           written_by_other_code: false,
+          behind_edge: false,
+          write_error: null,
           first_read: null,
         })
         await eventually(async () => expect(process.output()).toContain('saved the snapshot'), STARTS)
