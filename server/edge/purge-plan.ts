@@ -22,9 +22,11 @@ export function planPurge(
   keying: Pick<SurrogateKeying, 'effectiveKey'>,
 ): string[] {
   if (!previous) return [GLOBAL_KEY]
+  // The version covers the items only: the feed also changes with the podcast settings.
   if (
     previous.version === next.version &&
-    previous.representation('index.json')?.etag === next.representation('index.json')?.etag
+    previous.representation('index.json')?.etag === next.representation('index.json')?.etag &&
+    JSON.stringify(previous.catalog.podcast) === JSON.stringify(next.catalog.podcast)
   )
     return []
   const keys = new Set<string>()

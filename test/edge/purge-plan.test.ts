@@ -6,6 +6,7 @@ import {planPurge} from '../../server/edge/purge-plan.ts'
 import {buildSnapshot} from '../../server/snapshot/snapshot.ts'
 import {createSurrogateKeying} from '../../server/snapshot/surrogate-keys.ts'
 import {episode, voice} from '../fixtures/documents.ts'
+import {settingsDocument} from '../helpers/catalog-mapping.ts'
 import {catalogOf, snapshotSettings} from '../helpers/snapshot-settings.ts'
 
 const NOW = new Date('2026-06-01T00:00:00Z')
@@ -31,6 +32,7 @@ const settings = snapshotSettings({
 
 let before: Catalog
 let retitled: Catalog
+let withSettings: Catalog
 beforeAll(async () => {
   const documents = [
     voice('dana'),
@@ -38,6 +40,7 @@ beforeAll(async () => {
     episode('ep-2', {publishedAt: '2025-02-01'}),
   ]
   before = await catalogOf(documents)
+  withSettings = await catalogOf([settingsDocument, ...documents])
   retitled = await catalogOf(
     documents.map((document) => (document._id === 'ep-2' ? {...document, title: 'כותרת חדשה'} : document)),
   )
@@ -105,4 +108,46 @@ describe('the site documents an edit purges', () => {
     const third = buildSnapshot(before, settings, second, NOW)
     expect(planPurge(second, third, keying)).toContain('site/feed.xml')
   })
+
+  it('a change of the podcast settings alone (same items, same version) purges the feed it changed', () => {
+    const channel = snapshotSettings({
+      keying,
+      site: () => [],
+      feed: {
+        path: '/feed.xml',
+        build: (snapshot) => ({
+          path: '/feed.xml',
+          body: `<rss>${snapshot.catalog.podcast?.title ?? ''}</rss>`,
+          contentType: 'application/rss+xml',
+        }),
+      },
+    })
+    const previous = buildSnapshot(
+      {...withSettings, podcast: {...podcastOf(withSettings), title: 'ערוץ ישן'}},
+      channel,
+      undefined,
+      NOW,
+    )
+    expect(previous.site('/feed.xml')).toBeDefined()
+    const next = buildSnapshot(
+      {...withSettings, podcast: {...podcastOf(withSettings), title: 'ערוץ חדש'}},
+      channel,
+      previous,
+      NOW,
+    )
+    expect(next.version).toBe(previous.version)
+    expect(planPurge(previous, next, keying)).toEqual(['site/feed.xml'])
+    const same = buildSnapshot(
+      {...withSettings, podcast: {...podcastOf(withSettings), title: 'ערוץ חדש'}},
+      channel,
+      next,
+      NOW,
+    )
+    expect(planPurge(next, same, keying)).toEqual([])
+  })
 })
+
+function podcastOf(catalog: Catalog): NonNullable<Catalog['podcast']> {
+  if (!catalog.podcast) throw new Error('the fixture has no podcast settings')
+  return catalog.podcast
+}
