@@ -296,12 +296,15 @@ const RUN: Record<string, (text: string) => Promise<void>> = {
       expect(log.at(-1)?.msg).toMatch(/^stopped after SIGTERM/)
     } finally {
       await stopGroup(run.pgid)
-      // A block that failed half-way leaves them running: they are daemons, outside its process group.
+      // A block that failed half-way leaves them running: the origin in the process group setsid
+      // made, Varnish and Redis as daemons, all outside the block's own group.
+      const originGroup = Number(await readFile(join(directory, 'origin.pid'), 'utf8').catch(() => '0'))
+      if (originGroup > 0) await stopGroup(originGroup)
       for (const file of ['varnishd.pid', 'redis.pid']) {
         const pid = Number(await readFile(join(directory, file), 'utf8').catch(() => '0'))
         if (pid > 0 && alive(pid)) process.kill(pid, 'SIGKILL')
       }
-      await rm(parent, {recursive: true, force: true})
+      await rm(parent, {recursive: true, force: true, maxRetries: 5})
     }
   },
 }
