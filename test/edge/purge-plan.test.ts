@@ -117,37 +117,24 @@ describe('the site documents an edit purges', () => {
         path: '/feed.xml',
         build: (snapshot) => ({
           path: '/feed.xml',
-          body: `<rss>${snapshot.catalog.podcast?.title ?? ''}</rss>`,
+          body: `<rss>${snapshot.catalog.podcast?.ok === true ? snapshot.catalog.podcast.channel.title : ''}</rss>`,
           contentType: 'application/rss+xml',
         }),
       },
     })
-    const previous = buildSnapshot(
-      {...withSettings, podcast: {...podcastOf(withSettings), title: 'ערוץ ישן'}},
-      channel,
-      undefined,
-      NOW,
-    )
+    const previous = buildSnapshot(withChannelTitle('ערוץ ישן'), channel, undefined, NOW)
     expect(previous.site('/feed.xml')).toBeDefined()
-    const next = buildSnapshot(
-      {...withSettings, podcast: {...podcastOf(withSettings), title: 'ערוץ חדש'}},
-      channel,
-      previous,
-      NOW,
-    )
+    const next = buildSnapshot(withChannelTitle('ערוץ חדש'), channel, previous, NOW)
     expect(next.version).toBe(previous.version)
     expect(planPurge(previous, next, keying)).toEqual(['site/feed.xml'])
-    const same = buildSnapshot(
-      {...withSettings, podcast: {...podcastOf(withSettings), title: 'ערוץ חדש'}},
-      channel,
-      next,
-      NOW,
-    )
+    const same = buildSnapshot(withChannelTitle('ערוץ חדש'), channel, next, NOW)
     expect(planPurge(next, same, keying)).toEqual([])
   })
 })
 
-function podcastOf(catalog: Catalog): NonNullable<Catalog['podcast']> {
-  if (!catalog.podcast) throw new Error('the fixture has no podcast settings')
-  return catalog.podcast
+/** The catalog with valid podcast settings whose channel is titled `title`. */
+function withChannelTitle(title: string): Catalog {
+  const podcast = withSettings.podcast
+  if (podcast?.ok !== true) throw new Error('the fixture has no valid podcast settings')
+  return {...withSettings, podcast: {...podcast, channel: {...podcast.channel, title}}}
 }
