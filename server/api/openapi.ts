@@ -53,6 +53,14 @@ const conditionalHeaders = z.object({
     description: 'An ETag from an earlier response (lists and `*` accepted; weak comparison). A match gives 304.',
   }),
   'if-modified-since': z.string().optional().meta({description: 'An HTTP-date; used only without If-None-Match.'}),
+  'if-match': z.string().optional().meta({
+    description:
+      'ETags (lists and `*` accepted; strong comparison, so a `W/` tag never matches). None matching gives 412 (RFC 9110 §13.1.1).',
+  }),
+  'if-unmodified-since': z.string().optional().meta({
+    description:
+      'An HTTP-date; used only without If-Match. A document modified since gives 412 (RFC 9110 §13.1.4); any other value is ignored.',
+  }),
 })
 
 const rateLimitPolicy = z.string().meta({description: 'Rate limit policy, `"<name>";q=<quota>;w=<window seconds>`.'})
@@ -118,6 +126,11 @@ function operation(options: {
         304: {
           description: 'Not Modified: the validators you sent match.',
           headers: successHeaders.pick({etag: true, 'last-modified': true, 'cache-control': true}),
+        },
+        412: {
+          description:
+            'Precondition Failed: If-Match or If-Unmodified-Since does not hold. No body; evaluated before If-None-Match, as RFC 9110 §13.2.2 orders them.',
+          headers: successHeaders.pick({etag: true, 'last-modified': true}),
         },
         400: problem(options.page ? 'A bad `limit` or `cursor`, or a malformed URL.' : 'A malformed URL.'),
         404: problem(

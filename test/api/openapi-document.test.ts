@@ -15,6 +15,13 @@ function* objects(value: unknown, path = '$'): Generator<[string, Json]> {
   }
 }
 
+const CONDITIONAL = [
+  'header:if-none-match',
+  'header:if-modified-since',
+  'header:if-match',
+  'header:if-unmodified-since',
+]
+
 describe('the OpenAPI document', () => {
   it('names the API, its servers, its tags, its license and its portal on the configured origin', () => {
     const document = buildOpenApiDocument(settings)
@@ -106,9 +113,11 @@ describe('the OpenAPI document', () => {
       'query:cursor',
       'header:if-none-match',
       'header:if-modified-since',
+      'header:if-match',
+      'header:if-unmodified-since',
     ])
-    expect(parameters('/voices/{slug}.json')).toEqual(['path:slug', 'header:if-none-match', 'header:if-modified-since'])
-    expect(parameters('/all.json')).toEqual(['header:if-none-match', 'header:if-modified-since'])
+    expect(parameters('/voices/{slug}.json')).toEqual(['path:slug', ...CONDITIONAL])
+    expect(parameters('/all.json')).toEqual(CONDITIONAL)
     expect(get('/episodes.json')?.responses?.['400']).toMatchObject({
       description: 'A bad `limit` or `cursor`, or a malformed URL.',
     })
@@ -129,6 +138,7 @@ describe('the OpenAPI document', () => {
     expect(headers('429')).toEqual(['retry-after'])
     expect(headers('500')).toEqual([])
     expect(headers('304')).toEqual(['etag', 'last-modified', 'cache-control'])
+    expect(headers('412')).toEqual(['etag', 'last-modified'])
     expect(Object.keys((responses['200'] as {content: Json}).content)).toEqual(['application/json'])
     expect(Object.keys((responses['404'] as {content: Json}).content)).toEqual(['application/problem+json'])
   })
