@@ -6,9 +6,9 @@ import {writeFile} from 'node:fs/promises'
 import {loadConfig} from '../server/config.ts'
 import {createEmbeddedFileSource} from '../server/content/embedded-source.ts'
 import FlexSearch from 'flexsearch'
-import {termsOf} from '../server/mcp/hebrew-analysis.ts'
-import {words} from '../server/mcp/hebrew-text.ts'
-import {FIELD_BOOST, queryAnalyser, SEARCH_FIELDS, searchCatalog, searchDocuments} from '../server/mcp/search.ts'
+import {termsOf} from '../server/snapshot/hebrew-analysis.ts'
+import {words} from '../server/snapshot/hebrew-text.ts'
+import {FIELD_BOOST, queryAnalyser, SEARCH_FIELDS, searchCatalog, searchDocuments} from '../server/snapshot/search.ts'
 import {catalogSnapshotBuilder} from '../server/catalog-builder.ts'
 
 const QUESTIONS: [question: string, wanted: string][] = [
@@ -90,7 +90,7 @@ const report = `# Search benchmark
 **Wanted item first: ${first} of ${QUESTIONS.length}; in the top three: ${topThree} of ${QUESTIONS.length}.** Median query time ${median.toFixed(2)} ms.
 
 The engine is MiniSearch (BM25+, field boosts, fuzzy and prefix matching) with the Hebrew analysis in
-\`server/mcp/hebrew-analysis.ts\`. Measured on these questions on 2026-11-23, the hand-rolled index it
+\`server/snapshot/hebrew-analysis.ts\`. Measured on these questions on 2026-11-23, the hand-rolled index it
 replaced put the wanted item first for 7 of 12 (9 in the top three; 0.06 ms a query): it missed
 רולבק/דיפלוי (rank 4), קפקא (6), קוברנטיס (not found), and ranked נגישות below a page about formats.
 FlexSearch 0.8 with the same analysis and boosts (one index per field, ranks combined): first for ${flexFirst} of ${QUESTIONS.length}, top three ${flexTopThree}, median ${flexMedian.toFixed(2)} ms.

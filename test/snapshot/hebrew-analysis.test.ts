@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import {lemma, skeleton, surfaceForms, termsOf} from '../../server/mcp/hebrew-analysis.ts'
-import {words} from '../../server/mcp/hebrew-text.ts'
+import {lemma, skeleton, surfaceForms, termsOf} from '../../server/snapshot/hebrew-analysis.ts'
+import {words} from '../../server/snapshot/hebrew-text.ts'
 
 const termsOfText = (text: string) => words(text).flatMap(termsOf)
 
