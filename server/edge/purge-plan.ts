@@ -6,6 +6,7 @@ import {
   INDEX_KEY,
   itemKey,
   listKey,
+  SEARCH_KEY,
   siteKey,
   type SurrogateKeying,
 } from '../snapshot/surrogate-keys.ts'
@@ -13,8 +14,9 @@ import {
 /**
  * The surrogate keys whose documents differ between two snapshots, and nothing else: items whose
  * ETag changed or that came or went, lists whose digest changed (every page, cursor pages
- * included), the bulk document, the index, and the site documents served so far whose bytes changed. Without a
- * previous snapshot (a start with no record of what the edge holds) everything is purged.
+ * included), the bulk document and every search answer, the index, and the site documents served
+ * so far whose bytes changed. Without a previous snapshot (a start with no record of what the edge
+ * holds) everything is purged.
  */
 export function planPurge(
   previous: Snapshot | undefined,
@@ -37,7 +39,11 @@ export function planPurge(
     }
     if (previous.collectionDigest(collection) !== next.collectionDigest(collection)) keys.add(listKey(collection))
   }
-  if (previous.version !== next.version) keys.add(BULK_KEY)
+  // Any search answer may rank any item, so every one goes with any item's change.
+  if (previous.version !== next.version) {
+    keys.add(BULK_KEY)
+    keys.add(SEARCH_KEY)
+  }
   if (previous.representation('index.json')?.etag !== next.representation('index.json')?.etag) keys.add(INDEX_KEY)
   // Only the site documents the edge may hold: those built and served so far. Listing every site
   // path would build a feed no client asked for on an edit's purge path. A path the next snapshot

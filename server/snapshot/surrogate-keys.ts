@@ -6,6 +6,8 @@ export type EdgeProvider = 'varnish' | 'fastly' | 'cloudflare'
 export const GLOBAL_KEY = 'catalog'
 export const BULK_KEY = 'all'
 export const INDEX_KEY = 'index'
+/** Every search answer (`/api/v1/search.json?q=…`): any content change may change any of them. */
+export const SEARCH_KEY = 'search'
 /** An item's key names it whether it was read under `/api/v1` or the sandbox: both serve the same bytes. */
 export const itemKey = (collection: CollectionName, slug: string) => `${collection}/${slug}`
 /** Every page of a list, cursor pages included, shares its collection's key. */
