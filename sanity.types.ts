@@ -467,7 +467,7 @@ export type AllSanitySchemaTypes =
 
 // Source: server/content/queries.ts
 // Variable: CATALOG_QUERY
-// Query: {  "episodes": *[_type == "episode"][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(publishedAt desc, slug.current asc) {  _id,  _updatedAt,  "slug": slug.current,  "episode_number": episodeNumber,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": chapters[]{start, title, url, image}},  "meetups": *[_type == "meetup"][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(talkDate desc, slug.current asc) {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail},  "voices": *[_type == "voice"][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] {  _id,  _updatedAt,  "slug": slug.current,  name,  role,  bio,  language,  "tech_stack": coalesce(techStack, []),  "social_profile_url": socialProfileUrl,  "image": headshot},  "podcast": *[_id == "podcastSettings"][_type == "podcastSettings"][0] {  _id,  _updatedAt,  title,  description,  author,  "owner_name": owner.name,  "owner_email": owner.email,  "artwork": artwork,  "categories": coalesce(categories, []),  explicit,  "show_type": showType,  copyright,  "hosts": coalesce(hosts[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "funding_url": funding.url,  "funding_text": funding.text,  locked,  guid,  "txts": txts[]{text, purpose},  medium,  "update_frequency": updateFrequency{text, rrule, start, complete},  "podroll": podroll[]{"feed_guid": feedGuid, "feed_url": feedUrl, title},  "new_feed_url": newFeedUrl,  block,  complete}}
+// Query: {  "episodes": *[_type == "episode"][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(publishedAt desc, slug.current asc) {  _id,  _updatedAt,  "slug": slug.current,  "episode_number": episodeNumber,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": select(    defined(count(chapters)) => chapters[]{start, title, url, image, "image_found": defined(image.asset->_id)},    chapters  )},  "meetups": *[_type == "meetup"][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(talkDate desc, slug.current asc) {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail},  "voices": *[_type == "voice"][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] {  _id,  _updatedAt,  "slug": slug.current,  name,  role,  bio,  language,  "tech_stack": coalesce(techStack, []),  "social_profile_url": socialProfileUrl,  "image": headshot},  "podcast": *[_id == "podcastSettings"][_type == "podcastSettings"][0] {  _id,  _updatedAt,  title,  description,  author,  "owner_name": owner.name,  "owner_email": owner.email,  "artwork": artwork,  "categories": coalesce(categories, []),  explicit,  "show_type": showType,  copyright,  "hosts": coalesce(hosts[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "funding_url": funding.url,  "funding_text": funding.text,  locked,  guid,  "txts": txts[]{text, purpose},  medium,  "update_frequency": updateFrequency{text, rrule, start, complete},  "podroll": podroll[]{"feed_guid": feedGuid, "feed_url": feedUrl, title},  "new_feed_url": newFeedUrl,  block,  complete}}
 export type CATALOG_QUERY_RESULT = {
   episodes: Array<{
     _id: string
@@ -526,18 +526,35 @@ export type CATALOG_QUERY_RESULT = {
           answer: string
         }>
       | Array<never>
-    chapters: Array<{
-      start: string
-      title: string
-      url: string | null
-      image: {
-        asset?: SanityImageAssetReference
-        media?: unknown
-        hotspot?: SanityImageHotspot
-        crop?: SanityImageCrop
-        _type: 'image'
-      } | null
-    }> | null
+    chapters:
+      | Array<{
+          start: string
+          title: string
+          url?: string
+          image?: {
+            asset?: SanityImageAssetReference
+            media?: unknown
+            hotspot?: SanityImageHotspot
+            crop?: SanityImageCrop
+            _type: 'image'
+          }
+          _type: 'chapter'
+          _key: string
+        }>
+      | Array<{
+          start: string
+          title: string
+          url: string | null
+          image: {
+            asset?: SanityImageAssetReference
+            media?: unknown
+            hotspot?: SanityImageHotspot
+            crop?: SanityImageCrop
+            _type: 'image'
+          } | null
+          image_found: false | true
+        }>
+      | null
   }>
   meetups: Array<{
     _id: string
@@ -910,7 +927,7 @@ export type PODCAST_SETTINGS_QUERY_RESULT = {
 
 // Source: server/content/queries.ts
 // Variable: CATALOG_PAGE_QUERY
-// Query: *[_id > $after][_type in ["episode", "meetup", "voice"] && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(_id asc) [0...10000] {  _type,  _type == "episode" => {  _id,  _updatedAt,  "slug": slug.current,  "episode_number": episodeNumber,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": chapters[]{start, title, url, image}},  _type == "meetup" => {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail},  _type == "voice" => {  _id,  _updatedAt,  "slug": slug.current,  name,  role,  bio,  language,  "tech_stack": coalesce(techStack, []),  "social_profile_url": socialProfileUrl,  "image": headshot}}
+// Query: *[_id > $after][_type in ["episode", "meetup", "voice"] && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(_id asc) [0...10000] {  _type,  _type == "episode" => {  _id,  _updatedAt,  "slug": slug.current,  "episode_number": episodeNumber,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": select(    defined(count(chapters)) => chapters[]{start, title, url, image, "image_found": defined(image.asset->_id)},    chapters  )},  _type == "meetup" => {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail},  _type == "voice" => {  _id,  _updatedAt,  "slug": slug.current,  name,  role,  bio,  language,  "tech_stack": coalesce(techStack, []),  "social_profile_url": socialProfileUrl,  "image": headshot}}
 export type CATALOG_PAGE_QUERY_RESULT = Array<
   | {
       _type: 'episode'
@@ -970,18 +987,35 @@ export type CATALOG_PAGE_QUERY_RESULT = Array<
             answer: string
           }>
         | Array<never>
-      chapters: Array<{
-        start: string
-        title: string
-        url: string | null
-        image: {
-          asset?: SanityImageAssetReference
-          media?: unknown
-          hotspot?: SanityImageHotspot
-          crop?: SanityImageCrop
-          _type: 'image'
-        } | null
-      }> | null
+      chapters:
+        | Array<{
+            start: string
+            title: string
+            url?: string
+            image?: {
+              asset?: SanityImageAssetReference
+              media?: unknown
+              hotspot?: SanityImageHotspot
+              crop?: SanityImageCrop
+              _type: 'image'
+            }
+            _type: 'chapter'
+            _key: string
+          }>
+        | Array<{
+            start: string
+            title: string
+            url: string | null
+            image: {
+              asset?: SanityImageAssetReference
+              media?: unknown
+              hotspot?: SanityImageHotspot
+              crop?: SanityImageCrop
+              _type: 'image'
+            } | null
+            image_found: false | true
+          }>
+        | null
     }
   | {
       _type: 'meetup'
@@ -1032,7 +1066,7 @@ export type CATALOG_PAGE_QUERY_RESULT = Array<
 
 // Source: server/content/queries.ts
 // Variable: EPISODE_BY_ID_QUERY
-// Query: *[_id == $id][_type == "episode" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))][0] {  _id,  _updatedAt,  "slug": slug.current,  "episode_number": episodeNumber,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": chapters[]{start, title, url, image}}
+// Query: *[_id == $id][_type == "episode" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))][0] {  _id,  _updatedAt,  "slug": slug.current,  "episode_number": episodeNumber,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": select(    defined(count(chapters)) => chapters[]{start, title, url, image, "image_found": defined(image.asset->_id)},    chapters  )}
 export type EPISODE_BY_ID_QUERY_RESULT = {
   _id: string
   _updatedAt: string
@@ -1090,18 +1124,35 @@ export type EPISODE_BY_ID_QUERY_RESULT = {
         answer: string
       }>
     | Array<never>
-  chapters: Array<{
-    start: string
-    title: string
-    url: string | null
-    image: {
-      asset?: SanityImageAssetReference
-      media?: unknown
-      hotspot?: SanityImageHotspot
-      crop?: SanityImageCrop
-      _type: 'image'
-    } | null
-  }> | null
+  chapters:
+    | Array<{
+        start: string
+        title: string
+        url?: string
+        image?: {
+          asset?: SanityImageAssetReference
+          media?: unknown
+          hotspot?: SanityImageHotspot
+          crop?: SanityImageCrop
+          _type: 'image'
+        }
+        _type: 'chapter'
+        _key: string
+      }>
+    | Array<{
+        start: string
+        title: string
+        url: string | null
+        image: {
+          asset?: SanityImageAssetReference
+          media?: unknown
+          hotspot?: SanityImageHotspot
+          crop?: SanityImageCrop
+          _type: 'image'
+        } | null
+        image_found: false | true
+      }>
+    | null
 } | null
 
 // Source: server/content/queries.ts
@@ -1157,7 +1208,7 @@ export type VOICE_BY_ID_QUERY_RESULT = {
 
 // Source: server/content/queries.ts
 // Variable: REFERENCING_QUERY
-// Query: {  "episodes": *[_type == "episode" && $id in guests[]._ref][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] {  _id,  _updatedAt,  "slug": slug.current,  "episode_number": episodeNumber,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": chapters[]{start, title, url, image}},  "meetups": *[_type == "meetup" && $id in speakers[]._ref][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail}}
+// Query: {  "episodes": *[_type == "episode" && $id in guests[]._ref][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] {  _id,  _updatedAt,  "slug": slug.current,  "episode_number": episodeNumber,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": select(    defined(count(chapters)) => chapters[]{start, title, url, image, "image_found": defined(image.asset->_id)},    chapters  )},  "meetups": *[_type == "meetup" && $id in speakers[]._ref][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail}}
 export type REFERENCING_QUERY_RESULT = {
   episodes: Array<{
     _id: string
@@ -1216,18 +1267,35 @@ export type REFERENCING_QUERY_RESULT = {
           answer: string
         }>
       | Array<never>
-    chapters: Array<{
-      start: string
-      title: string
-      url: string | null
-      image: {
-        asset?: SanityImageAssetReference
-        media?: unknown
-        hotspot?: SanityImageHotspot
-        crop?: SanityImageCrop
-        _type: 'image'
-      } | null
-    }> | null
+    chapters:
+      | Array<{
+          start: string
+          title: string
+          url?: string
+          image?: {
+            asset?: SanityImageAssetReference
+            media?: unknown
+            hotspot?: SanityImageHotspot
+            crop?: SanityImageCrop
+            _type: 'image'
+          }
+          _type: 'chapter'
+          _key: string
+        }>
+      | Array<{
+          start: string
+          title: string
+          url: string | null
+          image: {
+            asset?: SanityImageAssetReference
+            media?: unknown
+            hotspot?: SanityImageHotspot
+            crop?: SanityImageCrop
+            _type: 'image'
+          } | null
+          image_found: false | true
+        }>
+      | null
   }>
   meetups: Array<{
     _id: string
@@ -1266,7 +1334,7 @@ export type FINGERPRINT_QUERY_RESULT = {
 
 // Source: server/content/queries.ts
 // Variable: EPISODE_PREVIEW_QUERY
-// Query: *[_id == $id][0] {  _id,  _updatedAt,  "slug": slug.current,  "episode_number": episodeNumber,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": chapters[]{start, title, url, image}}
+// Query: *[_id == $id][0] {  _id,  _updatedAt,  "slug": slug.current,  "episode_number": episodeNumber,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": select(    defined(count(chapters)) => chapters[]{start, title, url, image, "image_found": defined(image.asset->_id)},    chapters  )}
 export type EPISODE_PREVIEW_QUERY_RESULT =
   | {
       _id: string
@@ -1425,18 +1493,35 @@ export type EPISODE_PREVIEW_QUERY_RESULT =
             answer: string
           }>
         | Array<never>
-      chapters: Array<{
-        start: string
-        title: string
-        url: string | null
-        image: {
-          asset?: SanityImageAssetReference
-          media?: unknown
-          hotspot?: SanityImageHotspot
-          crop?: SanityImageCrop
-          _type: 'image'
-        } | null
-      }> | null
+      chapters:
+        | Array<{
+            start: string
+            title: string
+            url?: string
+            image?: {
+              asset?: SanityImageAssetReference
+              media?: unknown
+              hotspot?: SanityImageHotspot
+              crop?: SanityImageCrop
+              _type: 'image'
+            }
+            _type: 'chapter'
+            _key: string
+          }>
+        | Array<{
+            start: string
+            title: string
+            url: string | null
+            image: {
+              asset?: SanityImageAssetReference
+              media?: unknown
+              hotspot?: SanityImageHotspot
+              crop?: SanityImageCrop
+              _type: 'image'
+            } | null
+            image_found: false | true
+          }>
+        | null
     }
   | null
 

@@ -1,6 +1,8 @@
 import {z} from 'zod'
 import {
+  CHAPTER_TITLE_MAX_CHARACTERS,
   chapterFaults,
+  chapterTitleFault,
   formatChapterTime,
   MAX_CHAPTERS,
   parseChapterTime,
@@ -20,6 +22,14 @@ export function checkChapterTime(text: string | undefined): Verdict {
   return parseChapterTime(text) === undefined ? `"${text}" אינו זמן. ${TIME_EXAMPLE}` : true
 }
 
+const titleTooLong = (length: number) =>
+  `כותרת המקטע ארוכה מדי: ${length} תווים; לכל היותר ${CHAPTER_TITLE_MAX_CHARACTERS}.`
+
+/** One chapter's title, as typed: the server's length limit (a missing title is the field's `required`). */
+export function checkChapterTitle(text: string | undefined): Verdict {
+  return chapterTitleFault(text) === 'too-long' ? titleTooLong(text?.trim().length ?? 0) : true
+}
+
 function hebrewFault(fault: ChapterFault): string {
   const chapter = 'index' in fault ? `מקטע ${fault.index + 1}` : ''
   switch (fault.kind) {
@@ -31,6 +41,8 @@ function hebrewFault(fault: ChapterFault): string {
       return `${chapter}: "${fault.text}" אינו זמן. ${TIME_EXAMPLE}`
     case 'title':
       return `${chapter}: חסרה כותרת.`
+    case 'title-too-long':
+      return `${chapter}: ${titleTooLong(fault.length)}`
     case 'first-not-zero':
       return `המקטע הראשון מתחיל ב-0:00 (עכשיו ב-${formatChapterTime(fault.seconds)}).`
     case 'not-ascending':
@@ -42,13 +54,14 @@ function hebrewFault(fault: ChapterFault): string {
 
 /**
  * The list as a whole: strictly ascending from 0:00, within the episode's duration when it is set.
- * A time or title missing from one chapter is said on that chapter's own field, not again here.
+ * A time or title missing from one chapter, or a title too long, is said on that chapter's own
+ * field, not again here.
  */
 export function checkChapters(chapters: readonly unknown[] | undefined, duration: unknown): Verdict {
   if (!chapters || chapters.length === 0) return true
   const seconds = typeof duration === 'number' && duration > 0 ? duration : null
   const messages = chapterFaults(chapters, seconds)
-    .filter((fault) => fault.kind !== 'time' && fault.kind !== 'title')
+    .filter((fault) => fault.kind !== 'time' && fault.kind !== 'title' && fault.kind !== 'title-too-long')
     .map(hebrewFault)
   return messages.length === 0 ? true : messages.join(' ')
 }

@@ -10,7 +10,7 @@ import {
   feedBytesLeft,
   REQUIRED,
 } from '../plugin/validation.ts'
-import {checkChapters, checkChapterTime} from '../plugin/chapters.ts'
+import {checkChapters, checkChapterTime, checkChapterTitle} from '../plugin/chapters.ts'
 import {checkDurationAgainstFile, checkHasAudio} from '../plugin/audio-checks.ts'
 import {releaseTimeField, releaseTimePreview} from './release-time.ts'
 import {
@@ -185,7 +185,14 @@ export const episodeType = defineType({
                 rule.custom((value: string | undefined) => checkChapterTime(value)).error(),
               ],
             }),
-            hebrewText('title', 'כותרת'),
+            defineField({
+              ...hebrewText('title', 'כותרת'),
+              validation: (rule) => [
+                rule.required().error(REQUIRED),
+                rule.custom((value: string | undefined) => checkText(value)),
+                rule.custom((value: string | undefined) => checkChapterTitle(value)).error(),
+              ],
+            }),
             fetchedUrlField('url', 'קישור (https)'),
             imageField('image', 'תמונה'),
           ],

@@ -10,6 +10,8 @@ const published = `!(_id in path("drafts.**")) && !(_id in path("versions.**"))`
 
 const personRefs = `{"slug": slug.current, _updatedAt}`
 
+// Chapters that are not a list pass as they are, for the mapper to report rather than GROQ to drop;
+// each chapter image says whether its asset exists, since the image URL is built from the reference alone.
 const episodeProjection = `{
   _id,
   _updatedAt,
@@ -39,7 +41,10 @@ const episodeProjection = `{
   "image": coverImage,
   "takeaways": coalesce(takeaways, []),
   "faq": coalesce(faq[]{question, answer}, []),
-  "chapters": chapters[]{start, title, url, image}
+  "chapters": select(
+    defined(count(chapters)) => chapters[]{start, title, url, image, "image_found": defined(image.asset->_id)},
+    chapters
+  )
 }`
 
 const meetupProjection = `{

@@ -9,6 +9,8 @@ import {imageSourceSchema} from './rows.ts'
 
 /** The most chapters an episode may have: more is a mistake, and the document must stay small. */
 export const MAX_CHAPTERS = 200
+/** The longest chapter title, in characters: apps show one line of it, and 200 of them stay a small document. */
+export const CHAPTER_TITLE_MAX_CHARACTERS = 200
 
 /** The JSON chapters format's version (podcast-namespace docs/examples/chapters/jsonChapters.md). */
 const CHAPTERS_FORMAT_VERSION = '1.2.0'
@@ -40,7 +42,16 @@ const chapterRowSchema = z.object({
   title: z.string().nullish(),
   url: z.string().nullish(),
   image: imageSourceSchema.nullish(),
+  /** Whether the image's asset exists (the projection's; the Studio's own document has no such field). */
+  image_found: z.boolean().nullish(),
 })
+
+/** What is wrong with one chapter title: none written, or longer than the limit. */
+export function chapterTitleFault(title: string | null | undefined): 'missing' | 'too-long' | undefined {
+  const trimmed = title?.trim() ?? ''
+  if (!trimmed) return 'missing'
+  return trimmed.length > CHAPTER_TITLE_MAX_CHARACTERS ? 'too-long' : undefined
+}
 
 /** What is wrong with a chapter list; `index` counts from 0. The Studio and the server each word these. */
 export type ChapterFault =
@@ -48,6 +59,7 @@ export type ChapterFault =
   | {kind: 'not-a-chapter'; index: number}
   | {kind: 'time'; index: number; text: string}
   | {kind: 'title'; index: number}
+  | {kind: 'title-too-long'; index: number; length: number}
   | {kind: 'first-not-zero'; seconds: number}
   | {kind: 'not-ascending'; index: number; seconds: number; previous: number}
   | {kind: 'past-duration'; index: number; seconds: number; duration: number}
@@ -61,7 +73,9 @@ export function chapterFaults(chapters: readonly unknown[], duration: number | n
     const chapter = chapterRowSchema.safeParse(raw)
     if (!chapter.success) return void faults.push({kind: 'not-a-chapter', index})
     const {start, title} = chapter.data
-    if (!title?.trim()) faults.push({kind: 'title', index})
+    const titleFault = chapterTitleFault(title)
+    if (titleFault === 'missing') faults.push({kind: 'title', index})
+    if (titleFault === 'too-long') faults.push({kind: 'title-too-long', index, length: title?.trim().length ?? 0})
     const seconds = start == null ? undefined : parseChapterTime(start)
     if (seconds === undefined) return void faults.push({kind: 'time', index, text: start ?? ''})
     if (index === 0 && seconds !== 0) faults.push({kind: 'first-not-zero', seconds})
@@ -84,6 +98,8 @@ function describeChapterFault(fault: ChapterFault): string {
       return `${chapter} starts at "${fault.text}", which is neither mm:ss nor h:mm:ss`
     case 'title':
       return `${chapter} has no title`
+    case 'title-too-long':
+      return `${chapter} has a title of ${fault.length} characters, more than ${CHAPTER_TITLE_MAX_CHARACTERS}`
     case 'first-not-zero':
       return `the first chapter starts at ${formatChapterTime(fault.seconds)}, not at 0:00`
     case 'not-ascending':
@@ -98,7 +114,8 @@ type Chapter = NonNullable<Episode['chapters']>[number]
 /**
  * The API's chapters for an episode: null when it has none, or when the list breaks a rule (a
  * partial list would stretch the chapter before a missing one over its time, so the whole list is
- * left out and the faults are reported). A link or image apps could not fetch is left out alone.
+ * left out and the faults are reported; so is a value that is not a list). A link apps could not
+ * fetch, or an image whose asset does not exist, is left out alone, with a warning.
  */
 export function mapChapters(
   raw: unknown,
@@ -116,11 +133,14 @@ export function mapChapters(
     const row = chapterRowSchema.parse(item)
     const url = row.url ? fetchedUrl.safeParse(row.url) : undefined
     if (url && !url.success) warnings.push(`chapters.${index}.url: left out "${row.url}", not an https URL in ASCII`)
+    const image = row.image && row.image_found === false ? undefined : row.image
+    if (row.image && !image)
+      warnings.push(`chapters.${index}.image: left out, its asset ${row.image.asset._ref} does not exist`)
     return {
       start_seconds: parseChapterTime(row.start ?? '') ?? 0,
       title: row.title?.trim() ?? '',
       url: url?.success ? url.data : null,
-      image_url: row.image ? links.artwork(row.image, CHAPTER_IMAGE_SIDE) : null,
+      image_url: image ? links.artwork(image, CHAPTER_IMAGE_SIDE) : null,
     }
   })
   return {chapters, warnings}

@@ -4,7 +4,9 @@ import {describe, expect, it} from 'vitest'
 import {
   chapterFaults,
   chaptersDocument,
+  CHAPTER_TITLE_MAX_CHARACTERS,
   chaptersPath,
+  chapterTitleFault,
   formatChapterTime,
   mapChapters,
   MAX_CHAPTERS,
@@ -48,6 +50,20 @@ describe('chapterFaults', () => {
     expect(chapterFaults([chapter('0:00', '   '), chapter('1:00', undefined)], null)).toEqual([
       {kind: 'title', index: 0},
       {kind: 'title', index: 1},
+    ])
+  })
+
+  it(`takes a title of ${CHAPTER_TITLE_MAX_CHARACTERS} characters, spaces around it not counted, and refuses a longer one`, () => {
+    const longest = 'א'.repeat(CHAPTER_TITLE_MAX_CHARACTERS)
+    expect(chapterTitleFault(`  ${longest}  `)).toBeUndefined()
+    expect(chapterTitleFault(`${longest}ב`)).toBe('too-long')
+    expect([chapterTitleFault(' '), chapterTitleFault(undefined), chapterTitleFault(null)]).toEqual([
+      'missing',
+      'missing',
+      'missing',
+    ])
+    expect(chapterFaults([chapter('0:00', longest), chapter('1:00', `${longest}ב`)], null)).toEqual([
+      {kind: 'title-too-long', index: 1, length: CHAPTER_TITLE_MAX_CHARACTERS + 1},
     ])
   })
 
@@ -110,6 +126,29 @@ describe('mapChapters', () => {
     ])
     expect(chapters?.[1]?.image_url).toMatch(/^https:\/\/cdn\.sanity\.io\/images\/proj\/prod\/abc123-1400x1400\.jpg\?/)
     expect(chapters?.[1]?.image_url).toMatch(/[?&]w=800\b/)
+  })
+
+  it('leaves out the image of a chapter whose asset the projection did not find, with a warning, and keeps the chapter', () => {
+    const {chapters, warnings} = mapChapters(
+      [
+        chapter('0:00', 'א', {image: IMAGE, image_found: true}),
+        chapter('0:30', 'ב', {image: IMAGE, image_found: false}),
+      ],
+      100,
+      links,
+    )
+    expect(chapters?.map((item) => item.image_url)).toEqual([links.artwork(IMAGE, 800), null])
+    expect(warnings).toEqual(['chapters.1.image: left out, its asset image-abc123-1400x1400-jpg does not exist'])
+  })
+
+  it('words a title over the limit with its length', () => {
+    const long = chapter('0:00', 'א'.repeat(CHAPTER_TITLE_MAX_CHARACTERS + 5))
+    expect(mapChapters([long], null, links)).toEqual({
+      chapters: null,
+      warnings: [
+        `chapters: left out: chapter 1 has a title of 205 characters, more than ${CHAPTER_TITLE_MAX_CHARACTERS}`,
+      ],
+    })
   })
 
   it('writes the chapters document with the image and link only where a chapter has them', () => {

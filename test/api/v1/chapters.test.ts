@@ -1,12 +1,18 @@
 import {describe, expect, it} from 'vitest'
 import {mapCatalog} from '../../../server/api/v1/catalog.ts'
-import {chaptersDocument, formatChapterTime, parseChapterTime} from '../../../server/api/v1/chapters.ts'
+import {
+  CHAPTER_TITLE_MAX_CHARACTERS,
+  chaptersDocument,
+  formatChapterTime,
+  MAX_CHAPTERS,
+  parseChapterTime,
+} from '../../../server/api/v1/chapters.ts'
 import {createLinks} from '../../../server/api/v1/links.ts'
 import {createEmbeddedSource} from '../../../server/content/embedded-source.ts'
 import type {SanityDocument} from '../../../server/content/ndjson.ts'
 import {CATALOG_QUERY} from '../../../server/content/queries.ts'
 import {settingsDocument} from '../../helpers/catalog-mapping.ts'
-import {episode} from '../../fixtures/documents.ts'
+import {episode, image, imageAsset} from '../../fixtures/documents.ts'
 
 const links = createLinks({
   publicBaseUrl: 'http://api.test',
@@ -98,8 +104,72 @@ describe('an episode with chapters', () => {
     expect(warnings['bad-link']).toMatch(/^warning: chapters\.0\.url: left out "http:\/\/example.com"/)
   })
 
-  it('treats a chapter list that is not a list as no chapters, not as a broken episode', async () => {
-    const catalog = await catalogOf([episode('odd', {chapters: {start: '0:00'}})])
-    expect(catalog.episodes[0]?.value.chapters).toBeNull()
+  it('treats a chapter list that is not a list as no chapters, not as a broken episode, and reports it', async () => {
+    const catalog = await catalogOf([
+      episode('odd', {chapters: {start: '0:00', title: 'פתיחה'}}),
+      episode('text', {chapters: '0:00 פתיחה'}),
+    ])
+    expect(catalog.episodes.map((entry) => entry.value.chapters)).toEqual([null, null])
+    expect(catalog.problems).toEqual([
+      {documentId: 'odd', collection: 'episodes', severity: 'warning', messages: ['chapters: left out: not a list']},
+      {documentId: 'text', collection: 'episodes', severity: 'warning', messages: ['chapters: left out: not a list']},
+    ])
+  })
+
+  it(`leaves out a list with a title over ${CHAPTER_TITLE_MAX_CHARACTERS} characters, and reports it with the document id`, async () => {
+    const long = 'א'.repeat(20_000)
+    const many = Array.from({length: MAX_CHAPTERS}, (_, index) => chapter(formatChapterTime(index), long))
+    const catalog = await catalogOf([
+      episode('huge', {chapters: many}),
+      episode('at-limit', {chapters: [chapter('0:00', 'ב'.repeat(CHAPTER_TITLE_MAX_CHARACTERS))]}),
+    ])
+    const bySlug = (slug: string) => catalog.episodes.find((entry) => entry.value.slug === slug)?.value
+    expect(bySlug('huge')?.chapters).toBeNull()
+    expect(bySlug('huge')?.chapters_url).toBeNull()
+    expect(JSON.stringify(bySlug('huge')).length).toBeLessThan(10_000)
+    expect(bySlug('at-limit')?.chapters?.[0]?.title).toHaveLength(CHAPTER_TITLE_MAX_CHARACTERS)
+    expect(catalog.problems).toEqual([
+      {
+        documentId: 'huge',
+        collection: 'episodes',
+        severity: 'warning',
+        messages: [
+          expect.stringMatching(
+            new RegExp(
+              `^chapters: left out: chapter 1 has a title of 20000 characters, more than ${CHAPTER_TITLE_MAX_CHARACTERS}; `,
+            ),
+          ),
+        ],
+      },
+    ])
+  })
+
+  it('serves a chapter whose image names no asset without its image, and reports it', async () => {
+    const catalog = await catalogOf([
+      imageAsset('image-found-1400x1400-jpg'),
+      episode('art', {
+        chapters: [
+          chapter('0:00', 'א', {image: image('image-found-1400x1400-jpg')}),
+          chapter('1:00', 'ב', {image: image('image-gone-1400x1400-jpg')}),
+        ],
+      }),
+    ])
+    expect(catalog.episodes[0]?.value.chapters).toEqual([
+      {
+        start_seconds: 0,
+        title: 'א',
+        url: null,
+        image_url: expect.stringMatching(/^https:\/\/cdn\.sanity\.io\/images\/proj\/prod\/found-1400x1400\.jpg\?/),
+      },
+      {start_seconds: 60, title: 'ב', url: null, image_url: null},
+    ])
+    expect(catalog.problems).toEqual([
+      {
+        documentId: 'art',
+        collection: 'episodes',
+        severity: 'warning',
+        messages: ['chapters.1.image: left out, its asset image-gone-1400x1400-jpg does not exist'],
+      },
+    ])
   })
 })
