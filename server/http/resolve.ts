@@ -2,6 +2,7 @@ import {DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT} from '../api/v1/contract.ts'
 import type {PageRequest, Snapshot} from '../snapshot/snapshot.ts'
 import type {Representation} from '../snapshot/representation.ts'
 import {SLUG_MAX_LENGTH, SLUG_PATTERN} from '../api/v1/contract.ts'
+import {parseSearchRequest} from '../api/v1/search.ts'
 import {API_V1_PREFIX, COLLECTION_PATTERN, isCollectionName, type CollectionName} from '../api/v1/links.ts'
 
 const SANDBOX_PREFIX = '/sandbox'
@@ -9,6 +10,7 @@ export const LIST_PATH = new RegExp(`^/(${COLLECTION_PATTERN})\\.json$`)
 export const ITEM_PATH = new RegExp(`^/(${COLLECTION_PATTERN})/([^/]*)\\.json$`)
 export const CHAPTERS_PATH = /^\/episodes\/([^/]*)\/chapters\.json$/
 const DOCUMENT_PATHS = new Set(['/index.json', '/all.json'])
+const SEARCH_PATH = '/search.json'
 const SINGULAR: Record<CollectionName, string> = {episodes: 'episode', meetups: 'meetup talk', voices: 'speaker'}
 
 /**
@@ -22,10 +24,16 @@ export type Resolution =
  * The one reading of `/api/v1` (and `/api/v1/sandbox`) URLs, used by the fast path and the Express
  * application alike, so the two cannot disagree. `path` is relative to `/api/v1` (`/episodes.json`);
  * `query` is the raw query string without `?`, empty when there is none. Items and documents
- * ignore the query (a `utm_source` changes nothing); lists read `limit` and `cursor`.
+ * ignore the query (a `utm_source` changes nothing); lists read `limit` and `cursor`, search `q` and `limit`.
  */
 export function resolveCatalogPath(snapshot: Snapshot, publicBaseUrl: string, path: string, query: string): Resolution {
   const catalogPath = withoutSandbox(path)
+  if (catalogPath === SEARCH_PATH) {
+    const parsed = parseSearchRequest(new URLSearchParams(query))
+    return parsed.ok
+      ? {found: true, representation: snapshot.searchPage(parsed.request)}
+      : {found: false, names: true, status: 400, detail: parsed.reason}
+  }
   if (catalogPath.endsWith('/chapters.json')) return resolveChapters(snapshot, publicBaseUrl, catalogPath)
   const {collection, itemCollection, slug} = splitCatalogPath(catalogPath)
   if (isCollectionName(collection)) {

@@ -30,6 +30,8 @@ import {ChunkedBody} from './chunked-body.ts'
 import {listsAfterEdit, listsOf, type CollectionLists, type EntryParts} from './collection-lists.ts'
 import {siteDocumentsOnFirstUse, type SiteDocument} from './site-documents-on-first-use.ts'
 import {BULK_KEY, INDEX_KEY, itemKey, listKey, type SurrogateKeying} from './surrogate-keys.ts'
+import {searchPage} from './search-page.ts'
+import type {SearchRequest} from '../api/v1/search.ts'
 
 export interface PageRequest {
   limit: number
@@ -77,6 +79,8 @@ export interface Snapshot {
   warm(): Promise<void>
   /** A list page for a `limit` and `cursor`; the default page is pre-built, others are built once and kept. */
   listPage(collection: CollectionName, request: PageRequest): PageResult
+  /** A search's answer (search-page.ts): MCP's ranking, built on first request and kept beside the pages. */
+  searchPage(request: SearchRequest): Representation<Buffer>
   /**
    * The slugs whose items may differ from `earlier`'s, for comparing two snapshots: the few an edit
    * touched when this snapshot's list was made from `earlier`'s, or else every slug of both.
@@ -359,6 +363,8 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
     precompress: () => forEachConcurrently(documents.values(), compressAll),
     warm: async () => forEachConcurrently(site.documents(), compressAll),
     listPage,
+    searchPage: (request: SearchRequest) =>
+      searchPage({searched: snapshot, version, contentLastModified, pages: pageCache, keying}, request),
     slugsToCompare: (collection: CollectionName, earlier: Snapshot) =>
       slugsToCompare(states[collection], collectionStates.get(earlier)?.[collection]),
     collectionDigest: (collection: CollectionName) => states[collection].digest,
