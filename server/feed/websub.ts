@@ -2,9 +2,10 @@
 // hubs are told so that podcast apps fetch it now rather than at their next poll. A ping carries
 // no content, only "this URL changed"; a failed one is retried with backoff, then given up (the
 // apps' own polling still finds the change). A hub's answer is read up to a few KB, within a
-// deadline (service-call.ts).
+// deadline (service-call.ts), and retried as every such call is (service-retry.ts).
 
-import {callService, succeeded, type ServiceAnswer} from '../http/service-call.ts'
+import {callService, type ServiceAnswer} from '../http/service-call.ts'
+import {callWithRetries} from '../http/service-retry.ts'
 
 export interface FeedPingSettings {
   /** The feed's public address: what the hubs are told changed. */
@@ -44,20 +45,9 @@ export function createFeedPinger(settings: FeedPingSettings): FeedPinger {
   }
 
   const attempt = async ({target, request}: (typeof pings)[number]) => {
-    let lastError: unknown
-    for (let tried = 0; tried < attempts; tried++) {
-      if (tried > 0) await new Promise((resolve) => setTimeout(resolve, retryDelayMs * 2 ** (tried - 1)).unref())
-      try {
-        const answer = await request()
-        if (succeeded(answer)) return settings.onPinged?.(target)
-        lastError = new Error(
-          `${target} answered ${answer.status}${answer.text ? `: ${answer.text.slice(0, 200)}` : ''}`,
-        )
-      } catch (error) {
-        lastError = error
-      }
-    }
-    settings.onGaveUp?.(target, lastError)
+    const outcome = await callWithRetries(target, request, {attempts, retryDelayMs})
+    if (outcome.ok) settings.onPinged?.(target)
+    else settings.onGaveUp?.(target, outcome.error)
   }
 
   let announced: string | undefined
