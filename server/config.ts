@@ -42,6 +42,13 @@ const environmentObject = z.object({
   FEED_URL: absoluteUrl.optional(),
   WEBSUB_HUB: absoluteUrl.optional(),
   PODCAST_INDEX_PUBNOTIFY_URL: absoluteUrl.optional(),
+  // Kept as written (no trailing slash removed): it is the endpoint itself, `?url=` is added to it.
+  PODPING_URL: z.url({protocol: /^https?$/, error: 'must be an absolute http(s) URL'}).optional(),
+  // podping.cloud compares the whole Authorization header with the token it issued (its test token has `^`).
+  PODPING_TOKEN: z
+    .string()
+    .regex(/^[\x21-\x7e]{8,256}$/, 'must be 8 to 256 visible ASCII characters, no spaces')
+    .optional(),
   CONTACT_EMAIL: z.email().optional(),
   API_NAME: z.string().min(1).default('Code Talks Catalog API'),
   DATASET_FILE: z.string().min(1).default('data/catalog.ndjson'),
@@ -145,6 +152,12 @@ const environmentSchema = environmentObject
       requireFor('varnish', ['CDN_PURGE_URLS', 'CDN_PURGE_TOKEN'])
       requireFor('fastly', ['FASTLY_API_TOKEN', 'FASTLY_SERVICE_ID'])
       requireFor('cloudflare', ['CLOUDFLARE_API_TOKEN', 'CLOUDFLARE_ZONE_ID'])
+      if ((env.PODPING_URL === undefined) !== (env.PODPING_TOKEN === undefined))
+        context.addIssue({
+          code: 'custom',
+          path: [env.PODPING_URL === undefined ? 'PODPING_URL' : 'PODPING_TOKEN'],
+          message: 'PODPING_URL and PODPING_TOKEN are set together or not at all',
+        })
     },
     {when: () => true},
   )
@@ -161,6 +174,8 @@ const environmentSchema = environmentObject
       websubHub: env.WEBSUB_HUB,
       /** Podcast Index's hub/pubnotify, told of each change to the feed like the WebSub hub. */
       pubnotifyUrl: env.PODCAST_INDEX_PUBNOTIFY_URL,
+      /** Podping (podping.cloud), told of each change to the feed like the WebSub hub; none when unset. */
+      podping: env.PODPING_URL && env.PODPING_TOKEN ? {url: env.PODPING_URL, token: env.PODPING_TOKEN} : undefined,
       contactEmail: env.CONTACT_EMAIL,
       apiName: env.API_NAME,
       webhookSecret: env.SANITY_WEBHOOK_SECRET,
@@ -242,6 +257,7 @@ const SECRET_VARIABLES = new Set([
   'CDN_PURGE_TOKEN',
   'FASTLY_API_TOKEN',
   'CLOUDFLARE_API_TOKEN',
+  'PODPING_TOKEN',
   'REDIS_URL',
 ])
 
