@@ -45,7 +45,9 @@ export function createSnapshotSaver(options: SnapshotSaverOptions): SnapshotSave
   const saveAfterMs = options.saveAfterMs ?? SAVE_AFTER_MS
   const retryMs = options.retryMs ?? WRITE_RETRY_MS
   let waiting: Snapshot | undefined
-  let saved: {snapshot: Snapshot; key: string} | undefined
+  // The last snapshot written, held weakly: a retired snapshot (its feed alone is 100 MB at 100k
+  // documents) must not outlive its successor for the saver's sake.
+  let saved: {snapshot: WeakRef<Snapshot>; key: string} | undefined
   let writing: Promise<void> | undefined
   let timer: NodeJS.Timeout | undefined
   let refused: string | undefined = options.refusedAtStart
@@ -82,7 +84,7 @@ export function createSnapshotSaver(options: SnapshotSaverOptions): SnapshotSave
       snapshot === undefined
         ? options.probe().then(succeeded)
         : whileBuilding(() => file.save(snapshot, fingerprintOf(snapshot) ?? UNCONFIRMED_FINGERPRINT)).then(() => {
-            saved = {snapshot, key: keyOf(snapshot)}
+            saved = {snapshot: new WeakRef(snapshot), key: keyOf(snapshot)}
             succeeded()
             logger.info(`saved the snapshot to ${directory} in ${Math.round(performance.now() - started)} ms`)
           })
@@ -99,12 +101,13 @@ export function createSnapshotSaver(options: SnapshotSaverOptions): SnapshotSave
   return {
     served(snapshot) {
       // A reconcile that read the same content under the same fingerprint has nothing new to save.
-      if (saved && (saved.snapshot === snapshot || (fingerprintOf(snapshot) && saved.key === keyOf(snapshot)))) return
+      if (saved && (saved.snapshot.deref() === snapshot || (fingerprintOf(snapshot) && saved.key === keyOf(snapshot))))
+        return
       waiting = snapshot
       schedule(refused === undefined ? saveAfterMs : retryMs)
     },
     alreadySaved(snapshot) {
-      saved = {snapshot, key: keyOf(snapshot)}
+      saved = {snapshot: new WeakRef(snapshot), key: keyOf(snapshot)}
     },
     async flush() {
       clearTimeout(timer)

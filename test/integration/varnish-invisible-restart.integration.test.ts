@@ -3,12 +3,13 @@
 // Varnish with the generated VCL. Purges go to Varnish and to a recorder, so the test knows every
 // key a start sends. After edits, a SIGTERM and a start over unchanged content must purge nothing,
 // keep the edge's objects, and never serve a title older than the one served before the stop.
-import {copyFile, mkdtemp, readFile, rename, rm, writeFile} from 'node:fs/promises'
+import {copyFile, mkdtemp, readFile, rm, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {z} from 'zod'
 import {episodeSchema, itemEnvelope} from '../../server/api/v1/contract.ts'
+import {retitleEpisode} from '../helpers/dataset-file.ts'
 import {eventually} from '../helpers/eventually.ts'
 import {freePort} from '../helpers/free-port.ts'
 import {startMainProcess, type MainProcess} from '../helpers/main-process.ts'
@@ -74,18 +75,7 @@ const titleAt = async (base: string, slug: string) => {
   }
 }
 const throughVarnish = (slug: string) => titleAt(`http://127.0.0.1:${varnish?.port ?? 0}`, slug)
-/** Rewrites the dataset file as an editor's export would (a new file renamed over the old one): the origin's watcher rebuilds. */
-async function retitle(slug: string, title: string) {
-  const lines = (await readFile(datasetFile, 'utf8'))
-    .split('\n')
-    .map((line) =>
-      line.includes(`"current":"${slug}"`) && line.includes('"_type":"episode"')
-        ? JSON.stringify({...JSON.parse(line), title})
-        : line,
-    )
-  await writeFile(`${datasetFile}.new`, lines.join('\n'))
-  await rename(`${datasetFile}.new`, datasetFile)
-}
+const retitle = (slug: string, title: string) => retitleEpisode(datasetFile, slug, title)
 async function purgedAndRead() {
   await eventually(async () => {
     const now = await status()

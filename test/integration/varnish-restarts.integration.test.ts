@@ -2,12 +2,13 @@
 // its own process, the embedded dataset from a file it watches, SNAPSHOT_DIR for the purge queue)
 // behind a real Varnish with the generated VCL; purges go through a relay the test can cut, so
 // Varnish keeps its cache while it cannot be reached.
-import {copyFile, mkdtemp, readFile, rename, rm, writeFile} from 'node:fs/promises'
+import {copyFile, mkdtemp, rm} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {z} from 'zod'
 import {episodeSchema, itemEnvelope} from '../../server/api/v1/contract.ts'
+import {retitleEpisode} from '../helpers/dataset-file.ts'
 import {eventually} from '../helpers/eventually.ts'
 import {freePort} from '../helpers/free-port.ts'
 import {startMainProcess, type MainProcess} from '../helpers/main-process.ts'
@@ -67,18 +68,7 @@ const throughVarnish = async (path: string) => {
     title: itemEnvelope(episodeSchema).parse(JSON.parse(response.body.toString('utf8'))).data.title,
   }
 }
-/** Rewrites the dataset file as an editor's export would (a new file renamed over the old one): the origin's watcher rebuilds. */
-async function retitle(slug: string, title: string) {
-  const lines = (await readFile(datasetFile, 'utf8'))
-    .split('\n')
-    .map((line) =>
-      line.includes(`"current":"${slug}"`) && line.includes('"_type":"episode"')
-        ? JSON.stringify({...JSON.parse(line), title})
-        : line,
-    )
-  await writeFile(`${datasetFile}.new`, lines.join('\n'))
-  await rename(`${datasetFile}.new`, datasetFile)
-}
+const retitle = (slug: string, title: string) => retitleEpisode(datasetFile, slug, title)
 async function settled() {
   await eventually(async () => expect((await edgeStatus()).queue_depth).toBe(0), 15_000)
 }
