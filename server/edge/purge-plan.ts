@@ -1,4 +1,5 @@
 import {COLLECTION_NAMES} from '../api/v1/links.ts'
+import {changedItems} from '../snapshot/changed-items.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
 import {
   BULK_KEY,
@@ -32,11 +33,9 @@ export function planPurge(
   )
     return []
   const keys = new Set<string>()
+  for (const {collection, slug} of changedItems(previous, next))
+    keys.add(keying.effectiveKey(itemKey(collection, slug), listKey(collection)))
   for (const collection of COLLECTION_NAMES) {
-    for (const slug of next.slugsToCompare(collection, previous)) {
-      if (previous.item(collection, slug)?.etag !== next.item(collection, slug)?.etag)
-        keys.add(keying.effectiveKey(itemKey(collection, slug), listKey(collection)))
-    }
     if (previous.collectionDigest(collection) !== next.collectionDigest(collection)) keys.add(listKey(collection))
   }
   // Any search answer may rank any item, so every one goes with any item's change.
