@@ -3,6 +3,7 @@ import {createDocument} from 'zod-openapi'
 import {DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT} from './v1/contract.ts'
 import {API_V1_PREFIX} from './v1/links.ts'
 import {CHAPTERS_CONTENT_TYPE, chaptersDocumentSchema} from './v1/chapters.ts'
+import {DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, SEARCH_QUERY_MAX_LENGTH, searchEnvelope} from './v1/search.ts'
 import {
   bulkSchema,
   episodeSchema,
@@ -46,6 +47,24 @@ const pageParameters = z.object({
     description:
       'Opaque keyset cursor: the `next_cursor` of the previous page. Pages stay correct when items are published between requests.',
   }),
+})
+
+const searchParameters = z.object({
+  q: z
+    .string()
+    .min(1)
+    .max(SEARCH_QUERY_MAX_LENGTH)
+    .meta({
+      description: `What to look for, in Hebrew or English, as people type it (1 to ${SEARCH_QUERY_MAX_LENGTH} characters; surrounding spaces are ignored). Niqqud, final letters and prefix letters are folded, and Hebrew loanwords find the English tags (ריאקט finds react).`,
+      examples: ['ריאקט'],
+    }),
+  limit: z
+    .int()
+    .min(1)
+    .max(MAX_SEARCH_LIMIT)
+    .default(DEFAULT_SEARCH_LIMIT)
+    .optional()
+    .meta({description: `Hits to return, best first, 1 to ${MAX_SEARCH_LIMIT}.`}),
 })
 
 const conditionalHeaders = z.object({
@@ -102,9 +121,11 @@ function operation(options: {
   schema: z.ZodType
   path?: boolean
   page?: boolean
+  /** Query parameters of its own, and what a 400 says about them. */
+  query?: {parameters: z.ZodObject; badRequest: string}
   mediaType?: string
 }) {
-  const query = options.page ? pageParameters : undefined
+  const query = options.page ? pageParameters : options.query?.parameters
   return {
     get: {
       operationId: options.operationId,
@@ -132,7 +153,10 @@ function operation(options: {
             'Precondition Failed: If-Match or If-Unmodified-Since does not hold. No body; evaluated before If-None-Match, as RFC 9110 §13.2.2 orders them.',
           headers: successHeaders.pick({etag: true, 'last-modified': true}),
         },
-        400: problem(options.page ? 'A bad `limit` or `cursor`, or a malformed URL.' : 'A malformed URL.'),
+        400: problem(
+          options.query?.badRequest ??
+            (options.page ? 'A bad `limit` or `cursor`, or a malformed URL.' : 'A malformed URL.'),
+        ),
         404: problem(
           options.path
             ? 'No item has this slug. Re-read the list; slugs change only when content is renamed.'
@@ -185,6 +209,7 @@ export function buildOpenApiDocument(settings: OpenApiSettings) {
         {name: 'Episodes', description: 'Podcast episodes, newest first.'},
         {name: 'Meetups', description: 'Internal meetup talks, newest first.'},
         {name: 'Voices', description: 'Speaker profiles, in Hebrew name order.'},
+        {name: 'Search', description: 'Episodes, meetup talks and speakers ranked for a query, in Hebrew or English.'},
       ],
       externalDocs: {description: 'Developer portal', url: `${settings.publicBaseUrl}/docs`},
       paths: {
@@ -259,6 +284,18 @@ export function buildOpenApiDocument(settings: OpenApiSettings) {
           description: 'Episodes, meetups and voices in one document; use it instead of looping the three lists.',
           tag: 'Service',
           schema: bulkSchema,
+        }),
+        '/search.json': operation({
+          operationId: 'searchCatalog',
+          summary: 'Search the catalog',
+          description:
+            'Episodes, meetup talks and speakers ranked for `q`, best first: the ranking of the MCP tool `search_catalog` (BM25+ over titles, tags, speakers, takeaways, descriptions and FAQ, with one typo in five letters and prefixes forgiven). A query that matches nothing (punctuation, another script) is a 200 with no hits. Answers change with any published content.',
+          tag: 'Search',
+          schema: searchEnvelope,
+          query: {
+            parameters: searchParameters,
+            badRequest: `A missing or empty \`q\`, one longer than ${SEARCH_QUERY_MAX_LENGTH} characters, a bad \`limit\`, or a malformed URL.`,
+          },
         }),
       },
     },

@@ -34,7 +34,7 @@ describe('the OpenAPI document', () => {
       {url: 'https://api.example/api/v1', description: 'Live API'},
       {url: 'https://api.example/api/v1/sandbox', description: 'Sandbox: the same read-only documents, byte for byte'},
     ])
-    expect(document.tags?.map((tag) => tag.name)).toEqual(['Service', 'Episodes', 'Meetups', 'Voices'])
+    expect(document.tags?.map((tag) => tag.name)).toEqual(['Service', 'Episodes', 'Meetups', 'Voices', 'Search'])
     expect(document.externalDocs?.url).toBe('https://api.example/docs')
   })
 
@@ -72,6 +72,7 @@ describe('the OpenAPI document', () => {
       ['/voices.json', 'listVoices', 'Voices', false, true],
       ['/voices/{slug}.json', 'getVoice', 'Voices', true, false],
       ['/all.json', 'getEverything', 'Service', false, false],
+      ['/search.json', 'searchCatalog', 'Search', false, false],
     ])
     expect(document.paths?.['/all.json']?.get?.responses?.['405']).toMatchObject({
       description: 'Only GET and HEAD are allowed.',
@@ -98,7 +99,7 @@ describe('the OpenAPI document', () => {
     const selfExplained =
       /\.responses\.((200|304)\.headers\.(cache-control|ratelimit-policy)|405\.headers\.allow|410\.headers\.link)$/
     expect(undescribed.filter((path) => !selfExplained.test(path))).toEqual([])
-    expect(Object.keys(document.paths ?? {}).length).toBe(9)
+    expect(Object.keys(document.paths ?? {}).length).toBe(10)
   })
 
   it('says HEAD is accepted, which operations page and which take a slug', () => {
@@ -118,6 +119,7 @@ describe('the OpenAPI document', () => {
     ])
     expect(parameters('/voices/{slug}.json')).toEqual(['path:slug', ...CONDITIONAL])
     expect(parameters('/all.json')).toEqual(CONDITIONAL)
+    expect(parameters('/search.json')).toEqual(['query:q', 'query:limit', ...CONDITIONAL])
     expect(get('/episodes.json')?.responses?.['400']).toMatchObject({
       description: 'A bad `limit` or `cursor`, or a malformed URL.',
     })

@@ -31,6 +31,7 @@ describe('the OpenAPI document', () => {
         'listEpisodes',
         'listMeetups',
         'listVoices',
+        'searchCatalog',
       ].sort(),
     )
     for (const operation of operations) {
@@ -63,6 +64,15 @@ describe('the OpenAPI document', () => {
     const headers = JSON.stringify(listEpisodes?.responses?.['200'])
     for (const header of ['etag', 'last-modified', 'ratelimit-policy']) expect(headers).toContain(`"${header}"`)
     expect(JSON.stringify(listEpisodes?.responses?.['429'])).toContain('retry-after')
+  })
+
+  it('documents the search parameters: q required, of at most 200 characters, and limit up to 50', () => {
+    const search = openApiDocument.paths?.['/search.json']?.get
+    expect(JSON.stringify(search?.parameters)).toMatch(
+      /"name":"q","schema":\{[^}]*"maxLength":200[^}]*\},"required":true/,
+    )
+    expect(JSON.stringify(search?.parameters)).toMatch(/"name":"limit".*"maximum":50/)
+    expect(JSON.stringify(search?.responses?.['400'])).toContain('`q`')
   })
 
   it('rejects a body that breaks it, so the validation in the HTTP tests can fail', () => {

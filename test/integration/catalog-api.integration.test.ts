@@ -48,6 +48,7 @@ describe('endpoints', () => {
         'listEpisodes',
         'listMeetups',
         'listVoices',
+        'searchCatalog',
       ].sort(),
     )
   })

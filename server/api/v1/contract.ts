@@ -170,7 +170,7 @@ export const serviceIndexSchema = z
     feed_url: uri.optional(),
     endpoints: z
       .record(z.string(), z.string())
-      .meta({description: 'operationId -> absolute URL template ({slug} where a slug goes).'}),
+      .meta({description: 'operationId -> absolute URL template ({slug} where a slug goes, {q} a search query).'}),
   })
   .meta({id: 'ServiceIndex'})
 

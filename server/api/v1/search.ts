@@ -18,7 +18,7 @@ const ITEM_TYPE = {episodes: 'episode', meetups: 'meetup', voices: 'voice'} as c
 
 const uri = z.url({protocol: /^https?$/})
 
-export const searchHitSchema = z
+const searchHitSchema = z
   .strictObject({
     type: z.enum(['episode', 'meetup', 'voice']).meta({description: 'Which list the item is in.'}),
     slug: slugSchema,
@@ -30,7 +30,7 @@ export const searchHitSchema = z
   })
   .meta({id: 'SearchHit', description: 'One item a search found.'})
 
-export const searchPaginationSchema = z
+const searchPaginationSchema = z
   .strictObject({
     limit: z.number().int().positive().meta({description: 'Hits requested.'}),
     count: z.number().int().nonnegative().meta({description: 'Hits returned in data.'}),
@@ -46,7 +46,6 @@ export const searchEnvelope = z
   .strictObject({data: z.array(searchHitSchema), pagination: searchPaginationSchema})
   .meta({id: 'SearchResults'})
 
-export type SearchHit = z.infer<typeof searchHitSchema>
 export type SearchResults = z.infer<typeof searchEnvelope>
 
 export interface SearchRequest {

@@ -10,7 +10,7 @@ export interface ServiceIndexSettings {
 
 /**
  * The `endpoints` map (its keys are "not shown" in the spec) uses the spec's operationIds as keys
- * and absolute URL templates with `{slug}` as values.
+ * and absolute URL templates with `{slug}` (or search's `{q}`) as values.
  */
 export function buildServiceIndex(links: Links, settings: ServiceIndexSettings): ServiceIndex {
   return {
@@ -34,6 +34,7 @@ export function buildServiceIndex(links: Links, settings: ServiceIndexSettings):
       listVoices: links.apiPath('voices.json'),
       getVoice: links.apiPath('voices/{slug}.json'),
       getEverything: links.apiPath('all.json'),
+      searchCatalog: links.apiPath('search.json?q={q}'),
     },
   }
 }

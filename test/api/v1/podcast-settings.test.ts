@@ -437,6 +437,7 @@ describe('the service index', () => {
         listVoices: 'http://api.test/api/v1/voices.json',
         getVoice: 'http://api.test/api/v1/voices/{slug}.json',
         getEverything: 'http://api.test/api/v1/all.json',
+        searchCatalog: 'http://api.test/api/v1/search.json?q={q}',
       },
     })
   })
