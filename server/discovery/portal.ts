@@ -4,6 +4,7 @@ import {z} from 'zod'
 import {DEFAULT_PAGE_LIMIT} from '../api/v1/contract.ts'
 import {API_V1_PREFIX, COLLECTION_PATTERN, isCollectionName, type CollectionName} from '../api/v1/links.ts'
 import {chaptersPath} from '../api/v1/chapters.ts'
+import {parseSearchRequest} from '../api/v1/search.ts'
 import {PROBLEM_STATUSES, problemAnchor, problemTitle} from '../http/problem.ts'
 import {MAX_URL_LENGTH} from '../http/request-listener.ts'
 import {splitTarget} from '../http/request-target.ts'
@@ -81,7 +82,7 @@ const seconds = (milliseconds: number) => `${milliseconds / 1000} seconds`
 
 // Limits are quoted from what `npm start` uses, so the page cannot drift from the server.
 const ERROR_ADVICE: Record<(typeof PROBLEM_STATUSES)[number], string> = {
-  400: 'The request is malformed: a bad <code>limit</code> or <code>cursor</code>, malformed percent-encoding, or a refused webhook delivery. The <code>detail</code> says what to fix.',
+  400: 'The request is malformed: a bad <code>limit</code> or <code>cursor</code>, a missing or too long search <code>q</code>, malformed percent-encoding, or a refused webhook delivery. The <code>detail</code> says what to fix.',
   404: 'No such episode, meetup or speaker slug, or no such path. Re-read the matching list endpoint; slugs change only when content is renamed.',
   405: 'The API is read-only: use GET or HEAD (the <code>Allow</code> header lists what the path takes; <code>/mcp</code> takes POST).',
   408: `The request was not sent in time (headers within ${seconds(DEFAULT_LIMITS.headersTimeoutMs)}, the whole request within ${seconds(DEFAULT_LIMITS.requestTimeoutMs)}); send it again.`,
@@ -136,11 +137,15 @@ function schemaTable(name: string, schema: RenderedSchema): string {
 
 // An OpenAPI path (`/episodes/{slug}.json`) and a list path relative to the API prefix.
 const CHAPTERS_OPERATION_PATH = '/episodes/{slug}/chapters.json'
+const SEARCH_OPERATION_PATH = '/search.json'
+/** The search example: a Hebrew loanword that finds the English tag (ריאקט finds react). */
+const SEARCH_EXAMPLE = `${API_V1_PREFIX}${SEARCH_OPERATION_PATH}?q=${encodeURIComponent('ריאקט')}&limit=3`
 const OPERATION_PATH = new RegExp(`^/(${COLLECTION_PATTERN})(/\\{slug\\})?\\.json$`)
 const LIST_DOCUMENT_PATH = new RegExp(`^(${COLLECTION_PATTERN})\\.json$`)
 
 /** The URL an operation's example and try-it use: the first item, or a list page of one (the first page where `limit` is not served). */
 function examplePath(path: string, snapshot: Snapshot, staticExport: boolean): string {
+  if (path === SEARCH_OPERATION_PATH) return SEARCH_EXAMPLE
   if (path === CHAPTERS_OPERATION_PATH) {
     const chaptered = snapshot.catalog.episodes.find((entry) => entry.value.chapters)
     return `${API_V1_PREFIX}/${chaptersPath(chaptered?.value.slug ?? 'example')}`
@@ -164,6 +169,10 @@ const STATIC_PAGINATION = `<p>Lists come in pages of ${DEFAULT_PAGE_LIMIT} items
 function exampleBody(url: string, snapshot: Snapshot): string {
   const {path, query} = splitTarget(url.slice(`${API_V1_PREFIX}/`.length))
   if (path === 'all.json') return pretty(bulkExample(snapshot))
+  if (`/${path}` === SEARCH_OPERATION_PATH) {
+    const search = parseSearchRequest(new URLSearchParams(query))
+    return search.ok ? pretty(JSON.parse(snapshot.searchPage(search.request).body.toString('utf8'))) : ''
+  }
   const list = LIST_DOCUMENT_PATH.exec(path)?.[1]
   const representation = query && isCollectionName(list) ? snapshot.listPage(list, {limit: 1, cursor: null}) : undefined
   const body = representation?.ok ? representation.representation.body : snapshot.representation(path)?.body
@@ -241,9 +250,10 @@ export function buildDeveloperPortal(input: {
   const staticExport = input.staticExport === true
   const base = settings.publicBaseUrl
   const document = renderedDocument.parse(openapi)
-  const operations = Object.entries(document.paths).map(([path, item]) =>
-    operationSection(path, item.get, {snapshot, base, staticExport}),
-  )
+  // Static files cannot answer a query: a static copy has no search.
+  const operations = Object.entries(document.paths)
+    .filter(([path]) => !(staticExport && path === SEARCH_OPERATION_PATH))
+    .map(([path, item]) => operationSection(path, item.get, {snapshot, base, staticExport}))
   const schemas = Object.entries(document.components.schemas).map(([name, schema]) => schemaTable(name, schema))
   const sample = snapshot.catalog.episodes[0]?.value
   const errors = PROBLEM_STATUSES.filter((status) => !(staticExport && STATIC_OMITTED_STATUSES.has(status)))

@@ -58,6 +58,7 @@ describe('the developer portal in Chromium', () => {
       'listVoices',
       'getVoice',
       'getEverything',
+      'searchCatalog',
     ]) {
       expect(await page.locator(`#op-${operationId}`).count(), operationId).toBe(1)
     }
