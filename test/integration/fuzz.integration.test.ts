@@ -55,6 +55,8 @@ const PATHS = [
   '/api/v1/all.json',
   '/api/v1/episodes.json',
   '/api/v1/sandbox/voices.json',
+  '/api/v1/search.json',
+  '/api/v1/sandbox/search.json',
   '/api/v1/episodes/ep-3-schema-migrations.json',
   '/api/v1/voices/noa-levi.json',
   '/api/v1/meetups/x.json',
@@ -109,6 +111,13 @@ const QUERIES = [
   '?a=%',
   '?limit=-1',
   '?limit=00007',
+  '?q=',
+  '?q=%D7%A8%D7%99%D7%90%D7%A7%D7%98',
+  '?q=kafka&limit=50',
+  '?q=!!!&q=a',
+  '?q=%D0%BF%D1%80%D0%B8',
+  `?q=${'a'.repeat(201)}`,
+  '?q=+++',
 ]
 const HEADER_LINES = [
   'Accept-Encoding: br;q=oops, gzip;q=2',
