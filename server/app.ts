@@ -18,6 +18,7 @@ import type {Config} from './config.ts'
 import {API_V1_PREFIX} from './api/v1/links.ts'
 import {FEED_PATH, feedUnavailableDetail} from './feed/rss-feed.ts'
 import type {EdgeStatus} from './edge/edge-purging.ts'
+import type {PodpingStatus} from './feed/podping.ts'
 import {METRICS_PATH, type CatalogMetrics} from './observability/metrics.ts'
 import {MCP_INSTRUCTIONS, MCP_SERVER_NAME} from './mcp/mcp-server.ts'
 import {mcpRoutes} from './mcp/http.ts'
@@ -52,6 +53,8 @@ export interface AppDependencies {
   snapshotWriteError?: () => string | null
   /** The request bodies being received, shown in `/status`. */
   requestBodiesInFlight?: () => number
+  /** With PODPING_URL: the announcements to Podping, shown in `/status`. */
+  podpingStatus?: (() => PodpingStatus) | undefined
   /** Where library warnings are reported (the MCP SDK's); the console by default. */
   logWarning?: (message: string) => void
   /** What `/readyz` answers; by default ready, since the store serves a snapshot from its creation. */
@@ -190,6 +193,7 @@ export function createApp(dependencies: AppDependencies): express.Express {
       leftOut: dependencies.leftOut,
       rateLimitLocalSince: dependencies.rateLimitLocalSince,
       snapshotWriteError: dependencies.snapshotWriteError,
+      podping: dependencies.podpingStatus,
     }),
   )
   app.all(LIVENESS_PATH, readOnly, livenessHandler)

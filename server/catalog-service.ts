@@ -10,6 +10,7 @@ import {watchFile} from './content/watch-file.ts'
 import {registerEdgeMetrics} from './edge/edge-metrics.ts'
 import {createEdgePurging, type EdgePurging, type EdgePurgingOptions} from './edge/edge-purging.ts'
 import {createFeedPinger} from './feed/websub.ts'
+import {createPodpingAnnouncer} from './feed/podping.ts'
 import {bodyGate} from './http/connection-guard.ts'
 import {DEFAULT_LIMITS, type ServerLimits} from './http/server.ts'
 import type {ServerLog} from './observability/logger.ts'
@@ -81,6 +82,14 @@ export async function createCatalogService(
   const caches = createDemandCaches(config.caches)
   const limits = overrides.limits ?? DEFAULT_LIMITS
   const bodies = bodyGate(limits.maxBodiesInFlight)
+  const podping =
+    config.podping &&
+    createPodpingAnnouncer({
+      ...config.podping,
+      feedUrl: config.feedUrl,
+      log: logger.child({component: 'podping'}),
+      clock,
+    })
   const leftOut = createLeftOutItems((item) =>
     logger.warn(
       {documentId: item.documentId, output: item.output},
@@ -94,6 +103,7 @@ export async function createCatalogService(
     clock,
     droppedLogLines: log.droppedLines,
     cacheBytes: () => ({pages: caches.pages.calculatedSize, variants: caches.variants.calculatedSize}),
+    podpingAnnouncements: podping && (() => podping.status().counts),
   })
 
   // A SNAPSHOT_DIR that can never work is a configuration error, said in one line before anything
@@ -162,6 +172,7 @@ export async function createCatalogService(
             onGaveUp: (target, error) => logger.warn({err: error}, `could not tell ${target} that the feed changed`),
           })
         : undefined,
+    podping,
   })
 
   const builder = catalogSnapshotBuilder({
@@ -248,6 +259,7 @@ export async function createCatalogService(
     leftOut: () => leftOut.of(store.current()),
     ready: () => readiness(store.status().saved),
     snapshotWriteError: saver && (() => saver.writeError()),
+    podpingStatus: podping && (() => podping.status()),
   })
 
   return {

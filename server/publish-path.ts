@@ -20,12 +20,14 @@ export interface PublishPathParts {
   replicas?: {servedVersions: ServedVersions; fanOut: ChangeFanOut} | undefined
   edge?: EdgePurging | undefined
   feedPinger?: FeedPinger | undefined
+  /** Podping (feed/podping.ts): told of the same changes, a step of its own. */
+  podping?: FeedPinger | undefined
 }
 
 export interface PublishPath {
   /**
    * A build ended; when it succeeded, `snapshot` is what the store now serves. In order: record,
-   * report, save, let the replicas agree, purge, ping. A step that throws is logged and the
+   * report, save, let the replicas agree, purge, ping, podping. A step that throws is logged and the
    * next still runs: one failing output never holds back the others.
    */
   built(outcome: BuildOutcome, snapshot: Snapshot): void
@@ -44,7 +46,7 @@ export interface PublishPath {
 
 /** What happens after each build and each accepted change, in the order a reader follows it. */
 export function createPublishPath(parts: PublishPathParts): PublishPath {
-  const {logger, metrics, saver, replicas, edge, feedPinger} = parts
+  const {logger, metrics, saver, replicas, edge, feedPinger, podping} = parts
   const contained = (step: string, run: () => void) => {
     try {
       run()
@@ -68,6 +70,7 @@ export function createPublishPath(parts: PublishPathParts): PublishPath {
       contained('replicas', () => replicas?.servedVersions.serving(snapshot.version))
       contained('purge', () => edge?.snapshotServed(snapshot, buildStartedAt))
       contained('ping', () => feedPinger?.observe(snapshot.site(FEED_PATH)?.etag))
+      contained('podping', () => podping?.observe(snapshot.site(FEED_PATH)?.etag))
     },
     accepted(changes, store) {
       const recorded = edge?.changeAccepted() ?? true

@@ -1,5 +1,6 @@
 import type {RequestHandler} from 'express'
 import type {EdgeStatus} from '../edge/edge-purging.ts'
+import type {PodpingStatus} from '../feed/podping.ts'
 import type {SnapshotStore} from '../snapshot/store.ts'
 import type {Clock} from '../clock.ts'
 
@@ -24,6 +25,8 @@ export interface StatusParts {
   rateLimitLocalSince?: (() => Date | undefined) | undefined
   /** With SNAPSHOT_DIR: why the last save was refused (a read-only or full disk), or null. */
   snapshotWriteError?: (() => string | null) | undefined
+  /** With PODPING_URL: the announcements to Podping (a failing one holds nothing back: apps still poll the feed). */
+  podping?: (() => PodpingStatus) | undefined
 }
 
 export function statusHandler(parts: StatusParts): RequestHandler {
@@ -38,6 +41,7 @@ export function statusHandler(parts: StatusParts): RequestHandler {
     const left = leftOut()
     const localSince = rateLimitLocalSince?.()
     const writeError = snapshotWriteError()
+    const podpingNow = parts.podping?.()
     // Anything held back: a failing or held build, a document not served as it is, an output item
     // left out, a snapshot or a purge queue that cannot be written, or a purge older than the edge TTL.
     const heldBack =
@@ -91,6 +95,15 @@ export function statusHandler(parts: StatusParts): RequestHandler {
         messages: problem.messages,
       })),
       left_out: left.map((item) => ({output: item.output, document_id: item.documentId, reason: item.reason})),
+      // With PODPING_URL only, as saved_snapshot is with SNAPSHOT_DIR.
+      ...(podpingNow && {
+        podping: {
+          last_announced_at: iso(podpingNow.lastAnnouncedAt),
+          consecutive_failures: podpingNow.consecutiveFailures,
+          last_error: podpingNow.lastError ?? null,
+          last_error_at: iso(podpingNow.lastErrorAt),
+        },
+      }),
     })
   }
 }

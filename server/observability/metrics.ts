@@ -1,6 +1,7 @@
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import {collectDefaultMetrics, Counter, Gauge, Histogram, Registry} from 'prom-client'
 import {PROBLEM_SEVERITIES, PROBLEM_SOURCES} from '../api/v1/catalog.ts'
+import {PODPING_OUTCOMES, type PodpingOutcome} from '../feed/podping.ts'
 import type {RequestObserver} from '../http/request-listener.ts'
 import {pathOf} from '../http/request-target.ts'
 import type {BuildOutcome, SnapshotStore} from '../snapshot/store.ts'
@@ -33,6 +34,8 @@ export function createMetrics(options: {
   requestBodiesInFlight?: () => number
   /** Items the served feed and sitemaps left out because they could not be written. */
   outputItemsLeftOut?: () => number
+  /** With PODPING_URL: attempts to announce the feed to Podping, by outcome. */
+  podpingAnnouncements?: (() => Readonly<Record<PodpingOutcome, number>>) | undefined
 }): CatalogMetrics {
   const {
     store,
@@ -150,6 +153,21 @@ export function createMetrics(options: {
       registers,
       collect() {
         this.set(outputItemsLeftOut())
+      },
+    })
+  }
+
+  const {podpingAnnouncements} = options
+  if (podpingAnnouncements) {
+    new Counter({
+      name: 'catalog_podping_announcements_total',
+      help: 'Attempts to announce the changed feed to Podping, by outcome: announced (taken), retried (failed, sent again with backoff), given_up (failed, the last attempt; apps still poll the feed).',
+      labelNames: ['outcome'],
+      registers,
+      collect() {
+        this.reset()
+        const counts = podpingAnnouncements()
+        for (const outcome of PODPING_OUTCOMES) this.inc({outcome}, counts[outcome])
       },
     })
   }
