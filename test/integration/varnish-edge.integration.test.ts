@@ -179,9 +179,13 @@ describe('Varnish in front of the origin', () => {
 
   it('a voice rename purges exactly the documents whose bytes changed', async () => {
     const voiceId = idOf('voice', 'nir-weiss')
+    // A search answer that shows the voice: every search answer is purged with any item's change.
+    const name = origin.store.current().catalog.voices.find((entry) => entry.value.slug === 'nir-weiss')?.value.name
+    const search = `/api/v1/search.json?q=${encodeURIComponent(name ?? 'nir-weiss')}`
     const documentPaths = () => [
       ...origin.store.current().paths.map((path) => `/api/v1/${path}`),
       ...origin.store.current().sitePaths,
+      search,
     ]
     const etags = async (paths: readonly string[]) =>
       new Map(
@@ -205,9 +209,11 @@ describe('Varnish in front of the origin', () => {
     const everything = [...new Set([...pathsBefore, ...documentPaths()])]
     const after = await etags(everything)
     const keyOf = (path: string) =>
-      path.startsWith('/api/v1/')
-        ? ({'all.json': 'all', 'index.json': 'index'}[path.slice(8)] ?? path.slice(8).replace(/\.json$/, ''))
-        : `site${path}`
+      path === search
+        ? 'search'
+        : path.startsWith('/api/v1/')
+          ? ({'all.json': 'all', 'index.json': 'index'}[path.slice(8)] ?? path.slice(8).replace(/\.json$/, ''))
+          : `site${path}`
     const expected = everything.filter((path) => before.get(path) !== after.get(path)).map(keyOf)
     expect(expected).toEqual(expect.arrayContaining(['voices/nir-weiss', 'voices/nir-weiss-redis', 'voices', 'all']))
     expect(expected.filter((key) => key.startsWith('episodes/')).length).toBeGreaterThan(0)
