@@ -24,7 +24,10 @@ const mcpOptions = {
   instructions: MCP_INSTRUCTIONS,
 }
 const mcp = toNodeHandler(
-  createMcpHandler(() => createCatalogMcpServer(mcpOptions), {legacy: 'stateless', responseMode: 'json'}),
+  createMcpHandler(({era}) => createCatalogMcpServer({...mcpOptions, era}), {
+    legacy: 'stateless',
+    responseMode: 'json',
+  }),
 )
 const optimizeEmptyRequests = process.env.RAW_NODE_DEFAULTS !== '1'
 createServer({optimizeEmptyRequests}, (request, response) => {

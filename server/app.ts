@@ -22,6 +22,7 @@ import type {PodpingStatus} from './feed/podping.ts'
 import {METRICS_PATH, type CatalogMetrics} from './observability/metrics.ts'
 import {MCP_INSTRUCTIONS, MCP_SERVER_NAME} from './mcp/mcp-server.ts'
 import {mcpRoutes} from './mcp/http.ts'
+import type {ListenStreams} from './mcp/listen-streams.ts'
 import type {ContentChange} from './content/content-change.ts'
 import type {SnapshotStore} from './snapshot/store.ts'
 import {SERVER_VERSION} from './version.ts'
@@ -59,6 +60,8 @@ export interface AppDependencies {
   logWarning?: (message: string) => void
   /** What `/readyz` answers; by default ready, since the store serves a snapshot from its creation. */
   ready?: () => Readiness
+  /** MCP `subscriptions/listen` streams (mcp/listen-streams.ts), which the service ends at shutdown. */
+  listenStreams: ListenStreams
 }
 
 // A store is created with its first snapshot (createSnapshotStore awaits it), so by default a
@@ -172,6 +175,8 @@ export function createApp(dependencies: AppDependencies): express.Express {
       version: SERVER_VERSION,
       instructions: MCP_INSTRUCTIONS,
       loopbackOnly: isLoopback(config.host),
+      listen: dependencies.listenStreams,
+      trustProxy: config.trustProxy,
       onError: logError,
       onWarning: dependencies.logWarning,
     }),

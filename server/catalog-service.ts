@@ -16,6 +16,7 @@ import {DEFAULT_LIMITS, type ServerLimits} from './http/server.ts'
 import type {ServerLog} from './observability/logger.ts'
 import {createMetrics} from './observability/metrics.ts'
 import {createLeftOutItems} from './left-out-items.ts'
+import {createListenStreams} from './mcp/listen-streams.ts'
 import {createPublishPath} from './publish-path.ts'
 import {createReleaseTimer} from './release-timer.ts'
 import {connectRedis} from './scaling/redis.ts'
@@ -156,12 +157,14 @@ export async function createCatalogService(
       probe: () => probeDirectory(saved.directory),
       refusedAtStart,
     })
+  const listenStreams = createListenStreams({publicBaseUrl: config.publicBaseUrl, logger})
   const publish = createPublishPath({
     logger,
     metrics,
     saver,
     replicas: redis,
     edge,
+    agents: listenStreams,
     feedPinger:
       config.websubHub || config.pubnotifyUrl
         ? createFeedPinger({
@@ -260,6 +263,7 @@ export async function createCatalogService(
     ready: () => readiness(store.status().saved),
     snapshotWriteError: saver && (() => saver.writeError()),
     podpingStatus: podping && (() => podping.status()),
+    listenStreams,
   })
 
   return {
@@ -287,6 +291,8 @@ export async function createCatalogService(
       stopWatching()
       clearInterval(reconcileTimer)
       releases.close()
+      // A listen stream never ends by itself: ended gracefully first, it holds no connection open.
+      await listenStreams.close()
       await shutDown(timeoutMs)
       store.close()
       // The build a last webhook started, then the newest snapshot saved: the next start serves

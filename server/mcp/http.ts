@@ -7,15 +7,21 @@ import {
   validateOriginHeader,
 } from '@modelcontextprotocol/server'
 import express, {type RequestHandler} from 'express'
+import {clientAddressResolver, rateLimitKey} from '../http/client-address.ts'
 import {buildProblem, sendMethodNotAllowed, sendProblem} from '../http/problem.ts'
 import type {SnapshotStore} from '../snapshot/store.ts'
+import {isListenMessage, type ListenStreams} from './listen-streams.ts'
 import {createCatalogMcpServer, type CatalogMcpOptions} from './mcp-server.ts'
 import {MAX_MCP_BODY_BYTES, mcpRequestBody} from './request-body.ts'
 
 export const MCP_PATH = '/mcp'
 
-export interface McpRoutesOptions extends Omit<CatalogMcpOptions, 'snapshot'> {
-  store: SnapshotStore
+export interface McpRoutesOptions extends Omit<CatalogMcpOptions, 'snapshot' | 'era'> {
+  store: Pick<SnapshotStore, 'current'>
+  /** The `subscriptions/listen` streams: their limits, their events, their graceful close. */
+  listen: ListenStreams
+  /** TRUST_PROXY: which address a listen stream is counted against. */
+  trustProxy: number | string[] | undefined
   /** Listening on loopback: only local Host and Origin headers (and the public host) are served. */
   loopbackOnly: boolean
   onError?: (error: Error) => void
@@ -25,18 +31,25 @@ export interface McpRoutesOptions extends Omit<CatalogMcpOptions, 'snapshot'> {
 
 /**
  * `POST /mcp`: MCP over Streamable HTTP, stateless, both protocol eras (2026-07-28 and the
- * `initialize` handshake), one fresh server per request. `GET /mcp` is 405 (no stream is held open).
+ * `initialize` handshake), one fresh server per request; a `subscriptions/listen` request is a
+ * stream held open for change notifications (listen-streams.ts). `GET /mcp` is 405.
  */
 export function mcpRoutes(options: McpRoutesOptions): express.Router {
-  const {store, publicBaseUrl} = options
-  const handler = warningsTo(options.onWarning, () =>
-    createMcpHandler(() => createCatalogMcpServer({...options, snapshot: () => store.current()}), {
-      legacy: 'stateless',
-      responseMode: 'json',
-      maxRequestBodySize: MAX_MCP_BODY_BYTES,
-      ...(options.onError ? {onerror: reportServerFaults(options.onError)} : {}),
-    }),
-  )
+  const {store, publicBaseUrl, listen} = options
+  const handlerOptions = {
+    legacy: 'stateless',
+    responseMode: 'json',
+    maxRequestBodySize: MAX_MCP_BODY_BYTES,
+    bus: listen.bus,
+    ...(options.onError ? {onerror: reportServerFaults(options.onError)} : {}),
+  } as const
+  const factory = ({era}: {era: 'legacy' | 'modern'}) =>
+    createCatalogMcpServer({...options, era, snapshot: () => store.current()})
+  const handler = warningsTo(options.onWarning, () => createMcpHandler(factory, handlerOptions))
+  // Its own handler, so that shutting the streams down (the SDK's close ends them gracefully)
+  // leaves the requests still being answered alone.
+  const listenHandler = warningsTo(options.onWarning, () => createMcpHandler(factory, handlerOptions))
+  const clientAddress = clientAddressResolver(options.trustProxy)
   const router = express.Router({caseSensitive: true, strict: true})
   const problem = (status: 400 | 421, detail: string, instance: string) =>
     buildProblem(publicBaseUrl, status, detail, instance)
@@ -87,14 +100,20 @@ export function mcpRoutes(options: McpRoutesOptions): express.Router {
     {fetch: async (request, requestOptions) => withoutKeepAliveHeader(await handler.fetch(request, requestOptions))},
     {maxRequestBodySize: MAX_MCP_BODY_BYTES},
   )
-  const handOver: RequestHandler = (request, response) => void serve(request, response, request.body)
+  const handOver: RequestHandler = (request, response) => {
+    const message: unknown = request.body
+    if (isListenMessage(message))
+      void listen.serve(request, response, message, rateLimitKey(clientAddress(request)), listenHandler)
+    else void serve(request, response, message)
+  }
   router.post(MCP_PATH, localOnly, ...mcpRequestBody(), handOver)
   router.all(MCP_PATH, (request, response) =>
     sendMethodNotAllowed(request, response, {
       publicBaseUrl,
       allow: 'POST',
       instance: request.originalUrl,
-      detail: 'The MCP endpoint takes POST (Streamable HTTP, stateless); no stream is held open for GET.',
+      detail:
+        'The MCP endpoint takes POST (Streamable HTTP, stateless); change notifications come on a POSTed subscriptions/listen stream, none on GET.',
     }),
   )
   return router

@@ -23,15 +23,37 @@ export const MCP_INSTRUCTIONS = [
 
 export interface CatalogMcpOptions {
   snapshot: () => Snapshot
+  /** The protocol era this instance answers: only a 2026-07-28 client can hold a listen stream. */
+  era: 'legacy' | 'modern'
   publicBaseUrl: string
   name: string
   version: string
   instructions: string
 }
 
+/**
+ * What the server says it delivers, and only that: the tool and prompt lists are fixed in the code,
+ * and the resource list and resources change with each snapshot, told on a 2026-07-28 listen stream
+ * (listen-streams.ts). A stateless server can tell an `initialize`-era client nothing.
+ */
+function capabilitiesFor(era: CatalogMcpOptions['era']) {
+  const delivered = era === 'modern'
+  return {
+    tools: {listChanged: false},
+    prompts: {listChanged: false},
+    resources: {listChanged: delivered, subscribe: delivered},
+  }
+}
+
 /** A fresh, fully registered server for one request (stateless: nothing outlives the exchange). */
 export function createCatalogMcpServer(options: CatalogMcpOptions): McpServer {
-  const server = new McpServer({name: options.name, version: options.version}, {instructions: options.instructions})
+  const server = new McpServer(
+    {name: options.name, version: options.version},
+    {
+      instructions: options.instructions,
+      capabilities: capabilitiesFor(options.era),
+    },
+  )
   for (const tool of catalogTools) tool.register(server, options.snapshot)
   const read = (uri: URL) => {
     // By path, whatever host the client named (127.0.0.1, localhost or the public name).

@@ -1,4 +1,4 @@
-import {COLLECTION_NAMES} from '../api/v1/links.ts'
+import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
 import type {ResourceDefinition} from './resource-list.ts'
 
 /** Resources are the API's own documents, addressed by their API URLs, with the served bytes. */
@@ -42,4 +42,9 @@ export function catalogResources(publicBaseUrl: string): ResourceDefinition[] {
       template: 'any',
     },
   ]
+}
+
+/** The URI of one item's resource (the item's API URL), as `resources/list` lists it. */
+export function itemResourceUri(publicBaseUrl: string, collection: CollectionName, slug: string): string {
+  return `${publicBaseUrl}/api/v1/${collection}/${slug}.json`
 }
