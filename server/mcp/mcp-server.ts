@@ -5,7 +5,9 @@ import {
   ResourceNotFoundError,
   ResourceTemplate,
 } from '@modelcontextprotocol/server'
+import {CACHE_CONTROL} from '../http/representation-response.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
+import {catalogPrompts} from './prompts.ts'
 import {catalogResources} from './resources.ts'
 import {resourcePage} from './resource-list.ts'
 import {catalogTools} from './tools.ts'
@@ -31,6 +33,10 @@ export interface CatalogMcpOptions {
   instructions: string
 }
 
+/** The HTTP API's `max-age` for the same documents: a client's copy is as fresh as a browser's. */
+const API_MAX_AGE_MS = Number(/max-age=(\d+)/.exec(CACHE_CONTROL)?.[1] ?? 0) * 1000
+const SHARED_LIKE_THE_API = {ttlMs: API_MAX_AGE_MS, cacheScope: 'public'} as const
+
 /**
  * What the server says it delivers, and only that: the tool and prompt lists are fixed in the code,
  * and the resource list and resources change with each snapshot, told on a 2026-07-28 listen stream
@@ -52,9 +58,17 @@ export function createCatalogMcpServer(options: CatalogMcpOptions): McpServer {
     {
       instructions: options.instructions,
       capabilities: capabilitiesFor(options.era),
+      cacheHints: {
+        'tools/list': SHARED_LIKE_THE_API,
+        'prompts/list': SHARED_LIKE_THE_API,
+        'resources/list': SHARED_LIKE_THE_API,
+        'resources/templates/list': SHARED_LIKE_THE_API,
+        'resources/read': SHARED_LIKE_THE_API,
+      },
     },
   )
   for (const tool of catalogTools) tool.register(server, options.snapshot)
+  for (const prompt of catalogPrompts) prompt.register(server)
   const read = (uri: URL) => {
     // By path, whatever host the client named (127.0.0.1, localhost or the public name).
     const path = uri.pathname.startsWith('/api/v1/') ? uri.pathname.slice('/api/v1/'.length) : ''

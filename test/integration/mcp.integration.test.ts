@@ -21,6 +21,8 @@ import {growDataset} from '../../bench/grow-dataset.ts'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import {catalogResources} from '../../server/mcp/resources.ts'
 import {catalogTools} from '../../server/mcp/tools.ts'
+import {catalogPrompts} from '../../server/mcp/prompts.ts'
+import {CACHE_CONTROL} from '../../server/http/representation-response.ts'
 import {RESOURCES_PER_PAGE} from '../../server/mcp/resource-list.ts'
 import {sampleDocuments} from '../helpers/sample.ts'
 import {readProblem} from '../helpers/contract.ts'
@@ -254,6 +256,52 @@ describe('search_catalog', () => {
     expect(
       (await search('kafka', {collections: ['meetups']})).results.every((hit) => hit.collection === 'meetups'),
     ).toBe(true)
+  })
+})
+
+describe('prompts and cache hints (2026-07-28)', () => {
+  it('offers Hebrew prompts whose messages name the tools to call', async () => {
+    const client = await connect('2026-07-28')
+    const {prompts} = await client.listPrompts()
+    expect(prompts.map((prompt) => prompt.name).sort()).toEqual(catalogPrompts.map((prompt) => prompt.name).sort())
+    for (const prompt of prompts) expect(prompt.description).toMatch(/[\u05d0-\u05ea]/)
+    const summary = await client.getPrompt({name: 'summarise_episode', arguments: {slug: 'ep-22-cache-invalidation'}})
+    const summaryText = JSON.stringify(summary.messages)
+    expect(summaryText).toContain('get_episode')
+    expect(summaryText).toContain('ep-22-cache-invalidation')
+    expect(summaryText).toContain('סכם')
+    const spoken = await client.getPrompt({name: 'who_spoke_about', arguments: {topic: 'ריאקט'}})
+    expect(JSON.stringify(spoken.messages)).toMatch(/search_catalog[\s\S]*get_voice/)
+    await expect(client.getPrompt({name: 'summarise_episode', arguments: {slug: 'Not A Slug!'}})).rejects.toMatchObject(
+      {
+        code: -32602,
+      },
+    )
+  })
+
+  it("marks list and read results public for as long as the API's max-age", async () => {
+    const answers: unknown[] = []
+    const recording: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init)
+      if (response.headers.get('content-type')?.startsWith('application/json'))
+        answers.push(await response.clone().json())
+      return response
+    }
+    const client = new Client({name: 'catalog-tests', version: '1.0.0'}, {versionNegotiation: eras['2026-07-28']})
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`), {fetch: recording}))
+    clients.push(client)
+    const maxAge = Number(/max-age=(\d+)/.exec(CACHE_CONTROL)?.[1])
+    expect(maxAge).toBeGreaterThan(0)
+    answers.length = 0
+    await client.listTools()
+    await client.listPrompts()
+    await client.listResources()
+    await client.listResourceTemplates()
+    await client.readResource({uri: 'http://api.test/api/v1/episodes/ep-22-cache-invalidation.json'})
+    const hints = z.array(z.object({result: z.object({ttlMs: z.number(), cacheScope: z.string()})})).parse(answers)
+    expect(hints.map((answer) => answer.result)).toEqual(
+      Array.from({length: 5}, () => expect.objectContaining({ttlMs: maxAge * 1000, cacheScope: 'public'})),
+    )
   })
 })
 
