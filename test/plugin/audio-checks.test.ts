@@ -147,7 +147,7 @@ describe('a real MP3, read as the browser reads a picked file', () => {
     const path = join(directory, 'tone.mp3')
     execFileSync(sox, ['-n', '-r', '44100', '-c', '1', path, 'synth', '7', 'sine', '440'])
     const bytes = await readFile(path)
-    expect(await readAudioFacts(new Blob([bytes], {type: 'audio/mpeg'}))).toEqual({
+    expect(await readAudioFacts(new Blob([bytes], {type: 'audio/mpeg'}))).toMatchObject({
       durationSeconds: 7,
       bytes: bytes.length,
       mimeType: 'audio/mpeg',
