@@ -1,4 +1,4 @@
-import {Card, Stack, Text} from '@sanity/ui'
+import {Button, Card, Flex, Stack, Text} from '@sanity/ui'
 import {useEffect, useRef, useState, type ChangeEvent, type DragEvent} from 'react'
 import {
   definePlugin,
@@ -17,6 +17,7 @@ import {z} from 'zod'
 import {STUDIO_API_VERSION} from '../schemas/fields.ts'
 import {formatDuration} from './audio-checks.ts'
 import {readAudioFacts, type AudioFacts} from './audio-metadata.ts'
+import {durationChoice, replaceQuestion, unreadMessage} from './lib/audio-reading.ts'
 
 const audioFileValueSchema = z.object({
   asset: z.object({_ref: z.string()}).optional(),
@@ -25,7 +26,7 @@ const audioFileValueSchema = z.object({
 })
 const assetSchema = z.object({size: z.number(), mimeType: z.string()}).nullable()
 
-type Reading = {state: 'reading'} | {state: 'unreadable'} | {state: 'read'; facts: AudioFacts; assetBefore?: string}
+type Reading = {state: 'reading'} | {state: 'read'; facts: AudioFacts; assetBefore?: string}
 
 /** Gives the episode's `audioFile` field its input (schemas cannot import JSX: the server reads them). */
 export const episodeAudioPlugin = definePlugin({
@@ -44,7 +45,9 @@ function EpisodeAudioInput(props: InputProps) {
  * The episode's audio upload, which describes itself: the default file input, plus the duration read
  * from the picked or dropped file in the browser (music-metadata). Once the upload has become an
  * asset, the duration is kept on the file (`durationSeconds`, for validation) and fills the episode's
- * `duration`; the byte length and type shown are the asset's, as the feed encloses them.
+ * `duration`, unless the editor typed another one there: then the input asks before replacing it.
+ * Only a reading that can be trusted counts (plugin/lib/audio-reading.ts), and a reading is bounded
+ * in bytes, reads and time. The byte length and type shown are the asset's, as the feed encloses them.
  */
 function AudioFileInput(props: ObjectInputProps) {
   const {onChange} = props
@@ -52,20 +55,29 @@ function AudioFileInput(props: ObjectInputProps) {
   const assetRef = value.asset?._ref
   const documentId = useFormValue(['_id'])
   const {patch} = useDocumentOperation(getPublishedId(typeof documentId === 'string' ? documentId : ''), 'episode')
+  const typedDuration = useFormValue(['duration'])
+  const typed = typeof typedDuration === 'number' ? typedDuration : undefined
   const [reading, setReading] = useState<Reading>()
+  // A reading the editor is asked about, since it would replace the duration they typed.
+  const [question, setQuestion] = useState<number>()
   const asset = useAsset(assetRef)
   const latestRef = useRef(assetRef)
   latestRef.current = assetRef
+  const readingRef = useRef<AbortController>(undefined)
 
   const readFile = (file: File | undefined) => {
     if (!file) return
     const assetBefore = latestRef.current
+    readingRef.current?.abort()
+    const controller = new AbortController()
+    readingRef.current = controller
     setReading({state: 'reading'})
-    readAudioFacts(file).then(
-      (facts) => setReading({state: 'read', facts, assetBefore}),
-      () => setReading({state: 'unreadable'}),
-    )
+    setQuestion(undefined)
+    void readAudioFacts(file, {signal: controller.signal}).then((facts) => {
+      if (!controller.signal.aborted) setReading({state: 'read', facts, assetBefore})
+    })
   }
+  useEffect(() => () => readingRef.current?.abort(), [])
 
   // Applied once the upload this file started has become an asset (a new reference, no upload pending).
   const measured = reading?.state === 'read' ? reading.facts.durationSeconds : undefined
@@ -73,9 +85,11 @@ function AudioFileInput(props: ObjectInputProps) {
   useEffect(() => {
     if (!uploaded || value._upload !== undefined || measured === undefined) return
     if (value.durationSeconds === measured) return
+    const choice = durationChoice({typed, previousReading: value.durationSeconds, reading: measured})
     onChange([setIfMissing({_type: 'file'}), set(measured, ['durationSeconds'])])
-    patch.execute([{set: {duration: measured}}])
-  }, [uploaded, measured, value._upload, value.durationSeconds, onChange, patch])
+    if (choice === 'set') patch.execute([{set: {duration: measured}}])
+    if (choice === 'ask') setQuestion(measured)
+  }, [uploaded, measured, typed, value._upload, value.durationSeconds, onChange, patch])
 
   // A removed file takes its measured duration with it, so validation never compares against it.
   useEffect(() => {
@@ -98,6 +112,16 @@ function AudioFileInput(props: ObjectInputProps) {
         durationSeconds={assetRef === undefined ? undefined : value.durationSeconds}
         asset={assetRef === undefined ? undefined : asset}
       />
+      {question !== undefined && typed !== undefined && typed !== question && assetRef !== undefined && (
+        <ReplaceDuration
+          typed={typed}
+          reading={question}
+          onUse={() => {
+            patch.execute([{set: {duration: question}}])
+            setQuestion(undefined)
+          }}
+        />
+      )}
     </Stack>
   )
 }
@@ -109,10 +133,10 @@ function AudioSummary(props: {
 }) {
   const {reading, durationSeconds, asset} = props
   if (reading?.state === 'reading') return <Text size={1}>קורא את משך הקובץ…</Text>
-  if (reading?.state === 'unreadable' || (reading?.state === 'read' && reading.facts.durationSeconds === undefined))
+  if (reading?.state === 'read' && reading.facts.durationSeconds === undefined)
     return (
-      <Card tone="caution" padding={2} radius={2}>
-        <Text size={1}>לא הצלחנו לקרוא את משך הקובץ: הקלידו אותו בשדה "משך".</Text>
+      <Card tone="caution" padding={2} radius={2} dir="rtl" data-testid="audio-file-unread">
+        <Text size={1}>{unreadMessage(reading.facts.unread)}</Text>
       </Card>
     )
   if (durationSeconds === undefined && asset === undefined) return null
@@ -125,6 +149,19 @@ function AudioSummary(props: {
     <Text size={1} muted data-testid="audio-file-facts">
       מהקובץ: {parts.join(' · ')}
     </Text>
+  )
+}
+
+/** Asks before the file's duration replaces the one the editor typed, right to left. */
+function ReplaceDuration(props: {typed: number; reading: number; onUse: () => void}) {
+  const {message, button} = replaceQuestion(props.typed, props.reading)
+  return (
+    <Card tone="caution" padding={2} radius={2} dir="rtl" data-testid="audio-duration-question">
+      <Flex align="center" gap={3} wrap="wrap">
+        <Text size={1}>{message}</Text>
+        <Button mode="ghost" tone="primary" fontSize={1} padding={2} text={button} onClick={props.onUse} />
+      </Flex>
+    </Card>
   )
 }
 
