@@ -141,6 +141,7 @@ export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies)
         undefined,
         now,
         restored.items,
+        restored.history,
       )
       // Other code's bytes, or a catalog missing damaged items, are a fallback for a source that
       // fails at start: a read replaces them in full, whatever the fingerprint says.

@@ -3,6 +3,7 @@ import {createDocument} from 'zod-openapi'
 import {DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT} from './v1/contract.ts'
 import {API_V1_PREFIX} from './v1/links.ts'
 import {CHAPTERS_CONTENT_TYPE, chaptersDocumentSchema} from './v1/chapters.ts'
+import {CHANGES_DEFAULT_LIMIT, CHANGES_MAX_LIMIT, changesEnvelope} from './v1/changes.ts'
 import {DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, SEARCH_QUERY_MAX_LENGTH, searchEnvelope} from './v1/search.ts'
 import {
   bulkSchema,
@@ -67,6 +68,21 @@ const searchParameters = z.object({
     .meta({description: `Hits to return, best first, 1 to ${MAX_SEARCH_LIMIT}.`}),
 })
 
+const changesParameters = z.object({
+  since: z.string().optional().meta({
+    description:
+      "A Catalog-Version token: the `next_token` of your last answer, or the `Catalog-Version` header of any response (all.json's, say). Without it, every item is a change (an initial sync).",
+  }),
+  limit: z
+    .int()
+    .min(1)
+    .max(CHANGES_MAX_LIMIT)
+    .default(CHANGES_DEFAULT_LIMIT)
+    .optional()
+    .meta({description: `Changes per page, 1 to ${CHANGES_MAX_LIMIT}.`}),
+  cursor: z.string().optional().meta({description: 'The `next_cursor` of the previous page of the same answer.'}),
+})
+
 const conditionalHeaders = z.object({
   'if-none-match': z.string().optional().meta({
     description: 'An ETag from an earlier response (lists and `*` accepted; weak comparison). A match gives 304.',
@@ -123,6 +139,8 @@ function operation(options: {
   page?: boolean
   /** Query parameters of its own, and what a 400 says about them. */
   query?: {parameters: z.ZodObject; badRequest: string}
+  /** What a 410 means here besides v1's sunset. */
+  gone?: string
   mediaType?: string
 }) {
   const query = options.page ? pageParameters : options.query?.parameters
@@ -164,7 +182,7 @@ function operation(options: {
         ),
         405: problem('Only GET and HEAD are allowed.', z.object({allow: z.literal('GET, HEAD')})),
         410: problem(
-          'v1 has passed its `Sunset` date; the `Link` header names the successor version.',
+          `${options.gone ?? ''}v1 has passed its \`Sunset\` date; the \`Link\` header names the successor version.`,
           z.object({link: z.string()}),
         ),
         429: problem(
@@ -284,6 +302,20 @@ export function buildOpenApiDocument(settings: OpenApiSettings) {
           description: 'Episodes, meetups and voices in one document; use it instead of looping the three lists.',
           tag: 'Service',
           schema: bulkSchema,
+        }),
+        '/changes.json': operation({
+          operationId: 'getChanges',
+          summary: 'What changed since a token',
+          description:
+            'Every item whose served bytes differ between the version `since` names and now, each once in its state now, ordered by type and slug: an edit, a new item, a deletion or unpublishing (`deleted: true`), a slug rename (a deletion of the old slug and the new one), and an item changed through another document (a voice renamed changes the episodes naming it). Drafts, release versions and episodes scheduled ahead never appear; a scheduled episode appears when it is released. Without `since`, the whole catalog (an initial sync). The server remembers every version of the last 30 days and at least the last 1,000 (up to 100,000 versions and 200,000 item changes), across restarts with SNAPSHOT_DIR.',
+          tag: 'Service',
+          schema: changesEnvelope,
+          query: {
+            parameters: changesParameters,
+            badRequest:
+              'A `since` that is not a Catalog-Version token, a bad `limit` or `cursor`, or a malformed URL. The detail says to start again without `since`.',
+          },
+          gone: 'A `since` this server no longer remembers (older than its history): start again without `since`. Or: ',
         }),
         '/search.json': operation({
           operationId: 'searchCatalog',

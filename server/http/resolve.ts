@@ -3,6 +3,7 @@ import type {PageRequest, Snapshot} from '../snapshot/snapshot.ts'
 import type {Representation} from '../snapshot/representation.ts'
 import {SLUG_MAX_LENGTH, SLUG_PATTERN} from '../api/v1/contract.ts'
 import {parseSearchRequest} from '../api/v1/search.ts'
+import {parseChangesRequest} from '../api/v1/changes.ts'
 import {API_V1_PREFIX, COLLECTION_PATTERN, isCollectionName, type CollectionName} from '../api/v1/links.ts'
 
 const SANDBOX_PREFIX = '/sandbox'
@@ -11,6 +12,7 @@ export const ITEM_PATH = new RegExp(`^/(${COLLECTION_PATTERN})/([^/]*)\\.json$`)
 export const CHAPTERS_PATH = /^\/episodes\/([^/]*)\/chapters\.json$/
 const DOCUMENT_PATHS = new Set(['/index.json', '/all.json'])
 const SEARCH_PATH = '/search.json'
+const CHANGES_PATH = '/changes.json'
 const SINGULAR: Record<CollectionName, string> = {episodes: 'episode', meetups: 'meetup talk', voices: 'speaker'}
 
 /**
@@ -18,7 +20,8 @@ const SINGULAR: Record<CollectionName, string> = {episodes: 'episode', meetups: 
  * at all: such a path answers other methods with 405, any other path is a 404 whatever the method.
  */
 export type Resolution =
-  {found: true; representation: Representation} | {found: false; names: boolean; status: 400 | 404; detail: string}
+  | {found: true; representation: Representation}
+  | {found: false; names: boolean; status: 400 | 404 | 410; detail: string}
 
 /**
  * The one reading of `/api/v1` (and `/api/v1/sandbox`) URLs, used by the fast path and the Express
@@ -33,6 +36,14 @@ export function resolveCatalogPath(snapshot: Snapshot, publicBaseUrl: string, pa
     return parsed.ok
       ? {found: true, representation: snapshot.searchPage(parsed.request)}
       : {found: false, names: true, status: 400, detail: parsed.reason}
+  }
+  if (catalogPath === CHANGES_PATH) {
+    const parsed = parseChangesRequest(new URLSearchParams(query))
+    if (!parsed.ok) return {found: false, names: true, status: 400, detail: parsed.reason}
+    const page = snapshot.changesPage(parsed.request)
+    return page.ok
+      ? {found: true, representation: page.representation}
+      : {found: false, names: true, status: 410, detail: page.detail}
   }
   if (catalogPath.endsWith('/chapters.json')) return resolveChapters(snapshot, publicBaseUrl, catalogPath)
   const {collection, itemCollection, slug} = splitCatalogPath(catalogPath)

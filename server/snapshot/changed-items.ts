@@ -1,5 +1,4 @@
 import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
-import type {Snapshot} from './snapshot.ts'
 
 /** An item whose served bytes differ between two snapshots: edited, or present in only one of them. */
 export interface ChangedItem {
@@ -8,12 +7,18 @@ export interface ChangedItem {
   change: 'edited' | 'added' | 'removed'
 }
 
+/** What the comparison reads of a snapshot (snapshot.ts's Snapshot, which builds its history with it). */
+export interface ComparedSnapshot {
+  item(collection: CollectionName, slug: string): {readonly etag: string} | undefined
+  slugsToCompare(collection: CollectionName, earlier: this): Iterable<string>
+}
+
 /**
  * The items whose ETags differ between `previous` and `next`, comparing only the slugs an edit
  * touched when `next` was made from `previous` (every slug of both otherwise). The CDN purge plan
  * and the MCP listen streams both read this one comparison.
  */
-export function changedItems(previous: Snapshot, next: Snapshot): ChangedItem[] {
+export function changedItems<S extends ComparedSnapshot>(previous: S, next: S): ChangedItem[] {
   const changed: ChangedItem[] = []
   for (const collection of COLLECTION_NAMES) {
     for (const slug of next.slugsToCompare(collection, previous)) {

@@ -5,6 +5,7 @@ import {z} from 'zod'
 import {PROBLEM_SEVERITIES, PROBLEM_SOURCES, type Catalog, type CatalogEntry} from '../api/v1/catalog.ts'
 import {episodeSchema, type Episode, type Meetup, type Voice} from '../api/v1/contract.ts'
 import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
+import {ChangeHistory} from './change-history.ts'
 import {strongEtag} from './representation.ts'
 import type {KnownItem, KnownItems, Snapshot} from './snapshot.ts'
 import {mappedSettingsSchema} from '../api/v1/podcast-settings.ts'
@@ -23,6 +24,8 @@ interface SavedCatalog {
   otherCode: boolean
   /** Items whose bytes did not match their checksum: left out of `catalog` and `items`, never served. */
   refused: RefusedItem[]
+  /** The change feed's history as saved; undefined when it could not be read (tokens before the restart are then unknown). */
+  history: ChangeHistory | undefined
 }
 
 /** A saved item left out because its bytes were damaged. */
@@ -49,7 +52,7 @@ export interface SnapshotFile {
   save(snapshot: Snapshot, fingerprint: string): Promise<void>
 }
 
-const FORMAT = 4
+const FORMAT = 5
 /**
  * The fingerprint a snapshot from a per-document build is saved with: no source's fingerprint equals
  * it, so the start that restores it serves it and still reads the source in full behind it.
@@ -83,6 +86,8 @@ const headerSchema = z.object({
   podcast: mappedSettingsSchema.nullable(),
   /** Episodes held back until their release time: never served yet, so kept as values, not bytes. */
   scheduled: z.array(z.object({documentId: z.string(), updatedAt: z.string(), value: episodeSchema})),
+  /** The change feed's history up to this snapshot (change-history.ts), so its tokens outlive a restart. */
+  history: z.unknown().optional(),
 })
 
 const digestOf = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('base64url')
@@ -155,6 +160,7 @@ export function openSnapshotFile(directory: string, settings: unknown, code: str
         fingerprint: header.fingerprint,
         otherCode: header.key !== key,
         refused,
+        history: ChangeHistory.restored(header.history),
       }
     },
     async save(snapshot, fingerprint) {
@@ -178,6 +184,7 @@ export function openSnapshotFile(directory: string, settings: unknown, code: str
         problems: snapshot.catalog.problems,
         podcast: snapshot.catalog.podcast,
         scheduled: snapshot.catalog.scheduled ?? [],
+        history: snapshot.history,
         items: Object.fromEntries(
           COLLECTION_NAMES.map((collection) => [collection, (records[collection] ?? []).map((item) => item.record)]),
         ),

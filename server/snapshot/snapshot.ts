@@ -31,6 +31,10 @@ import {listsAfterEdit, listsOf, type CollectionLists, type EntryParts} from './
 import {siteDocumentsOnFirstUse, type SiteDocument} from './site-documents-on-first-use.ts'
 import {BULK_KEY, INDEX_KEY, itemKey, listKey, type SurrogateKeying} from './surrogate-keys.ts'
 import {searchPage} from './search-page.ts'
+import {ChangeHistory} from './change-history.ts'
+import {changesPage, type ChangesPageResult, type ChangesPageSource} from './changes-page.ts'
+import {changedItems} from './changed-items.ts'
+import type {ChangesRequest} from '../api/v1/changes.ts'
 import type {SearchRequest} from '../api/v1/search.ts'
 
 export interface PageRequest {
@@ -81,6 +85,10 @@ export interface Snapshot {
   listPage(collection: CollectionName, request: PageRequest): PageResult
   /** A search's answer (search-page.ts): MCP's ranking, built on first request and kept beside the pages. */
   searchPage(request: SearchRequest): Representation<Buffer>
+  /** The versions served up to this one and the items each changed: what a change-feed token is read against. */
+  readonly history: ChangeHistory
+  /** A change-feed page (changes-page.ts): what changed since a token, or why the token is unknown (a 410). */
+  changesPage(request: ChangesRequest): ChangesPageResult
   /**
    * The slugs whose items may differ from `earlier`'s, for comparing two snapshots: the few an edit
    * touched when this snapshot's list was made from `earlier`'s, or else every slug of both.
@@ -153,6 +161,8 @@ export function buildSnapshot(
   previous: Snapshot | undefined,
   now: Date,
   known?: KnownItems,
+  /** A restored snapshot's history (saved with it): continued when it ends at this snapshot's version. */
+  restoredHistory?: ChangeHistory,
 ): Snapshot {
   const {links} = settings
   const previousStates = previous && collectionStates.get(previous)
@@ -242,7 +252,38 @@ export function buildSnapshot(
   // Site documents are dated against the previous ones, which are read now, so that nothing the
   // new snapshot keeps refers to its predecessor (a chain of retired snapshots would never be freed).
   const earlierSite = previous?.builtSiteDocuments()
-  return assembleSnapshot({catalog, settings, states, version, builtAt: now, contentLastModified, index, earlierSite})
+  const history = historyCell()
+  const snapshot = assembleSnapshot({
+    catalog,
+    settings,
+    states,
+    version,
+    builtAt: now,
+    contentLastModified,
+    index,
+    earlierSite,
+    history,
+  })
+  history.value = previous
+    ? previous.history.after(version, now.getTime(), itemChanges(previous, snapshot))
+    : restoredHistory?.head === version
+      ? restoredHistory
+      : ChangeHistory.startingAt(version)
+  return snapshot
+}
+
+/** Set once, right after the snapshot is made: its history compares it with the previous one. */
+function historyCell(): {value: ChangeHistory | undefined} {
+  return {value: undefined}
+}
+
+/** What `next` changed against `previous`, each item with its ETag before. */
+function itemChanges(previous: Snapshot, next: Snapshot) {
+  return changedItems(previous, next).map(({collection, slug}) => ({
+    collection,
+    slug,
+    before: previous.item(collection, slug)?.etag ?? null,
+  }))
 }
 
 interface SnapshotParts {
@@ -255,6 +296,7 @@ interface SnapshotParts {
   index: Representation<Buffer>
   /** The previous snapshot's site documents, to keep their dates where the bytes did not change. */
   earlierSite: ReadonlyMap<string, Representation> | undefined
+  history: {readonly value: ChangeHistory | undefined}
 }
 
 /** The snapshot object itself, made in a scope that cannot see the previous snapshot. */
@@ -307,6 +349,7 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
   }
 
   const item = (collection: CollectionName, slug: string) => states[collection].bySlug.get(slug)
+  const keysMemo: ChangesPageSource['keysMemo'] = new Map()
   // Served under the episode's own surrogate key: its chapters change only with its item's bytes.
   const chapters = (slug: string): Representation<Buffer> | undefined => {
     const episodeItem = item('episodes', slug)
@@ -365,6 +408,24 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
     listPage,
     searchPage: (request: SearchRequest) =>
       searchPage({searched: snapshot, version, contentLastModified, pages: pageCache, keying}, request),
+    get history() {
+      return historyOf(parts.history)
+    },
+    changesPage: (request: ChangesRequest) =>
+      changesPage(
+        {
+          version,
+          contentLastModified,
+          history: historyOf(parts.history),
+          item,
+          slugs: (collection: CollectionName) => states[collection].keys.map((key) => key[1]),
+          links: settings.links,
+          pages: pageCache,
+          keying,
+          keysMemo,
+        },
+        request,
+      ),
     slugsToCompare: (collection: CollectionName, earlier: Snapshot) =>
       slugsToCompare(states[collection], collectionStates.get(earlier)?.[collection]),
     collectionDigest: (collection: CollectionName) => states[collection].digest,
@@ -445,4 +506,9 @@ function latest(entries: readonly CatalogEntry<unknown>[]): Date | undefined {
   let newest = Number.NEGATIVE_INFINITY
   for (const entry of entries) newest = Math.max(newest, Date.parse(entry.updatedAt))
   return Number.isFinite(newest) ? new Date(newest) : undefined
+}
+
+function historyOf(cell: {readonly value: ChangeHistory | undefined}): ChangeHistory {
+  if (!cell.value) throw new Error('the history of a snapshot is read before buildSnapshot set it')
+  return cell.value
 }

@@ -72,6 +72,7 @@ describe('the OpenAPI document', () => {
       ['/voices.json', 'listVoices', 'Voices', false, true],
       ['/voices/{slug}.json', 'getVoice', 'Voices', true, false],
       ['/all.json', 'getEverything', 'Service', false, false],
+      ['/changes.json', 'getChanges', 'Service', false, true],
       ['/search.json', 'searchCatalog', 'Search', false, false],
     ])
     expect(document.paths?.['/all.json']?.get?.responses?.['405']).toMatchObject({
@@ -99,7 +100,7 @@ describe('the OpenAPI document', () => {
     const selfExplained =
       /\.responses\.((200|304)\.headers\.(cache-control|ratelimit-policy)|405\.headers\.allow|410\.headers\.link)$/
     expect(undescribed.filter((path) => !selfExplained.test(path))).toEqual([])
-    expect(Object.keys(document.paths ?? {}).length).toBe(10)
+    expect(Object.keys(document.paths ?? {}).length).toBe(11)
   })
 
   it('says HEAD is accepted, which operations page and which take a slug', () => {
@@ -120,6 +121,7 @@ describe('the OpenAPI document', () => {
     expect(parameters('/voices/{slug}.json')).toEqual(['path:slug', ...CONDITIONAL])
     expect(parameters('/all.json')).toEqual(CONDITIONAL)
     expect(parameters('/search.json')).toEqual(['query:q', 'query:limit', ...CONDITIONAL])
+    expect(parameters('/changes.json')).toEqual(['query:since', 'query:limit', 'query:cursor', ...CONDITIONAL])
     expect(get('/episodes.json')?.responses?.['400']).toMatchObject({
       description: 'A bad `limit` or `cursor`, or a malformed URL.',
     })

@@ -22,6 +22,7 @@ describe('the OpenAPI document', () => {
     expect(openApiDocument.security).toEqual([])
     expect(operations.map((operation) => operation.operationId).sort()).toEqual(
       [
+        'getChanges',
         'getEpisode',
         'getEpisodeChapters',
         'getEverything',

@@ -59,6 +59,7 @@ describe('the developer portal in Chromium', () => {
       'getVoice',
       'getEverything',
       'searchCatalog',
+      'getChanges',
     ]) {
       expect(await page.locator(`#op-${operationId}`).count(), operationId).toBe(1)
     }

@@ -40,6 +40,7 @@ describe('endpoints', () => {
     expect(data.endpoints.getEpisode).toBe('http://api.test/api/v1/episodes/{slug}.json')
     expect(Object.keys(data.endpoints).sort()).toEqual(
       [
+        'getChanges',
         'getEpisode',
         'getEverything',
         'getMeetup',

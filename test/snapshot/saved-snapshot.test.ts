@@ -120,7 +120,7 @@ describe('a saved snapshot', () => {
     const [digest, header = ''] = (lines[0] ?? '').split(/ (.*)/s)
     expect(digest).toBe(createHash('sha256').update(header).digest('base64url'))
     expect(JSON.parse(header)).toMatchObject({
-      format: 4,
+      format: 5,
       fingerprint: 'f',
       savedAt: Date.parse('2026-02-02T00:00:00Z'),
       items: {

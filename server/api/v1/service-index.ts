@@ -35,6 +35,7 @@ export function buildServiceIndex(links: Links, settings: ServiceIndexSettings):
       getVoice: links.apiPath('voices/{slug}.json'),
       getEverything: links.apiPath('all.json'),
       searchCatalog: links.apiPath('search.json?q={q}'),
+      getChanges: links.apiPath('changes.json?since={token}'),
     },
   }
 }

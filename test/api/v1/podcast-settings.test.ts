@@ -438,6 +438,7 @@ describe('the service index', () => {
         getVoice: 'http://api.test/api/v1/voices/{slug}.json',
         getEverything: 'http://api.test/api/v1/all.json',
         searchCatalog: 'http://api.test/api/v1/search.json?q={q}',
+        getChanges: 'http://api.test/api/v1/changes.json?since={token}',
       },
     })
   })

@@ -1,0 +1,120 @@
+import {z} from 'zod'
+import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
+
+/** An item a served version changed, with its ETag in the version before (null: not served then). */
+export interface ItemChange {
+  collection: CollectionName
+  slug: string
+  before: string | null
+}
+
+/** What one newly served version changed. */
+export interface VersionChange {
+  version: string
+  /** When it was first served, ms since the epoch. */
+  at: number
+  items: readonly ItemChange[]
+}
+
+/** Every version of the last 30 days is kept, and at least the last 1,000, within the two bounds below. */
+export const HISTORY_MIN_VERSIONS = 1000
+export const HISTORY_MIN_AGE_MS = 30 * 24 * 60 * 60 * 1000
+/** Bounds that no rate of edits can pass: the oldest versions go first. */
+const HISTORY_MAX_VERSIONS = 100_000
+const HISTORY_MAX_ITEM_CHANGES = 200_000
+
+const historySchema = z.object({
+  base: z.string(),
+  entries: z.array(
+    z.object({
+      version: z.string(),
+      at: z.number(),
+      items: z.array(z.object({collection: z.enum(COLLECTION_NAMES), slug: z.string(), before: z.string().nullable()})),
+    }),
+  ),
+})
+export type SavedHistory = z.infer<typeof historySchema>
+
+/**
+ * The versions served, oldest first, each with the items it changed: what `changes.json` answers a
+ * token from. Immutable: each served version makes a new history, so a snapshot holds the one that
+ * ends at its own version. A token is a version: `base` (the oldest one a token may name) or any
+ * version recorded after it.
+ */
+export class ChangeHistory {
+  readonly base: string
+  readonly entries: readonly VersionChange[]
+  readonly #itemChanges: number
+
+  private constructor(base: string, entries: readonly VersionChange[], itemChanges: number) {
+    this.base = base
+    this.entries = entries
+    this.#itemChanges = itemChanges
+  }
+
+  /** A history that knows only `version`: tokens older than it are unknown. */
+  static startingAt(version: string): ChangeHistory {
+    return new ChangeHistory(version, [], 0)
+  }
+
+  /** A history read back from a saved snapshot; undefined when it is not one. */
+  static restored(saved: unknown): ChangeHistory | undefined {
+    const parsed = historySchema.safeParse(saved)
+    if (!parsed.success) return undefined
+    const {base, entries} = parsed.data
+    return new ChangeHistory(
+      base,
+      entries,
+      entries.reduce((sum, entry) => sum + entry.items.length, 0),
+    )
+  }
+
+  /** The version the history ends at: the newest served. */
+  get head(): string {
+    return this.entries.at(-1)?.version ?? this.base
+  }
+
+  /** This history with `version` served next, having changed `items`; bounded, the oldest first out. */
+  after(version: string, at: number, items: readonly ItemChange[]): ChangeHistory {
+    if (version === this.head) return this
+    const entries = [...this.entries, {version, at, items}]
+    let base = this.base
+    let itemChanges = this.#itemChanges + items.length
+    let dropped = 0
+    const kept = () => entries.length - dropped
+    for (;;) {
+      const oldest = entries[dropped]
+      if (!oldest || kept() <= 1) break
+      const overBounds = kept() > HISTORY_MAX_VERSIONS || itemChanges > HISTORY_MAX_ITEM_CHANGES
+      const pastMinimum = kept() > HISTORY_MIN_VERSIONS && at - oldest.at > HISTORY_MIN_AGE_MS
+      if (!overBounds && !pastMinimum) break
+      base = oldest.version
+      itemChanges -= oldest.items.length
+      dropped += 1
+    }
+    return new ChangeHistory(base, dropped === 0 ? entries : entries.slice(dropped), itemChanges)
+  }
+
+  /**
+   * The items changed since `token`, each once, with its ETag as of `token`; undefined when the
+   * token names no version this history holds (too old, or never served here).
+   */
+  since(token: string): ReadonlyMap<string, ItemChange> | undefined {
+    const start = token === this.base ? 0 : this.entries.findIndex((entry) => entry.version === token) + 1
+    if (start === 0 && token !== this.base) return undefined
+    const changed = new Map<string, ItemChange>()
+    for (const entry of this.entries.slice(start))
+      for (const item of entry.items) {
+        const key = itemKeyOf(item.collection, item.slug)
+        if (!changed.has(key)) changed.set(key, item)
+      }
+    return changed
+  }
+
+  toJSON(): SavedHistory {
+    return {base: this.base, entries: this.entries.map((entry) => ({...entry, items: [...entry.items]}))}
+  }
+}
+
+/** `episodes/ep-1-why-we-started`: an item's place in the change feed's order. */
+export const itemKeyOf = (collection: CollectionName, slug: string) => `${collection}/${slug}`
