@@ -22,7 +22,7 @@ export interface ListenLimits {
   maxQueuedEvents: number
 }
 
-export const LISTEN_LIMITS: ListenLimits = {maxStreams: 1024, maxStreamsPerClient: 1024 / 16, maxQueuedEvents: 256}
+const LISTEN_LIMITS: ListenLimits = {maxStreams: 1024, maxStreamsPerClient: 1024 / 16, maxQueuedEvents: 256}
 
 /** The protocol's in-band refusal of a listen (the SDK's own code for its capacity limit). */
 const LIMIT_REACHED = -32603

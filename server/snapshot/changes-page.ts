@@ -26,7 +26,7 @@ export interface ChangesPageSource {
 
 export type ChangesPageResult = {ok: true; representation: Representation<Buffer>} | {ok: false; detail: string}
 
-export interface ChangeKey {
+interface ChangeKey {
   key: string
   collection: CollectionName
   slug: string
@@ -54,10 +54,9 @@ export function changesPage(source: ChangesPageSource, request: ChangesRequest):
 
   const end = Math.min(start + request.limit, keys.length)
   const parts: Buffer[] = [Buffer.from('{"data":{"changes":[')]
-  for (let index = start; index < end; index++) {
-    const {collection, slug} = keys[index] as ChangeKey
+  for (const [offset, {collection, slug}] of keys.slice(start, end).entries()) {
     const item = source.item(collection, slug)
-    const head = `${index > start ? ',' : ''}{"type":"${TYPE_OF[collection]}","slug":${JSON.stringify(slug)},"deleted":${item ? 'false,"item":' : 'true}'}`
+    const head = `${offset > 0 ? ',' : ''}{"type":"${TYPE_OF[collection]}","slug":${JSON.stringify(slug)},"deleted":${item ? 'false,"item":' : 'true}'}`
     parts.push(Buffer.from(head))
     if (item) parts.push(item.body.subarray(ITEM_OPEN.length, item.body.length - 1), Buffer.from('}'))
   }
