@@ -4,6 +4,7 @@ import {z} from 'zod'
 import {DEFAULT_PAGE_LIMIT} from '../api/v1/contract.ts'
 import {API_V1_PREFIX, COLLECTION_PATTERN, isCollectionName, type CollectionName} from '../api/v1/links.ts'
 import {chaptersPath} from '../api/v1/chapters.ts'
+import {parseChangesRequest} from '../api/v1/changes.ts'
 import {parseSearchRequest} from '../api/v1/search.ts'
 import {PROBLEM_STATUSES, problemAnchor, problemTitle} from '../http/problem.ts'
 import {MAX_URL_LENGTH} from '../http/request-listener.ts'
@@ -138,6 +139,9 @@ function schemaTable(name: string, schema: RenderedSchema): string {
 // An OpenAPI path (`/episodes/{slug}.json`) and a list path relative to the API prefix.
 const CHAPTERS_OPERATION_PATH = '/episodes/{slug}/chapters.json'
 const SEARCH_OPERATION_PATH = '/search.json'
+const CHANGES_OPERATION_PATH = '/changes.json'
+/** The change feed's example: the first change of an initial sync. */
+const CHANGES_EXAMPLE = `${API_V1_PREFIX}${CHANGES_OPERATION_PATH}?limit=1`
 /** The search example: a Hebrew loanword that finds the English tag (ריאקט finds react). */
 const SEARCH_EXAMPLE = `${API_V1_PREFIX}${SEARCH_OPERATION_PATH}?q=${encodeURIComponent('ריאקט')}&limit=3`
 const OPERATION_PATH = new RegExp(`^/(${COLLECTION_PATTERN})(/\\{slug\\})?\\.json$`)
@@ -146,6 +150,7 @@ const LIST_DOCUMENT_PATH = new RegExp(`^(${COLLECTION_PATTERN})\\.json$`)
 /** The URL an operation's example and try-it use: the first item, or a list page of one (the first page where `limit` is not served). */
 function examplePath(path: string, snapshot: Snapshot, staticExport: boolean): string {
   if (path === SEARCH_OPERATION_PATH) return SEARCH_EXAMPLE
+  if (path === CHANGES_OPERATION_PATH) return CHANGES_EXAMPLE
   if (path === CHAPTERS_OPERATION_PATH) {
     const chaptered = snapshot.catalog.episodes.find((entry) => entry.value.chapters)
     return `${API_V1_PREFIX}/${chaptersPath(chaptered?.value.slug ?? 'example')}`
@@ -172,6 +177,11 @@ function exampleBody(url: string, snapshot: Snapshot): string {
   if (`/${path}` === SEARCH_OPERATION_PATH) {
     const search = parseSearchRequest(new URLSearchParams(query))
     return search.ok ? pretty(JSON.parse(snapshot.searchPage(search.request).body.toString('utf8'))) : ''
+  }
+  if (`/${path}` === CHANGES_OPERATION_PATH) {
+    const changes = parseChangesRequest(new URLSearchParams(query))
+    const page = changes.ok ? snapshot.changesPage(changes.request) : undefined
+    return page?.ok ? pretty(JSON.parse(page.representation.body.toString('utf8'))) : ''
   }
   const list = LIST_DOCUMENT_PATH.exec(path)?.[1]
   const representation = query && isCollectionName(list) ? snapshot.listPage(list, {limit: 1, cursor: null}) : undefined
@@ -231,7 +241,7 @@ function operationSection(
 <div class="scroll"><table><thead><tr><th>Parameter</th><th>In</th><th>Type</th><th>Notes</th></tr></thead><tbody>${parameters}</tbody></table></div>
 <ul class="responses">${responses}</ul>
 <details class="example" open><summary>Example response: ${code(example)}</summary><pre><code class="example-body">${escape(exampleBody(example, snapshot))}</code></pre></details>
-<p><button type="button" data-try="${escape(example)}" data-out="try-${id}">Try it: GET ${escape(example)}</button></p>
+<p><button type="button" data-try="${escape(example)}" data-out="try-${id}">Try it: GET ${escape(decodeURI(example))}</button></p>
 <pre class="try-out" id="try-${id}" aria-live="polite"></pre>
 <details><summary>Code: curl, JavaScript, Python</summary>${codeSamples(`${base}${example}`)}</details></section>`
 }
@@ -252,7 +262,7 @@ export function buildDeveloperPortal(input: {
   const document = renderedDocument.parse(openapi)
   // Static files cannot answer a query: a static copy has no search.
   const operations = Object.entries(document.paths)
-    .filter(([path]) => !(staticExport && path === SEARCH_OPERATION_PATH))
+    .filter(([path]) => !(staticExport && (path === SEARCH_OPERATION_PATH || path === CHANGES_OPERATION_PATH)))
     .map(([path, item]) => operationSection(path, item.get, {snapshot, base, staticExport}))
   const schemas = Object.entries(document.components.schemas).map(([name, schema]) => schemaTable(name, schema))
   const sample = snapshot.catalog.episodes[0]?.value
@@ -280,7 +290,7 @@ pre{background:#1d2330;color:#e8ecf5;padding:1rem;border-radius:6px;overflow-x:a
 table{border-collapse:collapse;width:100%;margin:.5rem 0 1rem;font-size:15px}th,td{border:1px solid #dde3f0;padding:.35rem .5rem;text-align:start;vertical-align:top}th{background:#f2f4fa}
 .operation{border:1px solid #dde3f0;border-radius:8px;padding:0 1rem;margin:1rem 0;background:#fff}.method{background:#1f7a4d;color:#fff;border-radius:4px;padding:.1rem .45rem;font-size:.8em}
 small{color:#5b6477;font-weight:normal}.sample{background:#fff;border:1px solid #dde3f0;border-radius:6px;padding:.6rem 1rem}
-.scroll{overflow-x:auto}button{font:inherit;padding:.3rem .8rem;border-radius:5px;border:1px solid #1d2a4d;background:#1d2a4d;color:#fff;cursor:pointer}
+.scroll{overflow-x:auto}button{font:inherit;max-width:100%;overflow-wrap:anywhere;text-align:start;padding:.3rem .8rem;border-radius:5px;border:1px solid #1d2a4d;background:#1d2a4d;color:#fff;cursor:pointer}
 .try-out:empty{display:none}#search{font:inherit;width:100%;max-width:14rem;margin-inline-end:1rem;padding:.35rem .6rem;border:1px solid #c4cbe0;border-radius:5px;box-sizing:border-box}
 details{margin:.5rem 0}summary{cursor:pointer}
 @media (max-width:40rem){header{padding:1.2rem 1rem}main{padding:1rem}nav{position:static;display:flex;flex-wrap:wrap;gap:.2rem .8rem}nav a{margin:0}h3 code{word-break:break-all}.scroll table{min-width:34rem}.operation{padding:0 .6rem}}
