@@ -291,14 +291,16 @@ export async function createCatalogService(
       stopWatching()
       clearInterval(reconcileTimer)
       releases.close()
+      // The build a last webhook started, then the newest snapshot saved, so the next start serves
+      // what this one served, never older: begun now, while clients drain, and again after the
+      // drain for what a last request started, in a share of the timeout the drain cannot take.
+      const persist = () => store.settled().then(() => saver?.flush())
+      const saving = persist()
       // A listen stream never ends by itself: ended gracefully first, it holds no connection open.
       await listenStreams.close()
-      await shutDown(timeoutMs)
+      await shutDown(Math.max(0, deadline - Date.now() - Math.min(SAVE_RESERVE_MS, timeoutMs / 4)))
       store.close()
-      // The build a last webhook started, then the newest snapshot saved: the next start serves
-      // what this one served, never older. Both within the shutdown timeout.
-      await within(store.settled(), deadline - Date.now())
-      await within(saver?.flush(), deadline - Date.now())
+      await within(saving.then(persist), deadline - Date.now())
       saver?.close()
       edge?.close()
       await redis?.close()
@@ -381,6 +383,9 @@ function bytesDependOn(config: Config) {
     content: config.content,
   }
 }
+
+/** The share of the shutdown timeout kept for the last save, at most: the drain of clients gets the rest. */
+const SAVE_RESERVE_MS = 2000
 
 /** Resolves when `work` settles or `ms` have passed, whichever is first; never rejects. */
 async function within(work: Promise<unknown> | undefined, ms: number): Promise<void> {

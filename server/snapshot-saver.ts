@@ -101,8 +101,13 @@ export function createSnapshotSaver(options: SnapshotSaverOptions): SnapshotSave
   return {
     served(snapshot) {
       // A reconcile that read the same content under the same fingerprint has nothing new to save.
-      if (saved && (saved.snapshot.deref() === snapshot || (fingerprintOf(snapshot) && saved.key === keyOf(snapshot))))
+      if (
+        saved &&
+        (saved.snapshot.deref() === snapshot || (fingerprintOf(snapshot) && saved.key === keyOf(snapshot)))
+      ) {
+        waiting = undefined // what waited is older than what is served, which the file already holds
         return
+      }
       waiting = snapshot
       schedule(refused === undefined ? saveAfterMs : retryMs)
     },

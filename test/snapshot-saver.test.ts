@@ -80,6 +80,18 @@ describe('the snapshot saver', () => {
     expect(saves.map((save) => save.version)).toEqual([edited.version])
   })
 
+  it('drops a waiting snapshot when the one served next is the one already saved', async () => {
+    const {file, saves} = recordingFile()
+    const saver = createSnapshotSaver({file, directory: '/saved', logger, probe: async () => undefined})
+    const [saved, edited] = snapshots
+    if (!saved || !edited) throw new Error('expected snapshots')
+    saver.alreadySaved(saved)
+    saver.served(edited)
+    saver.served(saved)
+    await vi.advanceTimersByTimeAsync(5000)
+    expect(saves, 'the file already holds what is served').toEqual([])
+  })
+
   it('says once that the directory refuses, keeps the newest waiting, and saves it once the directory takes it', async () => {
     const {file, saves, state} = recordingFile()
     state.refusing = 'EROFS: read-only file system'

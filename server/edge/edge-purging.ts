@@ -5,7 +5,7 @@ import type {SnapshotBuilder} from '../snapshot/store.ts'
 import {cloudflareAdapter} from './cloudflare-adapter.ts'
 import {fastlyAdapter} from './fastly-adapter.ts'
 import type {PurgeAdapter, PurgeFailure} from './purge-adapter.ts'
-import {planPurge} from './purge-plan.ts'
+import {planPurge, unchanged} from './purge-plan.ts'
 import {PurgeQueue, type PurgeQueueStatus} from './purge-queue.ts'
 import {createSurrogateKeying, GLOBAL_KEY, type SurrogateKeying} from '../snapshot/surrogate-keys.ts'
 import {varnishAdapter} from './varnish-adapter.ts'
@@ -150,7 +150,8 @@ export function createEdgePurging(options: EdgePurgingOptions): EdgePurging {
             )
             return {...restored, snapshot: {...saved, behindEdge: true}}
           }
-          if (edgeHolds !== null) edgeBaseline = saved.value
+          // Only one the store serves at once: a fallback (other code, damaged items) is read past.
+          if (edgeHolds !== null && !saved.otherCode && !saved.partial) edgeBaseline = saved.value
           return restored
         }
       return marked
@@ -164,18 +165,19 @@ export function createEdgePurging(options: EdgePurgingOptions): EdgePurging {
       const covered =
         coveredBy.get(snapshot) ??
         (lastAcceptedAt !== undefined && lastAcceptedAt >= buildStartedAt.getTime() ? accepted - 1 : accepted)
+      const baseline = edgeBaseline
+      edgeBaseline = undefined // read once, by the first snapshot served and the one after it
       if (!previous) {
         // The restored snapshot the edge already holds purges nothing; any other first snapshot
         // purges everything unless the file says the edge holds exactly its version.
-        const known = snapshot === edgeBaseline ? queue.knownEdgeVersion() : queue.knownPurgedVersion()
+        const known = snapshot === baseline ? queue.knownEdgeVersion() : queue.knownPurgedVersion()
+        if (snapshot === baseline) edgeBaseline = baseline
         queue.enqueue(known === snapshot.version ? [] : [GLOBAL_KEY], snapshot.version, covered)
         return
       }
       // The edge may hold any site document of the restored snapshot, built here or not: all are compared.
-      if (previous === edgeBaseline) {
-        edgeBaseline = undefined
+      if (previous === baseline && !unchanged(previous, snapshot))
         for (const path of previous.sitePaths) previous.site(path)
-      }
       queue.enqueue(planPurge(previous, snapshot, keying), snapshot.version, covered)
     },
     status: () => {

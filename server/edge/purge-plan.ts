@@ -13,6 +13,18 @@ import {
 } from '../snapshot/surrogate-keys.ts'
 
 /**
+ * Nothing any output is made from differs: the items (the version), the index and the podcast
+ * settings (the version covers the items only; the feed also changes with the settings).
+ */
+export function unchanged(previous: Snapshot, next: Snapshot): boolean {
+  return (
+    previous.version === next.version &&
+    previous.representation('index.json')?.etag === next.representation('index.json')?.etag &&
+    JSON.stringify(previous.catalog.podcast) === JSON.stringify(next.catalog.podcast)
+  )
+}
+
+/**
  * The surrogate keys whose documents differ between two snapshots, and nothing else: items whose
  * ETag changed or that came or went, lists whose digest changed (every page, cursor pages
  * included), the bulk document and every search answer, the index, and the site documents served
@@ -25,13 +37,7 @@ export function planPurge(
   keying: Pick<SurrogateKeying, 'effectiveKey'>,
 ): string[] {
   if (!previous) return [GLOBAL_KEY]
-  // The version covers the items only: the feed also changes with the podcast settings.
-  if (
-    previous.version === next.version &&
-    previous.representation('index.json')?.etag === next.representation('index.json')?.etag &&
-    JSON.stringify(previous.catalog.podcast) === JSON.stringify(next.catalog.podcast)
-  )
-    return []
+  if (unchanged(previous, next)) return []
   const keys = new Set<string>()
   for (const {collection, slug} of changedItems(previous, next))
     keys.add(keying.effectiveKey(itemKey(collection, slug), listKey(collection)))

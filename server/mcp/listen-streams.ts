@@ -22,6 +22,9 @@ export interface ListenLimits {
   maxQueuedEvents: number
 }
 
+/** How long a stream is given to take its graceful close at shutdown before it is cut. */
+const CLOSE_GRACE_MS = 1000
+
 const LISTEN_LIMITS: ListenLimits = {maxStreams: 1024, maxStreamsPerClient: 1024 / 16, maxQueuedEvents: 256}
 
 /** The protocol's in-band refusal of a listen (the SDK's own code for its capacity limit). */
@@ -173,6 +176,12 @@ export function createListenStreams(options: {
       // HTTP server's shutdown until its timeout.
       for (const stream of streams) stream.response.once('finish', () => stream.socket?.end())
       await Promise.all([...handlers].map((handler) => handler.close()))
+      // A client that stopped reading never takes its close frame: cut after a moment, so it cannot
+      // hold the process's shutdown (and the snapshot's last save) until the shutdown timeout.
+      const cut = setTimeout(() => {
+        for (const stream of streams) if (!stream.response.writableFinished) stream.response.destroy()
+      }, CLOSE_GRACE_MS).unref()
+      if (streams.every((stream) => stream.response.writableFinished)) clearTimeout(cut)
     },
   }
 }

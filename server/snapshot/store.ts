@@ -152,6 +152,7 @@ export async function createSnapshotStore<S = Snapshot>(
   let followUp: Promise<S> | undefined
   let retryTimer: NodeJS.Timeout | undefined
   let nextRetryAt: Date | undefined
+  let closed = false
 
   const merge = (change: PendingChange) => {
     if (change.kind === 'all' || pending?.kind === 'all') return void (pending = {kind: 'all'})
@@ -160,6 +161,7 @@ export async function createSnapshotStore<S = Snapshot>(
   }
 
   const scheduleRetry = () => {
+    if (closed) return
     const delay = Math.min(retryDelayMs * 2 ** (consecutiveFailures - 1), maxRetryDelayMs)
     clearTimeout(retryTimer)
     nextRetryAt = new Date(clock().getTime() + delay)
@@ -249,6 +251,7 @@ export async function createSnapshotStore<S = Snapshot>(
       while (running || followUp) await (followUp ?? running)?.catch(() => undefined)
     },
     close: () => {
+      closed = true
       clearImmediate(firstRead)
       clearTimeout(retryTimer)
     },
