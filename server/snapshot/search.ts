@@ -2,19 +2,11 @@ import MiniSearch, {type SearchResult} from 'minisearch'
 import type {Catalog} from '../api/v1/catalog.ts'
 import type {CollectionName} from '../api/v1/links.ts'
 import {DEVELOPER_TERMS, MIN_SKELETON, skeleton, surfaceForms, termsOf} from './hebrew-analysis.ts'
+import type {RankedHit} from '../api/v1/search.ts'
 import {words} from './hebrew-text.ts'
 
-export interface SearchHit {
-  collection: CollectionName
-  slug: string
-  title: string
-  url: string
-  api_url: string
-  /** MiniSearch's relevance (BM25+ with field boosts): the one order results come in. */
-  score: number
-  /** Where the item matches, cut around the first matching word. */
-  snippet: string
-}
+/** A hit as the search ranks it; the API gives it its shape (api/v1/search.ts). */
+export type SearchHit = RankedHit
 
 /** One item as it is searched: its identity and its text by field. */
 export interface SearchDocument {

@@ -3,15 +3,14 @@
 // deltas from each next_token, paged); seeded random edits of the dataset file (titles, deletions,
 // slug renames, new episodes, voice renames that change the episodes naming them, drafts, episodes
 // scheduled ahead), a restart in the middle; after each batch the mirror deep-equals `all.json`.
-import {copyFile, mkdtemp, readFile, rename, rm, writeFile} from 'node:fs/promises'
-import {tmpdir} from 'node:os'
+import {readFile, rename, rm, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {z} from 'zod'
 import {changesEnvelope} from '../../server/api/v1/changes.ts'
+import {copySampleDataset} from '../helpers/dataset-file.ts'
 import {eventually} from '../helpers/eventually.ts'
 import {startMainProcess, type MainProcess} from '../helpers/main-process.ts'
-import {SAMPLE_DATASET} from '../helpers/server.ts'
 
 const TYPES = {episodes: 'episode', meetups: 'meetup', voices: 'voice'} as const
 const item = z.looseObject({slug: z.string()})
@@ -47,9 +46,7 @@ const start = async () =>
   })
 
 beforeAll(async () => {
-  directory = await mkdtemp(join(tmpdir(), 'catalog-change-feed-'))
-  datasetFile = join(directory, 'catalog.ndjson')
-  await copyFile(SAMPLE_DATASET, datasetFile)
+  ;({directory, datasetFile} = await copySampleDataset('catalog-change-feed-'))
   origin = await start()
 }, 60_000)
 afterAll(async () => {

@@ -2,16 +2,14 @@
 // process with SNAPSHOT_DIR and a 3 s shutdown timeout; an idle keep-alive connection (as a proxy
 // keeps one) holds the HTTP drain until the timeout; an edit served a moment before SIGTERM, before
 // the saver's second. The next start must serve the edited title from its first answer.
-import {copyFile, mkdtemp, rm} from 'node:fs/promises'
+import {rm} from 'node:fs/promises'
 import {Agent, request} from 'node:http'
-import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {z} from 'zod'
-import {retitleEpisode} from '../helpers/dataset-file.ts'
+import {copySampleDataset, retitleEpisode} from '../helpers/dataset-file.ts'
 import {eventually} from '../helpers/eventually.ts'
 import {startMainProcess, type MainProcess} from '../helpers/main-process.ts'
-import {SAMPLE_DATASET} from '../helpers/server.ts'
 
 let directory: string
 let datasetFile: string
@@ -26,9 +24,7 @@ const start = () =>
   })
 
 beforeAll(async () => {
-  directory = await mkdtemp(join(tmpdir(), 'catalog-shutdown-save-'))
-  datasetFile = join(directory, 'catalog.ndjson')
-  await copyFile(SAMPLE_DATASET, datasetFile)
+  ;({directory, datasetFile} = await copySampleDataset('catalog-shutdown-save-'))
   origin = await start()
 }, 60_000)
 afterAll(async () => {

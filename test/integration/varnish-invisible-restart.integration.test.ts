@@ -3,19 +3,17 @@
 // Varnish with the generated VCL. Purges go to Varnish and to a recorder, so the test knows every
 // key a start sends. After edits, a SIGTERM and a start over unchanged content must purge nothing,
 // keep the edge's objects, and never serve a title older than the one served before the stop.
-import {copyFile, mkdtemp, readFile, rm, writeFile} from 'node:fs/promises'
-import {tmpdir} from 'node:os'
+import {readFile, rm, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {z} from 'zod'
 import {episodeSchema, itemEnvelope} from '../../server/api/v1/contract.ts'
-import {retitleEpisode} from '../helpers/dataset-file.ts'
+import {copySampleDataset, retitleEpisode} from '../helpers/dataset-file.ts'
 import {eventually} from '../helpers/eventually.ts'
 import {freePort} from '../helpers/free-port.ts'
 import {startMainProcess, type MainProcess} from '../helpers/main-process.ts'
 import {purgeRecorder} from '../helpers/purge-recorder.ts'
 import {rawRequest} from '../helpers/raw-http.ts'
-import {SAMPLE_DATASET} from '../helpers/server.ts'
 import {originHealthyBehind, startVarnish, type RunningVarnish} from '../helpers/varnish.ts'
 
 const TOKEN = 'purge-token-for-the-invisible-restarts'
@@ -50,9 +48,7 @@ const startOrigin = () =>
   })
 
 beforeAll(async () => {
-  directory = await mkdtemp(join(tmpdir(), 'catalog-invisible-restart-'))
-  datasetFile = join(directory, 'catalog.ndjson')
-  await copyFile(SAMPLE_DATASET, datasetFile)
+  ;({directory, datasetFile} = await copySampleDataset('catalog-invisible-restart-'))
   originPort = await freePort()
   recorder = await purgeRecorder()
   varnish = await startVarnish({backends: [`127.0.0.1:${originPort}`], token: TOKEN, port: await freePort()})
