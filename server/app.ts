@@ -18,6 +18,7 @@ import type {Config} from './config.ts'
 import {API_V1_PREFIX} from './api/v1/links.ts'
 import {FEED_PATH, feedUnavailableDetail} from './feed/rss-feed.ts'
 import type {EdgeStatus} from './edge/edge-purging.ts'
+import {EVENTS_PATH, type EventStreams} from './http/event-streams.ts'
 import type {PodpingStatus} from './feed/podping.ts'
 import {METRICS_PATH, type CatalogMetrics} from './observability/metrics.ts'
 import {MCP_INSTRUCTIONS, MCP_SERVER_NAME} from './mcp/mcp-server.ts'
@@ -50,6 +51,8 @@ export interface AppDependencies {
   leftOut?: () => readonly {output: string; documentId: string; reason: string}[]
   /** With a shared rate-limit store: since when it is bypassed for a count in this process, shown in `/status`. */
   rateLimitLocalSince?: (() => Date | undefined) | undefined
+  /** `GET /api/v1/events` (http/event-streams.ts), when served. */
+  eventStreams?: Pick<EventStreams, 'handle'> | undefined
   /** With SNAPSHOT_DIR: why the last save of the snapshot was refused, or null; shown in `/status`. */
   snapshotWriteError?: () => string | null
   /** The request bodies being received, shown in `/status`. */
@@ -206,6 +209,8 @@ export function createApp(dependencies: AppDependencies): express.Express {
   const {metrics} = dependencies
   if (metrics)
     app.all(METRICS_PATH, readOnly, (request, response, next) => void metrics.send(request, response).catch(next))
+  const {eventStreams} = dependencies
+  if (eventStreams) app.all(EVENTS_PATH, readOnly, (request, response) => eventStreams.handle(request, response))
   app.use(API_V1_PREFIX, catalogRoute)
   // OpenAPI, the portal, discovery documents and sitemaps: pre-built with the snapshot. After the
   // catalog route, so API requests (which never match one) skip this lookup.

@@ -17,6 +17,8 @@ import type {ServerLog} from './observability/logger.ts'
 import {createMetrics} from './observability/metrics.ts'
 import {createLeftOutItems} from './left-out-items.ts'
 import {createListenStreams} from './mcp/listen-streams.ts'
+import {clientAddressResolver, rateLimitKey} from './http/client-address.ts'
+import {createEventStreams, type EventStreamLimits} from './http/event-streams.ts'
 import {createPublishPath} from './publish-path.ts'
 import {createReleaseTimer} from './release-timer.ts'
 import {connectRedis} from './scaling/redis.ts'
@@ -48,6 +50,8 @@ export interface CatalogServiceOverrides {
   edge?: Pick<EdgePurgingOptions, 'adapter' | 'retry' | 'writeRetryMs'>
   /** How this replica names itself to the others in Redis. */
   replicaId?: string
+  /** Event-stream bounds a test can make small (the queue a stalled reader may fill, the heartbeat). */
+  eventStreams?: Partial<EventStreamLimits>
   /** Site documents as `npm run export` writes them (the static export's test compares the two). */
   staticExport?: boolean
 }
@@ -158,6 +162,13 @@ export async function createCatalogService(
       refusedAtStart,
     })
   const listenStreams = createListenStreams({publicBaseUrl: config.publicBaseUrl, logger})
+  const clientAddress = clientAddressResolver(config.trustProxy)
+  const eventStreams = createEventStreams({
+    current: () => store.current(),
+    publicBaseUrl: config.publicBaseUrl,
+    clientOf: (request) => rateLimitKey(clientAddress(request)),
+    limits: {maxStreams: config.eventStreamsMax, ...overrides.eventStreams},
+  })
   const publish = createPublishPath({
     logger,
     metrics,
@@ -165,6 +176,7 @@ export async function createCatalogService(
     replicas: redis,
     edge,
     agents: listenStreams,
+    events: eventStreams,
     feedPinger:
       config.websubHub || config.pubnotifyUrl
         ? createFeedPinger({
@@ -264,6 +276,7 @@ export async function createCatalogService(
     snapshotWriteError: saver && (() => saver.writeError()),
     podpingStatus: podping && (() => podping.status()),
     listenStreams,
+    eventStreams,
   })
 
   return {
@@ -298,6 +311,7 @@ export async function createCatalogService(
       const saving = persist()
       // A listen stream never ends by itself: ended gracefully first, it holds no connection open.
       await listenStreams.close()
+      eventStreams.close()
       await shutDown(Math.max(0, deadline - Date.now() - Math.min(SAVE_RESERVE_MS, timeoutMs / 4)))
       store.close()
       await within(saving.then(persist), deadline - Date.now())

@@ -82,6 +82,7 @@ const environmentObject = z.object({
     .regex(/^[\w.:-]{1,64}$/, 'must be up to 64 letters, digits, dots, colons, dashes or underscores')
     .default('catalog:'),
   MASS_DELETION_CONFIRM_SECONDS: z.coerce.number().int().min(0).default(60),
+  EVENT_STREAMS_MAX: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   PAGE_CACHE_MEGABYTES: z.coerce.number().min(0.1).max(65536).default(32),
   VARIANT_CACHE_MEGABYTES: z.coerce.number().min(0.1).max(65536).default(64),
   SNAPSHOT_DIR: z.string().min(1).optional(),
@@ -205,6 +206,8 @@ const environmentSchema = environmentObject
       redis: env.REDIS_URL ? {url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX} : undefined,
       /** How long a re-read that drops most of the catalog waits for a second, agreeing read before it is served; 0 serves it at once. */
       massDeletionConfirmMs: env.MASS_DELETION_CONFIRM_SECONDS * 1000,
+      /** `GET /api/v1/events` streams open at once; one client address holds a tenth of them at most. */
+      eventStreamsMax: env.EVENT_STREAMS_MAX,
       /** Where the last fully read snapshot is saved, to be reused by a restart while the source is unchanged; none when unset. */
       snapshotDirectory: env.SNAPSHOT_DIR,
       caches: {

@@ -3,6 +3,7 @@ import type {Logger} from 'pino'
 import type {EdgePurging} from './edge/edge-purging.ts'
 import type {FeedPinger} from './feed/websub.ts'
 import type {ListenStreams} from './mcp/listen-streams.ts'
+import type {EventStreams} from './http/event-streams.ts'
 import {FEED_PATH} from './feed/rss-feed.ts'
 import type {CatalogMetrics} from './observability/metrics.ts'
 import type {ChangeFanOut} from './scaling/change-fan-out.ts'
@@ -25,12 +26,14 @@ export interface PublishPathParts {
   podping?: FeedPinger | undefined
   /** MCP clients holding a `subscriptions/listen` stream. */
   agents?: Pick<ListenStreams, 'served'> | undefined
+  /** `GET /api/v1/events` streams: one event per served version. */
+  events?: Pick<EventStreams, 'served'> | undefined
 }
 
 export interface PublishPath {
   /**
    * A build ended; when it succeeded, `snapshot` is what the store now serves. In order: record,
-   * report, save, let the replicas agree, purge, ping, podping, tell agents. A step that throws is logged and the
+   * report, save, let the replicas agree, purge, ping, podping, tell agents, send events. A step that throws is logged and the
    * next still runs: one failing output never holds back the others.
    */
   built(outcome: BuildOutcome, snapshot: Snapshot): void
@@ -49,7 +52,7 @@ export interface PublishPath {
 
 /** What happens after each build and each accepted change, in the order a reader follows it. */
 export function createPublishPath(parts: PublishPathParts): PublishPath {
-  const {logger, metrics, saver, replicas, edge, feedPinger, podping, agents} = parts
+  const {logger, metrics, saver, replicas, edge, feedPinger, podping, agents, events} = parts
   const contained = (step: string, run: () => void) => {
     try {
       run()
@@ -75,6 +78,7 @@ export function createPublishPath(parts: PublishPathParts): PublishPath {
       contained('ping', () => feedPinger?.observe(snapshot.site(FEED_PATH)?.etag))
       contained('podping', () => podping?.observe(snapshot.site(FEED_PATH)?.etag))
       contained('agents', () => agents?.served(snapshot))
+      contained('events', () => events?.served(snapshot))
     },
     accepted(changes, store) {
       const recorded = edge?.changeAccepted() ?? true

@@ -176,6 +176,11 @@ sub vcl_recv {
     if (req.method != "GET" && req.method != "HEAD") {
         return (pass);
     }
+    # Live events: a stream, neither cached nor buffered; the origin's heartbeat (every 10 s) keeps
+    # the pipe open, and its Connection: close ends it with the stream.
+    if (req.url ~ "^/api/v1/(sandbox/)?events(\\?|$)") {
+        return (pipe);
+    }
     if (req.url ~ "^/mcp(/|\\?|$)") {
         return (pass);
     }

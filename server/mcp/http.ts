@@ -40,6 +40,8 @@ export function mcpRoutes(options: McpRoutesOptions): express.Router {
     legacy: 'stateless',
     responseMode: 'json',
     maxRequestBodySize: MAX_MCP_BODY_BYTES,
+    // Under the generated VCL's 15 s between-bytes timeout, with room for a busy event loop.
+    keepAliveMs: 10_000,
     bus: listen.bus,
     ...(options.onError ? {onerror: reportServerFaults(options.onError)} : {}),
   } as const

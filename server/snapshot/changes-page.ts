@@ -94,12 +94,9 @@ function changedKeys(source: ChangesPageSource, since: string | null): readonly 
       [...source.slugs(collection)].map((slug) => ({key: itemKeyOf(collection, slug), collection, slug})),
     )
   } else {
-    const changed = source.history.since(since)
+    const changed = changedSince(source.history, source.item, since)
     if (!changed) return undefined
-    // Changed and changed back: the bytes are those of `since`'s version, so not a change.
-    keys = [...changed.values()]
-      .filter((change) => (source.item(change.collection, change.slug)?.etag ?? null) !== change.before)
-      .map(({collection, slug}) => ({key: itemKeyOf(collection, slug), collection, slug}))
+    keys = changed.map(({collection, slug}) => ({key: itemKeyOf(collection, slug), collection, slug}))
   }
   keys.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
   if (source.keysMemo.size >= KEYS_REMEMBERED) source.keysMemo.clear()
@@ -117,4 +114,22 @@ function firstAfter(keys: readonly ChangeKey[], key: string): number {
     else high = middle
   }
   return low
+}
+
+/**
+ * The items whose served bytes differ between the version `since` names and the one `item` serves,
+ * in the history's order, each with whether it is gone; undefined when the history does not hold
+ * `since`. An item changed and changed back is not among them.
+ */
+export function changedSince(
+  history: ChangeHistory,
+  item: (collection: CollectionName, slug: string) => {readonly etag: string} | undefined,
+  since: string,
+): {collection: CollectionName; slug: string; deleted: boolean}[] | undefined {
+  const changed = history.since(since)
+  if (!changed) return undefined
+  return [...changed.values()].flatMap(({collection, slug, before}) => {
+    const now = item(collection, slug)?.etag ?? null
+    return now === before ? [] : [{collection, slug, deleted: now === null}]
+  })
 }

@@ -10,11 +10,25 @@ export interface Written {
   headerList: string[]
   body: Buffer | undefined
   ended: boolean
+  /** What `write` was given, in order (a stream's events). */
+  chunks: string[]
+  /** While true, what is written stays queued (`writableLength` grows), as for a client that stopped reading. */
+  stalled: boolean
+  destroyed: boolean
 }
 
-/** A ServerResponse stand-in recording writeHead, setHeader and end (and emitting 'finish' and 'close' on end). */
+/** A ServerResponse stand-in recording writeHead, setHeader, write and end (and emitting 'finish' and 'close' on end). */
 export function fakeResponse(): {response: ServerResponse; written: Written} {
-  const written: Written = {status: undefined, headers: {}, headerList: [], body: undefined, ended: false}
+  const written: Written = {
+    status: undefined,
+    headers: {},
+    headerList: [],
+    body: undefined,
+    ended: false,
+    chunks: [],
+    stalled: false,
+    destroyed: false,
+  }
   const set = (name: string, value: string) => {
     const key = name.toLowerCase()
     written.headers[key] = written.headers[key] === undefined ? value : `${written.headers[key]}, ${value}`
@@ -23,6 +37,20 @@ export function fakeResponse(): {response: ServerResponse; written: Written} {
   const response = Object.assign(emitter, {
     headersSent: false,
     writableFinished: false,
+    writableLength: 0,
+    get destroyed() {
+      return written.destroyed
+    },
+    write(chunk: string) {
+      written.chunks.push(chunk)
+      if (written.stalled) response.writableLength += Buffer.byteLength(chunk)
+      return !written.stalled
+    },
+    destroy() {
+      written.destroyed = true
+      emitter.emit('close')
+      return response
+    },
     setHeader(name: string, value: string | number) {
       set(name, String(value))
       return response

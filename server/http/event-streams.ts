@@ -1,0 +1,193 @@
+import type {IncomingMessage, ServerResponse} from 'node:http'
+import {changedSince} from '../snapshot/changes-page.ts'
+import type {Snapshot} from '../snapshot/snapshot.ts'
+import {buildProblem, sendProblem} from './problem.ts'
+
+/** `GET /api/v1/events`: one server-sent event per served version. */
+export const EVENTS_PATH = '/api/v1/events'
+
+export interface EventStreamLimits {
+  /** Streams open at once, across all clients (EVENT_STREAMS_MAX). */
+  maxStreams: number
+  /** Bytes a stream may have waiting for its client before it is dropped. */
+  maxQueuedBytes: number
+  /** How often a comment is written, so proxies do not cut an idle stream. */
+  heartbeatMs: number
+}
+
+const DEFAULT_EVENT_STREAM_LIMITS: EventStreamLimits = {
+  maxStreams: 10_000,
+  maxQueuedBytes: 256 * 1024,
+  heartbeatMs: 10_000,
+}
+
+/** One client address holds at most this share of the streams, so a few cannot take them all. */
+const CLIENT_SHARE = 10
+
+export interface EventStreamsOptions {
+  /** The snapshot served now (the store's). */
+  current: () => Snapshot
+  publicBaseUrl: string
+  /** The client's address as the rate limit counts it (proxies trusted by TRUST_PROXY). */
+  clientOf: (request: IncomingMessage) => string
+  limits?: Partial<EventStreamLimits>
+}
+
+export interface EventStreams {
+  /** Answers `GET /api/v1/events`: refuses past the limits, else holds the stream open. */
+  handle(request: IncomingMessage, response: ServerResponse): void
+  /** A snapshot is served: its version's event goes to every stream. */
+  served(snapshot: Snapshot): void
+  /** Streams open now. */
+  count(): number
+  /** Ends every stream (at shutdown): each response ends, and its connection with it. */
+  close(): void
+}
+
+interface Stream {
+  response: ServerResponse
+  client: string
+}
+
+const TYPE_OF = {episodes: 'episode', meetups: 'meetup', voices: 'voice'} as const
+
+/**
+ * Live events, as Sanity's Live Content API sends sync tags: each event's `id` is the version
+ * (`Catalog-Version`) and its data `{version, changes: [{type, slug, deleted}]}`; a client that
+ * reconnects with `Last-Event-ID` (or `?since=`) gets what it missed as one collapsed event, or a
+ * `reset` event when its version is older than the history. Bounded: a global limit and a share per
+ * client address (503 and 429 problems past them), a client that stops reading is dropped once
+ * `maxQueuedBytes` wait for it, and one heartbeat timer serves every stream.
+ */
+export function createEventStreams(options: EventStreamsOptions): EventStreams {
+  const limits = {...DEFAULT_EVENT_STREAM_LIMITS, ...options.limits}
+  const perClient = Math.max(1, Math.floor(limits.maxStreams / CLIENT_SHARE))
+  const open = new Set<Stream>()
+  const byClient = new Map<string, number>()
+  let last: Snapshot | undefined
+  let heartbeat: NodeJS.Timeout | undefined
+  let closed = false
+
+  const drop = (stream: Stream) => {
+    if (!open.delete(stream)) return
+    const held = (byClient.get(stream.client) ?? 1) - 1
+    if (held > 0) byClient.set(stream.client, held)
+    else byClient.delete(stream.client)
+    if (open.size === 0) {
+      clearInterval(heartbeat)
+      heartbeat = undefined
+    }
+  }
+  const write = (stream: Stream, text: string) => {
+    if (stream.response.destroyed) {
+      drop(stream)
+      return
+    }
+    stream.response.write(text)
+    // The client stopped reading: what waits for it is bounded, and its place freed.
+    if (stream.response.writableLength > limits.maxQueuedBytes) {
+      stream.response.destroy()
+      drop(stream)
+    }
+  }
+  const refuse = (request: IncomingMessage, response: ServerResponse, status: 429 | 503, detail: string): void => {
+    sendProblem(request, response, buildProblem(options.publicBaseUrl, status, detail, request.url ?? EVENTS_PATH), {
+      'Retry-After': '30',
+    })
+  }
+
+  return {
+    handle(request, response) {
+      if (closed) {
+        refuse(request, response, 503, 'The server is shutting down; reconnect in a moment.')
+        return
+      }
+      if (request.method === 'HEAD') {
+        response.writeHead(200, ['Content-Type', 'text/event-stream; charset=utf-8', 'Cache-Control', 'no-store']).end()
+        return
+      }
+      const client = options.clientOf(request)
+      const refusal =
+        open.size >= limits.maxStreams
+          ? ([503, `${limits.maxStreams} event streams are open on this server; retry later.`] as const)
+          : (byClient.get(client) ?? 0) >= perClient
+            ? ([429, `This address holds ${perClient} event streams already, its share.`] as const)
+            : undefined
+      if (refusal) {
+        refuse(request, response, refusal[0], refusal[1])
+        return
+      }
+      const stream: Stream = {response, client}
+      open.add(stream)
+      byClient.set(client, (byClient.get(client) ?? 0) + 1)
+      response.once('close', () => drop(stream))
+      response.writeHead(200, [
+        'Content-Type',
+        'text/event-stream; charset=utf-8',
+        'Cache-Control',
+        'no-store',
+        'X-Accel-Buffering',
+        'no',
+        // Ended at shutdown, the response takes its connection with it.
+        'Connection',
+        'close',
+      ])
+      heartbeat ??= setInterval(() => {
+        for (const each of open) write(each, ': heartbeat\n\n')
+      }, limits.heartbeatMs).unref()
+      const snapshot = options.current()
+      const since = lastEventId(request)
+      let opening = `retry: 3000\n: version ${snapshot.version}\n\n`
+      if (since !== undefined && since !== snapshot.version) {
+        const missed = changedSince(snapshot.history, (collection, slug) => snapshot.item(collection, slug), since)
+        opening += missed
+          ? eventText(snapshot.version, missed)
+          : `event: reset\nid: ${snapshot.version}\ndata: ${JSON.stringify({version: snapshot.version})}\n\n`
+      }
+      write(stream, opening)
+    },
+    served(snapshot) {
+      const previous = last
+      last = snapshot
+      if (!previous || previous.version === snapshot.version) return
+      if (open.size === 0) return
+      const changes = changedSince(
+        snapshot.history,
+        (collection, slug) => snapshot.item(collection, slug),
+        previous.version,
+      )
+      const text = changes
+        ? eventText(snapshot.version, changes)
+        : `event: reset\nid: ${snapshot.version}\ndata: ${JSON.stringify({version: snapshot.version})}\n\n`
+      for (const stream of open) write(stream, text)
+    },
+    count: () => open.size,
+    close() {
+      closed = true
+      clearInterval(heartbeat)
+      for (const stream of [...open]) {
+        stream.response.end()
+        drop(stream)
+      }
+    },
+  }
+}
+
+/** `Last-Event-ID`, else `?since=`: the version the client last saw. */
+function lastEventId(request: IncomingMessage): string | undefined {
+  const header = request.headers['last-event-id']
+  if (typeof header === 'string' && header !== '') return header.trim()
+  const query = (request.url ?? '').split('?')[1]
+  return query === undefined ? undefined : (new URLSearchParams(query).get('since') ?? undefined)
+}
+
+function eventText(
+  version: string,
+  changes: readonly {collection: keyof typeof TYPE_OF; slug: string; deleted: boolean}[],
+): string {
+  const data = {
+    version,
+    changes: changes.map(({collection, slug, deleted}) => ({type: TYPE_OF[collection], slug, deleted})),
+  }
+  return `id: ${version}\ndata: ${JSON.stringify(data)}\n\n`
+}

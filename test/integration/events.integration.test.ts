@@ -1,0 +1,144 @@
+// Integration: GET /api/v1/events over real HTTP, from the composition npm start runs, over a copy
+// of the dataset file it watches: an event per served version (its id the Catalog-Version), resume
+// with Last-Event-ID (collapsed, or a reset), the per-client share and the global bound (X-Forwarded-For
+// from a trusted loopback proxy names the clients) and a heartbeat. A stalled reader and close()
+// are in test/http/event-streams.test.ts, without sockets.
+import {request, type IncomingMessage} from 'node:http'
+import {rm} from 'node:fs/promises'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {z} from 'zod'
+import {copySampleDataset, retitleEpisode} from '../helpers/dataset-file.ts'
+import {eventually} from '../helpers/eventually.ts'
+import {startTestServer, type TestServer} from '../helpers/server.ts'
+import {originHealthyBehind, startVarnish} from '../helpers/varnish.ts'
+
+const MAX_STREAMS = 20
+let directory: string
+let datasetFile: string
+let origin: TestServer
+
+beforeAll(async () => {
+  ;({directory, datasetFile} = await copySampleDataset('catalog-events-'))
+  origin = await startTestServer({
+    environment: {
+      DATASET_FILE: datasetFile,
+      EVENT_STREAMS_MAX: String(MAX_STREAMS),
+      TRUST_PROXY: 'loopback',
+      RATE_LIMIT_QUOTA: '0',
+    },
+    eventStreams: {heartbeatMs: 200},
+  })
+}, 60_000)
+afterAll(async () => {
+  await origin?.close()
+  await rm(directory, {recursive: true, force: true})
+})
+
+/** An open event stream: its status, and the text received so far. */
+interface Listener {
+  status: number
+  text: () => string
+  close: () => void
+  ended: Promise<void>
+}
+
+function listen(headers: Record<string, string> = {}, base = origin.baseUrl): Promise<Listener> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(`${base}/api/v1/events`, {headers}, (response: IncomingMessage) => {
+      let text = ''
+      response.setEncoding('utf8')
+      response.on('data', (chunk: string) => (text += chunk))
+      const ended = new Promise<void>((done) => response.on('close', () => done()))
+      resolve({status: response.statusCode ?? 0, text: () => text, close: () => outgoing.destroy(), ended})
+    })
+    outgoing.on('error', reject).end()
+  })
+}
+
+const eventSchema = z.object({
+  version: z.string(),
+  changes: z.array(z.object({type: z.enum(['episode', 'meetup', 'voice']), slug: z.string(), deleted: z.boolean()})),
+})
+/** The `id` and data of each event in the text (comments and the retry line left out). */
+const eventsIn = (text: string) =>
+  text
+    .split('\n\n')
+    .filter((block) => block.includes('data: '))
+    .map((block) => ({
+      event: /^event: (.*)$/m.exec(block)?.[1] ?? 'message',
+      id: /^id: (.*)$/m.exec(block)?.[1],
+      data: JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? 'null') as unknown,
+    }))
+const version = async () => {
+  const response = await fetch(`${origin.baseUrl}/api/v1/index.json`)
+  await response.arrayBuffer()
+  return response.headers.get('catalog-version') ?? ''
+}
+
+describe('GET /api/v1/events', () => {
+  it('sends one event per served version, and a resumed client what it missed, collapsed', async () => {
+    const before = await version()
+    const live = await listen()
+    expect(live.status).toBe(200)
+    await retitleEpisode(datasetFile, 'ep-3-schema-migrations', 'פרק 3: אירוע חי')
+    await eventually(async () => expect(eventsIn(live.text())).toHaveLength(1), 20_000)
+    const [event] = eventsIn(live.text())
+    const after = await version()
+    expect(event?.id).toBe(after)
+    expect(eventSchema.parse(event?.data)).toEqual({
+      version: after,
+      changes: [{type: 'episode', slug: 'ep-3-schema-migrations', deleted: false}],
+    })
+    live.close()
+
+    await retitleEpisode(datasetFile, 'ep-2-react-server-components', 'פרק 2: שוב')
+    await eventually(async () => expect(await version()).not.toBe(after), 20_000)
+    const resumed = await listen({'last-event-id': before})
+    await eventually(async () => expect(eventsIn(resumed.text())).toHaveLength(1), 20_000)
+    const missed = eventSchema.parse(eventsIn(resumed.text())[0]?.data)
+    expect(missed.changes.map((change) => change.slug).sort()).toEqual([
+      'ep-2-react-server-components',
+      'ep-3-schema-migrations',
+    ])
+    resumed.close()
+
+    const unknown = await listen({'last-event-id': 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'})
+    await eventually(async () => expect(eventsIn(unknown.text())[0]?.event).toBe('reset'), 20_000)
+    unknown.close()
+  })
+
+  it('gives one address its share and no more, refuses past the global bound, and keeps a heartbeat', async () => {
+    const share = MAX_STREAMS / 10
+    const held: Listener[] = []
+    for (let index = 0; index < share; index++) held.push(await listen({'x-forwarded-for': '203.0.113.1'}))
+    expect(held.map((each) => each.status)).toEqual(Array.from({length: share}, () => 200))
+    const over = await listen({'x-forwarded-for': '203.0.113.1'})
+    expect(over.status).toBe(429)
+    for (let client = 2; held.length < MAX_STREAMS; client++)
+      for (let index = 0; index < share && held.length < MAX_STREAMS; index++)
+        held.push(await listen({'x-forwarded-for': `203.0.113.${client}`}))
+    const full = await listen({'x-forwarded-for': '203.0.113.99'})
+    expect(full.status).toBe(503)
+    await eventually(async () => expect(held[0]?.text()).toContain(': heartbeat'), 10_000)
+    for (const each of held) each.close()
+    await eventually(async () => expect((await listen({'x-forwarded-for': '203.0.113.99'})).status).toBe(200), 10_000)
+  })
+
+  it('reaches a client through Varnish with the generated VCL, neither cached nor buffered', async () => {
+    const varnish = await startVarnish({
+      backends: [`127.0.0.1:${new URL(origin.baseUrl).port}`],
+      token: 'purge-token-for-the-events',
+    })
+    try {
+      await originHealthyBehind(varnish)
+      const edge = await listen({}, varnish.url)
+      expect(edge.status).toBe(200)
+      await retitleEpisode(datasetFile, 'ep-4-supply-chain-security', 'פרק 4: דרך Varnish')
+      await eventually(async () => expect(eventsIn(edge.text())).toHaveLength(1), 20_000)
+      expect(eventsIn(edge.text())[0]?.id).toBe(await version())
+      edge.close()
+    } finally {
+      await varnish.stop()
+    }
+  })
+})
