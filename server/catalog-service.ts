@@ -315,7 +315,8 @@ export async function createCatalogService(
       await shutDown(Math.max(0, deadline - Date.now() - Math.min(SAVE_RESERVE_MS, timeoutMs / 4)))
       store.close()
       await within(saving.then(persist), deadline - Date.now())
-      saver?.close()
+      // A write under way keeps its file open: it settles first, however short the timeout was.
+      await within(saver?.close(), Math.max(deadline - Date.now(), WRITE_SETTLE_MS))
       edge?.close()
       await redis?.close()
     },
@@ -400,6 +401,8 @@ function bytesDependOn(config: Config) {
 
 /** The share of the shutdown timeout kept for the last save, at most: the drain of clients gets the rest. */
 const SAVE_RESERVE_MS = 2000
+/** How long a save already writing is waited for at the end of a shutdown, whatever the timeout. */
+const WRITE_SETTLE_MS = 1000
 
 /** Resolves when `work` settles or `ms` have passed, whichever is first; never rejects. */
 async function within(work: Promise<unknown> | undefined, ms: number): Promise<void> {

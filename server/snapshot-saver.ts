@@ -30,7 +30,8 @@ export interface SnapshotSaver {
   flush(): Promise<void>
   /** Null while saves succeed; otherwise why the directory refused the last one. */
   writeError(): string | null
-  close(): void
+  /** Stops retrying and saving; resolves once a write under way has settled (its file closed). */
+  close(): Promise<void>
 }
 
 /**
@@ -121,9 +122,10 @@ export function createSnapshotSaver(options: SnapshotSaverOptions): SnapshotSave
       else await writing
     },
     writeError: () => refused ?? null,
-    close() {
+    async close() {
       closed = true
       clearTimeout(timer)
+      await writing
     },
   }
 }

@@ -131,6 +131,6 @@ describe('the snapshot saver', () => {
     writable = true
     await vi.advanceTimersByTimeAsync(5000)
     expect(saver.writeError()).toBeNull()
-    saver.close()
+    await saver.close()
   })
 })
