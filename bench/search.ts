@@ -8,7 +8,8 @@ import {createEmbeddedFileSource} from '../server/content/embedded-source.ts'
 import FlexSearch from 'flexsearch'
 import {termsOf} from '../server/snapshot/hebrew-analysis.ts'
 import {words} from '../server/snapshot/hebrew-text.ts'
-import {FIELD_BOOST, queryAnalyser, SEARCH_FIELDS, searchCatalog, searchDocuments} from '../server/snapshot/search.ts'
+import {searchCatalog} from '../server/snapshot/search.ts'
+import {FIELD_BOOST, queryAnalyser, SEARCH_FIELDS, searchDocuments} from '../server/snapshot/search-documents.ts'
 import {catalogSnapshotBuilder} from '../server/catalog-builder.ts'
 
 const QUESTIONS: [question: string, wanted: string][] = [
@@ -55,11 +56,11 @@ const median = [...timings].sort((a, b) => a - b)[Math.floor(timings.length / 2)
 
 // The same questions through FlexSearch with the same analysis and field boosts: one index per
 // field (FlexSearch ranks, it does not score), ranks combined as boost / (rank + 1).
-const documents = searchDocuments(snapshot)
+const documents = searchDocuments(snapshot.catalog)
 const analyseQuery = queryAnalyser(documents.map((document) => document.tags))
 const fieldIndexes = SEARCH_FIELDS.map((field) => {
   const index = new FlexSearch.Index({tokenize: 'strict', encode: (text: string) => words(text).flatMap(termsOf)})
-  for (const document of documents) index.add(document.id, document[field])
+  documents.forEach((document, position) => index.add(position, document[field]))
   return {field, index}
 })
 let flexFirst = 0

@@ -162,6 +162,8 @@ function examplePath(path: string, snapshot: Snapshot, staticExport: boolean): s
 }
 
 const EXAMPLE_CHARACTERS = 5000
+/** Above this many items the search example is not answered for the portal (see exampleBody). */
+const SEARCH_EXAMPLE_MAX_ITEMS = 10_000
 
 // nginx serves the pages a client reaches by following `next`, and refuses any other `limit`.
 const STATIC_PAGINATION = `<p>Lists come in pages of ${DEFAULT_PAGE_LIMIT} items. Follow ${code('pagination.next')} (an absolute URL) until it is ${code('null')}. This copy is static files: it serves those pages only, and answers any other ${code('limit')} with a ${code('400')}.</p>`
@@ -175,6 +177,10 @@ function exampleBody(url: string, snapshot: Snapshot): string {
   const {path, query} = splitTarget(url.slice(`${API_V1_PREFIX}/`.length))
   if (path === 'all.json') return pretty(bulkExample(snapshot))
   if (`/${path}` === SEARCH_OPERATION_PATH) {
+    const {episodes, meetups, voices} = snapshot.counts
+    // Indexing 100,000 items takes seconds and hundreds of MB: a large catalog indexes on its first search, not for this page.
+    if (episodes + meetups + voices > SEARCH_EXAMPLE_MAX_ITEMS)
+      return `This catalog has more than ${SEARCH_EXAMPLE_MAX_ITEMS.toLocaleString('en')} items: it is indexed on its first search, so this page shows no answer. Try it below.`
     const search = parseSearchRequest(new URLSearchParams(query))
     return search.ok ? pretty(JSON.parse(snapshot.searchPage(search.request).body.toString('utf8'))) : ''
   }

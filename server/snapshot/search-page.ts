@@ -1,16 +1,16 @@
 import type {LRUCache} from 'lru-cache'
-import type {Catalog} from '../api/v1/catalog.ts'
 import {COLLECTION_NAMES} from '../api/v1/links.ts'
 import {searchResults, type SearchRequest} from '../api/v1/search.ts'
 import {ownedBytes} from './owned-bytes.ts'
 import {represent, type Representation} from './representation.ts'
 import {searchCatalog} from './search.ts'
+import type {Searched} from './search-index.ts'
 import {SEARCH_KEY, type SurrogateKeying} from './surrogate-keys.ts'
 
 /** What a search answer is made from: the snapshot searched and where its answers are kept. */
 export interface SearchPageSource {
   /** The snapshot itself: MCP's search_catalog searches the same object, so both use one index. */
-  searched: {readonly catalog: Catalog}
+  searched: Searched
   version: string
   contentLastModified: Date
   /** The list pages' cache, shared by every snapshot and bounded in bytes (demand-caches.ts). */

@@ -31,6 +31,7 @@ import {listsAfterEdit, listsOf, type CollectionLists, type EntryParts} from './
 import {siteDocumentsOnFirstUse, type SiteDocument} from './site-documents-on-first-use.ts'
 import {BULK_KEY, INDEX_KEY, itemKey, listKey, type SurrogateKeying} from './surrogate-keys.ts'
 import {searchPage} from './search-page.ts'
+import {SearchIndex} from './search-index.ts'
 import {ChangeHistory} from './change-history.ts'
 import {changesPage, type ChangesPageResult, type ChangesPageSource} from './changes-page.ts'
 import {changedItems} from './changed-items.ts'
@@ -87,6 +88,8 @@ export interface Snapshot {
   searchPage(request: SearchRequest): Representation<Buffer>
   /** The versions served up to this one and the items each changed: what a change-feed token is read against. */
   readonly history: ChangeHistory
+  /** The search index this snapshot shares with those built from it (search-index.ts): made on the first search. */
+  readonly searchIndex: SearchIndex
   /** A change-feed page (changes-page.ts): what changed since a token, or why the token is unknown (a 410). */
   changesPage(request: ChangesRequest): ChangesPageResult
   /**
@@ -263,6 +266,7 @@ export function buildSnapshot(
     index,
     earlierSite,
     history,
+    searchIndex: previous?.searchIndex ?? new SearchIndex(),
   })
   history.value = previous
     ? previous.history.after(version, now.getTime(), itemChanges(previous, snapshot))
@@ -297,6 +301,7 @@ interface SnapshotParts {
   /** The previous snapshot's site documents, to keep their dates where the bytes did not change. */
   earlierSite: ReadonlyMap<string, Representation> | undefined
   history: {readonly value: ChangeHistory | undefined}
+  searchIndex: SearchIndex
 }
 
 /** The snapshot object itself, made in a scope that cannot see the previous snapshot. */
@@ -411,6 +416,7 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
     get history() {
       return historyOf(parts.history)
     },
+    searchIndex: parts.searchIndex,
     changesPage: (request: ChangesRequest) =>
       changesPage(
         {
