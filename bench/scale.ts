@@ -122,6 +122,15 @@ async function throughput(server: ServerProcess, path: string): Promise<number> 
   return result.requests.average
 }
 
+/** One search's answer time: the first one makes the catalog's index. */
+async function timedSearch(server: ServerProcess, query: string): Promise<number> {
+  const started = performance.now()
+  const response = await fetch(`${server.baseUrl}/api/v1/search.json?q=${encodeURIComponent(query)}`)
+  if (!response.ok) throw new Error(`search.json answered ${response.status}`)
+  await response.arrayBuffer()
+  return performance.now() - started
+}
+
 const slugOf = (document: SanityDocument) => {
   const slug = document.slug
   return typeof slug === 'object' && slug !== null && 'current' in slug ? String(slug.current) : ''
@@ -138,6 +147,8 @@ interface Row {
   voice: number[]
   feed: number[]
   release: number[]
+  firstSearch: number
+  searchAfterEdit: number
   chapters: number[]
   /** The feed's identity bytes (HEAD's Content-Length). */
   feedBytes: number
@@ -313,6 +324,19 @@ try {
         await debugRss('after the edits')
         const requests = await throughput(server, `/api/v1/episodes/${slugOf(edited)}.json`)
         const warmRss = await peakRssMiB(server)
+        // After the peak is read: the search index is made on demand, and is measured apart.
+        const firstSearch = await timedSearch(server, 'ריאקט')
+        const searchTitle = `חיפוש ${size}`
+        const searchAfterEdit = await publishToVisible(
+          server,
+          () =>
+            change(
+              documents.map((document) => (document._id === edited._id ? {...document, title: searchTitle} : document)),
+            ),
+          edited,
+          `/api/v1/search.json?q=${encodeURIComponent(searchTitle)}&limit=1`,
+          `"slug":"${slugOf(edited)}"`,
+        )
         if (process.env.BENCH_DEBUG)
           console.log(`peak RSS: cold process ${coldRss.toFixed(0)} MiB, warm process ${warmRss.toFixed(0)} MiB`)
         const rss = Math.max(coldRss, warmRss)
@@ -332,6 +356,8 @@ try {
           chapters,
           feedBytes,
           requests,
+          firstSearch,
+          searchAfterEdit,
         })
         console.log(rows.at(-1))
       } finally {
@@ -363,11 +389,12 @@ local stand-in of the query API (\`test/helpers/sanity-stand-in.ts\`, groq-js, i
 - **feed**: an episode's title edited, from the webhook until \`HEAD /feed.xml\` answers a new ETag (the feed is too large at 100k to poll whole; the server assembles it from its items' bytes on that request), ms, median and slowest; **feed MB**: the feed's identity bytes.
 - **chapters**: an episode's chapters edited, from the webhook until its \`GET\` shows the new chapter, ms, median and slowest.
 - **release**: an episode scheduled ${RELEASE_AHEAD_MS / 1000} s ahead (its webhook sent then, so the server knows its time), from its release time until both the first page of \`/api/v1/episodes.json\` lists it and \`HEAD /feed.xml\` answers a new ETag, with no webhook at that time, ms, median and slowest.
+- **first search**: the first \`GET /api/v1/search.json?q=ריאקט\` after the load test (it makes the search index), ms; **search edit**: then an episode retitled, from the webhook until a search for its new title finds it, ms (the index moves on by the items the publish changed). Both after peak RSS is read.
 - **req/s**: one episode, \`Accept-Encoding: br\`, on the settled server after a second of warm-up, autocannon, 32 connections, ${THROUGHPUT_SECONDS} s (the benchmark and the server share the machine's ${cpus().length} cores).
 
-| source | documents | cold ms | warm ms | peak RSS MiB | edit ms | insert ms | voice ms | feed ms | chapters ms | release ms | feed MB | req/s |
-|---|---|---|---|---|---|---|---|---|---|---|---|---|
-${rows.map((row) => `| ${row.source} | ${row.documents.toLocaleString('en')} | ${ms(row.cold)} | ${ms(row.warm)} | ${row.rss.toFixed(0)} | ${spread(row.edit)} | ${spread(row.insert)} | ${spread(row.voice)} | ${spread(row.feed)} | ${spread(row.chapters)} | ${spread(row.release)} | ${(row.feedBytes / 1e6).toFixed(1)} | ${row.requests.toFixed(0)} |`).join('\n')}
+| source | documents | cold ms | warm ms | peak RSS MiB | edit ms | insert ms | voice ms | feed ms | chapters ms | release ms | feed MB | req/s | first search ms | search edit ms |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
+${rows.map((row) => `| ${row.source} | ${row.documents.toLocaleString('en')} | ${ms(row.cold)} | ${ms(row.warm)} | ${row.rss.toFixed(0)} | ${spread(row.edit)} | ${spread(row.insert)} | ${spread(row.voice)} | ${spread(row.feed)} | ${spread(row.chapters)} | ${spread(row.release)} | ${(row.feedBytes / 1e6).toFixed(1)} | ${row.requests.toFixed(0)} | ${ms(row.firstSearch)} | ${ms(row.searchAfterEdit)} |`).join('\n')}
 `
 if (process.env.BENCH_SIZES === undefined && process.env.BENCH_SOURCES === undefined)
   await writeFile('bench/results/scale.md', report)
