@@ -15,6 +15,7 @@ import {whileBuilding} from './snapshot/heap-growth.ts'
 import {createDemandCaches, type DemandCaches} from './snapshot/demand-caches.ts'
 import {describeRefused, type SnapshotFile} from './snapshot/saved-snapshot.ts'
 import {buildSnapshot, type Snapshot} from './snapshot/snapshot.ts'
+import type {SharedHistory} from './snapshot/shared-history.ts'
 import type {Restored, SnapshotBuilder} from './snapshot/store.ts'
 
 const WARM_AFTER_MS = 1000
@@ -56,6 +57,8 @@ export interface CatalogBuilderDependencies {
   staticExport?: boolean
   /** Hears of each item an XML output (the feed, a sitemap) left out of a snapshot because it could not be written. */
   onLeftOut?: (snapshot: Snapshot, output: string, item: LeftOut) => void
+  /** Other replicas' versions (with Redis): their change-feed tokens work here too. */
+  sharedHistory?: SharedHistory
 }
 
 /**
@@ -87,6 +90,7 @@ export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies)
     },
     caches,
     keying,
+    sharedHistory: dependencies.sharedHistory,
   }
   const readDocument = async (documentId: string, collection: CollectionName): Promise<DocumentUpdate[]> => {
     if (collection !== 'voices') {

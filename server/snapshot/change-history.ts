@@ -1,5 +1,6 @@
 import {z} from 'zod'
 import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
+import type {SharedHistory} from './shared-history.ts'
 
 /** An item a served version changed, with its ETag in the version before (null: not served then). */
 export interface ItemChange {
@@ -45,16 +46,31 @@ export class ChangeHistory {
   readonly base: string
   readonly entries: readonly VersionChange[]
   readonly #itemChanges: number
+  /** Other replicas' steps (with Redis): a token this history lacks may lead into it through them. */
+  readonly #shared: SharedHistory | undefined
+  /** Each version's place, made on the first token read against this history. */
+  #positions: Map<string, number> | undefined
 
-  private constructor(base: string, entries: readonly VersionChange[], itemChanges: number) {
+  private constructor(
+    base: string,
+    entries: readonly VersionChange[],
+    itemChanges: number,
+    shared: SharedHistory | undefined,
+  ) {
     this.base = base
     this.entries = entries
     this.#itemChanges = itemChanges
+    this.#shared = shared
   }
 
   /** A history that knows only `version`: tokens older than it are unknown. */
-  static startingAt(version: string): ChangeHistory {
-    return new ChangeHistory(version, [], 0)
+  static startingAt(version: string, shared?: SharedHistory): ChangeHistory {
+    return new ChangeHistory(version, [], 0, shared)
+  }
+
+  /** This history, also reading other replicas' steps. */
+  sharing(shared: SharedHistory | undefined): ChangeHistory {
+    return shared === this.#shared ? this : new ChangeHistory(this.base, this.entries, this.#itemChanges, shared)
   }
 
   /** A history read back from a saved snapshot; undefined when it is not one. */
@@ -66,6 +82,7 @@ export class ChangeHistory {
       base,
       entries,
       entries.reduce((sum, entry) => sum + entry.items.length, 0),
+      undefined,
     )
   }
 
@@ -92,7 +109,7 @@ export class ChangeHistory {
       itemChanges -= oldest.items.length
       dropped += 1
     }
-    return new ChangeHistory(base, dropped === 0 ? entries : entries.slice(dropped), itemChanges)
+    return new ChangeHistory(base, dropped === 0 ? entries : entries.slice(dropped), itemChanges, this.#shared)
   }
 
   /**
@@ -100,20 +117,35 @@ export class ChangeHistory {
    * token names no version this history holds (too old, or never served here).
    */
   since(token: string): ReadonlyMap<string, ItemChange> | undefined {
-    const start = token === this.base ? 0 : this.entries.findIndex((entry) => entry.version === token) + 1
-    if (start === 0 && token !== this.base) return undefined
-    const changed = new Map<string, ItemChange>()
-    for (const entry of this.entries.slice(start))
-      for (const item of entry.items) {
-        const key = itemKeyOf(item.collection, item.slug)
-        if (!changed.has(key)) changed.set(key, item)
-      }
-    return changed
+    const start = this.#startOf(token)
+    if (start !== undefined) return firstChanges(this.entries.slice(start).flatMap((entry) => entry.items))
+    // Another replica's token: its steps lead from it to a version this history holds.
+    const path = this.#shared?.pathFrom(token, (version) => this.#startOf(version) !== undefined)
+    const reached = path && this.#startOf(path.reached)
+    if (!path || reached === undefined) return undefined
+    return firstChanges([...path.items, ...this.entries.slice(reached).flatMap((entry) => entry.items)])
+  }
+
+  /** The index of the first entry after `token`'s version; undefined when this history does not hold it. */
+  #startOf(token: string): number | undefined {
+    if (token === this.base) return 0
+    this.#positions ??= new Map(this.entries.map((entry, index) => [entry.version, index + 1]))
+    return this.#positions.get(token)
   }
 
   toJSON(): SavedHistory {
     return {base: this.base, entries: this.entries.map((entry) => ({...entry, items: [...entry.items]}))}
   }
+}
+
+/** Each item once, with the earliest change's `before` (its ETag as of the token). */
+function firstChanges(items: readonly ItemChange[]): ReadonlyMap<string, ItemChange> {
+  const changed = new Map<string, ItemChange>()
+  for (const item of items) {
+    const key = itemKeyOf(item.collection, item.slug)
+    if (!changed.has(key)) changed.set(key, item)
+  }
+  return changed
 }
 
 /** `episodes/ep-1-why-we-started`: an item's place in the change feed's order. */

@@ -32,6 +32,7 @@ import {siteDocumentsOnFirstUse, type SiteDocument} from './site-documents-on-fi
 import {BULK_KEY, INDEX_KEY, itemKey, listKey, type SurrogateKeying} from './surrogate-keys.ts'
 import {searchPage} from './search-page.ts'
 import {SearchIndex} from './search-index.ts'
+import type {SharedHistory} from './shared-history.ts'
 import {ChangeHistory} from './change-history.ts'
 import {changesPage, type ChangesPageResult, type ChangesPageSource} from './changes-page.ts'
 import {changedItems} from './changed-items.ts'
@@ -112,6 +113,8 @@ export interface SnapshotSettings {
   caches: DemandCaches
   /** Surrogate keys and edge TTL headers, when a CDN is purged; none otherwise. */
   keying?: SurrogateKeying
+  /** The versions other replicas served (with Redis), so that their change-feed tokens work here too. */
+  sharedHistory?: SharedHistory
 }
 
 /** What a snapshot knows about one collection; reused whole by the next snapshot when the collection did not change. */
@@ -271,8 +274,8 @@ export function buildSnapshot(
   history.value = previous
     ? previous.history.after(version, now.getTime(), itemChanges(previous, snapshot))
     : restoredHistory?.head === version
-      ? restoredHistory
-      : ChangeHistory.startingAt(version)
+      ? restoredHistory.sharing(settings.sharedHistory)
+      : ChangeHistory.startingAt(version, settings.sharedHistory)
   return snapshot
 }
 
