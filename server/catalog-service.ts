@@ -196,6 +196,7 @@ export async function createCatalogService(
     clock,
     caches,
     keying: edge?.keying,
+    sharedHistory: redis?.sharedHistory,
     staticExport: overrides.staticExport,
     onLeftOut: (snapshot, output, item) => leftOut.record(snapshot, output, item),
     saved: saved && {

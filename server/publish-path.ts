@@ -7,6 +7,7 @@ import type {EventStreams} from './http/event-streams.ts'
 import {FEED_PATH} from './feed/rss-feed.ts'
 import type {CatalogMetrics} from './observability/metrics.ts'
 import type {ChangeFanOut} from './scaling/change-fan-out.ts'
+import type {HistoryFanOut} from './scaling/history-fan-out.ts'
 import type {ServedVersions} from './scaling/served-versions.ts'
 import type {SnapshotSaver} from './snapshot-saver.ts'
 import type {Snapshot} from './snapshot/snapshot.ts'
@@ -19,7 +20,7 @@ export interface PublishPathParts {
   /** SNAPSHOT_DIR's saved snapshot, when one is kept. */
   saver?: SnapshotSaver | undefined
   /** Replicas sharing Redis: what each serves, and the changes they tell each other. */
-  replicas?: {servedVersions: ServedVersions; fanOut: ChangeFanOut} | undefined
+  replicas?: {servedVersions: ServedVersions; fanOut: ChangeFanOut; history: HistoryFanOut} | undefined
   edge?: EdgePurging | undefined
   feedPinger?: FeedPinger | undefined
   /** Podping (feed/podping.ts): told of the same changes, a step of its own. */
@@ -73,7 +74,11 @@ export function createPublishPath(parts: PublishPathParts): PublishPath {
     served(snapshot, buildStartedAt) {
       contained('report', () => snapshot.catalog.problems.forEach(reportProblem))
       contained('save', () => saver?.served(snapshot))
-      contained('replicas', () => replicas?.servedVersions.serving(snapshot.version))
+      contained('replicas', () => {
+        replicas?.servedVersions.serving(snapshot.version)
+        const step = snapshot.history.lastStep()
+        if (step?.to === snapshot.version) replicas?.history.announce(step)
+      })
       contained('purge', () => edge?.snapshotServed(snapshot, buildStartedAt))
       contained('ping', () => feedPinger?.observe(snapshot.site(FEED_PATH)?.etag))
       contained('podping', () => podping?.observe(snapshot.site(FEED_PATH)?.etag))

@@ -44,8 +44,8 @@ export async function createHistoryFanOut(options: HistoryFanOutOptions): Promis
   const {commands, subscriber, key, replicaId, shared, onError} = options
   const hear = (text: string) => {
     const parsed = messageSchema.safeParse(parseJson(text))
-    if (!parsed.success) return onError(new Error(`ignored a malformed message on ${key}: ${parsed.error.message}`))
-    if (parsed.data.replica !== replicaId) shared.record(parsed.data.step)
+    if (!parsed.success) onError(new Error(`ignored a malformed message on ${key}: ${parsed.error.message}`))
+    else if (parsed.data.replica !== replicaId) shared.record(parsed.data.step)
   }
   await subscriber.subscribe(key, hear)
   for (const text of await commands.lRange(key, -STEPS_KEPT, -1).catch((error: unknown) => (onError(error), [])))

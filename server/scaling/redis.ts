@@ -3,6 +3,8 @@ import {createClient} from 'redis'
 import type {CounterStore} from '../http/rate-limit.ts'
 import type {ContentChange} from '../content/content-change.ts'
 import {createChangeFanOut, type ChangeFanOut} from './change-fan-out.ts'
+import {createHistoryFanOut, type HistoryFanOut} from './history-fan-out.ts'
+import {SharedHistory} from '../snapshot/shared-history.ts'
 import {createServedVersions, type ServedVersions, type ServedVersionsOptions} from './served-versions.ts'
 
 /** Redis answers in well under a millisecond on a healthy network; a command this slow has failed. */
@@ -31,6 +33,10 @@ export interface RedisScaling {
   fanOut: ChangeFanOut
   /** The version each replica serves, so a CDN purge waits for the slowest. */
   servedVersions: ServedVersions
+  /** The versions the other replicas served, which this replica's change histories read. */
+  sharedHistory: SharedHistory
+  /** Tells the other replicas each version this one serves, so its change-feed tokens work there. */
+  history: HistoryFanOut
   close(): Promise<void>
 }
 
@@ -96,6 +102,15 @@ export async function connectRedis(options: RedisOptions): Promise<RedisScaling>
     onRemoteChange,
     onError: (error) => log.error(error, 'Redis change fan-out failed'),
   })
+  const sharedHistory = new SharedHistory()
+  const history = await createHistoryFanOut({
+    commands,
+    subscriber,
+    key: `${keyPrefix}history`,
+    replicaId,
+    shared: sharedHistory,
+    onError: (error) => log.error(error, 'Redis history fan-out failed'),
+  })
   const counterStore = new RedisStore({
     prefix: `${keyPrefix}rate-limit:`,
     sendCommand: (...command: string[]) => commands.sendCommand(command),
@@ -116,6 +131,8 @@ export async function connectRedis(options: RedisOptions): Promise<RedisScaling>
     counterStore,
     fanOut,
     servedVersions,
+    sharedHistory,
+    history,
     async close() {
       await servedVersions.close()
       await Promise.allSettled([commands.close(), subscriber.close()])

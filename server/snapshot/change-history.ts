@@ -1,6 +1,6 @@
 import {z} from 'zod'
 import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
-import type {SharedHistory} from './shared-history.ts'
+import type {HistoryStep, SharedHistory} from './shared-history.ts'
 
 /** An item a served version changed, with its ETag in the version before (null: not served then). */
 export interface ItemChange {
@@ -84,6 +84,12 @@ export class ChangeHistory {
       entries.reduce((sum, entry) => sum + entry.items.length, 0),
       undefined,
     )
+  }
+
+  /** The newest version's step: from the one before it, with the items it changed; none before a change. */
+  lastStep(): HistoryStep | undefined {
+    const last = this.entries.at(-1)
+    return last && {from: this.entries.at(-2)?.version ?? this.base, to: last.version, items: last.items}
   }
 
   /** The version the history ends at: the newest served. */

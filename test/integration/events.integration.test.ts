@@ -3,11 +3,10 @@
 // with Last-Event-ID (collapsed, or a reset), the per-client share and the global bound (X-Forwarded-For
 // from a trusted loopback proxy names the clients) and a heartbeat. A stalled reader and close()
 // are in test/http/event-streams.test.ts, without sockets.
-import {request, type IncomingMessage} from 'node:http'
 import {rm} from 'node:fs/promises'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {z} from 'zod'
 import {copySampleDataset, retitleEpisode} from '../helpers/dataset-file.ts'
+import {eventSchema, eventsIn, listenToEvents, type EventListener} from '../helpers/event-stream.ts'
 import {eventually} from '../helpers/eventually.ts'
 import {startTestServer, type TestServer} from '../helpers/server.ts'
 import {originHealthyBehind, startVarnish} from '../helpers/varnish.ts'
@@ -34,41 +33,8 @@ afterAll(async () => {
   await rm(directory, {recursive: true, force: true})
 })
 
-/** An open event stream: its status, and the text received so far. */
-interface Listener {
-  status: number
-  text: () => string
-  close: () => void
-  ended: Promise<void>
-}
+const listen = (headers: Record<string, string> = {}, base = origin.baseUrl) => listenToEvents(base, headers)
 
-function listen(headers: Record<string, string> = {}, base = origin.baseUrl): Promise<Listener> {
-  return new Promise((resolve, reject) => {
-    const outgoing = request(`${base}/api/v1/events`, {headers}, (response: IncomingMessage) => {
-      let text = ''
-      response.setEncoding('utf8')
-      response.on('data', (chunk: string) => (text += chunk))
-      const ended = new Promise<void>((done) => response.on('close', () => done()))
-      resolve({status: response.statusCode ?? 0, text: () => text, close: () => outgoing.destroy(), ended})
-    })
-    outgoing.on('error', reject).end()
-  })
-}
-
-const eventSchema = z.object({
-  version: z.string(),
-  changes: z.array(z.object({type: z.enum(['episode', 'meetup', 'voice']), slug: z.string(), deleted: z.boolean()})),
-})
-/** The `id` and data of each event in the text (comments and the retry line left out). */
-const eventsIn = (text: string) =>
-  text
-    .split('\n\n')
-    .filter((block) => block.includes('data: '))
-    .map((block) => ({
-      event: /^event: (.*)$/m.exec(block)?.[1] ?? 'message',
-      id: /^id: (.*)$/m.exec(block)?.[1],
-      data: JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? 'null') as unknown,
-    }))
 const version = async () => {
   const response = await fetch(`${origin.baseUrl}/api/v1/index.json`)
   await response.arrayBuffer()
@@ -109,7 +75,7 @@ describe('GET /api/v1/events', () => {
 
   it('gives one address its share and no more, refuses past the global bound, and keeps a heartbeat', async () => {
     const share = MAX_STREAMS / 10
-    const held: Listener[] = []
+    const held: EventListener[] = []
     for (let index = 0; index < share; index++) held.push(await listen({'x-forwarded-for': '203.0.113.1'}))
     expect(held.map((each) => each.status)).toEqual(Array.from({length: share}, () => 200))
     const over = await listen({'x-forwarded-for': '203.0.113.1'})
