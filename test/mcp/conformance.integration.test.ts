@@ -35,15 +35,19 @@ afterAll(async () => {
 })
 
 describe('the MCP conformance suite', () => {
-  it.each(SCENARIOS)('passes %s', async (scenario) => {
-    // The suite writes its results under its working directory: a temporary one.
-    const {stdout} = await promisify(execFile)(
-      process.execPath,
-      [cli, 'server', '--url', `${server.baseUrl}/mcp`, '--scenario', scenario],
-      {cwd: results, timeout: 60_000},
-    )
-    const [, passed, total, failed] = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(stdout) ?? []
-    expect({passed, failed}, stdout).toEqual({passed: total, failed: '0'})
-    expect(Number(total)).toBeGreaterThan(0)
-  }, 60_000)
+  it.each(SCENARIOS)(
+    'passes %s',
+    async (scenario) => {
+      // The suite writes its results under its working directory: a temporary one.
+      const {stdout} = await promisify(execFile)(
+        process.execPath,
+        [cli, 'server', '--url', `${server.baseUrl}/mcp`, '--scenario', scenario],
+        {cwd: results, timeout: 60_000},
+      )
+      const [, passed, total, failed] = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(stdout) ?? []
+      expect({passed, failed}, stdout).toEqual({passed: total, failed: '0'})
+      expect(Number(total)).toBeGreaterThan(0)
+    },
+    60_000,
+  )
 })
