@@ -21,8 +21,8 @@ const DEFAULT_EVENT_STREAM_LIMITS: EventStreamLimits = {
   heartbeatMs: 10_000,
 }
 
-/** One client address holds at most this share of the streams, so a few cannot take them all. */
-const CLIENT_SHARE = 10
+/** One client address holds at most a sixteenth of the streams: ten of them leave room for others (as MCP's listen streams). */
+const CLIENT_SHARE = 16
 
 export interface EventStreamsOptions {
   /** The snapshot served now (the store's). */
