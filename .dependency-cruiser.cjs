@@ -41,10 +41,18 @@ module.exports = {
     ...backward,
     {
       name: 'server-imports-no-tests-or-tools',
-      comment: 'What is served never depends on tests, benchmarks or the Studio',
+      comment: 'What is served never depends on tests, benchmarks, the Studio or the typed client',
       severity: 'error',
       from: {path: '^server/'},
-      to: {path: '^(test|bench|plugin|studio)/'},
+      to: {path: '^(test|bench|plugin|studio|client)/'},
+    },
+    {
+      name: 'client-imports-only-client',
+      comment:
+        'The typed client is its own package (@code-talks/catalog-client) with no dependency but fetch: no npm package, no Node module, nothing of the server, the Studio or the tests',
+      severity: 'error',
+      from: {path: '^client/'},
+      to: {pathNot: '^client/'},
     },
   ],
   options: {

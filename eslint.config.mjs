@@ -10,6 +10,7 @@ export default defineConfig(
     ignores: [
       'node_modules/',
       'studio/dist/',
+      'client/dist/',
       '.sanity/',
       'reports/',
       'data/',
