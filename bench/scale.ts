@@ -122,6 +122,12 @@ async function throughput(server: ServerProcess, path: string): Promise<number> 
   return result.requests.average
 }
 
+const catalogVersion = async (server: ServerProcess) => {
+  const response = await fetch(`${server.baseUrl}/api/v1/index.json`)
+  await response.arrayBuffer()
+  return response.headers.get('catalog-version') ?? ''
+}
+
 /** One search's answer time: the first one makes the catalog's index. */
 async function timedSearch(server: ServerProcess, query: string): Promise<number> {
   const started = performance.now()
@@ -149,6 +155,9 @@ interface Row {
   release: number[]
   firstSearch: number
   searchAfterEdit: number
+  /** `changes.json?since=` for one edit, and `all.json`, in identity bytes. */
+  deltaBytes: number
+  allBytes: number
   chapters: number[]
   /** The feed's identity bytes (HEAD's Content-Length). */
   feedBytes: number
@@ -326,6 +335,7 @@ try {
         const warmRss = await peakRssMiB(server)
         // After the peak is read: the search index is made on demand, and is measured apart.
         const firstSearch = await timedSearch(server, 'ריאקט')
+        const token = await catalogVersion(server)
         const searchTitle = `חיפוש ${size}`
         const searchAfterEdit = await publishToVisible(
           server,
@@ -336,6 +346,14 @@ try {
           edited,
           `/api/v1/search.json?q=${encodeURIComponent(searchTitle)}&limit=1`,
           `"slug":"${slugOf(edited)}"`,
+        )
+        // What a mirror reads for that one edit, against the whole catalog.
+        const deltaBytes = (await (await fetch(`${server.baseUrl}/api/v1/changes.json?since=${token}`)).arrayBuffer())
+          .byteLength
+        const allBytes = Number(
+          (
+            await fetch(`${server.baseUrl}/api/v1/all.json`, {method: 'HEAD', headers: {'accept-encoding': 'identity'}})
+          ).headers.get('content-length'),
         )
         if (process.env.BENCH_DEBUG)
           console.log(`peak RSS: cold process ${coldRss.toFixed(0)} MiB, warm process ${warmRss.toFixed(0)} MiB`)
@@ -358,6 +376,8 @@ try {
           requests,
           firstSearch,
           searchAfterEdit,
+          deltaBytes,
+          allBytes,
         })
         console.log(rows.at(-1))
       } finally {
@@ -389,12 +409,12 @@ local stand-in of the query API (\`test/helpers/sanity-stand-in.ts\`, groq-js, i
 - **feed**: an episode's title edited, from the webhook until \`HEAD /feed.xml\` answers a new ETag (the feed is too large at 100k to poll whole; the server assembles it from its items' bytes on that request), ms, median and slowest; **feed MB**: the feed's identity bytes.
 - **chapters**: an episode's chapters edited, from the webhook until its \`GET\` shows the new chapter, ms, median and slowest.
 - **release**: an episode scheduled ${RELEASE_AHEAD_MS / 1000} s ahead (its webhook sent then, so the server knows its time), from its release time until both the first page of \`/api/v1/episodes.json\` lists it and \`HEAD /feed.xml\` answers a new ETag, with no webhook at that time, ms, median and slowest.
-- **first search**: the first \`GET /api/v1/search.json?q=ריאקט\` after the load test (it makes the search index), ms; **search edit**: then an episode retitled, from the webhook until a search for its new title finds it, ms (the index moves on by the items the publish changed). Both after peak RSS is read.
+- **first search**: the first \`GET /api/v1/search.json?q=ריאקט\` after the load test (it makes the search index), ms; **search edit**: then an episode retitled, from the webhook until a search for its new title finds it, ms (the index moves on by the items the publish changed). Both after peak RSS is read. **delta KB**: \`changes.json?since=\` the version before that edit (what a mirror reads for it); **all.json MB**: the whole catalog, identity bytes.
 - **req/s**: one episode, \`Accept-Encoding: br\`, on the settled server after a second of warm-up, autocannon, 32 connections, ${THROUGHPUT_SECONDS} s (the benchmark and the server share the machine's ${cpus().length} cores).
 
-| source | documents | cold ms | warm ms | peak RSS MiB | edit ms | insert ms | voice ms | feed ms | chapters ms | release ms | feed MB | req/s | first search ms | search edit ms |
-|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
-${rows.map((row) => `| ${row.source} | ${row.documents.toLocaleString('en')} | ${ms(row.cold)} | ${ms(row.warm)} | ${row.rss.toFixed(0)} | ${spread(row.edit)} | ${spread(row.insert)} | ${spread(row.voice)} | ${spread(row.feed)} | ${spread(row.chapters)} | ${spread(row.release)} | ${(row.feedBytes / 1e6).toFixed(1)} | ${row.requests.toFixed(0)} | ${ms(row.firstSearch)} | ${ms(row.searchAfterEdit)} |`).join('\n')}
+| source | documents | cold ms | warm ms | peak RSS MiB | edit ms | insert ms | voice ms | feed ms | chapters ms | release ms | feed MB | req/s | first search ms | search edit ms | delta KB | all.json MB |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
+${rows.map((row) => `| ${row.source} | ${row.documents.toLocaleString('en')} | ${ms(row.cold)} | ${ms(row.warm)} | ${row.rss.toFixed(0)} | ${spread(row.edit)} | ${spread(row.insert)} | ${spread(row.voice)} | ${spread(row.feed)} | ${spread(row.chapters)} | ${spread(row.release)} | ${(row.feedBytes / 1e6).toFixed(1)} | ${row.requests.toFixed(0)} | ${ms(row.firstSearch)} | ${ms(row.searchAfterEdit)} | ${(row.deltaBytes / 1024).toFixed(1)} | ${(row.allBytes / 1e6).toFixed(1)} |`).join('\n')}
 `
 if (process.env.BENCH_SIZES === undefined && process.env.BENCH_SOURCES === undefined)
   await writeFile('bench/results/scale.md', report)
