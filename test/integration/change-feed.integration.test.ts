@@ -1,12 +1,20 @@
-// Integration: the change feed keeps a mirror equal to the catalog. `npm start`'s process over a
-// copy of the dataset with SNAPSHOT_DIR; a mirror built from `changes.json` (an initial sync, then
-// deltas from each next_token, paged); seeded random edits of the dataset file (titles, deletions,
-// slug renames, new episodes, voice renames that change the episodes naming them, drafts, episodes
-// scheduled ahead), a restart in the middle; after each batch the mirror deep-equals `all.json`.
+// Integration: the typed client's sync() keeps a mirror equal to the catalog. `npm start`'s process
+// over a copy of the dataset with SNAPSHOT_DIR; a mirror built by client/'s sync() from `changes.json`
+// (an initial sync, then deltas from each next_token, paged by 7, every page held to the strict
+// contract on its way in); seeded random edits of the dataset file (titles, deletions, slug renames,
+// new episodes, voice renames that change the episodes naming them, drafts, episodes scheduled
+// ahead), a restart in the middle; after each batch the mirror deep-equals `all.json`, and no sync
+// had to start over (a 410 the client would have absorbed).
 import {readFile, rename, rm, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {z} from 'zod'
+import {
+  createCatalogClient,
+  type CatalogClient,
+  type CatalogMirror,
+  type FetchFunction,
+} from '../../client/src/index.ts'
 import {changesEnvelope} from '../../server/api/v1/changes.ts'
 import {copySampleDataset} from '../helpers/dataset-file.ts'
 import {eventually} from '../helpers/eventually.ts'
@@ -31,67 +39,57 @@ const changesSchema = z.object({
 const allSchema = z.object({
   data: z.object({episodes: z.array(item), meetups: z.array(item), voices: z.array(item)}),
 })
-type Item = z.infer<typeof item>
 
 let directory: string
 let datasetFile: string
 let origin: MainProcess | undefined
-const start = async () =>
-  startMainProcess({
+let client: CatalogClient
+const counts = {requests: 0, upserts: 0, deletions: 0, restarts: 0}
+
+/** fetch, counting requests and holding every page of the feed to the contract, strict: each item exactly as its own endpoint serves it. */
+const contractChecked: FetchFunction = async (url, init) => {
+  const response = await fetch(url, init)
+  counts.requests += 1
+  if (response.status === 200) changesEnvelope.parse(await response.clone().json())
+  return response
+}
+const start = async () => {
+  origin = await startMainProcess({
     PORT: '0',
     DATASET_FILE: datasetFile,
     SNAPSHOT_DIR: join(directory, 'snapshots'),
     RATE_LIMIT_QUOTA: '0',
     RECONCILE_INTERVAL_SECONDS: '0',
   })
+  client = createCatalogClient({baseUrl: `${origin.baseUrl}/api/v1`, fetch: contractChecked})
+}
 
 beforeAll(async () => {
   ;({directory, datasetFile} = await copySampleDataset('catalog-change-feed-'))
-  origin = await start()
+  await start()
 }, 60_000)
 afterAll(async () => {
   await origin?.stop()
   await rm(directory, {recursive: true, force: true})
 })
 
-/** A mirror as an integrator keeps one: items by `type/slug`, and the token to continue from. */
-interface Mirror {
-  items: Map<string, Item>
-  token: string | undefined
-}
-const main: Mirror = {items: new Map(), token: undefined}
-const mirror = main.items
-const counts = {requests: 0, upserts: 0, deletions: 0}
-
-async function sync(state: Mirror = main): Promise<void> {
-  const {items} = state
-  let url: string | null = `/api/v1/changes.json?limit=7${state.token ? `&since=${state.token}` : ''}`
-  if (!state.token) items.clear()
-  let next: string | undefined
-  while (url) {
-    const response = await fetch(`${origin?.baseUrl ?? ''}${url.replace(/^https?:\/\/[^/]+/, '')}`)
-    counts.requests += 1
-    if (response.status !== 200) throw new Error(`${url}: ${response.status} ${await response.text()}`)
-    const body: unknown = await response.json()
-    changesEnvelope.parse(body) // the contract, strict: every item exactly as its own endpoint serves it
-    const page = changesSchema.parse(body)
-    for (const change of page.data.changes) {
-      const key = `${change.type}/${change.slug}`
-      if (change.deleted) {
-        items.delete(key)
-        counts.deletions += 1
-      } else if (change.item) {
-        items.set(key, change.item)
-        counts.upserts += 1
-      }
-    }
-    next = page.data.next_token
-    url = page.pagination.next
-  }
-  state.token = next
+/** The client's sync, paged by 7, counting what it did. */
+async function sync(mirror?: CatalogMirror): Promise<CatalogMirror> {
+  const result = await client.sync(mirror, {limit: 7})
+  if (result.restarted) counts.restarts += 1
+  for (const change of result.changes) counts[change.deleted ? 'deletions' : 'upserts'] += 1
+  return result.mirror
 }
 
-async function served(): Promise<Map<string, Item>> {
+/** A mirror's items by `type/slug`, as served() gives all.json's. */
+const itemsOf = (mirror: CatalogMirror) =>
+  new Map([
+    ...[...mirror.episodes].map(([slug, each]) => [`episode/${slug}`, each] as const),
+    ...[...mirror.meetups].map(([slug, each]) => [`meetup/${slug}`, each] as const),
+    ...[...mirror.voices].map(([slug, each]) => [`voice/${slug}`, each] as const),
+  ])
+
+async function served(): Promise<Map<string, z.infer<typeof item>>> {
   const all = allSchema.parse(await (await fetch(`${origin?.baseUrl ?? ''}/api/v1/all.json`)).json())
   const entries = (['episodes', 'meetups', 'voices'] as const).flatMap((collection) =>
     all.data[collection].map((each) => [`${TYPES[collection]}/${each.slug}`, each] as const),
@@ -99,11 +97,17 @@ async function served(): Promise<Map<string, Item>> {
   return new Map(entries)
 }
 
-async function mirrorEqualsCatalog(): Promise<void> {
+let main: CatalogMirror | undefined
+async function mirrorEqualsCatalog(): Promise<Map<string, unknown>> {
+  let items = new Map<string, unknown>()
   await eventually(async () => {
-    await sync()
-    expect(mirror).toEqual(await served())
+    main = await sync(main)
+    items = itemsOf(main)
+    expect(items).toEqual(await served())
   }, 20_000)
+  // Every token here is one the server keeps: a 410 the client absorbed by starting over would hide a lost history.
+  expect(counts.restarts).toBe(0)
+  return items
 }
 
 /** A small seeded generator (mulberry32): the same operations every run. */
@@ -192,30 +196,35 @@ async function markBatch(batch: number): Promise<void> {
   await eventually(async () => expect(JSON.stringify([...(await served()).values()])).toContain(title), 20_000)
 }
 
-describe('a mirror kept by the change feed', () => {
+describe("a mirror kept by the typed client's sync()", () => {
   it('deep-equals all.json after every batch of seeded edits, across a restart', async () => {
-    await mirrorEqualsCatalog()
-    const initial = {...counts}
-    expect(initial.upserts).toBe(mirror.size)
+    const initial = await mirrorEqualsCatalog()
+    expect(counts.upserts).toBe(initial.size)
 
     const random = seeded(51)
-    let older: Mirror | undefined
+    let older: CatalogMirror | undefined
     for (let batch = 1; batch <= 20; batch++) {
       for (let step = 0; step < 10; step++) await operate(random, batch * 100 + step)
       await markBatch(batch)
-      await mirrorEqualsCatalog()
-      expect([...mirror.keys()].some((key) => /\/(later|drafts)/.test(key))).toBe(false)
-      if (batch === 8) older = {items: new Map(mirror), token: main.token}
+      const items = await mirrorEqualsCatalog()
+      expect([...items.keys()].some((key) => /\/(later|drafts)/.test(key))).toBe(false)
+      if (batch === 8 && main)
+        older = {
+          episodes: new Map(main.episodes),
+          meetups: new Map(main.meetups),
+          voices: new Map(main.voices),
+          token: main.token,
+        }
       if (batch === 10) {
         expect(await origin?.stop()).toBe(0)
-        origin = await start()
+        await start()
         // A token from two batches before the restart still answers: the history was saved with the snapshot.
         if (!older) throw new Error('expected the mirror of batch 8')
-        await sync(older)
-        expect(older.items).toEqual(await served())
+        expect(itemsOf(await sync(older))).toEqual(await served())
+        expect(counts.restarts).toBe(0)
       }
     }
-    console.info(`change feed: ${JSON.stringify(counts)}, mirror of ${mirror.size} items`)
+    console.info(`change feed: ${JSON.stringify(counts)}, mirror of ${String(main ? itemsOf(main).size : 0)} items`)
   }, 180_000)
 
   it('answers a malformed token 400 and an unknown one 410, each saying to start again', async () => {
