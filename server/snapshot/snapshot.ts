@@ -1,14 +1,8 @@
 import {createHash} from 'node:crypto'
 import type {Catalog, CatalogEntry} from '../api/v1/catalog.ts'
-import {decodeCursor, encodeCursor} from '../api/v1/cursor.ts'
-import {DEFAULT_PAGE_LIMIT, type Pagination} from '../api/v1/contract.ts'
-import {
-  COLLECTION_NAMES,
-  COLLECTION_PATTERN,
-  isCollectionName,
-  type CollectionName,
-  type Links,
-} from '../api/v1/links.ts'
+import {decodeCursor} from '../api/v1/cursor.ts'
+import {DEFAULT_PAGE_LIMIT} from '../api/v1/contract.ts'
+import {COLLECTION_NAMES, COLLECTION_PATTERN, isCollectionName, type CollectionName} from '../api/v1/links.ts'
 import {
   episodeOrder,
   firstIndexNotBefore,
@@ -18,104 +12,27 @@ import {
   type SortKey,
 } from '../api/v1/order.ts'
 import {nextRelease} from '../api/v1/scheduled.ts'
-import {buildServiceIndex, type ServiceIndexSettings} from '../api/v1/service-index.ts'
+import {buildServiceIndex} from '../api/v1/service-index.ts'
 import {CHAPTERS_CONTENT_TYPE, chaptersDocument, chaptersPath} from '../api/v1/chapters.ts'
 import type {Episode} from '../api/v1/contract.ts'
 import {whileBuildingNow} from './heap-growth.ts'
 import {forEachConcurrently} from './compression.ts'
-import type {DemandCaches} from './demand-caches.ts'
 import {ownedBytes} from './owned-bytes.ts'
 import {represent, type Representation} from './representation.ts'
-import {ChunkedBody} from './chunked-body.ts'
+import type {ChunkedBody} from './chunked-body.ts'
+import {bulkBody, itemBody, itemJson, pageBody} from './list-bodies.ts'
 import {listsAfterEdit, listsOf, type CollectionLists, type EntryParts} from './collection-lists.ts'
-import {siteDocumentsOnFirstUse, type SiteDocument} from './site-documents-on-first-use.ts'
-import {BULK_KEY, INDEX_KEY, itemKey, listKey, type SurrogateKeying} from './surrogate-keys.ts'
+import {siteDocumentsOnFirstUse} from './site-documents-on-first-use.ts'
+import {BULK_KEY, INDEX_KEY, itemKey, listKey} from './surrogate-keys.ts'
 import {searchPage} from './search-page.ts'
 import {SearchIndex} from './search-index.ts'
-import type {SharedHistory} from './shared-history.ts'
 import {ChangeHistory} from './change-history.ts'
-import {changesPage, type ChangesPageResult, type ChangesPageSource} from './changes-page.ts'
+import {changesPage, type ChangesPageSource} from './changes-page.ts'
 import {changedItems} from './changed-items.ts'
 import type {ChangesRequest} from '../api/v1/changes.ts'
 import type {SearchRequest} from '../api/v1/search.ts'
-
-export interface PageRequest {
-  limit: number
-  cursor: string | null
-}
-
-export type PageResult = {ok: true; representation: Representation<Buffer>} | {ok: false; reason: string}
-
-/**
- * Everything a client can read, built once per content version. Immutable: a rebuild makes a new
- * snapshot and swaps it in whole, so a request sees the old one or the new one, never a mix.
- */
-export interface Snapshot {
-  /** Digest of every served item's bytes, in order: changes exactly when any served content changes. */
-  readonly version: string
-  readonly builtAt: Date
-  /** When the served content last changed (moves only with `version`). */
-  readonly contentLastModified: Date
-  readonly catalog: Catalog
-  /** The next release of a held-back episode (api/v1/scheduled.ts): when, and which documents; a build then serves them. */
-  readonly nextRelease: Readonly<{at: Date; documentIds: readonly string[]}> | undefined
-  readonly counts: Readonly<Record<CollectionName, number>>
-  /** Paths relative to `/api/v1/`, such as `episodes.json` or `voices/noa-levi.json`. */
-  readonly paths: readonly string[]
-  representation(path: string): Representation | undefined
-  item(collection: CollectionName, slug: string): Representation<Buffer> | undefined
-  /** An episode's chapters in the Podcasting 2.0 JSON chapters format; undefined when it has none. */
-  chapters(slug: string): Representation<Buffer> | undefined
-  /** A document outside `/api/v1`, by absolute path. */
-  site(path: string): Representation | undefined
-  readonly sitePaths: readonly string[]
-  /**
-   * The site documents built so far (site-documents-on-first-use.ts): this snapshot's own, or, until
-   * it builds them, those its predecessors built; undefined when none were. What a client or an edge
-   * may hold, for the purge planner. Builds nothing: that would put the sitemaps on every edit's path.
-   */
-  builtSiteDocuments(): ReadonlyMap<string, Representation> | undefined
-  /** Compresses the few representations most clients read first (the index, first pages), before it is served; items are compressed on first request. */
-  precompress(): Promise<void>
-  /**
-   * Builds and compresses the site documents (OpenAPI, discovery, sitemaps) off the request path.
-   * The bulk document is compressed on its first request instead: it grows with the catalog, and
-   * its CPU is spent only if a client asks.
-   */
-  warm(): Promise<void>
-  /** A list page for a `limit` and `cursor`; the default page is pre-built, others are built once and kept. */
-  listPage(collection: CollectionName, request: PageRequest): PageResult
-  /** A search's answer (search-page.ts): MCP's ranking, built on first request and kept beside the pages. */
-  searchPage(request: SearchRequest): Representation<Buffer>
-  /** The versions served up to this one and the items each changed: what a change-feed token is read against. */
-  readonly history: ChangeHistory
-  /** The search index this snapshot shares with those built from it (search-index.ts): made on the first search. */
-  readonly searchIndex: SearchIndex
-  /** A change-feed page (changes-page.ts): what changed since a token, or why the token is unknown (a 410). */
-  changesPage(request: ChangesRequest): ChangesPageResult
-  /**
-   * The slugs whose items may differ from `earlier`'s, for comparing two snapshots: the few an edit
-   * touched when this snapshot's list was made from `earlier`'s, or else every slug of both.
-   */
-  slugsToCompare(collection: CollectionName, earlier: Snapshot): Iterable<string>
-  /** Changes exactly when any page of the collection's list may change. */
-  collectionDigest(collection: CollectionName): string
-}
-
-export interface SnapshotSettings {
-  links: Links
-  index: ServiceIndexSettings
-  /** Makes the documents outside `/api/v1` from the finished snapshot; built on first use, once. */
-  site?: (snapshot: Snapshot) => SiteDocument[]
-  /** The podcast feed, built on its own on first use: a feed reader after an edit must not wait for the sitemaps. */
-  feed?: {path: string; build: (snapshot: Snapshot) => SiteDocument | undefined}
-  /** Where pages other than the default ones and items' compressed variants are kept, across snapshots. */
-  caches: DemandCaches
-  /** Surrogate keys and edge TTL headers, when a CDN is purged; none otherwise. */
-  keying?: SurrogateKeying
-  /** The versions other replicas served (with Redis), so that their change-feed tokens work here too. */
-  sharedHistory?: SharedHistory
-}
+import type {KnownItems, PageRequest, PageResult, Snapshot, SnapshotSettings} from './snapshot-shape.ts'
+export type {KnownItem, KnownItems, PageRequest, PageResult, Snapshot, SnapshotSettings} from './snapshot-shape.ts'
 
 /** What a snapshot knows about one collection; reused whole by the next snapshot when the collection did not change. */
 interface CollectionState extends CollectionLists {
@@ -140,25 +57,7 @@ const ITEM_DOCUMENT_PATH = new RegExp(`^(${COLLECTION_PATTERN})/(.+)\\.json$`)
 /** `episodes/{slug}/chapters.json`: an episode's chapters document. */
 const CHAPTERS_DOCUMENT_PATH = /^episodes\/([^/]+)\/chapters\.json$/
 
-const bytes = (text: string) => Buffer.from(text, 'utf8')
-const COMMA = bytes(',')
-const ITEM_OPEN = '{"data":'
-const ITEM_CLOSE = '}'
-/** An item's JSON inside its `{"data":…}` body, without a copy. */
-const itemJson = (representation: Representation<Buffer>) =>
-  representation.body.subarray(ITEM_OPEN.length, representation.body.length - ITEM_CLOSE.length)
-
 const compressAll = (representation: Representation) => representation.precompress()
-
-/** An item's served bytes as a saved snapshot holds them, so a restart neither serialises nor hashes it again. */
-export interface KnownItem {
-  /** The `{"data":…}` body. */
-  body: Buffer
-  etag: string
-  lastModified: Date
-}
-
-export type KnownItems = ReadonlyMap<CatalogEntry<unknown>, KnownItem>
 
 /** `known` gives items' bytes, ETags and dates already made (by a saved snapshot), so they are not serialised or hashed again. */
 export function buildSnapshot(
@@ -197,7 +96,7 @@ export function buildSnapshot(
           etag: saved.etag,
           headers,
         })
-      const body = bytes(`${ITEM_OPEN}${JSON.stringify(entry.value)}${ITEM_CLOSE}`)
+      const body = itemBody(entry.value)
       // A full re-read makes new entries; unchanged bytes keep the earlier representation.
       const earlier = previous?.item(name, key[1])
       return earlier?.body.equals(body)
@@ -337,7 +236,7 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
     if (request.cursor !== null) {
       const decoded = decodeCursor(request.cursor)
       if (!decoded.ok) return decoded
-      start = firstIndexAfter(state, decoded.key)
+      start = firstIndexNotBefore(state.keys, (key) => state.compare(key, decoded.key) <= 0)
     }
     // By position, not by the cursor's text: every cursor that lands on the same item shares one
     // page, so a client inventing cursors cannot fill the cache with copies.
@@ -449,66 +348,6 @@ function slugsToCompare(lists: CollectionLists, earlier: CollectionLists | undef
   if (lists.id === earlier?.id) return []
   if (earlier && lists.edit?.from === earlier.id) return lists.edit.slugs
   return new Set([...(earlier?.keys ?? []), ...lists.keys].map((key) => key[1]))
-}
-
-/** Keyset pagination: the first item that sorts after the cursor's key (binary search over the sorted keys). */
-function firstIndexAfter(state: Pick<CollectionState, 'keys' | 'compare'>, cursorKey: SortKey): number {
-  return firstIndexNotBefore(state.keys, (key) => state.compare(key, cursorKey) <= 0)
-}
-
-/** `[a,b,c]` as bytes, without copying the items into an intermediate string. */
-function jsonArray(items: readonly Buffer[]): Buffer[] {
-  const parts: Buffer[] = [bytes('[')]
-  items.forEach((item, index) => {
-    if (index > 0) parts.push(COMMA)
-    parts.push(item)
-  })
-  parts.push(bytes(']'))
-  return parts
-}
-
-function pageBody(
-  state: Pick<CollectionState, 'name' | 'items' | 'keys'>,
-  links: Links,
-  limit: number,
-  start: number,
-): Buffer {
-  const total = state.items.length
-  const end = Math.min(start + limit, total)
-  const lastKey = state.keys[end - 1]
-  const nextCursor = end < total && lastKey ? encodeCursor(lastKey) : null
-  const query = new URLSearchParams({
-    ...(limit === DEFAULT_PAGE_LIMIT ? {} : {limit: String(limit)}),
-    cursor: nextCursor ?? '',
-  })
-  const pagination: Pagination = {
-    limit,
-    count: end - start,
-    total,
-    has_more: nextCursor !== null,
-    next_cursor: nextCursor,
-    next: nextCursor === null ? null : `${links.apiPath(`${state.name}.json`)}?${query.toString()}`,
-  }
-  return Buffer.concat([
-    bytes('{"data":'),
-    ...jsonArray(state.items.slice(start, end)),
-    bytes(`,"pagination":${JSON.stringify(pagination)}}`),
-  ])
-}
-
-function bulkBody(
-  states: Record<CollectionName, CollectionState>,
-  counts: Record<CollectionName, number>,
-): ChunkedBody {
-  return new ChunkedBody([
-    bytes('{"data":{"episodes":'),
-    ...jsonArray(states.episodes.items),
-    bytes(',"meetups":'),
-    ...jsonArray(states.meetups.items),
-    bytes(',"voices":'),
-    ...jsonArray(states.voices.items),
-    bytes(`},"counts":${JSON.stringify(counts)}}`),
-  ])
 }
 
 function latest(entries: readonly CatalogEntry<unknown>[]): Date | undefined {
