@@ -1,5 +1,5 @@
 import {z} from 'zod'
-import {mapOneDocument} from '../server/api/v1/catalog.ts'
+import {mapOneDocument} from '../server/api/v1/document-mapping.ts'
 import {createLinks, type CollectionName, type LinkSettings} from '../server/api/v1/links.ts'
 import {EPISODE_PREVIEW_QUERY, MEETUP_PREVIEW_QUERY, VOICE_PREVIEW_QUERY} from '../server/content/queries.ts'
 import {describeObjection, hebrewErrors} from './objections.ts'

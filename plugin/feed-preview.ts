@@ -1,5 +1,5 @@
 import {z} from 'zod'
-import {mapOneDocument, type CatalogEntry} from '../server/api/v1/catalog.ts'
+import {mapOneDocument, type CatalogEntry} from '../server/api/v1/document-mapping.ts'
 import type {Episode, Meetup, Voice} from '../server/api/v1/contract.ts'
 import {createLinks} from '../server/api/v1/links.ts'
 import {feedItemOf} from '../server/feed/feed-item.ts'

@@ -2,7 +2,8 @@
 // settings) it belongs to, the severity, and the messages, exactly once each; and the voices an
 // episode may link to when a voice and the episode arrive in one batch of updates.
 import {describe, expect, it} from 'vitest'
-import {mapCatalog, mapOneDocument, patchCatalog, type DocumentUpdate} from '../../../server/api/v1/catalog.ts'
+import {mapCatalog, patchCatalog, type DocumentUpdate} from '../../../server/api/v1/catalog.ts'
+import {mapOneDocument} from '../../../server/api/v1/document-mapping.ts'
 import type {SanityDocument} from '../../../server/content/ndjson.ts'
 import {EPISODE_BY_ID_QUERY, VOICE_BY_ID_QUERY} from '../../../server/content/queries.ts'
 import {episode, guests, meetup, voice} from '../../fixtures/documents.ts'

@@ -1,13 +1,8 @@
 // Per-document updates (patchCatalog) for every collection, one document mapped on its own
 // (mapOneDocument, the Studio's API view), and the podcast settings in a mapped catalog.
 import {describe, expect, it} from 'vitest'
-import {
-  mapCatalog,
-  mapOneDocument,
-  patchCatalog,
-  type Catalog,
-  type DocumentUpdate,
-} from '../../../server/api/v1/catalog.ts'
+import {mapCatalog, patchCatalog, type Catalog, type DocumentUpdate} from '../../../server/api/v1/catalog.ts'
+import {mapOneDocument} from '../../../server/api/v1/document-mapping.ts'
 import type {SanityDocument} from '../../../server/content/ndjson.ts'
 import {
   CATALOG_QUERY,
