@@ -82,12 +82,13 @@ async function sync(mirror?: CatalogMirror): Promise<CatalogMirror> {
 }
 
 /** A mirror's items by `type/slug`, as served() gives all.json's. */
-const itemsOf = (mirror: CatalogMirror) =>
-  new Map([
-    ...[...mirror.episodes].map(([slug, each]) => [`episode/${slug}`, each] as const),
-    ...[...mirror.meetups].map(([slug, each]) => [`meetup/${slug}`, each] as const),
-    ...[...mirror.voices].map(([slug, each]) => [`voice/${slug}`, each] as const),
-  ])
+function itemsOf(mirror: CatalogMirror): Map<string, unknown> {
+  const items = new Map<string, unknown>()
+  for (const [slug, each] of mirror.episodes) items.set(`episode/${slug}`, each)
+  for (const [slug, each] of mirror.meetups) items.set(`meetup/${slug}`, each)
+  for (const [slug, each] of mirror.voices) items.set(`voice/${slug}`, each)
+  return items
+}
 
 async function served(): Promise<Map<string, z.infer<typeof item>>> {
   const all = allSchema.parse(await (await fetch(`${origin?.baseUrl ?? ''}/api/v1/all.json`)).json())
