@@ -1,3 +1,4 @@
+import type {Logger} from 'pino'
 import {z} from 'zod'
 import {mapCatalog, patchCatalog, type DocumentUpdate} from './api/v1/catalog.ts'
 import {createLinks, type CollectionName} from './api/v1/links.ts'
@@ -8,9 +9,9 @@ import {readCatalog} from './content/catalog-read.ts'
 import {EPISODE_BY_ID_QUERY, MEETUP_BY_ID_QUERY, REFERENCING_QUERY, VOICE_BY_ID_QUERY} from './content/queries.ts'
 import type {ContentSource} from './content/source.ts'
 import {buildSiteDocuments, feedSiteDocument} from './discovery/site-documents.ts'
-import type {LeftOut} from './discovery/sitemaps.ts'
 import type {SurrogateKeying} from './snapshot/surrogate-keys.ts'
 import {FEED_PATH} from './feed/rss-feed.ts'
+import type {LeftOutItems} from './left-out-items.ts'
 import {whileBuilding} from './snapshot/heap-growth.ts'
 import {createDemandCaches, type DemandCaches} from './snapshot/demand-caches.ts'
 import {describeRefused, type SnapshotFile} from './snapshot/saved-snapshot.ts'
@@ -41,22 +42,17 @@ export interface CatalogBuilderDependencies {
   caches?: DemandCaches
   /** Surrogate keys for the configured CDN, shared with whoever plans its purges. */
   keying?: SurrogateKeying
+  /** Where a saved snapshot is looked for at start (`restore`), in SNAPSHOT_DIR. */
+  saved?: {file: SnapshotFile; directory: string}
   /**
-   * Where a saved snapshot is looked for at start (`restore`); `onRestored` hears when the source's
-   * fingerprint confirms one, `onUnusable` when one was refused (the source is then read in full),
-   * `onItemsRefused` when only some of its items were.
+   * Where the builder says what became of the saved snapshot: reused (the source's fingerprint
+   * confirms it), refused (the source is then read in full), or served without its damaged items.
    */
-  saved?: {
-    file: SnapshotFile
-    onRestored?: (savedAt: Date) => void
-    onUnusable?: (error: unknown) => void
-    /** Some saved items were damaged and left out (the source is then read before they are missed). */
-    onItemsRefused?: (description: string) => void
-  }
+  logger?: Logger
   /** Site documents for `npm run export`'s static files: no MCP, no `limit` (see SiteSettings.staticExport). */
   staticExport?: boolean
-  /** Hears of each item an XML output (the feed, a sitemap) left out of a snapshot because it could not be written. */
-  onLeftOut?: (snapshot: Snapshot, output: string, item: LeftOut) => void
+  /** Where each item an XML output (the feed, a sitemap) left out of a snapshot is recorded, because it could not be written. */
+  leftOut?: Pick<LeftOutItems, 'record'>
   /** Other replicas' versions (with Redis): their change-feed tokens work here too. */
   sharedHistory?: SharedHistory
 }
@@ -68,7 +64,16 @@ export interface CatalogBuilderDependencies {
  * patches the previous catalog; an unknown change reads the whole catalog.
  */
 export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies): SnapshotBuilder {
-  const {source, config, clock, saved, caches = createDemandCaches(config.caches), keying, onLeftOut} = dependencies
+  const {
+    source,
+    config,
+    clock,
+    saved,
+    caches = createDemandCaches(config.caches),
+    keying,
+    logger,
+    leftOut,
+  } = dependencies
   const links = createLinks(config)
   const settings = {links, feedUrl: config.feedUrl}
   const snapshotSettings = {
@@ -81,12 +86,12 @@ export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies)
     },
     site: (snapshot: Snapshot) =>
       buildSiteDocuments(snapshot, {...config, staticExport: dependencies.staticExport}, (item) =>
-        onLeftOut?.(snapshot, 'sitemaps', item),
+        leftOut?.record(snapshot, 'sitemaps', item),
       ),
     feed: {
       path: FEED_PATH,
       build: (snapshot: Snapshot) =>
-        feedSiteDocument(snapshot, config, (item) => onLeftOut?.(snapshot, FEED_PATH, item)),
+        feedSiteDocument(snapshot, config, (item) => leftOut?.record(snapshot, FEED_PATH, item)),
     },
     caches,
     keying,
@@ -121,7 +126,9 @@ export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies)
     const restored = previous && restoredFrom.get(previous)
     if (restored && restored.fingerprint === fingerprint) {
       restoredFrom.delete(previous) // confirmed once; a later reconcile reads in full, as it always has
-      saved?.onRestored?.(restored.savedAt)
+      logger?.info(
+        `reusing the snapshot saved at ${restored.savedAt.toISOString()}: the source's fingerprint has not changed`,
+      )
       return previous
     }
     const catalog = mapCatalog(await readCatalog(source), settings, previous && wholeCatalog(previous.catalog))
@@ -153,13 +160,19 @@ export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies)
       if (!restored.otherCode && !partial)
         restoredFrom.set(snapshot, {fingerprint: restored.fingerprint, savedAt: restored.savedAt})
       const refused = partial ? describeRefused(restored.refused) : undefined
-      if (refused) saved.onItemsRefused?.(refused)
+      if (refused)
+        logger?.warn(
+          `the snapshot saved in ${saved.directory} is damaged: ${refused}; reading the source first, serving the rest of the saved snapshot if it fails`,
+        )
       return {
         snapshot: {value: snapshot, savedAt: restored.savedAt, otherCode: restored.otherCode, partial},
         ...(refused === undefined ? {} : {refused}),
       }
     } catch (error) {
-      saved.onUnusable?.(error)
+      logger?.warn(
+        {err: error},
+        `the snapshot saved in ${saved.directory} could not be read; reading the source in full`,
+      )
       return {refused: error instanceof Error ? error.message : String(error)}
     }
   }

@@ -15,7 +15,7 @@ import {WEBHOOK_PATH} from './webhooks/sanity-webhook.ts'
 import {bodyGate, type BodyGate} from './http/connection-guard.ts'
 import {createHttpServer, DEFAULT_LIMITS, type CatalogHttpServer, type ServerLimits} from './http/server.ts'
 
-export interface CatalogServerDependencies extends AppDependencies {
+export interface CatalogServerDependencies extends Omit<AppDependencies, 'logError' | 'logWarning'> {
   config: Pick<
     Config,
     'publicBaseUrl' | 'webhookSecret' | 'apiName' | 'host' | 'rateLimit' | 'trustProxy' | 'lifecycle'
@@ -32,9 +32,15 @@ export interface CatalogServerDependencies extends AppDependencies {
 
 /** The whole HTTP server: the fast path for pre-built representations, the Express application for the rest. */
 export function createCatalogServer(dependencies: CatalogServerDependencies): CatalogHttpServer {
-  const {config, clock, logError = console.error} = dependencies
+  const {config, clock} = dependencies
+  // Unexpected errors and library warnings go to the log when there is one (the console otherwise).
+  const log = dependencies.logger?.child({component: 'http'})
+  const logError = log
+    ? (error: unknown) => log.error({err: error}, error instanceof Error ? error.message : 'unexpected error')
+    : console.error
+  const logWarning = log && ((message: string) => log.warn(message))
   const clientAddress = clientAddressResolver(config.trustProxy)
-  const shared = sharedCount(dependencies)
+  const shared = sharedCount(dependencies, logError)
   const rateLimiter =
     config.rateLimit.quota > 0
       ? createRateLimiter({
@@ -63,6 +69,8 @@ export function createCatalogServer(dependencies: CatalogServerDependencies): Ca
     fastPath: createFastPath(dependencies.store, config.publicBaseUrl),
     application: createApp({
       ...dependencies,
+      logError,
+      logWarning,
       requestBodiesInFlight: bodies.inFlight,
       rateLimitLocalSince: shared && (() => shared.localSince()),
     }),
@@ -86,7 +94,10 @@ export function createCatalogServer(dependencies: CatalogServerDependencies): Ca
  * The shared rate-limit count (Redis), falling back to a count in this process while it does not
  * answer in time; told in the log, `/status` and `catalog_rate_limit_local`.
  */
-function sharedCount(dependencies: CatalogServerDependencies): FailoverCounter | undefined {
+function sharedCount(
+  dependencies: CatalogServerDependencies,
+  logError: (error: unknown) => void,
+): FailoverCounter | undefined {
   const {rateLimitStore, logger, metrics, config} = dependencies
   if (!rateLimitStore || config.rateLimit.quota <= 0) return undefined
   const counter = createFailoverCounter({
@@ -94,7 +105,7 @@ function sharedCount(dependencies: CatalogServerDependencies): FailoverCounter |
     onLocal: (error) =>
       logger
         ? logger.warn({err: error}, 'the shared rate-limit store failed; counting in this process until it answers')
-        : (dependencies.logError ?? console.error)(error),
+        : logError(error),
     onShared: () => logger?.info('the shared rate-limit store answers again; counting there'),
   })
   if (metrics)

@@ -95,12 +95,7 @@ export async function createCatalogService(
       log: logger.child({component: 'podping'}),
       clock,
     })
-  const leftOut = createLeftOutItems((item) =>
-    logger.warn(
-      {documentId: item.documentId, output: item.output},
-      `${item.output} left out ${item.documentId}: ${item.reason}`,
-    ),
-  )
+  const leftOut = createLeftOutItems(logger.child({component: 'left-out'}))
   const metrics = createMetrics({
     requestBodiesInFlight: bodies.inFlight,
     outputItemsLeftOut: () => leftOut.of(store.current()).length,
@@ -132,23 +127,11 @@ export async function createCatalogService(
       config: config.edge,
       directory: config.snapshotDirectory,
       refusedAtStart,
-      log: logger,
+      logger: logger.child({component: 'edge'}),
       metrics: registerEdgeMetrics(metrics.registry, () => edge?.status()),
       beforeSend: async (version) => {
         if (redis && version !== null) await redis.servedVersions.allServe(version)
       },
-      onWriteFailure: (error) =>
-        logger.warn(
-          {err: error},
-          `cannot write the purge queue in ${config.snapshotDirectory}; keeping it in memory, purging from there, retrying the write`,
-        ),
-      onWriteRestored: () => logger.info(`the purge queue in ${config.snapshotDirectory} is written again`),
-      onFailure: (error, retryInMs) =>
-        logger.warn(
-          retryInMs === undefined
-            ? `CDN purge given up (dead-lettered): ${error.message}`
-            : `CDN purge failed, retrying in ${retryInMs} ms: ${error.message}`,
-        ),
     })
   const saved = config.snapshotDirectory
     ? {file: openSnapshotFile(config.snapshotDirectory, bytesDependOn(config)), directory: config.snapshotDirectory}
@@ -183,8 +166,7 @@ export async function createCatalogService(
             feedUrl: config.feedUrl,
             hubUrl: config.websubHub,
             pubnotifyUrl: config.pubnotifyUrl,
-            onPinged: (target) => logger.info(`told ${target} that the feed changed`),
-            onGaveUp: (target, error) => logger.warn({err: error}, `could not tell ${target} that the feed changed`),
+            log: logger.child({component: 'websub'}),
           })
         : undefined,
     podping,
@@ -198,21 +180,9 @@ export async function createCatalogService(
     keying: edge?.keying,
     sharedHistory: redis?.sharedHistory,
     staticExport: overrides.staticExport,
-    onLeftOut: (snapshot, output, item) => leftOut.record(snapshot, output, item),
-    saved: saved && {
-      file: saved.file,
-      onRestored: (savedAt) =>
-        logger.info(`reusing the snapshot saved at ${savedAt.toISOString()}: the source's fingerprint has not changed`),
-      onUnusable: (error) =>
-        logger.warn(
-          {err: error},
-          `the snapshot saved in ${saved.directory} could not be read; reading the source in full`,
-        ),
-      onItemsRefused: (description) =>
-        logger.warn(
-          `the snapshot saved in ${saved.directory} is damaged: ${description}; reading the source first, serving the rest of the saved snapshot if it fails`,
-        ),
-    },
+    leftOut,
+    saved,
+    logger: logger.child({component: 'builder'}),
   })
   // A release is published as a webhook naming the episodes would be: rebuilt, purged exactly, pinged.
   const releases = createReleaseTimer(clock, (documentIds) =>
@@ -267,8 +237,6 @@ export async function createCatalogService(
     metrics,
     limits,
     bodies,
-    logError: (error) => logger.error({err: error}, error instanceof Error ? error.message : 'unexpected error'),
-    logWarning: (message) => logger.warn(message),
     rateLimitStore: redis?.counterStore,
     onContentChange: (change) => publish.accepted([change], store),
     edgeStatus: edge ? () => edge.status() : undefined,
@@ -363,16 +331,13 @@ export async function createCatalogService(
         logger.info('re-reading the catalog: Redis subscription restored (changes announced meanwhile were missed)')
         served?.refresh().catch(() => undefined)
       },
-      log: {info: (message) => logger.info(message), error: (error, message) => logger.error({err: error}, message)},
-      onPurgeWaitGaveUp: (version, lagging) =>
-        logger.warn(`CDN purge for version ${version} sent after waiting 30 s for ${lagging.join(', ')} to serve it`),
+      logger: logger.child({component: 'redis'}),
     }).catch((error: unknown) => {
       throw new StartFailure(
         `REDIS_URL: ${error instanceof Error ? error.message : String(error)}. Start Redis or correct REDIS_URL.`,
         {cause: error},
       )
     })
-    logger.info(`Redis connected: one rate limit across replicas, webhooks fanned out to all`)
     return {
       ...connected,
       /** From now on changes from other replicas rebuild `store`; those heard meanwhile do now. */

@@ -1,4 +1,5 @@
 import {LRUCache} from 'lru-cache'
+import type {Logger} from 'pino'
 import type {LeftOut} from './discovery/sitemaps.ts'
 import type {Snapshot} from './snapshot/snapshot.ts'
 
@@ -20,7 +21,7 @@ const LOGGED_AT_MOST = 10_000
  * The outputs' own refusals, per snapshot (a retired snapshot's go with it). Site documents are
  * built lazily, so an item is recorded when the output that cannot carry it is first made.
  */
-export function createLeftOutItems(log: (item: LeftOutItem) => void): LeftOutItems {
+export function createLeftOutItems(logger: Logger): LeftOutItems {
   const bySnapshot = new WeakMap<Snapshot, Map<string, LeftOutItem>>()
   const logged = new LRUCache<string, true>({max: LOGGED_AT_MOST})
   return {
@@ -31,7 +32,7 @@ export function createLeftOutItems(log: (item: LeftOutItem) => void): LeftOutIte
       items.set(key, {output, ...item})
       if (logged.has(key)) return
       logged.set(key, true)
-      log({output, ...item})
+      logger.warn({documentId: item.documentId, output}, `${output} left out ${item.documentId}: ${item.reason}`)
     },
     of: (snapshot) => [...(bySnapshot.get(snapshot)?.values() ?? [])],
   }

@@ -1,16 +1,21 @@
 // What the outputs left out, per snapshot, and logged once however many snapshots leave it out again.
+// Real snapshots of a tiny dataset (only their identity matters here) and a real logger.
 import {describe, expect, it} from 'vitest'
-import {createLeftOutItems, type LeftOutItem} from '../server/left-out-items.ts'
-import type {Snapshot} from '../server/snapshot/snapshot.ts'
+import {createLeftOutItems} from '../server/left-out-items.ts'
+import {buildSnapshot} from '../server/snapshot/snapshot.ts'
+import {episode, voice} from './fixtures/documents.ts'
+import {recordingLogger} from './helpers/log-lines.ts'
+import {catalogOf, snapshotSettings} from './helpers/snapshot-settings.ts'
 
-// Only the identity of a snapshot matters here: it is a WeakMap key.
-const snapshot = (): Snapshot => Object.freeze({}) as unknown as Snapshot
+const settings = snapshotSettings({site: () => [], feed: undefined, keying: undefined})
+const snapshot = async () =>
+  buildSnapshot(await catalogOf([voice('v-1'), episode('ep-1')]), settings, undefined, new Date('2026-12-01T10:00:00Z'))
 
 describe('items the outputs left out', () => {
-  it('are kept per snapshot, and each is logged once while it keeps being left out', () => {
-    const logged: LeftOutItem[] = []
-    const items = createLeftOutItems((item) => logged.push(item))
-    const [first, second] = [snapshot(), snapshot()]
+  it('are kept per snapshot, and each is logged once while it keeps being left out', async () => {
+    const {logger, lines} = recordingLogger()
+    const items = createLeftOutItems(logger)
+    const [first, second, other] = [await snapshot(), await snapshot(), await snapshot()]
     const item = {documentId: 'episode-7', reason: 'its item could not be written'}
     items.record(first, '/feed.xml', item)
     items.record(first, '/feed.xml', item)
@@ -21,10 +26,21 @@ describe('items the outputs left out', () => {
       {output: '/feed.xml', ...item},
       {output: 'sitemaps', ...item},
     ])
-    expect(items.of(snapshot())).toEqual([])
-    expect(logged).toEqual([
-      {output: '/feed.xml', ...item},
-      {output: 'sitemaps', ...item},
+    expect(items.of(other)).toEqual([])
+    expect(lines).toMatchObject([
+      {
+        level: 40,
+        documentId: 'episode-7',
+        output: '/feed.xml',
+        msg: '/feed.xml left out episode-7: its item could not be written',
+      },
+      {
+        level: 40,
+        documentId: 'episode-7',
+        output: 'sitemaps',
+        msg: 'sitemaps left out episode-7: its item could not be written',
+      },
     ])
+    expect(lines).toHaveLength(2)
   })
 })

@@ -4,7 +4,7 @@ import type {Snapshot} from '../snapshot/snapshot.ts'
 import type {SnapshotBuilder} from '../snapshot/store.ts'
 import {cloudflareAdapter} from './cloudflare-adapter.ts'
 import {fastlyAdapter} from './fastly-adapter.ts'
-import type {PurgeAdapter, PurgeFailure} from './purge-adapter.ts'
+import type {PurgeAdapter} from './purge-adapter.ts'
 import {planPurge, unchanged} from './purge-plan.ts'
 import {PurgeQueue, type PurgeQueueStatus} from './purge-queue.ts'
 import {createSurrogateKeying, GLOBAL_KEY, type SurrogateKeying} from '../snapshot/surrogate-keys.ts'
@@ -66,17 +66,14 @@ export interface EdgePurgingOptions {
   directory?: string
   adapter?: PurgeAdapter
   retry?: {initialDelayMs: number; maxDelayMs: number}
-  onFailure?: (error: PurgeFailure, willRetryInMs: number | undefined) => void
   metrics?: EdgeMetrics
   /** Waited for before each purge (replicas sharing Redis: until every one serves the version). */
   beforeSend?: (version: string | null) => Promise<unknown>
-  /** The queue file could not be written (once per run of failures), or could again. */
-  onWriteFailure?: (error: unknown) => void
-  onWriteRestored?: () => void
   writeRetryMs?: number
   /** Why SNAPSHOT_DIR could not be written at start: the queue starts in memory, already reported. */
   refusedAtStart?: string | undefined
-  log?: Pick<Logger, 'warn'>
+  /** Failed purges, the queue file's troubles, a saved snapshot older than the edge. */
+  logger?: Logger
   clock?: () => number
 }
 
@@ -104,10 +101,8 @@ export function createEdgePurging(options: EdgePurgingOptions): EdgePurging {
     // Past the edge TTL the CDN has let every object go, so an unconfirmed purge no longer matters.
     giveUpAfterMs: options.config.queue.edgeMaxAgeSeconds * 1000,
     retry: options.retry,
-    onFailure: options.onFailure,
     beforeSend: options.beforeSend,
-    onWriteFailure: options.onWriteFailure,
-    onWriteRestored: options.onWriteRestored,
+    logger: options.logger,
     writeRetryMs: options.writeRetryMs,
     refusedAtStart: options.refusedAtStart,
     clock,
@@ -145,7 +140,7 @@ export function createEdgePurging(options: EdgePurgingOptions): EdgePurging {
           // Saved before the newest version the edge was told of (a crash before the save): serving
           // it would take clients back in time, so it waits as a fallback for a source that fails.
           if (edgeHolds !== null && edgeHolds !== saved.value.version) {
-            options.log?.warn(
+            options.logger?.warn(
               `the saved snapshot (version ${saved.value.version}) is older than what the CDN was last told (${edgeHolds}); reading the source before serving`,
             )
             return {...restored, snapshot: {...saved, behindEdge: true}}

@@ -1,5 +1,6 @@
 import {mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
+import type {Logger} from 'pino'
 import {z} from 'zod'
 import {PurgeFailure, type PurgeAdapter} from './purge-adapter.ts'
 import {GLOBAL_KEY} from '../snapshot/surrogate-keys.ts'
@@ -43,15 +44,13 @@ export interface PurgeQueueOptions {
   giveUpAfterMs?: number
   random?: () => number
   onPurged?: (outcome: {keys: number; version: string | null; durationMs: number}) => void
-  onFailure?: (error: PurgeFailure, willRetryInMs: number | undefined) => void
   /**
    * Waited for before each purge, with the version it purges up to: replicas sharing Redis hold a
    * purge until every one of them serves that version (see scaling/served-versions.ts).
    */
   beforeSend?: (version: string | null) => Promise<unknown>
-  /** The file could not be written (called once per run of failures) or was written again. */
-  onWriteFailure?: (error: unknown) => void
-  onWriteRestored?: () => void
+  /** Where failed purges are told, and a file that cannot be written (once per run of failures) or is written again. */
+  logger?: Logger | undefined
   /** How soon a failed write is tried again when no change comes to try it. */
   writeRetryMs?: number
   /** Why the directory could not be written at start (already reported): the first failed write says nothing more. */
@@ -150,7 +149,11 @@ export class PurgeQueue {
       renameSync(temporary, this.#file)
     } catch (error) {
       removeQuietly(temporary) // a full disk can leave part of it
-      if (this.#writeError === undefined) this.#options.onWriteFailure?.(error)
+      if (this.#writeError === undefined)
+        this.#options.logger?.warn(
+          {err: error},
+          `cannot write the purge queue in ${this.#options.directory}; keeping it in memory, purging from there, retrying the write`,
+        )
       this.#writeError = error
       if (!this.#closed)
         this.#writeTimer = setTimeout(() => this.#save(), this.#options.writeRetryMs ?? WRITE_RETRY_MS).unref()
@@ -158,7 +161,7 @@ export class PurgeQueue {
     }
     if (this.#writeError !== undefined) {
       this.#writeError = undefined
-      this.#options.onWriteRestored?.()
+      this.#options.logger?.info(`the purge queue in ${this.#options.directory} is written again`)
     }
     return true
   }
@@ -297,10 +300,10 @@ export class PurgeQueue {
       const tooOld = oldest !== null && this.#clock() - oldest > (this.#options.giveUpAfterMs ?? 86_400_000)
       if (failure.permanent || tooOld) {
         this.#deadLetter(batch, failure)
-        this.#options.onFailure?.(failure, undefined)
+        this.#options.logger?.warn(`CDN purge given up (dead-lettered): ${failure.message}`)
       } else {
         const delay = this.#nextDelay(failure.retryAfterMs)
-        this.#options.onFailure?.(failure, delay)
+        this.#options.logger?.warn(`CDN purge failed, retrying in ${delay} ms: ${failure.message}`)
         this.#running = false
         this.#kick(delay)
         return

@@ -4,6 +4,7 @@
 // apps' own polling still finds the change). A hub's answer is read up to a few KB, within a
 // deadline (service-call.ts), and retried as every such call is (service-retry.ts).
 
+import type {Logger} from 'pino'
 import {callService, type ServiceAnswer} from '../http/service-call.ts'
 import {callWithRetries} from '../http/service-retry.ts'
 
@@ -18,8 +19,7 @@ export interface FeedPingSettings {
   attempts?: number
   /** Delay before the first retry; it doubles for each further one. */
   retryDelayMs?: number
-  onPinged?: (target: string) => void
-  onGaveUp?: (target: string, error: unknown) => void
+  log?: Pick<Logger, 'info' | 'warn'>
 }
 
 export interface FeedPinger {
@@ -46,8 +46,8 @@ export function createFeedPinger(settings: FeedPingSettings): FeedPinger {
 
   const attempt = async ({target, request}: (typeof pings)[number]) => {
     const outcome = await callWithRetries(target, request, {attempts, retryDelayMs})
-    if (outcome.ok) settings.onPinged?.(target)
-    else settings.onGaveUp?.(target, outcome.error)
+    if (outcome.ok) settings.log?.info(`told ${target} that the feed changed`)
+    else settings.log?.warn({err: outcome.error}, `could not tell ${target} that the feed changed`)
   }
 
   let announced: string | undefined

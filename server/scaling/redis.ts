@@ -1,3 +1,4 @@
+import type {Logger} from 'pino'
 import {RedisStore} from 'rate-limit-redis'
 import {createClient} from 'redis'
 import type {CounterStore} from '../http/rate-limit.ts'
@@ -18,11 +19,10 @@ export interface RedisOptions {
   onRemoteChange: (change: ContentChange) => void
   /** The subscription came back after an outage: changes announced meanwhile were missed. */
   onResubscribed: () => void
-  log: {info: (message: string) => void; error: (error: unknown, message: string) => void}
+  /** The connections lost and restored, the fan-outs' failures, the purges' waits for the replicas. */
+  logger: Logger
   /** How long the first connection may take before the server refuses to start. */
   connectTimeoutMs?: number
-  /** A CDN purge waited this long for a lagging replica and went out anyway. */
-  onPurgeWaitGaveUp?: (version: string, lagging: readonly string[]) => void
   /** How long a purge waits for the replicas, and for each Redis command it makes (the defaults outside tests). */
   purgeWait?: Pick<ServedVersionsOptions, 'maxWaitMs' | 'commandTimeoutMs' | 'heartbeatMs' | 'pollMs'>
 }
@@ -48,7 +48,7 @@ export interface RedisScaling {
  * reconnect by themselves.
  */
 export async function connectRedis(options: RedisOptions): Promise<RedisScaling> {
-  const {url, keyPrefix, replicaId, onRemoteChange, onResubscribed, log, connectTimeoutMs = 10_000} = options
+  const {url, keyPrefix, replicaId, onRemoteChange, onResubscribed, logger, connectTimeoutMs = 10_000} = options
   const commands = createClient({
     url,
     disableOfflineQueue: true,
@@ -68,11 +68,11 @@ export async function connectRedis(options: RedisOptions): Promise<RedisScaling>
     client.on('error', (error: unknown) => {
       if (!connected) return // reported once per outage, when it starts
       connected = false
-      log.error(error, `Redis ${name} connection lost; reconnecting`)
+      logger.error({err: error}, `Redis ${name} connection lost; reconnecting`)
     })
     client.on('ready', () => {
       connected = true
-      if (readyBefore) log.info(`Redis ${name} connection restored`)
+      if (readyBefore) logger.info(`Redis ${name} connection restored`)
       if (readyBefore && client === subscriber) onResubscribed()
       readyBefore = true
     })
@@ -100,7 +100,7 @@ export async function connectRedis(options: RedisOptions): Promise<RedisScaling>
     channel: `${keyPrefix}changes`,
     replicaId,
     onRemoteChange,
-    onError: (error) => log.error(error, 'Redis change fan-out failed'),
+    onError: (error) => logger.error({err: error}, 'Redis change fan-out failed'),
   })
   const sharedHistory = new SharedHistory()
   const history = await createHistoryFanOut({
@@ -109,7 +109,7 @@ export async function connectRedis(options: RedisOptions): Promise<RedisScaling>
     key: `${keyPrefix}history`,
     replicaId,
     shared: sharedHistory,
-    onError: (error) => log.error(error, 'Redis history fan-out failed'),
+    onError: (error) => logger.error({err: error}, 'Redis history fan-out failed'),
   })
   const counterStore = new RedisStore({
     prefix: `${keyPrefix}rate-limit:`,
@@ -120,13 +120,9 @@ export async function connectRedis(options: RedisOptions): Promise<RedisScaling>
     key: `${keyPrefix}served-versions`,
     replicaId,
     ...options.purgeWait,
-    onGaveUp: options.onPurgeWaitGaveUp,
-    onUnreachable: (version, error) =>
-      log.error(
-        error,
-        `could not ask the replicas whether they serve version ${version}; purging as a lone replica would`,
-      ),
+    logger,
   })
+  logger.info(`Redis connected: one rate limit across replicas, webhooks fanned out to all`)
   return {
     counterStore,
     fanOut,

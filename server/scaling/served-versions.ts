@@ -1,3 +1,5 @@
+import type {Logger} from 'pino'
+
 /** The hash commands the registry makes; a Redis client fits. */
 export interface VersionHash {
   hSet(key: string, field: string, value: string): Promise<unknown>
@@ -21,9 +23,8 @@ export interface ServedVersionsOptions {
   /** How far ahead of this replica's clock a heartbeat may be before it is taken for a wrong clock, not a live replica. */
   maxClockSkewMs?: number
   clock?: () => number
-  onGaveUp?: (version: string, lagging: readonly string[]) => void
-  /** Redis failed or did not answer in time: the purge goes out as a lone replica's would. */
-  onUnreachable?: (version: string, error: unknown) => void
+  /** Where a wait given up on is told, and a Redis that failed or did not answer in time (the purge then goes out as a lone replica's would). */
+  logger?: Logger
 }
 
 export interface ServedVersions {
@@ -53,6 +54,7 @@ export function createServedVersions(options: ServedVersionsOptions): ServedVers
     maxWaitMs = 30_000,
     commandTimeoutMs = 1_000,
     clock = Date.now,
+    logger,
   } = options
   const goneAfterMs = 3 * heartbeatMs
   const maxClockSkewMs = options.maxClockSkewMs ?? goneAfterMs
@@ -92,12 +94,17 @@ export function createServedVersions(options: ServedVersionsOptions): ServedVers
         try {
           behind = await lagging(version, deadline)
         } catch (error) {
-          options.onUnreachable?.(version, error)
+          logger?.error(
+            {err: error},
+            `could not ask the replicas whether they serve version ${version}; purging as a lone replica would`,
+          )
           return false
         }
         if (behind.length === 0) return true
         if (clock() >= deadline) {
-          options.onGaveUp?.(version, behind)
+          logger?.warn(
+            `CDN purge for version ${version} sent after waiting ${maxWaitMs / 1000} s for ${behind.join(', ')} to serve it`,
+          )
           return false
         }
         await new Promise((resolve) => setTimeout(resolve, pollMs))

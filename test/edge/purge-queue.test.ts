@@ -14,6 +14,7 @@ import {createEdgePurging} from '../../server/edge/edge-purging.ts'
 import type {PurgeAdapter} from '../../server/edge/purge-adapter.ts'
 import {PurgeQueue} from '../../server/edge/purge-queue.ts'
 import {eventually} from '../helpers/eventually.ts'
+import {recordingLogger} from '../helpers/log-lines.ts'
 import {sampleDocuments} from '../helpers/sample.ts'
 import {mountSmallDisk, type SmallDisk} from '../helpers/small-disk.ts'
 
@@ -134,24 +135,16 @@ describe('a purge queue whose disk refuses writes', () => {
 
   it('never throws, reports the failure once, sends its keys from memory, and writes them once space returns', async () => {
     const {adapter, calls} = deferredAdapter()
-    const failures: string[] = []
-    const restored: number[] = []
+    const {logger, lines} = recordingLogger()
+    const failures = () => lines.filter((line) => line.msg.startsWith('cannot write the purge queue in '))
+    const restored = () => lines.filter((line) => line.msg === `the purge queue in ${disk.directory} is written again`)
     disk.fill()
-    const queue = track(
-      new PurgeQueue({
-        adapter,
-        directory: disk.directory,
-        maxKeys: 100,
-        writeRetryMs: 100,
-        onWriteFailure: (error) => void failures.push(String(error)),
-        onWriteRestored: () => void restored.push(1),
-      }),
-    )
+    const queue = track(new PurgeQueue({adapter, directory: disk.directory, maxKeys: 100, writeRetryMs: 100, logger}))
     expect(queue.changeAccepted()).toBe(false)
     queue.enqueue(['episodes/ep-1'], 'v1')
     queue.enqueue(['episodes/ep-2'], 'v2')
-    expect(failures).toHaveLength(1)
-    expect(failures[0]).toMatch(/ENOSPC/)
+    expect(failures()).toHaveLength(1)
+    expect(failures()[0]?.err?.message).toMatch(/ENOSPC/)
     expect(queue.status()).toMatchObject({writable: false, writeError: expect.stringMatching(/ENOSPC/), depth: 2})
     expect(readdirSync(disk.directory)).toEqual(['filler']) // no partial file left behind
     await eventually(async () => expect(calls).toHaveLength(1))
@@ -159,7 +152,7 @@ describe('a purge queue whose disk refuses writes', () => {
 
     disk.free()
     await eventually(async () => expect(queue.status().writable).toBe(true)) // the timer writes, no change needed
-    expect(restored).toHaveLength(1)
+    expect(restored()).toHaveLength(1)
     expect(JSON.parse(readFileSync(join(disk.directory, 'purge-queue.json'), 'utf8'))).toMatchObject({
       keys: ['episodes/ep-1', 'episodes/ep-2'],
       pendingVersion: 'v2',
@@ -175,7 +168,7 @@ describe('a purge queue whose disk refuses writes', () => {
 
   it('starts on a read-only directory, serves its purges, and writes again once the directory is writable', async () => {
     const purged: string[][] = []
-    const failures: string[] = []
+    const {logger, lines} = recordingLogger()
     const config = loadConfig({
       CDN_PURGE: 'cloudflare',
       CLOUDFLARE_API_TOKEN: 't',
@@ -194,15 +187,16 @@ describe('a purge queue whose disk refuses writes', () => {
         directory: disk.directory,
         adapter: {provider: 'test', purge: async (keys) => void purged.push([...keys])},
         writeRetryMs: 100,
-        onWriteFailure: (error) => void failures.push(String(error)),
+        logger,
       }),
     )
     edge.snapshotServed(await build(undefined, {kind: 'all'}), new Date())
     expect(edge.changeAccepted()).toBe(false)
     await edge.drained()
     expect(purged).toEqual([['catalog']])
+    const failures = lines.filter((line) => line.msg.startsWith('cannot write the purge queue in '))
     expect(failures).toHaveLength(1)
-    expect(failures[0]).toMatch(/EROFS/)
+    expect(failures[0]?.err?.message).toMatch(/EROFS/)
     expect(edge.status()).toMatchObject({writable: false, purgeOverdue: false})
     disk.writable()
     await eventually(async () => expect(edge.status().writable).toBe(true))

@@ -6,6 +6,7 @@ import type {PurgeAdapter} from '../../server/edge/purge-adapter.ts'
 import {PurgeQueue} from '../../server/edge/purge-queue.ts'
 import {connectRedis, type RedisScaling} from '../../server/scaling/redis.ts'
 import {eventually} from '../helpers/eventually.ts'
+import {recordingLogger} from '../helpers/log-lines.ts'
 import {startRedis, type RedisServer} from '../helpers/redis.ts'
 
 const MAX_WAIT_MS = 3_000
@@ -15,7 +16,8 @@ const COMMAND_TIMEOUT_MS = 500
 const LIVENESS_MS = 20_000
 let redis: RedisServer
 let scaling: RedisScaling
-const errors: string[] = []
+const {logger, lines} = recordingLogger()
+const errors = () => lines.filter((line) => line.level === 50).map((line) => `${line.msg}: ${line.err?.message}`)
 
 beforeAll(async () => {
   redis = await startRedis()
@@ -25,7 +27,7 @@ beforeAll(async () => {
     replicaId: 'a',
     onRemoteChange: () => undefined,
     onResubscribed: () => undefined,
-    log: {info: () => undefined, error: (error, message) => void errors.push(`${message}: ${String(error)}`)},
+    logger,
     purgeWait: {maxWaitMs: MAX_WAIT_MS, commandTimeoutMs: COMMAND_TIMEOUT_MS},
   })
 }, 30_000)
@@ -60,7 +62,7 @@ describe('a purge gated on the replicas while Redis hangs', () => {
         // command's own deadline ran out: not because Redis answered, nor at LIVENESS_MS.
         await eventually(async () => expect(purged).toHaveLength(2), LIVENESS_MS)
         expect(purged[1]?.keys).toEqual(['episodes/ep-2'])
-        expect(errors).toContainEqual(
+        expect(errors()).toContainEqual(
           expect.stringMatching(
             `could not ask the replicas whether they serve version v2.*Redis did not answer within ${COMMAND_TIMEOUT_MS} ms`,
           ),

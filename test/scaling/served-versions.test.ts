@@ -1,5 +1,7 @@
 import {afterEach, describe, expect, it} from 'vitest'
+import type {Logger} from 'pino'
 import {createServedVersions, type ServedVersions, type VersionHash} from '../../server/scaling/served-versions.ts'
+import {recordingLogger} from '../helpers/log-lines.ts'
 
 /** A Redis hash in memory, with a switch to make it fail as an unreachable Redis does. */
 function memoryHash() {
@@ -34,8 +36,7 @@ function replica(
   options: {
     maxWaitMs?: number
     commandTimeoutMs?: number
-    onGaveUp?: (version: string, lagging: readonly string[]) => void
-    onUnreachable?: (version: string, error: unknown) => void
+    logger?: Logger
   } = {},
 ) {
   const served = createServedVersions({
@@ -78,13 +79,13 @@ describe('served versions across replicas', () => {
 
   it('give up after the longest wait, naming the replicas that lag', async () => {
     const {hash} = memoryHash()
-    const gaveUp: [string, readonly string[]][] = []
-    const a = replica(hash, 'a', {maxWaitMs: 40, onGaveUp: (version, lagging) => gaveUp.push([version, lagging])})
+    const {logger, messages} = recordingLogger()
+    const a = replica(hash, 'a', {maxWaitMs: 40, logger})
     replica(hash, 'b').serving('v1')
     a.serving('v2')
     await settle()
     expect(await a.allServe('v2')).toBe(false)
-    expect(gaveUp).toEqual([['v2', ['b']]])
+    expect(messages('warn')).toEqual(['CDN purge for version v2 sent after waiting 0.04 s for b to serve it'])
   })
 
   it('forget a replica silent for three heartbeats, which then holds nothing back', async () => {
@@ -123,18 +124,16 @@ describe('served versions across replicas', () => {
 
   it('stop waiting for a Redis that hangs once the command deadline passes, and say so', async () => {
     const {hash, hang} = memoryHash()
-    const unreachable: string[] = []
-    const a = replica(hash, 'a', {
-      maxWaitMs: 10_000,
-      commandTimeoutMs: 200,
-      onUnreachable: (version, error) => unreachable.push(`${version}: ${String(error)}`),
-    })
+    const {logger, lines} = recordingLogger()
+    const a = replica(hash, 'a', {maxWaitMs: 10_000, commandTimeoutMs: 200, logger})
     a.serving('v2')
     hang()
     // Given up by the 200 ms command deadline, as the error says, not by the 10 s wait (a hang that
     // nothing gives up on fails the test by its timeout).
     expect(await a.allServe('v2')).toBe(false)
-    expect(unreachable).toEqual(['v2: Error: Redis did not answer within 200 ms'])
+    expect(lines.map((line) => `${line.msg}: ${line.err?.message}`)).toEqual([
+      'could not ask the replicas whether they serve version v2; purging as a lone replica would: Redis did not answer within 200 ms',
+    ])
   })
 
   it('take a replica out of the hash when it closes', async () => {

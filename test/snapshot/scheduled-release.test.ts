@@ -268,7 +268,7 @@ describe('a refused edit to an episode not yet released', () => {
         source: createEmbeddedSource('inline', async () => broken()),
         config,
         clock: () => new Date(RELEASE),
-        saved: {file},
+        saved: {file, directory},
       })
       const restored = (await restarted.restore?.())?.snapshot?.value
       expect(restored && slugsOf(restored)).not.toContain('ep-2-future')
@@ -299,7 +299,7 @@ describe('a saved snapshot with a scheduled episode', () => {
           source: createEmbeddedSource('inline', async () => documents()),
           config,
           clock: () => at,
-          saved: {file},
+          saved: {file, directory},
         }).restore?.()
       const early = (await restart(BEFORE))?.snapshot?.value
       expect(early && slugsOf(early)).not.toContain('ep-2-future')
