@@ -1,18 +1,21 @@
 import {z} from 'zod'
 import {COLLECTION_NAMES} from '../api/v1/links.ts'
-import type {ItemChange} from './change-history.ts'
+
+const stepItemSchema = z.object({collection: z.enum(COLLECTION_NAMES), slug: z.string(), before: z.string().nullable()})
+/** An item a step changed, with its ETag before the step (change-history.ts's ItemChange, which this module may not import). */
+type StepItem = z.infer<typeof stepItemSchema>
 
 /** One step another replica served: from one version to the next, and the items it changed. */
 export interface HistoryStep {
   from: string
   to: string
-  items: readonly ItemChange[]
+  items: readonly StepItem[]
 }
 
 export const historyStepSchema = z.object({
   from: z.string().min(1),
   to: z.string().min(1),
-  items: z.array(z.object({collection: z.enum(COLLECTION_NAMES), slug: z.string(), before: z.string().nullable()})),
+  items: z.array(stepItemSchema),
 })
 
 /** Bounds no rate of publishing can pass: the oldest steps go first. */
@@ -49,7 +52,7 @@ export class SharedHistory {
    * The steps from `token` to the first version `known` accepts, their items in order (the earliest
    * change of an item first), and that version; undefined when no recorded steps lead there.
    */
-  pathFrom(token: string, known: (version: string) => boolean): {items: ItemChange[]; reached: string} | undefined {
+  pathFrom(token: string, known: (version: string) => boolean): {items: StepItem[]; reached: string} | undefined {
     // Breadth first, so the path found is the shortest; each version is visited once.
     const cameBy = new Map<string, HistoryStep | null>([[token, null]])
     const queue = [token]
@@ -75,7 +78,7 @@ export class SharedHistory {
   }
 }
 
-function itemsAlong(cameBy: ReadonlyMap<string, HistoryStep | null>, reached: string): ItemChange[] {
+function itemsAlong(cameBy: ReadonlyMap<string, HistoryStep | null>, reached: string): StepItem[] {
   const steps: HistoryStep[] = []
   for (let step = cameBy.get(reached); step; step = cameBy.get(step.from)) steps.unshift(step)
   return steps.flatMap((step) => step.items)

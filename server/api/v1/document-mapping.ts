@@ -92,7 +92,7 @@ const unionsSpelledOut: z.core.$ZodErrorMap = (issue) => {
   return `fits none of its forms (${[...forms].join('; ')}); got ${got}`
 }
 
-export function describeIssues(error: z.ZodError): string[] {
+function describeIssues(error: z.ZodError): string[] {
   return error.issues.map((issue) =>
     issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message,
   )
