@@ -210,7 +210,13 @@ export function createApp(dependencies: AppDependencies): express.Express {
   if (metrics)
     app.all(METRICS_PATH, readOnly, (request, response, next) => void metrics.send(request, response).catch(next))
   const {eventStreams} = dependencies
-  if (eventStreams) app.all(EVENTS_PATH, readOnly, (request, response) => eventStreams.handle(request, response))
+  // The sandbox's copy too, as every API path has one (the generated VCL pipes both).
+  if (eventStreams)
+    app.all(
+      [EVENTS_PATH, EVENTS_PATH.replace(API_V1_PREFIX, `${API_V1_PREFIX}/sandbox`)],
+      readOnly,
+      (request, response) => eventStreams.handle(request, response),
+    )
   app.use(API_V1_PREFIX, catalogRoute)
   // OpenAPI, the portal, discovery documents and sitemaps: pre-built with the snapshot. After the
   // catalog route, so API requests (which never match one) skip this lookup.

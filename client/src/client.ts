@@ -37,6 +37,7 @@ const PATHS = {
   getEverything: '/all.json',
   getChanges: '/changes.json',
   searchCatalog: '/search.json',
+  streamEvents: '/events',
 } as const satisfies {[Id in OperationId]: PathOf<Id>}
 
 type ListOptions = Omit<Query<'listEpisodes'>, 'cursor'>
@@ -56,6 +57,8 @@ export function createCatalogClient(options: CatalogClientOptions) {
     return url.toString()
   }
   return {
+    /** The live event stream's URL, for an `EventSource` (which reconnects with `Last-Event-ID` by itself). */
+    streamEvents: () => urlOf('streamEvents'),
     getServiceIndex: async () => (await http.get<OkBody<'getServiceIndex'>>(urlOf('getServiceIndex'))).data,
     getEpisode: async (slug: string) => (await http.get<OkBody<'getEpisode'>>(urlOf('getEpisode', slug))).data,
     getMeetup: async (slug: string) => (await http.get<OkBody<'getMeetup'>>(urlOf('getMeetup', slug))).data,

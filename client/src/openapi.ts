@@ -202,6 +202,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live events: one per published version
+         * @description A server-sent event stream (`text/event-stream`, for `EventSource`): each newly served version sends one event whose `id` is its `Catalog-Version` and whose `data` is `{"version", "changes": [{"type", "slug", "deleted"}]}`, the items whose bytes that version changed (fetch them, or ask `changes.json?since=` for them whole). A reconnecting client sends `Last-Event-ID` (or `?since=`): what it missed comes as one collapsed event, or, when its version is older than the server's history, as `event: reset` (start again from `changes.json` without `since`). A comment every 10 s keeps proxies from closing an idle stream. At most `EVENT_STREAMS_MAX` streams (10,000 by default), one client address at most a sixteenth of them. Never cached. HEAD is accepted too.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/search.json": {
         parameters: {
             query?: never;
@@ -1802,6 +1822,64 @@ export interface operations {
             /** @description Origin or CDN fault; the payload is static, so retrying with backoff is safe. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /** @description The last `Catalog-Version` seen, where `Last-Event-ID` cannot be sent. */
+                since?: string;
+            };
+            header?: {
+                /** @description The last event's id, which an EventSource sends when it reconnects. */
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream: `retry: 3000`, then one event per published version until the server stops. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Only GET and HEAD are allowed. */
+            405: {
+                headers: {
+                    allow: "GET, HEAD";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This client address holds its share of the streams already. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The server holds as many streams as it may; retry later. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "retry-after": number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -129,6 +129,50 @@ const problem = (description: string, headers?: z.ZodObject) => ({
   content: {'application/problem+json': {schema: problemSchema}},
 })
 
+const retryAfter = z.object({'retry-after': z.int().meta({description: 'Seconds to wait.'})})
+
+/** `GET /events`: a server-sent event stream, not a document (server/http/event-streams.ts). */
+const eventsOperation = {
+  get: {
+    operationId: 'streamEvents',
+    summary: 'Live events: one per published version',
+    description:
+      'A server-sent event stream (`text/event-stream`, for `EventSource`): each newly served version sends one event whose `id` is its `Catalog-Version` and whose `data` is `{"version", "changes": [{"type", "slug", "deleted"}]}`, the items whose bytes that version changed (fetch them, or ask `changes.json?since=` for them whole). A reconnecting client sends `Last-Event-ID` (or `?since=`): what it missed comes as one collapsed event, or, when its version is older than the server\'s history, as `event: reset` (start again from `changes.json` without `since`). A comment every 10 s keeps proxies from closing an idle stream. At most `EVENT_STREAMS_MAX` streams (10,000 by default), one client address at most a sixteenth of them. Never cached. HEAD is accepted too.',
+    tags: ['Service'],
+    security: [],
+    requestParams: {
+      query: z.object({
+        since: z
+          .string()
+          .optional()
+          .meta({description: 'The last `Catalog-Version` seen, where `Last-Event-ID` cannot be sent.'}),
+      }),
+      header: z.object({
+        'last-event-id': z
+          .string()
+          .optional()
+          .meta({description: "The last event's id, which an EventSource sends when it reconnects."}),
+      }),
+    },
+    responses: {
+      200: {
+        description: 'The stream: `retry: 3000`, then one event per published version until the server stops.',
+        content: {
+          'text/event-stream': {
+            schema: z.string().meta({
+              example:
+                'retry: 3000\n: version 3jW0e2cKqgS4mZ2qL1xYb7HfTn8uVd5A\n\nid: 9QpL2sX7wV4kR1tY8uN3mB6cZ0aE5dHg\ndata: {"version":"9QpL2sX7wV4kR1tY8uN3mB6cZ0aE5dHg","changes":[{"type":"episode","slug":"ep-1-why-we-started","deleted":false}]}\n\n',
+            }),
+          },
+        },
+      },
+      405: problem('Only GET and HEAD are allowed.', z.object({allow: z.literal('GET, HEAD')})),
+      429: problem('This client address holds its share of the streams already.', retryAfter),
+      503: problem('The server holds as many streams as it may; retry later.', retryAfter),
+    },
+  },
+}
+
 function operation(options: {
   operationId: string
   summary: string
@@ -317,6 +361,7 @@ export function buildOpenApiDocument(settings: OpenApiSettings) {
           },
           gone: 'A `since` this server no longer remembers (older than its history): start again without `since`. Or: ',
         }),
+        '/events': eventsOperation,
         '/search.json': operation({
           operationId: 'searchCatalog',
           summary: 'Search the catalog',

@@ -2,16 +2,19 @@ import escape from 'escape-html'
 import {createHash} from 'node:crypto'
 import {z} from 'zod'
 import {DEFAULT_PAGE_LIMIT} from '../api/v1/contract.ts'
-import {API_V1_PREFIX, COLLECTION_PATTERN, isCollectionName, type CollectionName} from '../api/v1/links.ts'
-import {chaptersPath} from '../api/v1/chapters.ts'
-import {parseChangesRequest} from '../api/v1/changes.ts'
-import {parseSearchRequest} from '../api/v1/search.ts'
 import {PROBLEM_STATUSES, problemAnchor, problemTitle} from '../http/problem.ts'
 import {MAX_URL_LENGTH} from '../http/request-listener.ts'
-import {splitTarget} from '../http/request-target.ts'
 import {DEFAULT_LIMITS} from '../http/server.ts'
 import type {ToolDefinition} from '../mcp/tools.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
+import {
+  CHANGES_OPERATION_PATH,
+  EVENTS_OPERATION_PATH,
+  eventsExample,
+  examplePath,
+  SEARCH_OPERATION_PATH,
+  tryIt,
+} from './portal-examples.ts'
 
 // The developer portal: one self-contained HTML page (inline CSS and one inline script allowed by
 // its hash, no external font or request of any kind; the only requests it makes are try-it calls
@@ -136,88 +139,8 @@ function schemaTable(name: string, schema: RenderedSchema): string {
 <div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Required</th><th>Notes</th></tr></thead><tbody>${rows}</tbody></table></div></section>`
 }
 
-// An OpenAPI path (`/episodes/{slug}.json`) and a list path relative to the API prefix.
-const CHAPTERS_OPERATION_PATH = '/episodes/{slug}/chapters.json'
-const SEARCH_OPERATION_PATH = '/search.json'
-const CHANGES_OPERATION_PATH = '/changes.json'
-/** The change feed's example: the first change of an initial sync. */
-const CHANGES_EXAMPLE = `${API_V1_PREFIX}${CHANGES_OPERATION_PATH}?limit=1`
-/** The search example: a Hebrew loanword that finds the English tag (ריאקט finds react). */
-const SEARCH_EXAMPLE = `${API_V1_PREFIX}${SEARCH_OPERATION_PATH}?q=${encodeURIComponent('ריאקט')}&limit=3`
-const OPERATION_PATH = new RegExp(`^/(${COLLECTION_PATTERN})(/\\{slug\\})?\\.json$`)
-const LIST_DOCUMENT_PATH = new RegExp(`^(${COLLECTION_PATTERN})\\.json$`)
-
-/** The URL an operation's example and try-it use: the first item, or a list page of one (the first page where `limit` is not served). */
-function examplePath(path: string, snapshot: Snapshot, staticExport: boolean): string {
-  if (path === SEARCH_OPERATION_PATH) return SEARCH_EXAMPLE
-  if (path === CHANGES_OPERATION_PATH) return CHANGES_EXAMPLE
-  if (path === CHAPTERS_OPERATION_PATH) {
-    const chaptered = snapshot.catalog.episodes.find((entry) => entry.value.chapters)
-    return `${API_V1_PREFIX}/${chaptersPath(chaptered?.value.slug ?? 'example')}`
-  }
-  const [, collection, item] = OPERATION_PATH.exec(path) ?? []
-  if (!isCollectionName(collection)) return `${API_V1_PREFIX}${path}`
-  if (!item) return `${API_V1_PREFIX}/${collection}.json${staticExport ? '' : '?limit=1'}`
-  return `${API_V1_PREFIX}/${collection}/${snapshot.catalog[collection][0]?.value.slug ?? 'example'}.json`
-}
-
-const EXAMPLE_CHARACTERS = 5000
-/** Above this many items the search example is not answered for the portal (see exampleBody). */
-const SEARCH_EXAMPLE_MAX_ITEMS = 10_000
-
 // nginx serves the pages a client reaches by following `next`, and refuses any other `limit`.
 const STATIC_PAGINATION = `<p>Lists come in pages of ${DEFAULT_PAGE_LIMIT} items. Follow ${code('pagination.next')} (an absolute URL) until it is ${code('null')}. This copy is static files: it serves those pages only, and answers any other ${code('limit')} with a ${code('400')}.</p>`
-
-/**
- * The bytes this snapshot serves at `url`, pretty-printed and cut to a readable length. The bulk
- * document, which grows with the catalog, is not parsed for that: its example is the same document
- * with the first item of each collection.
- */
-function exampleBody(url: string, snapshot: Snapshot): string {
-  const {path, query} = splitTarget(url.slice(`${API_V1_PREFIX}/`.length))
-  if (path === 'all.json') return pretty(bulkExample(snapshot))
-  if (`/${path}` === SEARCH_OPERATION_PATH) {
-    const {episodes, meetups, voices} = snapshot.counts
-    // Indexing 100,000 items takes seconds and hundreds of MB: a large catalog indexes on its first search, not for this page.
-    if (episodes + meetups + voices > SEARCH_EXAMPLE_MAX_ITEMS)
-      return `This catalog has more than ${SEARCH_EXAMPLE_MAX_ITEMS.toLocaleString('en')} items: it is indexed on its first search, so this page shows no answer. Try it below.`
-    const search = parseSearchRequest(new URLSearchParams(query))
-    return search.ok ? pretty(JSON.parse(snapshot.searchPage(search.request).body.toString('utf8'))) : ''
-  }
-  if (`/${path}` === CHANGES_OPERATION_PATH) {
-    const changes = parseChangesRequest(new URLSearchParams(query))
-    const page = changes.ok ? snapshot.changesPage(changes.request) : undefined
-    return page?.ok ? pretty(JSON.parse(page.representation.body.toString('utf8'))) : ''
-  }
-  const list = LIST_DOCUMENT_PATH.exec(path)?.[1]
-  const representation = query && isCollectionName(list) ? snapshot.listPage(list, {limit: 1, cursor: null}) : undefined
-  const body = representation?.ok ? representation.representation.body : snapshot.representation(path)?.body
-  return body ? pretty(JSON.parse(body.toString('utf8'))) : ''
-}
-
-function bulkExample(snapshot: Snapshot): unknown {
-  const first = (name: CollectionName) => snapshot.catalog[name].slice(0, 1).map((entry) => entry.value)
-  return {
-    data: {episodes: first('episodes'), meetups: first('meetups'), voices: first('voices')},
-    counts: snapshot.counts,
-  }
-}
-
-function pretty(value: unknown): string {
-  const text = JSON.stringify(value, null, 2)
-  return text.length > EXAMPLE_CHARACTERS ? `${text.slice(0, EXAMPLE_CHARACTERS)}\n…` : text
-}
-
-function codeSamples(url: string): string {
-  return `<pre><code>curl -i ${escape(url)}</code></pre>
-<pre><code>// JavaScript (browser or Node 18+)
-const response = await fetch(${escape(JSON.stringify(url))})
-const {data} = await response.json()</code></pre>
-<pre><code># Python 3
-import json, urllib.request
-with urllib.request.urlopen(${escape(JSON.stringify(url))}) as response:
-    data = json.load(response)["data"]</code></pre>`
-}
 
 function operationSection(
   path: string,
@@ -246,10 +169,7 @@ function operationSection(
 <p>${prose(operation.summary)}. ${prose(operation.description)}</p>
 <div class="scroll"><table><thead><tr><th>Parameter</th><th>In</th><th>Type</th><th>Notes</th></tr></thead><tbody>${parameters}</tbody></table></div>
 <ul class="responses">${responses}</ul>
-<details class="example" open><summary>Example response: ${code(example)}</summary><pre><code class="example-body">${escape(exampleBody(example, snapshot))}</code></pre></details>
-<p><button type="button" data-try="${escape(example)}" data-out="try-${id}">Try it: GET ${escape(decodeURI(example))}</button></p>
-<pre class="try-out" id="try-${id}" aria-live="polite"></pre>
-<details><summary>Code: curl, JavaScript, Python</summary>${codeSamples(`${base}${example}`)}</details></section>`
+${path === EVENTS_OPERATION_PATH ? eventsExample(`${base}${example}`, snapshot) : tryIt(example, id, snapshot, base)}</section>`
 }
 
 export function buildDeveloperPortal(input: {
@@ -268,7 +188,13 @@ export function buildDeveloperPortal(input: {
   const document = renderedDocument.parse(openapi)
   // Static files cannot answer a query: a static copy has no search.
   const operations = Object.entries(document.paths)
-    .filter(([path]) => !(staticExport && (path === SEARCH_OPERATION_PATH || path === CHANGES_OPERATION_PATH)))
+    .filter(
+      ([path]) =>
+        !(
+          staticExport &&
+          (path === SEARCH_OPERATION_PATH || path === CHANGES_OPERATION_PATH || path === EVENTS_OPERATION_PATH)
+        ),
+    )
     .map(([path, item]) => operationSection(path, item.get, {snapshot, base, staticExport}))
   const schemas = Object.entries(document.components.schemas).map(([name, schema]) => schemaTable(name, schema))
   const sample = snapshot.catalog.episodes[0]?.value

@@ -73,6 +73,7 @@ describe('the OpenAPI document', () => {
       ['/voices/{slug}.json', 'getVoice', 'Voices', true, false],
       ['/all.json', 'getEverything', 'Service', false, false],
       ['/changes.json', 'getChanges', 'Service', false, true],
+      ['/events', 'streamEvents', 'Service', false, false],
       ['/search.json', 'searchCatalog', 'Search', false, false],
     ])
     expect(document.paths?.['/all.json']?.get?.responses?.['405']).toMatchObject({
@@ -100,7 +101,7 @@ describe('the OpenAPI document', () => {
     const selfExplained =
       /\.responses\.((200|304)\.headers\.(cache-control|ratelimit-policy)|405\.headers\.allow|410\.headers\.link)$/
     expect(undescribed.filter((path) => !selfExplained.test(path))).toEqual([])
-    expect(Object.keys(document.paths ?? {}).length).toBe(11)
+    expect(Object.keys(document.paths ?? {}).length).toBe(12)
   })
 
   it('says HEAD is accepted, which operations page and which take a slug', () => {

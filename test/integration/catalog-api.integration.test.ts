@@ -50,6 +50,7 @@ describe('endpoints', () => {
         'listMeetups',
         'listVoices',
         'searchCatalog',
+        'streamEvents',
       ].sort(),
     )
   })

@@ -92,6 +92,12 @@ describe('GET /api/v1/events', () => {
     await eventually(async () => expect((await listen({'x-forwarded-for': '203.0.113.99'})).status).toBe(200), 10_000)
   })
 
+  it('is served under the sandbox too, as every API path is (HEAD: its headers, no stream)', async () => {
+    const response = await fetch(`${origin.baseUrl}/api/v1/sandbox/events`, {method: 'HEAD'})
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8')
+  })
+
   it('reaches a client through Varnish with the generated VCL, neither cached nor buffered', async () => {
     const varnish = await startVarnish({
       backends: [`127.0.0.1:${new URL(origin.baseUrl).port}`],

@@ -36,6 +36,7 @@ export function buildServiceIndex(links: Links, settings: ServiceIndexSettings):
       getEverything: links.apiPath('all.json'),
       searchCatalog: links.apiPath('search.json?q={q}'),
       getChanges: links.apiPath('changes.json?since={token}'),
+      streamEvents: links.apiPath('events'),
     },
   }
 }

@@ -439,6 +439,7 @@ describe('the service index', () => {
         getEverything: 'http://api.test/api/v1/all.json',
         searchCatalog: 'http://api.test/api/v1/search.json?q={q}',
         getChanges: 'http://api.test/api/v1/changes.json?since={token}',
+        streamEvents: 'http://api.test/api/v1/events',
       },
     })
   })
