@@ -160,8 +160,9 @@ const eventsOperation = {
         content: {
           'text/event-stream': {
             schema: z.string().meta({
-              example:
+              examples: [
                 'retry: 3000\n: version 3jW0e2cKqgS4mZ2qL1xYb7HfTn8uVd5A\n\nid: 9QpL2sX7wV4kR1tY8uN3mB6cZ0aE5dHg\ndata: {"version":"9QpL2sX7wV4kR1tY8uN3mB6cZ0aE5dHg","changes":[{"type":"episode","slug":"ep-1-why-we-started","deleted":false}]}\n\n',
+              ],
             }),
           },
         },
