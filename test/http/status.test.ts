@@ -1,25 +1,23 @@
 // GET /status as an operator reads it, from a store and an edge status the test makes up.
-import type {Request, Response} from 'express'
 import {describe, expect, it} from 'vitest'
+import type {Catalog} from '../../server/api/v1/catalog.ts'
 import type {EdgeStatus} from '../../server/edge/edge-purging.ts'
-import {statusHandler} from '../../server/http/status.ts'
-import type {Snapshot} from '../../server/snapshot/snapshot.ts'
-import type {SnapshotStore, StoreStatus} from '../../server/snapshot/store.ts'
+import {statusDocument, type StatusParts} from '../../server/http/status.ts'
+import type {StoreStatus} from '../../server/snapshot/store.ts'
 
 const builtAt = new Date('2026-01-01T00:00:00Z')
-const warning = {
+type Problem = Catalog['problems'][number]
+const warning: Problem = {
   documentId: 'episode-9',
   collection: 'episodes',
   severity: 'warning',
   messages: ['guests: left out voice "ghost", which the catalog does not serve'],
 }
-const snapshotWith = (problems: unknown[]) =>
-  ({
-    version: 'v1',
-    builtAt,
-    counts: {episodes: 2, meetups: 1, voices: 3},
-    catalog: {problems},
-  }) as unknown as Snapshot
+/** What the status reads of a store serving a snapshot with these problems. */
+const storeWith = (problems: readonly Problem[], status: StoreStatus): StatusParts['store'] => ({
+  current: () => ({version: 'v1', builtAt, counts: {episodes: 2, meetups: 1, voices: 3}, catalog: {problems}}),
+  status: () => status,
+})
 
 const leftOutItem = {output: '/feed.xml', documentId: 'episode-7', reason: 'its item could not be written'}
 
@@ -27,28 +25,18 @@ function statusOf(
   status: StoreStatus,
   now: Date,
   edge?: () => EdgeStatus,
-  problems: unknown[] = [warning],
+  problems: readonly Problem[] = [warning],
   leftOut: (typeof leftOutItem)[] = [],
 ) {
-  const snapshot = snapshotWith(problems)
-  const store = {current: () => snapshot, status: () => status} as unknown as SnapshotStore
-  const sent: {headers: Record<string, string>; body: unknown} = {headers: {}, body: undefined}
-  const response = {
-    set(name: string, value: string) {
-      sent.headers[name] = value
-      return response
-    },
-    json(body: unknown) {
-      sent.body = body
-      return response
-    },
+  return {
+    body: statusDocument({
+      store: storeWith(problems, status),
+      sourceDescription: 'file data/catalog.ndjson',
+      clock: () => now,
+      edge,
+      leftOut: () => leftOut,
+    }),
   }
-  statusHandler({store, sourceDescription: 'file data/catalog.ndjson', clock: () => now, edge, leftOut: () => leftOut})(
-    {} as unknown as Request,
-    response as unknown as Response,
-    () => undefined,
-  )
-  return sent
 }
 
 describe('the status document', () => {
@@ -68,7 +56,6 @@ describe('the status document', () => {
       },
       new Date('2026-01-01T00:00:41.600Z'),
     )
-    expect(sent.headers).toEqual({'Cache-Control': 'no-store'})
     expect(sent.body).toEqual({
       status: 'ok',
       source: 'file data/catalog.ndjson',
@@ -106,13 +93,13 @@ describe('the status document', () => {
 
   it('is degraded while anything is held back: a refused document, or settings served at their last valid version', () => {
     const healthy = {lastBuild: undefined, lastSuccessAt: builtAt, consecutiveFailures: 0, nextRetryAt: undefined}
-    const refused = {
+    const refused: Problem = {
       documentId: 'episode-9',
       collection: 'episodes',
       severity: 'rejected',
       messages: ['title: Invalid input'],
     }
-    const kept = {
+    const kept: Problem = {
       documentId: 'podcastSettings',
       collection: 'settings',
       severity: 'kept',
@@ -192,7 +179,7 @@ describe('the status document', () => {
       builtAt,
       () => edge,
     )
-    expect((sent.body as {edge: unknown}).edge).toEqual({
+    expect(sent.body.edge).toEqual({
       provider: 'fastly',
       queue_depth: 3,
       oldest_unpurged_age_seconds: 7,
@@ -234,24 +221,8 @@ describe('the status document, from the parts a deployment has', () => {
     writeError: null,
     deadLetters: [],
   })
-  const bodyOf = (status: StoreStatus, parts: Partial<Parameters<typeof statusHandler>[0]> = {}) => {
-    const snapshot = snapshotWith([])
-    const store = {current: () => snapshot, status: () => status} as unknown as SnapshotStore
-    let body: Record<string, unknown> = {}
-    const response = {
-      set: () => response,
-      json(sent: Record<string, unknown>) {
-        body = sent
-        return response
-      },
-    }
-    statusHandler({store, sourceDescription: 'embedded', clock: () => builtAt, ...parts})(
-      {} as unknown as Request,
-      response as unknown as Response,
-      () => undefined,
-    )
-    return body
-  }
+  const bodyOf = (status: StoreStatus, parts: Partial<StatusParts> = {}) =>
+    statusDocument({store: storeWith([], status), sourceDescription: 'embedded', clock: () => builtAt, ...parts})
 
   it('leaves nothing out when no output reports what it left out', () => {
     expect(bodyOf(healthy)).toMatchObject({status: 'ok', left_out: []})

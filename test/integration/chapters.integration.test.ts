@@ -177,11 +177,14 @@ describe('an episode chapters document', () => {
     const episode = await episodeOf(IN_FEED)
     expect(episode.chapters).toBeNull()
     expect(episode.chapters_url).toBeNull()
+    const statusResponse = await fetch(`${server.baseUrl}/status`)
+    // Read as of now, never from a cache.
+    expect(statusResponse.headers.get('cache-control')).toBe('no-store')
     const status = z
       .object({
         problems: z.array(z.object({document_id: z.string(), severity: z.string(), messages: z.array(z.string())})),
       })
-      .parse(await (await fetch(`${server.baseUrl}/status`)).json())
+      .parse(await statusResponse.json())
     expect(status.problems.find((problem) => problem.document_id === id)).toEqual({
       document_id: id,
       severity: 'warning',
