@@ -5,9 +5,9 @@ import {APPLE_CATEGORY_CHOICES, isAppleCategory, parseCategoryChoice} from '../.
 import {ARTWORK_MIN_PIXELS, imageAssetDimensions, podcastArtworkSide} from '../../../server/api/v1/artwork.ts'
 import {episodeNumberFromSlug, mapEpisode, type EpisodeRow} from '../../../server/api/v1/episode.ts'
 import {createLinks} from '../../../server/api/v1/links.ts'
-import {mapMeetup, type MeetupRow} from '../../../server/api/v1/meetup.ts'
+import {mapMeetup, meetupRowSchema} from '../../../server/api/v1/meetup.ts'
 import {mapPodcastSettings} from '../../../server/api/v1/podcast-settings.ts'
-import {mapVoice, type VoiceRow} from '../../../server/api/v1/voice.ts'
+import {mapVoice, voiceRowSchema} from '../../../server/api/v1/voice.ts'
 import {buildServiceIndex} from '../../../server/api/v1/service-index.ts'
 import {settingsRow, UNSET_CHANNEL_TAGS} from '../../helpers/catalog-mapping.ts'
 
@@ -352,7 +352,7 @@ describe('meetup and voice rows', () => {
 
   it('link a meetup to its page and record, and warn of speakers left out', () => {
     const mapped = mapMeetup(
-      {
+      meetupRowSchema.parse({
         _id: 'm',
         _updatedAt: '2026-01-01T00:00:00Z',
         slug: 'm-1',
@@ -360,15 +360,15 @@ describe('meetup and voice rows', () => {
         title: 't',
         abstract: null,
         language: 'he',
-        published_at: '2026-01-01',
+        published_date: '2026-01-01',
         tags: [],
-        audience: null,
+        audience: [],
         video_id: 'v1',
         speakers: [
           {slug: 'dana', _updatedAt: '2026-02-01T00:00:00Z'},
           {slug: 'ghost', _updatedAt: '2026-03-01T00:00:00Z'},
         ],
-      } as unknown as MeetupRow,
+      }),
       context(),
     )
     expect(mapped.value).toMatchObject({
@@ -386,18 +386,18 @@ describe('meetup and voice rows', () => {
 
   it('link a voice to its page and record, dated by its own edit', () => {
     const mapped = mapVoice(
-      {
+      voiceRowSchema.parse({
         _id: 'v',
         _updatedAt: '2026-01-01T00:00:00Z',
         slug: 'dana',
         image: null,
         name: 'דנה',
-        role: null,
-        bio: null,
+        role: 'מפתחת',
+        bio: 'כותבת קוד',
         language: 'he',
         tech_stack: [],
         social_profile_url: null,
-      } as unknown as VoiceRow,
+      }),
       context(),
     )
     expect(mapped).toEqual({
