@@ -2,12 +2,14 @@
 // snapshot as over the builder itself.
 import {describe, expect, it} from 'vitest'
 import {guardMassDeletion} from '../../server/snapshot/mass-deletion-guard.ts'
-import type {Snapshot} from '../../server/snapshot/snapshot.ts'
+import {buildSnapshot} from '../../server/snapshot/snapshot.ts'
 import {createSnapshotStore} from '../../server/snapshot/store.ts'
+import {voice} from '../fixtures/documents.ts'
+import {catalogOf, snapshotSettings} from '../helpers/snapshot-settings.ts'
 
 describe('a guarded builder without a saved snapshot', () => {
   it('restores nothing, and its store starts from its first build', async () => {
-    const built = {version: 'v1', counts: {episodes: 0, meetups: 0, voices: 1}} as unknown as Snapshot
+    const built = buildSnapshot(await catalogOf([voice('dana')]), snapshotSettings({}), undefined, new Date(0))
     const guard = guardMassDeletion(async () => built, {clock: () => new Date(0), confirmAfterMs: 60_000})
     expect(guard.build.restore).toBeUndefined()
     const store = await createSnapshotStore(guard.build)
