@@ -10,7 +10,7 @@ import {resolveCatalogPath} from './resolve.ts'
  * did not answer (other methods, problems, percent-encoded queries). `path` is relative to the
  * mount point. Every answer is a snapshot lookup through the fast path's own resolver.
  */
-export function createCatalogHandler(store: SnapshotStore, publicBaseUrl: string) {
+export function createCatalogHandler(store: Pick<SnapshotStore, 'current'>, publicBaseUrl: string) {
   return (
     request: IncomingMessage,
     response: ServerResponse,

@@ -7,7 +7,6 @@ import {loadConfig} from '../../server/config.ts'
 import {createEmbeddedFileSource} from '../../server/content/embedded-source.ts'
 import {catalogSnapshotBuilder} from '../../server/catalog-builder.ts'
 import type {Snapshot} from '../../server/snapshot/snapshot.ts'
-import type {SnapshotStore} from '../../server/snapshot/store.ts'
 import {SAMPLE_DATASET} from '../helpers/server.ts'
 import {fakeRequest, fakeResponse} from './fake-response.ts'
 
@@ -31,7 +30,7 @@ describe('an item that waited for its first compression', () => {
     const [first, second] = snapshot.catalog.episodes
     const slug = (swap ? first : second)?.value.slug ?? ''
     let current: Snapshot = snapshot
-    const store = {current: () => current} as unknown as SnapshotStore
+    const store = {current: () => current}
     const {response, written} = fakeResponse()
     createCatalogHandler(store, BASE)(
       fakeRequest('GET', `/episodes/${slug}.json`, {'accept-encoding': 'br'}),

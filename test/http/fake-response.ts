@@ -1,5 +1,6 @@
 import {EventEmitter} from 'node:events'
-import type {IncomingMessage, ServerResponse} from 'node:http'
+import {IncomingMessage, type ServerResponse} from 'node:http'
+import {Socket} from 'node:net'
 
 /** What a handler wrote to a response that never touches a socket. */
 export interface Written {
@@ -78,14 +79,15 @@ export function fakeResponse(): {response: ServerResponse; written: Written} {
   return {response: response as unknown as ServerResponse, written}
 }
 
-/** A request stand-in: a method, a URL and headers (lowercase names). */
+/** A real request of no connection: a method, a URL and headers (lowercase names), from 127.0.0.1. */
 export function fakeRequest(method: string, url: string, headers: Record<string, string> = {}): IncomingMessage {
-  return Object.assign(new EventEmitter(), {
-    method,
-    url,
-    headers,
-    httpVersion: '1.1',
-    rawHeaders: Object.entries(headers).flat(),
-    socket: {remoteAddress: '127.0.0.1', bytesWritten: 0},
-  }) as unknown as IncomingMessage
+  const socket = new Socket()
+  Object.defineProperty(socket, 'remoteAddress', {value: '127.0.0.1', configurable: true})
+  const request = new IncomingMessage(socket)
+  request.method = method
+  request.url = url
+  request.headers = headers
+  request.httpVersion = '1.1'
+  request.rawHeaders = Object.entries(headers).flat()
+  return request
 }

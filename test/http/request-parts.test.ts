@@ -51,18 +51,18 @@ describe('request ids', () => {
   })
 
   it('makes its own for a repeated header', () => {
-    const request = {headers: {'x-request-id': ['a', 'b']}} as unknown as IncomingMessage
+    const request = fakeRequest('GET', '/')
+    request.headers['x-request-id'] = ['a', 'b']
     expect(requestIdSource()(request)).toMatch(/^[\w-]{8}-1$/)
   })
 })
 
 describe('client addresses', () => {
-  const from = (remoteAddress: string | undefined, forwarded?: string) =>
-    ({
-      headers: forwarded === undefined ? {} : {'x-forwarded-for': forwarded},
-      socket: {remoteAddress},
-      connection: {remoteAddress},
-    }) as unknown as IncomingMessage
+  const from = (remoteAddress: string | undefined, forwarded?: string) => {
+    const request = fakeRequest('GET', '/', forwarded === undefined ? {} : {'x-forwarded-for': forwarded})
+    Object.defineProperty(request.socket, 'remoteAddress', {value: remoteAddress})
+    return request
+  }
 
   it('is the peer without trusted proxies, whatever X-Forwarded-For says', () => {
     const resolve = clientAddressResolver(undefined)
