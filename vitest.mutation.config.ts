@@ -21,7 +21,7 @@ export default defineConfig({
       'test/docs.test.ts',
       'test/content/catalog-read.test.ts',
       'test/content/ndjson-file.test.ts',
-      'test/edge/purge-providers.test.ts',
+      'test/edge/purge-providers.integration.test.ts',
     ],
     testTimeout: 15_000,
   },
