@@ -1,7 +1,9 @@
 // Integration: the change feed and live events across two server processes sharing a real Redis
 // (Debian's redis-server) on loopback, both reading a local stand-in for Sanity's query API, as
-// replicas behind a load balancer would. A webhook reaches one replica; the other hears of it.
+// replicas behind a load balancer would. A webhook reaches one replica; the other hears of it, and
+// tells its own event streams and MCP listeners.
 import {readFile} from 'node:fs/promises'
+import {Client, StreamableHTTPClientTransport} from '@modelcontextprotocol/client'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {z} from 'zod'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
@@ -85,6 +87,24 @@ describe('the change feed and live events across replicas sharing Redis', () => 
     expect(eventSchema.parse(event?.data).changes).toEqual([{type: 'episode', slug: SLUG, deleted: false}])
     held.close()
     expect(await changesSince(second, token)).toEqual({status: 200, slugs: [SLUG]})
+  }, 60_000)
+
+  it("tell an agent listening on one replica of a publish on the other (MCP's resources/updated)", async () => {
+    const agent = new Client(
+      {name: 'replica-listener', version: '1.0.0'},
+      {versionNegotiation: {mode: {pin: '2026-07-28'}}},
+    )
+    await agent.connect(new StreamableHTTPClientTransport(new URL(`${second.baseUrl}/mcp`)))
+    const updated: string[] = []
+    agent.setNotificationHandler('notifications/resources/updated', (notification) => {
+      updated.push(notification.params.uri)
+    })
+    const uri = `https://api.example/api/v1/episodes/${SLUG}.json`
+    const subscription = await agent.listen({resourceSubscriptions: [uri]})
+    await publishOn(first, 'פרק 1: לסוכנים בשרת השני')
+    await eventually(async () => expect(updated).toContain(uri), 20_000)
+    await subscription.close()
+    await agent.close()
   }, 60_000)
 
   it('answer a token for a version only the other replica served (this one built two edits as one)', async () => {
