@@ -217,3 +217,21 @@ export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies)
   }
   return built
 }
+
+/**
+ * The first build's start-up work, once the server listens, so that a restored snapshot answers at
+ * once and the first edit is still fast: the source's preparation, then the served snapshot's site
+ * documents (sitemaps of every item), one at a time. A request that comes first builds what it asks for.
+ */
+export function prepareAfterListening(
+  source: Pick<ContentSource, 'description' | 'prepare'>,
+  current: () => Snapshot,
+  logger: Logger,
+): void {
+  whileBuilding(async () => source.prepare?.())
+    .catch((error: unknown) =>
+      logger.warn({err: error}, `could not prepare ${source.description}; the first edit will read it`),
+    )
+    .then(() => current().warm())
+    .catch(() => undefined)
+}

@@ -1,8 +1,9 @@
-import {createCatalogService, StartFailure, type CatalogService} from './catalog-service.ts'
+import {createCatalogService, type CatalogService} from './catalog-service.ts'
 import {loadConfig, type Config} from './config.ts'
 import {FIXED_HEADS_WORK} from './http/fixed-head.ts'
 import {createStdoutLog} from './observability/logger.ts'
 import {boundHeapHeadroom} from './snapshot/heap-growth.ts'
+import {StartFailure} from './start-failure.ts'
 
 // The only module that reads the environment, listens and handles signals; catalog-service.ts
 // assembles everything else.

@@ -1,27 +1,39 @@
+// A publish, top-down: a change is accepted (a verified webhook, an edit of the dataset file, a
+// release time reached), the store builds what it names, and a build that succeeds is served:
+// recorded, reported, saved, told to the replicas, purged, pinged, announced. Each step after a
+// build is contained: one that throws is logged, and the next still runs.
+
 import {LRUCache} from 'lru-cache'
 import type {Logger} from 'pino'
+import type {Clock} from './clock.ts'
+import {documentChangeOf, type ContentChange} from './content/content-change.ts'
 import type {EdgePurging} from './edge/edge-purging.ts'
 import type {FeedPinger} from './feed/websub.ts'
-import type {ListenStreams} from './mcp/listen-streams.ts'
-import type {EventStreams} from './http/event-streams.ts'
 import {FEED_PATH} from './feed/rss-feed.ts'
+import type {EventStreams} from './http/event-streams.ts'
+import type {ListenStreams} from './mcp/listen-streams.ts'
 import type {CatalogMetrics} from './observability/metrics.ts'
+import {createReleaseTimer} from './release-timer.ts'
 import type {ChangeFanOut} from './scaling/change-fan-out.ts'
 import type {HistoryFanOut} from './scaling/history-fan-out.ts'
 import type {ServedVersions} from './scaling/served-versions.ts'
 import type {SnapshotSaver} from './snapshot-saver.ts'
 import type {Snapshot} from './snapshot/snapshot.ts'
-import type {ContentChange} from './content/content-change.ts'
 import type {BuildOutcome, SnapshotStore} from './snapshot/store.ts'
 
 export interface PublishPathParts {
+  store: Pick<SnapshotStore, 'refresh'>
+  /** When a scheduled episode is released. */
+  clock: Clock
+  /** How often everything is read again, whatever webhooks said (a delivery may be lost); 0: never. */
+  reconcileEveryMs?: number
   logger: Logger
   metrics: Pick<CatalogMetrics, 'recordBuild'>
   /** SNAPSHOT_DIR's saved snapshot, when one is kept. */
-  saver?: SnapshotSaver | undefined
-  /** Replicas sharing Redis: what each serves, and the changes they tell each other. */
-  replicas?: {servedVersions: ServedVersions; fanOut: ChangeFanOut; history: HistoryFanOut} | undefined
-  edge?: EdgePurging | undefined
+  saver?: Pick<SnapshotSaver, 'served'> | undefined
+  /** Replicas sharing Redis: what each serves, and the changes and versions they tell each other. */
+  replicas?: {servedVersions: Pick<ServedVersions, 'serving'>; fanOut: ChangeFanOut; history: HistoryFanOut} | undefined
+  edge?: Pick<EdgePurging, 'changeAccepted' | 'snapshotServed'> | undefined
   feedPinger?: FeedPinger | undefined
   /** Podping (feed/podping.ts): told of the same changes, a step of its own. */
   podping?: FeedPinger | undefined
@@ -33,27 +45,34 @@ export interface PublishPathParts {
 
 export interface PublishPath {
   /**
-   * A build ended; when it succeeded, `snapshot` is what the store now serves. In order: record,
-   * report, save, let the replicas agree, purge, ping, podping, tell agents, send events. A step that throws is logged and the
-   * next still runs: one failing output never holds back the others.
-   */
-  built(outcome: BuildOutcome, snapshot: Snapshot): void
-  /** The steps after `record` for a snapshot now served: the first one, at start. */
-  served(snapshot: Snapshot, buildStartedAt: Date): void
-  /**
    * A change was accepted (a verified webhook, an edit of the dataset file): the purge queue
    * notes on disk that the edge is about to be stale, the store rebuilds, and the other replicas
    * hear of it. Every step runs; false when the queue could not be written (a webhook then gets
    * a 503, so Sanity delivers the change again).
    */
-  accepted(changes: readonly ContentChange[], store: SnapshotStore): boolean
+  accepted(changes: readonly ContentChange[]): boolean
   /** A change another replica accepted: rebuilt here too, not announced again. */
-  heardFromReplica(change: ContentChange, store: SnapshotStore): void
+  heardFromReplica(change: ContentChange): void
+  /** Everything is read again, for `reason` (the reconcile timer, a dataset file that could not be read). */
+  reread(reason: string): void
+  /**
+   * A build ended; when it succeeded, `snapshot` is what the store now serves. In order: record,
+   * then the steps of `served`. A step that throws is logged and the next still runs: one failing
+   * output never holds back the others.
+   */
+  built(outcome: BuildOutcome, snapshot: Snapshot): void
+  /**
+   * The steps after `record` for a snapshot now served (the first one, at start): report, save,
+   * replicas, purge, ping, podping, agents, events, releases.
+   */
+  served(snapshot: Snapshot, buildStartedAt: Date): void
+  /** Stops the reconcile timer and the wait for the next scheduled release (at shutdown). */
+  close(): void
 }
 
-/** What happens after each build and each accepted change, in the order a reader follows it. */
+/** What happens after each accepted change and each build, in the order a reader follows it. */
 export function createPublishPath(parts: PublishPathParts): PublishPath {
-  const {logger, metrics, saver, replicas, edge, feedPinger, podping, agents, events} = parts
+  const {store, logger, metrics, saver, replicas, edge, feedPinger, podping, agents, events} = parts
   const contained = (step: string, run: () => void) => {
     try {
       run()
@@ -62,44 +81,65 @@ export function createPublishPath(parts: PublishPathParts): PublishPath {
     }
   }
   const reportProblem = problemReporter(logger)
+  // A release is published as a webhook naming the episodes would be: rebuilt, purged exactly, pinged.
+  const releases = createReleaseTimer(parts.clock, (documentIds) =>
+    accepted(documentIds.flatMap((id) => documentChangeOf(id, 'episode') ?? [])),
+  )
+  const {reconcileEveryMs = 0} = parts
+  const reconcile = reconcileEveryMs > 0 ? setInterval(() => reread('reconcile timer'), reconcileEveryMs) : undefined
+  reconcile?.unref()
 
-  return {
-    built(outcome, snapshot) {
-      contained('record', () => {
-        logBuild(logger, outcome)
-        metrics.recordBuild(outcome)
-      })
-      if (outcome.ok) this.served(snapshot, outcome.startedAt)
-    },
-    served(snapshot, buildStartedAt) {
-      contained('report', () => snapshot.catalog.problems.forEach(reportProblem))
-      contained('save', () => saver?.served(snapshot))
-      contained('replicas', () => {
-        replicas?.servedVersions.serving(snapshot.version)
-        const step = snapshot.history.lastStep()
-        if (step?.to === snapshot.version) replicas?.history.announce(step)
-      })
-      contained('purge', () => edge?.snapshotServed(snapshot, buildStartedAt))
-      contained('ping', () => feedPinger?.observe(snapshot.site(FEED_PATH)?.etag))
-      contained('podping', () => podping?.observe(snapshot.site(FEED_PATH)?.etag))
-      contained('agents', () => agents?.served(snapshot))
-      contained('events', () => events?.served(snapshot))
-    },
-    accepted(changes, store) {
-      const recorded = edge?.changeAccepted() ?? true
-      refresh(store, changes)
-      contained('fan-out', () => changes.forEach((change) => replicas?.fanOut.announce(change)))
-      return recorded
-    },
-    heardFromReplica(change, store) {
-      logger.info({change}, 'another replica received a webhook; rebuilding')
-      refresh(store, [change])
-    },
+  function accepted(changes: readonly ContentChange[]): boolean {
+    const recorded = edge?.changeAccepted() ?? true
+    refresh(store, changes)
+    contained('fan-out', () => changes.forEach((change) => replicas?.fanOut.announce(change)))
+    return recorded
   }
+
+  function heardFromReplica(change: ContentChange): void {
+    logger.info({change}, 'another replica received a webhook; rebuilding')
+    refresh(store, [change])
+  }
+
+  function reread(reason: string): void {
+    logger.info(`re-reading the catalog: ${reason}`)
+    refresh(store, ['all'])
+  }
+
+  function built(outcome: BuildOutcome, snapshot: Snapshot): void {
+    contained('record', () => {
+      logBuild(logger, outcome)
+      metrics.recordBuild(outcome)
+    })
+    if (outcome.ok) served(snapshot, outcome.startedAt)
+  }
+
+  function served(snapshot: Snapshot, buildStartedAt: Date): void {
+    contained('report', () => snapshot.catalog.problems.forEach(reportProblem))
+    contained('save', () => saver?.served(snapshot))
+    contained('replicas', () => {
+      replicas?.servedVersions.serving(snapshot.version)
+      const step = snapshot.history.lastStep()
+      if (step?.to === snapshot.version) replicas?.history.announce(step)
+    })
+    contained('purge', () => edge?.snapshotServed(snapshot, buildStartedAt))
+    contained('ping', () => feedPinger?.observe(snapshot.site(FEED_PATH)?.etag))
+    contained('podping', () => podping?.observe(snapshot.site(FEED_PATH)?.etag))
+    contained('agents', () => agents?.served(snapshot))
+    contained('events', () => events?.served(snapshot))
+    contained('releases', () => releases.arm(snapshot))
+  }
+
+  function close(): void {
+    clearInterval(reconcile)
+    releases.close()
+  }
+
+  return {accepted, heardFromReplica, reread, built, served, close}
 }
 
 /** Rebuilds what the changes name, in one build; the store records, logs and retries a failure. */
-function refresh(store: SnapshotStore, changes: readonly ContentChange[]): void {
+function refresh(store: Pick<SnapshotStore, 'refresh'>, changes: readonly ContentChange[]): void {
   const documents = changes.flatMap((change) => (change === 'all' ? [] : [change]))
   store.refresh(documents.length < changes.length ? undefined : documents).catch(() => undefined)
 }

@@ -3,6 +3,7 @@ import {fingerprintOf} from './catalog-builder.ts'
 import {whileBuilding} from './snapshot/heap-growth.ts'
 import {UNCONFIRMED_FINGERPRINT, type SnapshotFile} from './snapshot/saved-snapshot.ts'
 import type {Snapshot} from './snapshot/snapshot.ts'
+import {probeDirectory} from './start-failure.ts'
 
 /** How long a served snapshot waits before it is saved: a burst of edits is one write. */
 const SAVE_AFTER_MS = 1000
@@ -14,7 +15,7 @@ export interface SnapshotSaverOptions {
   directory: string
   logger: Logger
   /** Writes and removes a file in the directory: how a refused directory is tried again with nothing to save. */
-  probe: () => Promise<void>
+  probe?: () => Promise<void>
   /** Why the directory could not be written at start, if it could not: the saver starts refused. */
   refusedAtStart?: string | undefined
   saveAfterMs?: number
@@ -42,7 +43,7 @@ export interface SnapshotSaver {
  * `retryMs` until it takes the newest snapshot; serving never waits for it.
  */
 export function createSnapshotSaver(options: SnapshotSaverOptions): SnapshotSaver {
-  const {file, directory, logger} = options
+  const {file, directory, logger, probe = () => probeDirectory(directory)} = options
   const saveAfterMs = options.saveAfterMs ?? SAVE_AFTER_MS
   const retryMs = options.retryMs ?? WRITE_RETRY_MS
   let waiting: Snapshot | undefined
@@ -83,7 +84,7 @@ export function createSnapshotSaver(options: SnapshotSaverOptions): SnapshotSave
     const started = performance.now()
     writing = (
       snapshot === undefined
-        ? options.probe().then(succeeded)
+        ? probe().then(succeeded)
         : whileBuilding(() => file.save(snapshot, fingerprintOf(snapshot) ?? UNCONFIRMED_FINGERPRINT)).then(() => {
             saved = {snapshot: new WeakRef(snapshot), key: keyOf(snapshot)}
             succeeded()

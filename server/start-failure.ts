@@ -1,6 +1,10 @@
 import {mkdir, rm, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
+import type {Logger} from 'pino'
 import type {Config} from './config.ts'
+
+/** A start that cannot go on, told in one line naming what to fix (no stack trace). */
+export class StartFailure extends Error {}
 
 /**
  * One line for an operator whose server could not read its catalog at start: which variable to
@@ -26,6 +30,11 @@ export function describeStartFailure(error: unknown, content: Config['content'])
   if (status !== undefined) return `SANITY_PROJECT_ID: ${project} answered ${status}: ${message}`
   const host = content.apiHost ?? `https://${content.projectId}.api.sanity.io`
   return `SANITY_PROJECT_ID: could not reach ${project} at ${host} (${code ?? message}). Check SANITY_PROJECT_ID${content.apiHost ? ' and SANITY_API_HOST' : ''} and the network.`
+}
+
+/** REDIS_URL's line when Redis does not answer at start. */
+export function describeRedisFailure(error: unknown): string {
+  return `REDIS_URL: ${error instanceof Error ? error.message : String(error)}. Start Redis or correct REDIS_URL.`
 }
 
 /** A system error code (`ENOENT`, `ECONNREFUSED`), on the error or on its cause (fetch wraps them). */
@@ -59,6 +68,21 @@ const DISK_REFUSALS = new Set(['EROFS', 'EACCES', 'EPERM', 'ENOSPC', 'EDQUOT', '
 
 /** What a check of SNAPSHOT_DIR found: a path that can never work stops the start; a disk refusing writes now does not. */
 export type SnapshotDirectoryProblem = {stop: string} | {refused: string}
+
+/**
+ * A SNAPSHOT_DIR that can never work is a configuration error, said in one line before anything
+ * starts (a StartFailure); one that refuses writes now (read-only, full) is served through: said
+ * once here, and tried again by the saver and the purge queue. Returns why it refuses, if it does.
+ */
+export async function checkSnapshotDirectory(directory: string, logger: Logger): Promise<string | undefined> {
+  const problem = await snapshotDirectoryProblem(directory)
+  if (problem && 'stop' in problem) throw new StartFailure(problem.stop)
+  if (problem)
+    logger.warn(
+      `SNAPSHOT_DIR: cannot write in ${JSON.stringify(directory)} (${problem.refused}); serving without saving the snapshot, the CDN purge queue kept in memory, trying the directory again every 5 s`,
+    )
+  return problem?.refused
+}
 
 /** Makes the directory if missing, then writes and removes a file there: rejects with the file system's error. */
 export async function probeDirectory(directory: string): Promise<void> {

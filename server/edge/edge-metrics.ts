@@ -1,8 +1,17 @@
 import {Counter, Gauge, Histogram, type Registry} from 'prom-client'
-import type {EdgeMetrics, EdgeStatus} from './edge-purging.ts'
+import type {PurgeQueueStatus} from './purge-queue.ts'
+
+/** What edge purging observes as it goes (the rest is read from its status at scrape time). */
+interface EdgeMetrics {
+  purged(outcome: {keys: number}): void
+  webhookToPurge(milliseconds: number): void
+}
 
 /** The CDN purge figures in Prometheus: sent and failed purges, keys per purge, the queue, and how long an edit takes to be purged. */
-export function registerEdgeMetrics(registry: Registry, status: () => EdgeStatus | undefined): EdgeMetrics {
+export function registerEdgeMetrics(
+  registry: Registry,
+  status: () => (PurgeQueueStatus & {purgeOverdue: boolean}) | undefined,
+): EdgeMetrics {
   const registers = [registry]
   new Counter({
     name: 'catalog_cdn_purges_total',

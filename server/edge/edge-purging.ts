@@ -1,19 +1,16 @@
 import type {Logger} from 'pino'
+import type {Registry} from 'prom-client'
 import type {EdgeConfig} from '../config.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
 import type {SnapshotBuilder} from '../snapshot/store.ts'
 import {cloudflareAdapter} from './cloudflare-adapter.ts'
+import {registerEdgeMetrics} from './edge-metrics.ts'
 import {fastlyAdapter} from './fastly-adapter.ts'
 import type {PurgeAdapter} from './purge-adapter.ts'
 import {planPurge, unchanged} from './purge-plan.ts'
 import {PurgeQueue, type PurgeQueueStatus} from './purge-queue.ts'
 import {createSurrogateKeying, GLOBAL_KEY, type SurrogateKeying} from '../snapshot/surrogate-keys.ts'
 import {varnishAdapter} from './varnish-adapter.ts'
-
-export interface EdgeMetrics {
-  purged(outcome: {keys: number}): void
-  webhookToPurge(milliseconds: number): void
-}
 
 export interface EdgeStatus extends PurgeQueueStatus {
   provider: string
@@ -66,7 +63,8 @@ export interface EdgePurgingOptions {
   directory?: string
   adapter?: PurgeAdapter
   retry?: {initialDelayMs: number; maxDelayMs: number}
-  metrics?: EdgeMetrics
+  /** Where the purges' metrics are added (edge-metrics.ts). */
+  registry?: Registry
   /** Waited for before each purge (replicas sharing Redis: until every one serves the version). */
   beforeSend?: (version: string | null) => Promise<unknown>
   writeRetryMs?: number
@@ -107,14 +105,28 @@ export function createEdgePurging(options: EdgePurgingOptions): EdgePurging {
     refusedAtStart: options.refusedAtStart,
     clock,
     onPurged: (outcome) => {
-      options.metrics?.purged(outcome)
+      metrics?.purged(outcome)
       if (acceptedAt !== undefined && queue.status().depth === 0) {
         lastWebhookToPurgeMs = clock() - acceptedAt
-        options.metrics?.webhookToPurge(lastWebhookToPurgeMs)
+        metrics?.webhookToPurge(lastWebhookToPurgeMs)
         acceptedAt = undefined
       }
     },
   })
+  const status = (): EdgeStatus => {
+    const queued = queue.status()
+    const purgeOverdue =
+      queued.oldestUnpurgedAgeSeconds !== null &&
+      queued.oldestUnpurgedAgeSeconds >= options.config.queue.edgeMaxAgeSeconds
+    return {
+      provider: options.config.provider,
+      keyFallbacks: keying.fallbacks,
+      lastWebhookToPurgeMs,
+      purgeOverdue,
+      ...queued,
+    }
+  }
+  const metrics = options.registry && registerEdgeMetrics(options.registry, status)
   return {
     keying,
     changeAccepted() {
@@ -175,19 +187,7 @@ export function createEdgePurging(options: EdgePurgingOptions): EdgePurging {
         for (const path of previous.sitePaths) previous.site(path)
       queue.enqueue(planPurge(previous, snapshot, keying), snapshot.version, covered)
     },
-    status: () => {
-      const queued = queue.status()
-      const purgeOverdue =
-        queued.oldestUnpurgedAgeSeconds !== null &&
-        queued.oldestUnpurgedAgeSeconds >= options.config.queue.edgeMaxAgeSeconds
-      return {
-        provider: options.config.provider,
-        keyFallbacks: keying.fallbacks,
-        lastWebhookToPurgeMs,
-        purgeOverdue,
-        ...queued,
-      }
-    },
+    status,
     drained: () => queue.drained(),
     close: () => queue.close(),
   }

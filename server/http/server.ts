@@ -1,5 +1,5 @@
 import {createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse} from 'node:http'
-import {Server as NetServer} from 'node:net'
+import {Server as NetServer, type AddressInfo} from 'node:net'
 import type {Duplex} from 'node:stream'
 import {answerOnSocket, bodyGate, capConnectionsPerClient, type BodyGate} from './connection-guard.ts'
 import {FIXED_HEADS_WORK, FixedHeadResponse} from './fixed-head.ts'
@@ -41,6 +41,8 @@ export interface HttpServerOptions {
 
 export interface CatalogHttpServer {
   server: Server
+  /** Listens on `port` and `host` (an ephemeral port for 0); resolves with the address once listening. */
+  listen: (options: {port: number; host: string; reusePort?: boolean}) => Promise<AddressInfo>
   /** Stops accepting, lets in-flight requests finish, ends keep-alive connections; forces them closed after `timeoutMs`. */
   shutDown: (timeoutMs: number) => Promise<void>
 }
@@ -142,7 +144,17 @@ export function createHttpServer(
         resolve()
       })
     })
-  return {server, shutDown}
+  const listen = (options: {port: number; host: string; reusePort?: boolean}) =>
+    new Promise<AddressInfo>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(options, () => {
+        server.off('error', reject)
+        const address = server.address()
+        if (address === null || typeof address === 'string') return reject(new Error('expected a TCP address'))
+        resolve(address)
+      })
+    })
+  return {server, listen, shutDown}
 }
 
 // RFC 3986 authority as a Host header carries it: an IP literal or a registered name, and a port.

@@ -20,13 +20,18 @@ export interface CatalogMetrics {
   readonly registry: Registry
 }
 
-/**
- * Prometheus metrics (prom-client) in a registry of their own. `store` is only called at scrape
- * time and when a response ends, so the metrics can be created before the store, whose builds
- * they record.
- */
+/** A registry with the process's own metrics (memory, CPU, event-loop delay, GC), which modules add theirs to. */
+export function createRegistry(): Registry {
+  const registry = new Registry()
+  collectDefaultMetrics({register: registry})
+  return registry
+}
+
+/** Prometheus metrics (prom-client) of the served snapshot, its builds and the requests, added to `registry`. */
 export function createMetrics(options: {
-  store: () => SnapshotStore
+  store: Pick<SnapshotStore, 'current' | 'status'>
+  /** Where the metrics are kept (and where the CDN purges' were added): a registry of their own by default. */
+  registry?: Registry
   clock?: Clock
   droppedLogLines?: () => number
   cacheBytes?: () => {pages: number; variants: number}
@@ -39,19 +44,18 @@ export function createMetrics(options: {
 }): CatalogMetrics {
   const {
     store,
+    registry = createRegistry(),
     clock = () => new Date(),
     droppedLogLines = () => 0,
     cacheBytes = () => ({pages: 0, variants: 0}),
   } = options
-  const registry = new Registry()
-  collectDefaultMetrics({register: registry}) // memory, CPU, event-loop delay, GC
   const registers = [registry]
 
   // Per-request counts are plain integers on the hot path, turned into series at scrape time.
   const responses = new Map<string, Map<number, number>>()
   const revalidated = {not_modified: 0, sent: 0}
   const labels = new RouteLabels(
-    (candidate) => candidate === METRICS_PATH || store().current().site(candidate) !== undefined,
+    (candidate) => candidate === METRICS_PATH || store.current().site(candidate) !== undefined,
   )
   new Counter({
     name: 'catalog_http_requests_total',
@@ -92,7 +96,7 @@ export function createMetrics(options: {
     help: 'Seconds since the served snapshot was last built or confirmed from the content source.',
     registers,
     collect() {
-      this.set((clock().getTime() - store().status().lastSuccessAt.getTime()) / 1000)
+      this.set((clock().getTime() - store.status().lastSuccessAt.getTime()) / 1000)
     },
   })
   new Gauge({
@@ -101,7 +105,7 @@ export function createMetrics(options: {
     labelNames: ['collection'],
     registers,
     collect() {
-      for (const [collection, count] of Object.entries(store().current().counts)) this.set({collection}, count)
+      for (const [collection, count] of Object.entries(store.current().counts)) this.set({collection}, count)
     },
   })
   new Gauge({
@@ -113,7 +117,7 @@ export function createMetrics(options: {
       this.reset()
       for (const collection of PROBLEM_SOURCES)
         for (const severity of PROBLEM_SEVERITIES) this.set({collection, severity}, 0)
-      for (const {collection, severity} of store().current().catalog.problems) this.inc({collection, severity})
+      for (const {collection, severity} of store.current().catalog.problems) this.inc({collection, severity})
     },
   })
 

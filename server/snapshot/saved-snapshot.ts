@@ -9,6 +9,7 @@ import {ChangeHistory} from './change-history.ts'
 import {strongEtag} from './representation.ts'
 import type {KnownItem, KnownItems, Snapshot} from './snapshot.ts'
 import {mappedSettingsSchema} from '../api/v1/podcast-settings.ts'
+import type {Config} from '../config.ts'
 import {codeDigest} from '../version.ts'
 
 interface SavedCatalog {
@@ -93,8 +94,23 @@ const headerSchema = z.object({
 const digestOf = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('base64url')
 
 /**
+ * What the served bytes depend on besides the content and the code (the saved file's key holds
+ * `codeDigest()`, which covers the package version through the lock file): a snapshot saved under
+ * other settings is not reused.
+ */
+export function bytesDependOn(config: Config) {
+  return {
+    publicBaseUrl: config.publicBaseUrl,
+    siteUrl: config.siteUrl,
+    feedUrl: config.feedUrl,
+    images: config.images,
+    content: config.content,
+  }
+}
+
+/**
  * `settings` is everything the served bytes depend on besides the content and the code (base URLs,
- * image settings); `code` is the digest of the code that makes them (`codeDigest`).
+ * image settings: `bytesDependOn`); `code` is the digest of the code that makes them (`codeDigest`).
  */
 export function openSnapshotFile(directory: string, settings: unknown, code: string = codeDigest()): SnapshotFile {
   const key = digestOf(JSON.stringify({FORMAT, settings, code}))

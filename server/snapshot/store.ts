@@ -80,6 +80,12 @@ export interface SnapshotStore<S = Snapshot> {
   status(): StoreStatus
   /** Resolves once no build runs or follows (at shutdown: the last webhook's build finishes first). */
   settled(): Promise<void>
+  /**
+   * From now on `listener` hears each build's outcome, with the snapshot served after it (the last
+   * good one, after a failure); one listener, the last given. The outcome of the read behind a
+   * restored snapshot comes after the caller has the store, so a listener given at once hears it.
+   */
+  onBuild(listener: (outcome: BuildOutcome, current: S) => void): void
   /** Cancels a scheduled retry (at shutdown). */
   close(): void
 }
@@ -91,7 +97,6 @@ export interface StoreOptions {
   maxRetryDelayMs?: number
   /** More changed documents than this in one build are cheaper to rebuild in full. */
   maxDocumentsPerBuild?: number
-  onBuild?: (outcome: BuildOutcome) => void
 }
 
 /**
@@ -103,13 +108,8 @@ export async function createSnapshotStore<S = Snapshot>(
   build: SnapshotBuilder<S>,
   options: StoreOptions = {},
 ): Promise<SnapshotStore<S>> {
-  const {
-    clock = () => new Date(),
-    retryDelayMs = 1000,
-    maxRetryDelayMs = 60_000,
-    maxDocumentsPerBuild = 100,
-    onBuild,
-  } = options
+  const {clock = () => new Date(), retryDelayMs = 1000, maxRetryDelayMs = 60_000, maxDocumentsPerBuild = 100} = options
+  let onBuild: ((outcome: BuildOutcome, current: S) => void) | undefined
   const restored = await build.restore?.()
   // A snapshot saved by other code, or with damaged items left out, is served only when the source
   // cannot be read now: rather than exiting, the server then serves it and retries, as after any failed build.
@@ -188,7 +188,7 @@ export async function createSnapshotStore<S = Snapshot>(
         ...(documents ? {documents} : {}),
         ...(error === undefined ? {} : {error: messageOf(error)}),
       }
-      onBuild?.(lastBuild)
+      onBuild?.(lastBuild, current)
     }
     running = build(current, change).then(
       (next: S) => {
@@ -224,13 +224,13 @@ export async function createSnapshotStore<S = Snapshot>(
     return followUp
   }
 
-  // After the caller has the store: the read's outcome reaches `onBuild`, which may ask the store.
+  // After the caller has the store: the read's outcome reaches `onBuild`, given meanwhile.
   // A first read that already failed is reported now and retried after the first delay.
   const firstRead: NodeJS.Immediate | undefined =
     pending &&
     setImmediate(() => {
       if (!firstFailure) return void startOrFollow().catch(() => undefined)
-      onBuild?.(firstFailure.outcome)
+      onBuild?.(firstFailure.outcome, current)
       scheduleRetry()
     })
 
@@ -247,6 +247,9 @@ export async function createSnapshotStore<S = Snapshot>(
       return startOrFollow()
     },
     status: () => ({lastBuild, lastSuccessAt, consecutiveFailures, nextRetryAt, ...(saved ? {saved: {...saved}} : {})}),
+    onBuild(listener) {
+      onBuild = listener
+    },
     async settled() {
       while (running || followUp) await (followUp ?? running)?.catch(() => undefined)
     },

@@ -9,7 +9,6 @@ import {catalogSnapshotBuilder} from '../../server/catalog-builder.ts'
 import {loadConfig} from '../../server/config.ts'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import type {SanityDocument} from '../../server/content/ndjson.ts'
-import {registerEdgeMetrics} from '../../server/edge/edge-metrics.ts'
 import {createEdgePurging} from '../../server/edge/edge-purging.ts'
 import type {PurgeAdapter} from '../../server/edge/purge-adapter.ts'
 import {PurgeQueue} from '../../server/edge/purge-queue.ts'
@@ -105,9 +104,8 @@ describe('what is at risk', () => {
     }).edge
     if (!config) throw new Error('expected an edge configuration')
     let now = Date.parse('2026-11-26T22:00:00Z')
-    const edge = createEdgePurging({config, adapter: deferredAdapter().adapter, clock: () => now})
     const registry = new Registry()
-    registerEdgeMetrics(registry, () => edge.status())
+    const edge = createEdgePurging({config, adapter: deferredAdapter().adapter, clock: () => now, registry})
     expect(edge.changeAccepted()).toBe(true) // accepted, never built: nothing planned, nothing sent
     now += config.queue.edgeMaxAgeSeconds * 1000 - 1000
     expect(edge.status().purgeOverdue).toBe(false)

@@ -12,7 +12,7 @@ import {CACHE_CONTROL} from '../../server/http/representation-response.ts'
 import {buildProblem} from '../../server/http/problem.ts'
 import {withoutSandbox} from '../../server/http/resolve.ts'
 import type {Snapshot} from '../../server/snapshot/snapshot.ts'
-import type {SnapshotStore} from '../../server/snapshot/store.ts'
+import {createSnapshotStore, type SnapshotStore} from '../../server/snapshot/store.ts'
 import {createSurrogateKeying} from '../../server/snapshot/surrogate-keys.ts'
 import {episode, voice} from '../fixtures/documents.ts'
 import {fakeRequest, fakeResponse} from './fake-response.ts'
@@ -31,13 +31,7 @@ beforeAll(async () => {
   snapshot = await catalogSnapshotBuilder({source, config, clock: () => new Date('2026-01-01T00:00:00Z')})(undefined, {
     kind: 'all',
   })
-  store = {
-    current: () => snapshot,
-    refresh: async () => snapshot,
-    status: () => ({lastBuild: undefined, lastSuccessAt: new Date(), consecutiveFailures: 0, nextRetryAt: undefined}),
-    settled: async () => undefined,
-    close: () => undefined,
-  }
+  store = await createSnapshotStore(async () => snapshot)
 })
 
 const json = (body: Buffer | undefined) => JSON.parse(String(body))

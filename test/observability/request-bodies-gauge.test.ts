@@ -20,7 +20,7 @@ it('reports the bodies the gate holds, and 0 once they are answered', async () =
     catalogSnapshotBuilder({source: createEmbeddedFileSource(SAMPLE_DATASET), config, clock}),
   )
   const bodies = bodyGate(256)
-  const metrics = createMetrics({store: () => store, clock, requestBodiesInFlight: bodies.inFlight})
+  const metrics = createMetrics({store, clock, requestBodiesInFlight: bodies.inFlight})
   const server = createServer((request, response) => void metrics.send(request, response))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const {port} = z.object({port: z.number()}).parse(server.address())

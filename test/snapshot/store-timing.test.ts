@@ -126,7 +126,8 @@ describe('what /status is told', () => {
     let fail = false
     const outcomes: unknown[] = []
     const {build} = builder(() => (fail ? new Error('source unreachable') : {version: 'v'}), 250)
-    const snapshots = await store(build, {onBuild: (outcome) => outcomes.push(outcome)})
+    const snapshots = await store(build)
+    snapshots.onBuild((outcome) => outcomes.push(outcome))
     const started = new Date(now)
     await snapshots.refresh([episode('b'), episode('a')])
     expect(snapshots.status()).toEqual({

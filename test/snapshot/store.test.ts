@@ -79,10 +79,8 @@ describe('snapshot store', () => {
   it('keeps the last good snapshot when a build fails, and retries the same change with backoff', async () => {
     const builder = controllableBuilder()
     const outcomes: boolean[] = []
-    const store = await createSnapshotStore<Snapshot>(builder.build, {
-      retryDelayMs: 5,
-      onBuild: (outcome) => outcomes.push(outcome.ok),
-    })
+    const store = await createSnapshotStore<Snapshot>(builder.build, {retryDelayMs: 5})
+    store.onBuild((outcome) => outcomes.push(outcome.ok))
     const failing = store.refresh([{documentId: 'a', collection: 'episodes'}])
     builder.next().reject(new Error('source unreachable'))
     await expect(failing).rejects.toThrow('source unreachable')
@@ -151,10 +149,8 @@ describe('a store started from a saved snapshot', () => {
     const saved = fakeSnapshot('saved')
     const outcomes: boolean[] = []
     const {build, builds} = restoringBuilder(async () => ({snapshot: {value: saved, savedAt: SAVED_AT}}))
-    const store = await createSnapshotStore<Snapshot>(build, {
-      retryDelayMs: 5,
-      onBuild: (outcome) => outcomes.push(outcome.ok),
-    })
+    const store = await createSnapshotStore<Snapshot>(build, {retryDelayMs: 5})
+    store.onBuild((outcome) => outcomes.push(outcome.ok))
     await settle()
     builds.shift()?.reject(new Error('answered 500'))
     await settle()
@@ -229,13 +225,11 @@ describe('a store started from a saved snapshot', () => {
 
     const failing = restoringBuilder(restore)
     const outcomes: (string | undefined)[] = []
-    const starting = createSnapshotStore<Snapshot>(failing.build, {
-      retryDelayMs: 5,
-      onBuild: (outcome) => outcomes.push(outcome.error),
-    })
+    const starting = createSnapshotStore<Snapshot>(failing.build, {retryDelayMs: 5})
     await settle()
     failing.builds.shift()?.reject(new Error('answered 500'))
     const store = await starting
+    store.onBuild((outcome, current) => outcomes.push(`${outcome.error} (serving ${current.version})`))
     expect(store.current()).toBe(saved)
     expect(store.status().saved).toEqual({
       savedAt: SAVED_AT,
@@ -247,7 +241,7 @@ describe('a store started from a saved snapshot', () => {
     // The failed read is the first failed build at once: /status is degraded from the first request.
     expect(store.status()).toMatchObject({consecutiveFailures: 1, lastBuild: {ok: false, error: 'answered 500'}})
     await settle()
-    expect(outcomes, 'reported once the caller has the store').toEqual(['answered 500'])
+    expect(outcomes, 'reported once the caller has the store').toEqual([`answered 500 (serving ${saved.version})`])
     expect(failing.builds, 'retried after the first delay, not at once').toEqual([])
     await new Promise((resolve) => setTimeout(resolve, 30))
     failing.builds.shift()?.resolve(fakeSnapshot('read'))
