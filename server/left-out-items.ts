@@ -4,7 +4,7 @@ import type {LeftOut} from './discovery/sitemaps.ts'
 import type {Snapshot} from './snapshot/snapshot.ts'
 
 /** An item an output (the feed, a sitemap) left out because it could not be written, and why. */
-export interface LeftOutItem extends LeftOut {
+interface LeftOutItem extends LeftOut {
   output: string
 }
 
