@@ -54,6 +54,28 @@ module.exports = {
       from: {path: '^client/'},
       to: {pathNot: '^client/'},
     },
+    {
+      name: 'support-imports-no-tests-or-tools',
+      comment:
+        'support/ (stand-ins, process starters, the grown dataset) serves tests, benchmarks and scripts alike, so it imports none of them',
+      severity: 'error',
+      from: {path: '^support/'},
+      to: {path: '^(test|bench|scripts)/'},
+    },
+    {
+      name: 'tests-and-benchmarks-do-not-import-each-other',
+      comment: 'What both need lives in support/; a benchmark and a test each stand alone',
+      severity: 'error',
+      from: {path: '^(test|bench)/'},
+      to: {path: '^(test|bench)/', pathNot: '^$1/'},
+    },
+    {
+      name: 'scripts-import-no-tests-or-benchmarks',
+      comment: 'A script an operator or editor runs (npm run studio:sample) never runs test code',
+      severity: 'error',
+      from: {path: '^scripts/'},
+      to: {path: '^(test|bench)/'},
+    },
   ],
   options: {
     doNotFollow: {path: 'node_modules'},

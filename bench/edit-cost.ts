@@ -11,7 +11,7 @@ import {mkdir, readFile, rename, rm, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import {z} from 'zod'
 import {parseNdjson} from '../server/content/ndjson.ts'
-import {growDataset} from './grow-dataset.ts'
+import {growDataset} from '../support/grow-dataset.ts'
 import {deliverWebhook, sleep, startServerProcess, waitUntil, type ServerProcess} from './server-process.ts'
 
 const label = process.argv[2] ?? 'run'

@@ -28,8 +28,8 @@ import {cpus, tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {promisify} from 'node:util'
 import {parseNdjson} from '../server/content/ndjson.ts'
-import {growDataset} from './grow-dataset.ts'
-import {START_ENV, START_FLAGS} from './start-command.ts'
+import {growDataset} from '../support/grow-dataset.ts'
+import {START_ENV, START_FLAGS} from '../support/start-command.ts'
 import {waitFor} from './wait-for.ts'
 
 const run = promisify(execFile)

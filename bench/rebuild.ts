@@ -10,7 +10,7 @@ import {CATALOG_QUERY} from '../server/content/queries.ts'
 import {catalogSnapshotBuilder} from '../server/catalog-builder.ts'
 import {createDemandCaches} from '../server/snapshot/demand-caches.ts'
 import {buildSnapshot, type Snapshot} from '../server/snapshot/snapshot.ts'
-import {growDataset} from './grow-dataset.ts'
+import {growDataset} from '../support/grow-dataset.ts'
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number)
 const UPDATES = 7
@@ -104,7 +104,7 @@ for (const size of SIZES) {
 const report = `# Rebuild benchmark
 
 \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${(await import('node:os')).cpus().length} cores.
-Embedded source (groq-js) over an in-memory dataset grown from the sample by \`bench/grow-dataset.ts\`.
+Embedded source (groq-js) over an in-memory dataset grown from the sample by \`support/grow-dataset.ts\`.
 
 - **full**: one full build (CATALOG_QUERY, mapping and validation, snapshot), in ms; then the same split into query / map / snapshot.
 - **edit**: median of ${UPDATES} one-document builds as a webhook triggers them (an edited episode: per-document GROQ query, catalog patch, snapshot reusing every unchanged item), in ms.

@@ -9,8 +9,8 @@ import {join} from 'node:path'
 import {promisify} from 'node:util'
 import autocannon from 'autocannon'
 import {parseNdjson, type SanityDocument} from '../server/content/ndjson.ts'
-import {startSanityStandIn} from '../test/helpers/sanity-stand-in.ts'
-import {growDataset} from './grow-dataset.ts'
+import {startSanityStandIn} from '../support/sanity-stand-in.ts'
+import {growDataset} from '../support/grow-dataset.ts'
 import {deliverWebhook, sleep, startServerProcess, waitUntil, type ServerProcess} from './server-process.ts'
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number)
@@ -400,8 +400,8 @@ const report = `# Scale benchmark
 
 \`npm run bench:scale\` on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} cores. Each row is \`npm start\`
 (\`server/main.ts\`, its own process, logs at \`info\`) over a dataset grown from the sample by
-\`bench/grow-dataset.ts\`: **file** reads the NDJSON file; **sanity** runs @sanity/client against a
-local stand-in of the query API (\`test/helpers/sanity-stand-in.ts\`, groq-js, in the benchmark's process).
+\`support/grow-dataset.ts\`: **file** reads the NDJSON file; **sanity** runs @sanity/client against a
+local stand-in of the query API (\`support/sanity-stand-in.ts\`, groq-js, in the benchmark's process).
 
 - **cold**: process start to the first 200, ms, with \`SNAPSHOT_DIR\` set and empty. **warm**: the same after that process saved its snapshot and was stopped, over the same content (the saved snapshot is reused), ms. The measurements below run on the warm process.
 - **peak RSS**: the higher high-water mark (VmHWM) of the two processes, the cold one when it stopped and the warm one after everything below, MiB.

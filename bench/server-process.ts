@@ -2,7 +2,7 @@
 import {spawn, type ChildProcess} from 'node:child_process'
 import {readFile} from 'node:fs/promises'
 import {encodeSignatureHeader} from '@sanity/webhook'
-import {START_ARGUMENTS, START_ENV} from './start-command.ts'
+import {START_ARGUMENTS, START_ENV} from '../support/start-command.ts'
 
 export interface ServerProcess {
   child: ChildProcess

@@ -13,7 +13,7 @@ import {parseNdjson, type SanityDocument} from '../server/content/ndjson.ts'
 import {catalogSnapshotBuilder} from '../server/catalog-builder.ts'
 import {createDemandCaches} from '../server/snapshot/demand-caches.ts'
 import {createSnapshotStore} from '../server/snapshot/store.ts'
-import {growDataset} from './grow-dataset.ts'
+import {growDataset} from '../support/grow-dataset.ts'
 
 const REBUILDS = Number(process.env.SOAK_REBUILDS ?? 10_000)
 const CURSORS = Number(process.env.SOAK_CURSORS ?? 10_000)

@@ -1,6 +1,6 @@
 // npm run studio:sample: the Studio (`sanity dev`) against a local stand-in of Sanity's API that
 // holds the embedded dataset (data/catalog.ndjson), so the plugin can be tried with no account. The
-// stand-in is the browser test's (test/helpers/content-lake-stand-in.ts): HTTP/2 over TLS with a
+// stand-in is the browser test's (support/content-lake-stand-in.ts): HTTP/2 over TLS with a
 // throwaway certificate, because the Studio keeps more event streams open than HTTP/1.1's six
 // connections per host. Edits are kept in memory until the script stops.
 import {spawn, type ChildProcess} from 'node:child_process'
@@ -10,7 +10,7 @@ import {createServer} from 'node:net'
 import {join, resolve} from 'node:path'
 import {parseArgs} from 'node:util'
 import {parseNdjson} from '../server/content/ndjson.ts'
-import {startContentLakeStandIn} from '../test/helpers/content-lake-stand-in.ts'
+import {startContentLakeStandIn} from '../support/content-lake-stand-in.ts'
 
 const DATASET = resolve('data/catalog.ndjson')
 /** The project the sample's image assets name. */

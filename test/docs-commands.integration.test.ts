@@ -13,9 +13,9 @@ import {join, resolve} from 'node:path'
 import {promisify} from 'node:util'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {z} from 'zod'
-import {ensureDebianProgram} from './helpers/debian.ts'
-import {freePort} from './helpers/free-port.ts'
-import {startTestServer, type TestServer} from './helpers/server.ts'
+import {ensureDebianProgram} from '../support/debian.ts'
+import {freePort} from '../support/free-port.ts'
+import {startTestServer, type TestServer} from '../support/server.ts'
 
 const run = promisify(execFile)
 const SECRET = 'a-webhook-secret-for-the-docs'

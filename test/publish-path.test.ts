@@ -9,7 +9,7 @@ import {createEmbeddedSource} from '../server/content/embedded-source.ts'
 import {createPublishPath, type PublishPath} from '../server/publish-path.ts'
 import {createSnapshotStore, type BuildOutcome, type SnapshotStore} from '../server/snapshot/store.ts'
 import {episode, voice} from './fixtures/documents.ts'
-import {eventually} from './helpers/eventually.ts'
+import {eventually} from '../support/eventually.ts'
 
 const config = loadConfig({PUBLIC_BASE_URL: 'http://api.test'})
 const BUILT_AT = new Date('2027-06-01T05:00:00Z')

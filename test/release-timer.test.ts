@@ -1,6 +1,6 @@
 import {afterEach, describe, expect, it, vi} from 'vitest'
 import {createReleaseTimer} from '../server/release-timer.ts'
-import {eventually} from './helpers/eventually.ts'
+import {eventually} from '../support/eventually.ts'
 
 // The one release timer, with an injected clock that follows real time from a fixed start.
 

@@ -10,7 +10,7 @@ import {z} from 'zod'
 import {problemSchema} from '../../server/api/v1/contract.ts'
 import {PROBLEM_STATUSES, problemAnchor} from '../../server/http/problem.ts'
 import {launchChromium} from '../helpers/chromium.ts'
-import {startTestServer, type TestServer} from '../helpers/server.ts'
+import {startTestServer, type TestServer} from '../../support/server.ts'
 
 let server: TestServer
 let browser: Browser

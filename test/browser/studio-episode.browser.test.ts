@@ -13,8 +13,8 @@ import {z} from 'zod'
 import {episodeSchema, itemEnvelope, listEnvelope} from '../../server/api/v1/contract.ts'
 import {slugify} from '../../plugin/slugify.ts'
 import {readContract} from '../helpers/contract.ts'
-import {STUDIO_HOST} from '../helpers/content-lake-stand-in.ts'
-import {ensureDebianProgram} from '../helpers/debian.ts'
+import {STUDIO_HOST} from '../../support/content-lake-stand-in.ts'
+import {ensureDebianProgram} from '../../support/debian.ts'
 import {startStudioStack, type StudioStack} from '../helpers/studio-stack.ts'
 
 const TONE_SECONDS = 3

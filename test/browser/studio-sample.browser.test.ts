@@ -13,7 +13,7 @@ import {z} from 'zod'
 import {parseNdjson} from '../../server/content/ndjson.ts'
 import {startStudioSample, type StudioSample} from '../../scripts/studio-sample.ts'
 import {ensureChromium} from '../helpers/chromium.ts'
-import {freePort} from '../helpers/free-port.ts'
+import {freePort} from '../../support/free-port.ts'
 
 const documents = parseNdjson(await readFile('data/catalog.ndjson', 'utf8'), 'data/catalog.ndjson')
 const answerSchema = z.object({result: z.array(z.object({title: z.string()}))})

@@ -16,10 +16,10 @@ import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
 import {slugify} from '../../plugin/slugify.ts'
 import {REQUIRED, SLUG_MISSING} from '../../plugin/validation.ts'
 import {readContract} from '../helpers/contract.ts'
-import {STUDIO_HOST, type ContentLakeStandIn} from '../helpers/content-lake-stand-in.ts'
-import type {Delivery} from '../helpers/content-lake-webhook.ts'
+import {STUDIO_HOST, type ContentLakeStandIn} from '../../support/content-lake-stand-in.ts'
+import type {Delivery} from '../../support/content-lake-webhook.ts'
 import type {MainProcess} from '../helpers/main-process.ts'
-import {SAMPLE_DATASET} from '../helpers/server.ts'
+import {SAMPLE_DATASET} from '../../support/server.ts'
 import {startStudioStack, type StudioStack} from '../helpers/studio-stack.ts'
 
 const slugSchema = z.object({current: z.string()})

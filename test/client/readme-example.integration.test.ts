@@ -11,7 +11,7 @@ import {format, promisify} from 'node:util'
 import ts from 'typescript'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {z} from 'zod'
-import {startTestServer, type TestServer} from '../helpers/server.ts'
+import {startTestServer, type TestServer} from '../../support/server.ts'
 
 const run = promisify(execFile)
 const PACKAGE = '@code-talks/catalog-client'

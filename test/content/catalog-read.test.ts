@@ -2,7 +2,7 @@
 // gives, over a dataset larger than one page, with each page continuing after the last id before.
 import {readFile} from 'node:fs/promises'
 import {beforeAll, describe, expect, it} from 'vitest'
-import {growDataset} from '../../bench/grow-dataset.ts'
+import {growDataset} from '../../support/grow-dataset.ts'
 import {mapCatalog} from '../../server/api/v1/catalog.ts'
 import {createLinks} from '../../server/api/v1/links.ts'
 import {readCatalog} from '../../server/content/catalog-read.ts'
@@ -10,7 +10,7 @@ import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
 import {CATALOG_PAGE_QUERY, CATALOG_PAGE_SIZE, CATALOG_QUERY} from '../../server/content/queries.ts'
 import type {ContentSource} from '../../server/content/source.ts'
-import {SAMPLE_DATASET} from '../helpers/server.ts'
+import {SAMPLE_DATASET} from '../../support/server.ts'
 
 let documents: SanityDocument[]
 let paged: {read: unknown; pagesAfter: string[]}

@@ -5,7 +5,7 @@
 import {execFile} from 'node:child_process'
 import {promisify} from 'node:util'
 import {describe, expect, it} from 'vitest'
-import {START_ENV} from '../../bench/start-command.ts'
+import {START_ENV} from '../../support/start-command.ts'
 
 // Memory, not time: on a machine busy many times over, the compressions take a while.
 const MEMORY_NOT_TIME_MS = 300_000

@@ -7,7 +7,7 @@ import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 import {promisify} from 'node:util'
 import {describe, expect, it} from 'vitest'
-import {START_ARGUMENTS, START_ENV} from '../../bench/start-command.ts'
+import {START_ARGUMENTS, START_ENV} from '../../support/start-command.ts'
 import {loadConfig} from '../../server/config.ts'
 
 const UNIT = 'deploy/catalog-api@.service'

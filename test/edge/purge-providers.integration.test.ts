@@ -11,7 +11,7 @@ import {fastlyAdapter} from '../../server/edge/fastly-adapter.ts'
 import {PurgeFailure, type PurgeAdapter} from '../../server/edge/purge-adapter.ts'
 import {PurgeQueue} from '../../server/edge/purge-queue.ts'
 import {loadConfig} from '../../server/config.ts'
-import {startTestServer} from '../helpers/server.ts'
+import {startTestServer} from '../../support/server.ts'
 
 interface Recorded {
   method: string

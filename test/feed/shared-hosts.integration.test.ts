@@ -2,11 +2,11 @@
 // item restates the show's hosts, and their bytes are held once, shared by all items.
 import {readFile} from 'node:fs/promises'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {growDataset} from '../../bench/grow-dataset.ts'
+import {growDataset} from '../../support/grow-dataset.ts'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import {parseNdjson} from '../../server/content/ndjson.ts'
 import {ChunkedBody} from '../../server/snapshot/chunked-body.ts'
-import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
+import {SAMPLE_DATASET, startTestServer, type TestServer} from '../../support/server.ts'
 
 const documents = growDataset(parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET), 12_000)
 let server: TestServer

@@ -9,7 +9,7 @@ import {feedSiteDocument} from '../../server/discovery/site-documents.ts'
 import {buildSitemaps, type LeftOut} from '../../server/discovery/sitemaps.ts'
 import {buildFeed} from '../../server/feed/rss-feed.ts'
 import {buildSnapshot} from '../../server/snapshot/snapshot.ts'
-import {ensureDebianProgram} from '../helpers/debian.ts'
+import {ensureDebianProgram} from '../../support/debian.ts'
 import {sampleDocuments} from '../helpers/sample.ts'
 import {catalogOf, snapshotSettings} from '../helpers/snapshot-settings.ts'
 

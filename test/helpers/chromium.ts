@@ -1,5 +1,5 @@
 import {chromium, type Browser} from 'playwright-core'
-import {ensureDebianProgram} from './debian.ts'
+import {ensureDebianProgram} from '../../support/debian.ts'
 
 /** Debian's chromium (never a downloaded browser build). */
 export function ensureChromium(): string {

@@ -1,7 +1,7 @@
 import {copyFile, mkdtemp, readFile, rename, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {SAMPLE_DATASET} from './server.ts'
+import {SAMPLE_DATASET} from '../../support/server.ts'
 
 /** A new temporary folder holding a copy of the sample dataset, for a server that watches it and saves beside it. */
 export async function copySampleDataset(prefix: string): Promise<{directory: string; datasetFile: string}> {

@@ -1,6 +1,6 @@
 import {startMainProcess, type MainProcess} from './main-process.ts'
 import {startRedis, type RedisServer} from './redis.ts'
-import {SAMPLE_DATASET} from './server.ts'
+import {SAMPLE_DATASET} from '../../support/server.ts'
 
 export interface MainWithRedis {
   redis: RedisServer

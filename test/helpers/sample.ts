@@ -4,7 +4,7 @@ import {loadConfig} from '../../server/config.ts'
 import {createEmbeddedFileSource} from '../../server/content/embedded-source.ts'
 import {parseNdjson} from '../../server/content/ndjson.ts'
 import type {Snapshot} from '../../server/snapshot/snapshot.ts'
-import {SAMPLE_DATASET} from './server.ts'
+import {SAMPLE_DATASET} from '../../support/server.ts'
 
 /** The shipped sample dataset, parsed as the embedded source parses it. */
 export const sampleDocuments = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)

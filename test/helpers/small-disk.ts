@@ -2,7 +2,7 @@ import {execFileSync} from 'node:child_process'
 import {mkdtempSync, openSync, closeSync, rmSync, writeSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {ensureDebianProgram} from './debian.ts'
+import {ensureDebianProgram} from '../../support/debian.ts'
 
 /** A 2 MB tmpfs (needs root: mount(8)), which the test can fill, free, and make read-only, for real ENOSPC and EROFS. */
 export interface SmallDisk {

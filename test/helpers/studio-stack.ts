@@ -5,11 +5,11 @@ import {join} from 'node:path'
 import type {Page, Request} from 'playwright-core'
 import {parseNdjson} from '../../server/content/ndjson.ts'
 import {launchChromium} from './chromium.ts'
-import {startContentLakeStandIn, type ContentLakeStandIn} from './content-lake-stand-in.ts'
-import type {Delivery} from './content-lake-webhook.ts'
+import {startContentLakeStandIn, type ContentLakeStandIn} from '../../support/content-lake-stand-in.ts'
+import type {Delivery} from '../../support/content-lake-webhook.ts'
 import {startMainProcess, type MainProcess} from './main-process.ts'
-import {startSanityStandIn} from './sanity-stand-in.ts'
-import {SAMPLE_DATASET} from './server.ts'
+import {startSanityStandIn} from '../../support/sanity-stand-in.ts'
+import {SAMPLE_DATASET} from '../../support/server.ts'
 
 const PROJECT_ID = 'embedded' // the project the sample's image assets name, as the server's default
 // The server and the Studio's API view are configured alike, so their documents compare byte for byte.
@@ -32,7 +32,7 @@ export interface StudioStack {
 
 /**
  * The Studio as this repository builds it (`sanity build`), opened in Debian's headless Chromium
- * against the Content Lake stand-in (test/helpers/content-lake-stand-in.ts, over HTTP/2), which
+ * against the Content Lake stand-in (support/content-lake-stand-in.ts, over HTTP/2), which
  * sends Sanity's signed webhook on each publish to the API server, run as `npm start` runs it with
  * its Sanity source reading the same dataset. Every host but the stand-in is unresolvable.
  */

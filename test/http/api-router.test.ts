@@ -7,8 +7,8 @@ import {loadConfig} from '../../server/config.ts'
 import {createEmbeddedFileSource} from '../../server/content/embedded-source.ts'
 import {catalogSnapshotBuilder} from '../../server/catalog-builder.ts'
 import type {Snapshot} from '../../server/snapshot/snapshot.ts'
-import {SAMPLE_DATASET} from '../helpers/server.ts'
-import {fakeRequest, fakeResponse} from './fake-response.ts'
+import {SAMPLE_DATASET} from '../../support/server.ts'
+import {fakeRequest, fakeResponse} from '../helpers/fake-response.ts'
 
 const BASE = 'http://api.test'
 const build = catalogSnapshotBuilder({

@@ -3,7 +3,7 @@
 import {describe, expect, it} from 'vitest'
 import {ACCEPT_RANGES, answerRange, contentRange, sliceBody} from '../../server/http/byte-ranges.ts'
 import {ChunkedBody} from '../../server/snapshot/chunked-body.ts'
-import {fakeRequest} from './fake-response.ts'
+import {fakeRequest} from '../helpers/fake-response.ts'
 
 const bytes = (body: Buffer | ChunkedBody) => (Buffer.isBuffer(body) ? body : Buffer.concat(body.chunks))
 

@@ -5,7 +5,7 @@ import {createServer} from 'node:http'
 import {Duplex} from 'node:stream'
 import {afterEach, describe, expect, it, vi} from 'vitest'
 import {answerOnSocket, bodyGate, capConnectionsPerClient} from '../../server/http/connection-guard.ts'
-import {fakeRequest, fakeResponse} from './fake-response.ts'
+import {fakeRequest, fakeResponse} from '../helpers/fake-response.ts'
 
 const BASE = 'http://api.test'
 

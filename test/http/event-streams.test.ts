@@ -6,7 +6,7 @@ import {createEventStreams} from '../../server/http/event-streams.ts'
 import {buildSnapshot, type Snapshot} from '../../server/snapshot/snapshot.ts'
 import {episode, voice} from '../fixtures/documents.ts'
 import {catalogOf, snapshotSettings} from '../helpers/snapshot-settings.ts'
-import {fakeRequest, fakeResponse} from './fake-response.ts'
+import {fakeRequest, fakeResponse} from '../helpers/fake-response.ts'
 
 const NOW = new Date('2026-12-01T10:00:00Z')
 const settings = snapshotSettings({site: () => [], feed: undefined, keying: undefined})

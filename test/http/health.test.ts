@@ -2,7 +2,7 @@
 import type {Request, Response} from 'express'
 import {describe, expect, it} from 'vitest'
 import {HEALTH_PATHS, livenessHandler, readinessHandler, type Readiness} from '../../server/http/health.ts'
-import {fakeRequest, fakeResponse} from './fake-response.ts'
+import {fakeRequest, fakeResponse} from '../helpers/fake-response.ts'
 
 interface ExpressLike {
   set(name: string, value: string): ExpressLike

@@ -13,7 +13,7 @@ import {
   sendProblem,
   unknownPathDetail,
 } from '../../server/http/problem.ts'
-import {fakeRequest, fakeResponse} from './fake-response.ts'
+import {fakeRequest, fakeResponse} from '../helpers/fake-response.ts'
 
 const BASE = 'http://api.test'
 

@@ -4,7 +4,7 @@ import {describe, expect, it} from 'vitest'
 import {ACCEPT_RANGES} from '../../server/http/byte-ranges.ts'
 import {CACHE_CONTROL, sendRepresentation} from '../../server/http/representation-response.ts'
 import {represent, type Representation} from '../../server/snapshot/representation.ts'
-import {fakeRequest, fakeResponse} from './fake-response.ts'
+import {fakeRequest, fakeResponse} from '../helpers/fake-response.ts'
 
 const date = new Date('2026-05-06T07:08:09Z')
 const LAST_MODIFIED = 'Wed, 06 May 2026 07:08:09 GMT'

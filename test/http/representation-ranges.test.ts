@@ -7,7 +7,7 @@ import {CACHE_CONTROL, sendRepresentation} from '../../server/http/representatio
 import {ChunkedBody} from '../../server/snapshot/chunked-body.ts'
 import {represent, type Representation} from '../../server/snapshot/representation.ts'
 import type {Snapshot} from '../../server/snapshot/snapshot.ts'
-import {fakeRequest, fakeResponse} from './fake-response.ts'
+import {fakeRequest, fakeResponse} from '../helpers/fake-response.ts'
 
 const date = new Date('2026-05-06T07:08:09Z')
 const LAST_MODIFIED = 'Wed, 06 May 2026 07:08:09 GMT'

@@ -9,7 +9,7 @@ import {sendRepresentation} from '../../server/http/representation-response.ts'
 import {represent, type Representation} from '../../server/snapshot/representation.ts'
 import {ChunkedBody} from '../../server/snapshot/chunked-body.ts'
 import {rawRequest} from '../helpers/raw-http.ts'
-import {startTestServer} from '../helpers/server.ts'
+import {startTestServer} from '../../support/server.ts'
 
 let server: Server
 let baseUrl: string

@@ -7,7 +7,7 @@ import {describe, expect, it} from 'vitest'
 import {CACHE_CONTROL, sendRepresentation} from '../../server/http/representation-response.ts'
 import {ChunkedBody} from '../../server/snapshot/chunked-body.ts'
 import {represent} from '../../server/snapshot/representation.ts'
-import {fakeRequest, fakeResponse} from './fake-response.ts'
+import {fakeRequest, fakeResponse} from '../helpers/fake-response.ts'
 
 const date = new Date('2026-05-06T07:08:09Z')
 const text = JSON.stringify({data: 'פרק '.repeat(300)})

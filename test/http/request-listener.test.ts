@@ -11,7 +11,7 @@ import {
 } from '../../server/http/request-listener.ts'
 import {pathOf} from '../../server/http/request-target.ts'
 import {fixedHeaders} from '../../server/http/fixed-head.ts'
-import {fakeRequest, fakeResponse} from './fake-response.ts'
+import {fakeRequest, fakeResponse} from '../helpers/fake-response.ts'
 
 const BASE = 'http://api.test'
 const CORS = {'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSED_HEADERS}

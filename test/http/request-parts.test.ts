@@ -7,7 +7,7 @@ import {NO_FIXED_HEADERS} from '../../server/http/fixed-head.ts'
 import {createRateLimiter, type CounterStore, type RateLimiter} from '../../server/http/rate-limit.ts'
 import {requestIdSource} from '../../server/http/request-id.ts'
 import {WindowCounter} from '../../server/http/window-counter.ts'
-import {fakeRequest, fakeResponse} from './fake-response.ts'
+import {fakeRequest, fakeResponse} from '../helpers/fake-response.ts'
 
 const BASE = 'http://api.test'
 

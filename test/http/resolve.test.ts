@@ -5,7 +5,7 @@ import {ITEM_PATH, LIST_PATH, resolveCatalogPath, type Resolution} from '../../s
 import {loadConfig} from '../../server/config.ts'
 import {createEmbeddedFileSource} from '../../server/content/embedded-source.ts'
 import {catalogSnapshotBuilder} from '../../server/catalog-builder.ts'
-import {SAMPLE_DATASET} from '../helpers/server.ts'
+import {SAMPLE_DATASET} from '../../support/server.ts'
 
 const BASE = 'http://api.test'
 const config = loadConfig({PUBLIC_BASE_URL: BASE})

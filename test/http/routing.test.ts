@@ -15,7 +15,7 @@ import type {Snapshot} from '../../server/snapshot/snapshot.ts'
 import {createSnapshotStore, type SnapshotStore} from '../../server/snapshot/store.ts'
 import {createSurrogateKeying} from '../../server/snapshot/surrogate-keys.ts'
 import {episode, voice} from '../fixtures/documents.ts'
-import {fakeRequest, fakeResponse} from './fake-response.ts'
+import {fakeRequest, fakeResponse} from '../helpers/fake-response.ts'
 
 const BASE = 'http://api.test'
 const config = loadConfig({PUBLIC_BASE_URL: BASE})

@@ -9,7 +9,7 @@ import {catalogSnapshotBuilder} from '../../server/catalog-builder.ts'
 import {searchCatalog} from '../../server/mcp/search.ts'
 import {COLLECTION_NAMES} from '../../server/api/v1/links.ts'
 import {createSurrogateKeying} from '../../server/snapshot/surrogate-keys.ts'
-import {SAMPLE_DATASET} from '../helpers/server.ts'
+import {SAMPLE_DATASET} from '../../support/server.ts'
 
 const BASE = 'http://api.test'
 const config = loadConfig({PUBLIC_BASE_URL: BASE})

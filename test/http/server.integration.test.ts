@@ -10,7 +10,7 @@ import {afterEach, describe, expect, it, vi} from 'vitest'
 import {answerOnSocket, bodyGate} from '../../server/http/connection-guard.ts'
 import {createHttpServer, DEFAULT_LIMITS, type CatalogHttpServer, type ServerLimits} from '../../server/http/server.ts'
 import {collectGarbage} from '../helpers/gc.ts'
-import {fakeRequest, fakeResponse} from './fake-response.ts'
+import {fakeRequest, fakeResponse} from '../helpers/fake-response.ts'
 
 const BASE = 'http://api.test'
 const running: CatalogHttpServer[] = []

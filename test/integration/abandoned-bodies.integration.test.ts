@@ -7,7 +7,7 @@ import {connect} from 'node:net'
 import {afterEach, describe, expect, it} from 'vitest'
 import {DEFAULT_LIMITS} from '../../server/http/server.ts'
 import {z} from 'zod'
-import {startTestServer, type TestServer} from '../helpers/server.ts'
+import {startTestServer, type TestServer} from '../../support/server.ts'
 import {sendSignedWebhook} from '../helpers/signed-webhook.ts'
 
 const SECRET = 'a-webhook-secret-of-some-length'

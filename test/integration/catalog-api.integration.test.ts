@@ -13,7 +13,7 @@ import {
 } from '../../server/api/v1/contract.ts'
 import {readContract, readProblem} from '../helpers/contract.ts'
 import {sampleCounts} from '../helpers/sample.ts'
-import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
+import {SAMPLE_DATASET, startTestServer, type TestServer} from '../../support/server.ts'
 
 let server: TestServer
 const get = (path: string, init?: RequestInit) => fetch(`${server.baseUrl}${path}`, init)

@@ -1,7 +1,7 @@
 // Integration: every response served from a snapshot names its version; surrogate keys only with a CDN configured.
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {rawRequest} from '../helpers/raw-http.ts'
-import {startTestServer, type TestServer} from '../helpers/server.ts'
+import {startTestServer, type TestServer} from '../../support/server.ts'
 
 let server: TestServer
 let plain: TestServer

@@ -17,7 +17,7 @@ import {
 } from '../../client/src/index.ts'
 import {changesEnvelope} from '../../server/api/v1/changes.ts'
 import {copySampleDataset} from '../helpers/dataset-file.ts'
-import {eventually} from '../helpers/eventually.ts'
+import {eventually} from '../../support/eventually.ts'
 import {startMainProcess, type MainProcess} from '../helpers/main-process.ts'
 
 const TYPES = {episodes: 'episode', meetups: 'meetup', voices: 'voice'} as const

@@ -11,10 +11,10 @@ import {z} from 'zod'
 import {episodeSchema, itemEnvelope} from '../../server/api/v1/contract.ts'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
-import {eventually} from '../helpers/eventually.ts'
+import {eventually} from '../../support/eventually.ts'
 import {readContract} from '../helpers/contract.ts'
 import {rawRequest} from '../helpers/raw-http.ts'
-import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
+import {SAMPLE_DATASET, startTestServer, type TestServer} from '../../support/server.ts'
 import {sendSignedWebhook} from '../helpers/signed-webhook.ts'
 
 // podcast-namespace docs/examples/chapters/jsonChapters.md, version 1.2: `version` and `chapters`

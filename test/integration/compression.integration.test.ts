@@ -2,7 +2,7 @@
 import {brotliDecompressSync, gunzipSync} from 'node:zlib'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {rawRequest} from '../helpers/raw-http.ts'
-import {startTestServer, type TestServer} from '../helpers/server.ts'
+import {startTestServer, type TestServer} from '../../support/server.ts'
 
 let server: TestServer
 const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>

@@ -7,7 +7,7 @@ import {connect} from 'node:net'
 import {describe, expect, it} from 'vitest'
 import {encodeCursor} from '../../server/api/v1/cursor.ts'
 import {collectGarbage} from '../helpers/gc.ts'
-import {startTestServer, type TestServer} from '../helpers/server.ts'
+import {startTestServer, type TestServer} from '../../support/server.ts'
 
 const PAGE_CACHE_MEGABYTES = 32
 const FLOOD = 100_000

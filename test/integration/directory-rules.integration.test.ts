@@ -13,7 +13,7 @@ import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
 import {readProblem} from '../helpers/contract.ts'
 import {startMainProcess} from '../helpers/main-process.ts'
 import {rawRequest} from '../helpers/raw-http.ts'
-import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
+import {SAMPLE_DATASET, startTestServer, type TestServer} from '../../support/server.ts'
 
 let server: TestServer | undefined
 afterEach(async () => {

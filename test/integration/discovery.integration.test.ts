@@ -10,7 +10,7 @@ import {catalogResources} from '../../server/mcp/resources.ts'
 import {catalogTools} from '../../server/mcp/tools.ts'
 import {episode} from '../fixtures/documents.ts'
 import {readProblem} from '../helpers/contract.ts'
-import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
+import {SAMPLE_DATASET, startTestServer, type TestServer} from '../../support/server.ts'
 
 let server: TestServer
 let documents: SanityDocument[]

@@ -1,7 +1,7 @@
 // Integration: `npm run edge:vcl` as its own process, then the varnishd command it prints, run
 // as printed by bash (plus -F and its own -n working directory), a real Debian varnishd in front
 // of the real app on loopback ports. As root, varnishd reads the VCL as the varnish group. The
-// operator's pages are read through varnishd started by test/helpers/varnish.ts with the VCL
+// operator's pages are read through varnishd started by support/varnish.ts with the VCL
 // edge:vcl writes for an --operator-acl that leaves the test's loopback client out, and for the
 // default one that lets it in.
 import {execFile, spawn} from 'node:child_process'
@@ -12,11 +12,11 @@ import {join} from 'node:path'
 import {promisify} from 'node:util'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {edgeAddressWarning} from '../../server/edge/varnish-vcl.ts'
-import {ensureDebianProgram} from '../helpers/debian.ts'
-import {eventually} from '../helpers/eventually.ts'
-import {freePort} from '../helpers/free-port.ts'
-import {startTestServer, type TestServer} from '../helpers/server.ts'
-import {originHealthyBehind, startVarnish} from '../helpers/varnish.ts'
+import {ensureDebianProgram} from '../../support/debian.ts'
+import {eventually} from '../../support/eventually.ts'
+import {freePort} from '../../support/free-port.ts'
+import {startTestServer, type TestServer} from '../../support/server.ts'
+import {originHealthyBehind, startVarnish} from '../../support/varnish.ts'
 
 const run = promisify(execFile)
 const TOKEN = 'an-edge-purge-token-of-some-length'

@@ -7,9 +7,9 @@ import {rm} from 'node:fs/promises'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {copySampleDataset, retitleEpisode} from '../helpers/dataset-file.ts'
 import {eventSchema, eventsIn, listenToEvents, type EventListener} from '../helpers/event-stream.ts'
-import {eventually} from '../helpers/eventually.ts'
-import {startTestServer, type TestServer} from '../helpers/server.ts'
-import {originHealthyBehind, startVarnish} from '../helpers/varnish.ts'
+import {eventually} from '../../support/eventually.ts'
+import {startTestServer, type TestServer} from '../../support/server.ts'
+import {originHealthyBehind, startVarnish} from '../../support/varnish.ts'
 
 const MAX_STREAMS = 32
 let directory: string

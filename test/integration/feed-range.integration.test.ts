@@ -4,7 +4,7 @@
 // pre-compressed static file.
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {rawRequest, type RawResponse} from '../helpers/raw-http.ts'
-import {startTestServer, type TestServer} from '../helpers/server.ts'
+import {startTestServer, type TestServer} from '../../support/server.ts'
 
 let server: TestServer
 beforeAll(async () => {

@@ -15,7 +15,7 @@ import {VIDEO_LINK_TEXT} from '../../server/feed/feed-item.ts'
 import {podcastGuidOf} from '../../server/feed/podcast-guid.ts'
 import {readContract} from '../helpers/contract.ts'
 import {rawRequest} from '../helpers/raw-http.ts'
-import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
+import {SAMPLE_DATASET, startTestServer, type TestServer} from '../../support/server.ts'
 
 let server: TestServer
 let documents: SanityDocument[]

@@ -2,7 +2,7 @@
 // mistake gets one line on stderr that names the variable and what to do, exit code 1, no stack trace.
 import {createServer, type Server} from 'node:http'
 import {afterEach, describe, expect, it} from 'vitest'
-import {freePort} from '../helpers/free-port.ts'
+import {freePort} from '../../support/free-port.ts'
 import {runMainToExit, type MainExit} from '../helpers/main-process.ts'
 
 /** npm start's process, started the wrong way; PORT 0, so a start that goes through never collides. */

@@ -2,7 +2,7 @@
 // headers), each answered without a 5xx, a 401/403 or an HTML error page, and the server still up.
 import {connect} from 'node:net'
 import {afterAll, beforeAll, expect, it} from 'vitest'
-import {startTestServer, type TestServer} from '../helpers/server.ts'
+import {startTestServer, type TestServer} from '../../support/server.ts'
 
 const SEED = 20261121
 const REQUESTS = 3000

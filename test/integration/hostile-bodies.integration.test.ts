@@ -5,9 +5,9 @@ import {readdirSync} from 'node:fs'
 import {connect, type Socket} from 'node:net'
 import {afterEach, describe, expect, it} from 'vitest'
 import {DEFAULT_LIMITS, type ServerLimits} from '../../server/http/server.ts'
-import {eventually} from '../helpers/eventually.ts'
+import {eventually} from '../../support/eventually.ts'
 import {startMainProcess} from '../helpers/main-process.ts'
-import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
+import {SAMPLE_DATASET, startTestServer, type TestServer} from '../../support/server.ts'
 
 let server: TestServer | undefined
 afterEach(async () => {

@@ -7,9 +7,9 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {z} from 'zod'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import type {SanityDocument} from '../../server/content/ndjson.ts'
-import {ensureDebianProgram} from '../helpers/debian.ts'
+import {ensureDebianProgram} from '../../support/debian.ts'
 import {sampleDocuments} from '../helpers/sample.ts'
-import {startTestServer, type TestServer} from '../helpers/server.ts'
+import {startTestServer, type TestServer} from '../../support/server.ts'
 
 const XMLLINT = ensureDebianProgram('/usr/bin/xmllint', ['libxml2-utils'])
 

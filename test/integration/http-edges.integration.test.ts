@@ -3,7 +3,7 @@
 // each answered with the same rules and problem documents as every other request.
 import {connect} from 'node:net'
 import {afterEach, describe, expect, it} from 'vitest'
-import {startTestServer, type TestServer} from '../helpers/server.ts'
+import {startTestServer, type TestServer} from '../../support/server.ts'
 
 let server: TestServer | undefined
 afterEach(async () => {

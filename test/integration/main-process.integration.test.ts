@@ -7,12 +7,12 @@ import {setTimeout as sleep} from 'node:timers/promises'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {z} from 'zod'
 import {episodeSchema, itemEnvelope} from '../../server/api/v1/contract.ts'
-import {eventually} from '../helpers/eventually.ts'
-import {freePort} from '../helpers/free-port.ts'
+import {eventually} from '../../support/eventually.ts'
+import {freePort} from '../../support/free-port.ts'
 import {readContract} from '../helpers/contract.ts'
 import {runMainToExit, startMainProcess, type MainProcess} from '../helpers/main-process.ts'
 import {sampleCounts} from '../helpers/sample.ts'
-import {SAMPLE_DATASET} from '../helpers/server.ts'
+import {SAMPLE_DATASET} from '../../support/server.ts'
 
 let folder: string
 let datasetFile: string

@@ -7,8 +7,8 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {Client, StreamableHTTPClientTransport, type McpSubscription} from '@modelcontextprotocol/client'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {eventually} from '../helpers/eventually.ts'
-import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
+import {eventually} from '../../support/eventually.ts'
+import {SAMPLE_DATASET, startTestServer, type TestServer} from '../../support/server.ts'
 
 let folder: string
 let datasetFile: string

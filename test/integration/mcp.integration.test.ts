@@ -17,7 +17,7 @@ const episodeSummary = z
     url: z.string(),
   })
   .strict()
-import {growDataset} from '../../bench/grow-dataset.ts'
+import {growDataset} from '../../support/grow-dataset.ts'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import {catalogResources} from '../../server/mcp/resources.ts'
 import {catalogTools} from '../../server/mcp/tools.ts'
@@ -27,7 +27,7 @@ import {RESOURCES_PER_PAGE} from '../../server/mcp/resource-list.ts'
 import {sampleDocuments} from '../helpers/sample.ts'
 import {readProblem} from '../helpers/contract.ts'
 import {rawRequest} from '../helpers/raw-http.ts'
-import {startTestServer, type TestServer} from '../helpers/server.ts'
+import {startTestServer, type TestServer} from '../../support/server.ts'
 
 let server: TestServer
 const clients: Client[] = []

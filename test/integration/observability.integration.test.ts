@@ -3,7 +3,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 import {z} from 'zod'
 import {createEmbeddedFileSource} from '../../server/content/embedded-source.ts'
 import {sampleCounts} from '../helpers/sample.ts'
-import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
+import {SAMPLE_DATASET, startTestServer, type TestServer} from '../../support/server.ts'
 
 let server: TestServer
 afterEach(() => server.close())

@@ -4,7 +4,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 import {DEFAULT_LIMITS} from '../../server/http/server.ts'
 import {readProblem} from '../helpers/contract.ts'
 import {rawRequest} from '../helpers/raw-http.ts'
-import {startTestServer, type TestServer} from '../helpers/server.ts'
+import {startTestServer, type TestServer} from '../../support/server.ts'
 
 let server: TestServer | undefined
 afterEach(async () => {

@@ -8,7 +8,7 @@ import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
 import type {z} from 'zod'
 import {episode} from '../fixtures/documents.ts'
 import {readContract, readProblem} from '../helpers/contract.ts'
-import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
+import {SAMPLE_DATASET, startTestServer, type TestServer} from '../../support/server.ts'
 
 let server: TestServer
 let documents: SanityDocument[]

@@ -11,7 +11,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {z} from 'zod'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
 import {startMainProcess, type MainProcess} from '../helpers/main-process.ts'
-import {SAMPLE_DATASET} from '../helpers/server.ts'
+import {SAMPLE_DATASET} from '../../support/server.ts'
 
 const TOKEN = 'Blahblah^^12345678'
 const FEED_URL = 'http://api.test/feed.xml'

@@ -6,10 +6,10 @@ import {existsSync, mkdirSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {z} from 'zod'
-import {eventually} from '../helpers/eventually.ts'
+import {eventually} from '../../support/eventually.ts'
 import {startMainProcess, type MainProcess} from '../helpers/main-process.ts'
 import {purgeRecorder} from '../helpers/purge-recorder.ts'
-import {SAMPLE_DATASET} from '../helpers/server.ts'
+import {SAMPLE_DATASET} from '../../support/server.ts'
 import {mountSmallDisk, type SmallDisk} from '../helpers/small-disk.ts'
 
 const statusSchema = z.object({

@@ -1,7 +1,7 @@
 // Integration: `server/main.ts` as its own process with a real Redis (Debian's redis-server) that
 // hangs: SIGSTOP keeps its connections open and answers nothing, unlike a Redis that is down.
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {eventually} from '../helpers/eventually.ts'
+import {eventually} from '../../support/eventually.ts'
 import type {MainProcess} from '../helpers/main-process.ts'
 import {startMainWithRedis, type MainWithRedis} from '../helpers/main-with-redis.ts'
 import type {RedisServer} from '../helpers/redis.ts'

@@ -4,7 +4,7 @@
 import {Agent, request} from 'node:http'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {z} from 'zod'
-import {eventually} from '../helpers/eventually.ts'
+import {eventually} from '../../support/eventually.ts'
 import type {MainProcess} from '../helpers/main-process.ts'
 import {startMainWithRedis, type MainWithRedis} from '../helpers/main-with-redis.ts'
 import type {RedisServer} from '../helpers/redis.ts'

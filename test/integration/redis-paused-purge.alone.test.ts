@@ -8,11 +8,11 @@ import {copyFile, mkdtemp, readFile, rename, rm, writeFile} from 'node:fs/promis
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {eventually} from '../helpers/eventually.ts'
+import {eventually} from '../../support/eventually.ts'
 import {startMainProcess, type MainProcess} from '../helpers/main-process.ts'
 import {purgeRecorder} from '../helpers/purge-recorder.ts'
 import {startRedis, type RedisServer} from '../helpers/redis.ts'
-import {SAMPLE_DATASET} from '../helpers/server.ts'
+import {SAMPLE_DATASET} from '../../support/server.ts'
 
 const PAUSE_MS = 45_000
 /** docs/edge.md: a replica still behind after 30 s is logged and the purge goes out anyway; a hung Redis sooner. */

@@ -5,7 +5,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {PurgeAdapter} from '../../server/edge/purge-adapter.ts'
 import {PurgeQueue} from '../../server/edge/purge-queue.ts'
 import {connectRedis, type RedisScaling} from '../../server/scaling/redis.ts'
-import {eventually} from '../helpers/eventually.ts'
+import {eventually} from '../../support/eventually.ts'
 import {recordingLogger} from '../helpers/log-lines.ts'
 import {startRedis, type RedisServer} from '../helpers/redis.ts'
 

@@ -1,8 +1,8 @@
 // Integration: a rolling restart under load. A second process takes the port (REUSE_PORT), the
 // first gets SIGTERM, and clients hammering the port over keep-alive connections see no failure.
 import {describe, expect, it} from 'vitest'
-import {freePort} from '../helpers/free-port.ts'
-import {eventually} from '../helpers/eventually.ts'
+import {freePort} from '../../support/free-port.ts'
+import {eventually} from '../../support/eventually.ts'
 import {startMainProcess} from '../helpers/main-process.ts'
 
 const CLIENTS = 8

@@ -6,8 +6,8 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {loadConfig} from '../../server/config.ts'
 import {createSource} from '../../server/content/create-source.ts'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
-import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
-import {startSanityStandIn} from '../helpers/sanity-stand-in.ts'
+import {SAMPLE_DATASET, startTestServer, type TestServer} from '../../support/server.ts'
+import {startSanityStandIn} from '../../support/sanity-stand-in.ts'
 
 let standIn: Awaited<ReturnType<typeof startSanityStandIn>>
 let embedded: TestServer

@@ -11,9 +11,9 @@ import {z} from 'zod'
 import {createEmbeddedFileSource} from '../../server/content/embedded-source.ts'
 import type {ContentSource} from '../../server/content/source.ts'
 import {readProblem} from '../helpers/contract.ts'
-import {eventually} from '../helpers/eventually.ts'
+import {eventually} from '../../support/eventually.ts'
 import {asIfSavedByOtherCode} from '../helpers/saved-file.ts'
-import {SAMPLE_DATASET, startTestServer} from '../helpers/server.ts'
+import {SAMPLE_DATASET, startTestServer} from '../../support/server.ts'
 
 const EPISODE = '/api/v1/episodes/ep-1-why-we-started.json'
 

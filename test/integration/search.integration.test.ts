@@ -9,7 +9,7 @@ import {searchEnvelope} from '../../server/api/v1/search.ts'
 import {CACHE_CONTROL} from '../../server/http/representation-response.ts'
 import {readContract, readProblem} from '../helpers/contract.ts'
 import {rawRequest} from '../helpers/raw-http.ts'
-import {startTestServer, type TestServer} from '../helpers/server.ts'
+import {startTestServer, type TestServer} from '../../support/server.ts'
 
 let server: TestServer
 let fastly: TestServer

@@ -10,9 +10,9 @@ import {parseFeed} from 'podcast-partytime'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {z} from 'zod'
 import {readProblem} from '../helpers/contract.ts'
-import {eventually} from '../helpers/eventually.ts'
+import {eventually} from '../../support/eventually.ts'
 import {rawRequest} from '../helpers/raw-http.ts'
-import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
+import {SAMPLE_DATASET, startTestServer, type TestServer} from '../../support/server.ts'
 
 const SETTINGS = 'podcastSettings'
 const statusSchema = z.object({

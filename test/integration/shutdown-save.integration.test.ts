@@ -8,7 +8,7 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {z} from 'zod'
 import {copySampleDataset, retitleEpisode} from '../helpers/dataset-file.ts'
-import {eventually} from '../helpers/eventually.ts'
+import {eventually} from '../../support/eventually.ts'
 import {startMainProcess, type MainProcess} from '../helpers/main-process.ts'
 
 let directory: string

@@ -5,7 +5,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {runMainToExit} from '../helpers/main-process.ts'
-import {SAMPLE_DATASET} from '../helpers/server.ts'
+import {SAMPLE_DATASET} from '../../support/server.ts'
 
 let folder: string
 beforeAll(async () => {

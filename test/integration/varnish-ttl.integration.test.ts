@@ -2,11 +2,11 @@
 // origin sets a one-second edge TTL (CDN_EDGE_MAX_AGE_SECONDS=1), so expiry and grace are observable.
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {z} from 'zod'
-import {eventually} from '../helpers/eventually.ts'
-import {freePort} from '../helpers/free-port.ts'
+import {eventually} from '../../support/eventually.ts'
+import {freePort} from '../../support/free-port.ts'
 import {rawRequest} from '../helpers/raw-http.ts'
-import {startTestServer, type TestServer} from '../helpers/server.ts'
-import {originHealthyBehind, startVarnish, type RunningVarnish} from '../helpers/varnish.ts'
+import {startTestServer, type TestServer} from '../../support/server.ts'
+import {originHealthyBehind, startVarnish, type RunningVarnish} from '../../support/varnish.ts'
 
 const TOKEN = 'purge-token-for-the-tests'
 let origin: TestServer

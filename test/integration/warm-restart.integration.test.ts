@@ -5,9 +5,9 @@ import {copyFile, mkdtemp, readFile, rm, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {eventually} from '../helpers/eventually.ts'
+import {eventually} from '../../support/eventually.ts'
 import {startMainProcess, type MainProcess} from '../helpers/main-process.ts'
-import {SAMPLE_DATASET} from '../helpers/server.ts'
+import {SAMPLE_DATASET} from '../../support/server.ts'
 
 let folder: string
 let environment: Record<string, string>

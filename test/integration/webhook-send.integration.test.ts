@@ -7,8 +7,8 @@ import {promisify} from 'node:util'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
-import {eventually} from '../helpers/eventually.ts'
-import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
+import {eventually} from '../../support/eventually.ts'
+import {SAMPLE_DATASET, startTestServer, type TestServer} from '../../support/server.ts'
 
 const run = promisify(execFile)
 const SECRET = 'a-webhook-secret-of-some-length'

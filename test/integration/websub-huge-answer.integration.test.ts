@@ -11,7 +11,7 @@ import {afterAll, beforeAll, expect, it} from 'vitest'
 import {parseNdjson} from '../../server/content/ndjson.ts'
 import {answerHugely, HUGE_ANSWER_BYTES, type HugeAnswer} from '../helpers/huge-answer.ts'
 import {startMainProcess, type MainProcess} from '../helpers/main-process.ts'
-import {SAMPLE_DATASET} from '../helpers/server.ts'
+import {SAMPLE_DATASET} from '../../support/server.ts'
 
 const MB = 1024 * 1024
 

@@ -9,9 +9,9 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {z} from 'zod'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
-import {bodyText} from '../helpers/sanity-stand-in.ts'
+import {bodyText} from '../../support/sanity-stand-in.ts'
 import {startMainProcess, type MainProcess} from '../helpers/main-process.ts'
-import {SAMPLE_DATASET} from '../helpers/server.ts'
+import {SAMPLE_DATASET} from '../../support/server.ts'
 
 interface HubRequest {
   method: string

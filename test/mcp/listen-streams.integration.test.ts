@@ -15,7 +15,7 @@ import {mcpRoutes} from '../../server/mcp/http.ts'
 import {MCP_INSTRUCTIONS, MCP_SERVER_NAME} from '../../server/mcp/mcp-server.ts'
 import {buildSnapshot, type Snapshot} from '../../server/snapshot/snapshot.ts'
 import {SERVER_VERSION} from '../../server/version.ts'
-import {eventually} from '../helpers/eventually.ts'
+import {eventually} from '../../support/eventually.ts'
 import {sampleDocuments} from '../helpers/sample.ts'
 import {catalogOf, snapshotSettings} from '../helpers/snapshot-settings.ts'
 

@@ -10,8 +10,8 @@ import {createEmbeddedFileSource} from '../../server/content/embedded-source.ts'
 import {bodyGate} from '../../server/http/connection-guard.ts'
 import {createMetrics} from '../../server/observability/metrics.ts'
 import {createSnapshotStore} from '../../server/snapshot/store.ts'
-import {fakeRequest, fakeResponse} from '../http/fake-response.ts'
-import {SAMPLE_DATASET} from '../helpers/server.ts'
+import {fakeRequest, fakeResponse} from '../helpers/fake-response.ts'
+import {SAMPLE_DATASET} from '../../support/server.ts'
 
 it('reports the bodies the gate holds, and 0 once they are answered', async () => {
   const config = loadConfig({PUBLIC_BASE_URL: 'http://api.test'})

@@ -14,7 +14,7 @@ import {voiceRowSchema} from '../../server/api/v1/voice.ts'
 import {schemaTypes} from '../../schemas/index.ts'
 import type {CollectionName} from '../../server/api/v1/links.ts'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
-import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
+import {SAMPLE_DATASET, startTestServer, type TestServer} from '../../support/server.ts'
 
 const documents = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)
 let server: TestServer

@@ -23,9 +23,9 @@ import {checkAudioFile, checkAudioType, checkAudioUrl} from '../../plugin/valida
 import {parseNdjson} from '../../server/content/ndjson.ts'
 import {episodeType} from '../../schemas/episode.ts'
 import {schemaTypes} from '../../schemas/index.ts'
-import {ensureDebianProgram} from '../helpers/debian.ts'
-import {startSanityStandIn} from '../helpers/sanity-stand-in.ts'
-import {SAMPLE_DATASET} from '../helpers/server.ts'
+import {ensureDebianProgram} from '../../support/debian.ts'
+import {startSanityStandIn} from '../../support/sanity-stand-in.ts'
+import {SAMPLE_DATASET} from '../../support/server.ts'
 
 describe('formatDuration', () => {
   it.each([

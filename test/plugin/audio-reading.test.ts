@@ -15,7 +15,7 @@ import {
   trustReading,
   unreadMessage,
 } from '../../plugin/lib/audio-reading.ts'
-import {ensureDebianProgram} from '../helpers/debian.ts'
+import {ensureDebianProgram} from '../../support/debian.ts'
 
 const ascii = (text: string) => new TextEncoder().encode(text)
 /** An ISO base media box: a 32-bit size, a four-letter type, then the body. */

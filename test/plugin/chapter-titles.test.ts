@@ -11,8 +11,8 @@ import {checkChapters, checkChapterTitle} from '../../plugin/chapters.ts'
 import {CHAPTER_TITLE_MAX_CHARACTERS} from '../../server/api/v1/chapters.ts'
 import {parseNdjson} from '../../server/content/ndjson.ts'
 import {schemaTypes} from '../../schemas/index.ts'
-import {startSanityStandIn} from '../helpers/sanity-stand-in.ts'
-import {SAMPLE_DATASET} from '../helpers/server.ts'
+import {startSanityStandIn} from '../../support/sanity-stand-in.ts'
+import {SAMPLE_DATASET} from '../../support/server.ts'
 
 const documents = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)
 const schema = createSchema({name: 'catalog', types: schemaTypes})

@@ -8,7 +8,7 @@ import {buildFeedPreview, voiceSlugsFor} from '../../plugin/feed-preview.ts'
 import {previewSettings} from '../../plugin/preview-settings.ts'
 import {EPISODE_PREVIEW_QUERY, PODCAST_SETTINGS_QUERY, VOICES_BY_SLUG_QUERY} from '../../server/content/queries.ts'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
-import {SAMPLE_DATASET, startTestServer, type TestServer} from '../helpers/server.ts'
+import {SAMPLE_DATASET, startTestServer, type TestServer} from '../../support/server.ts'
 
 const documents = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)
 let server: TestServer

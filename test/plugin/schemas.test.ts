@@ -8,8 +8,8 @@ import {createSchema, type SanityDocument as StudioDocument} from 'sanity'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
 import {schemaTypes} from '../../schemas/index.ts'
-import {startSanityStandIn} from '../helpers/sanity-stand-in.ts'
-import {SAMPLE_DATASET} from '../helpers/server.ts'
+import {startSanityStandIn} from '../../support/sanity-stand-in.ts'
+import {SAMPLE_DATASET} from '../../support/server.ts'
 
 const documents = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)
 const schema = createSchema({name: 'catalog', types: schemaTypes})

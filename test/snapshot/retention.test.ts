@@ -4,7 +4,7 @@ import {createEmbeddedFileSource} from '../../server/content/embedded-source.ts'
 import {catalogSnapshotBuilder} from '../../server/catalog-builder.ts'
 import type {Snapshot} from '../../server/snapshot/snapshot.ts'
 import {collectGarbage} from '../helpers/gc.ts'
-import {SAMPLE_DATASET} from '../helpers/server.ts'
+import {SAMPLE_DATASET} from '../../support/server.ts'
 
 const config = loadConfig({PUBLIC_BASE_URL: 'http://api.test'})
 

@@ -6,7 +6,7 @@ import {COLLECTION_NAMES} from '../../server/api/v1/links.ts'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
 import {searchCatalog} from '../../server/snapshot/search.ts'
 import {buildSnapshot, type Snapshot} from '../../server/snapshot/snapshot.ts'
-import {SAMPLE_DATASET} from '../helpers/server.ts'
+import {SAMPLE_DATASET} from '../../support/server.ts'
 import {catalogOf, snapshotSettings} from '../helpers/snapshot-settings.ts'
 
 const NOW = new Date('2026-06-01T00:00:00Z')

@@ -3,7 +3,7 @@ import {episodeOrder, meetupOrder, voiceOrder, type ListOrder, type SortKey} fro
 import {loadConfig} from '../../../server/config.ts'
 import {createEmbeddedFileSource} from '../../../server/content/embedded-source.ts'
 import {catalogSnapshotBuilder} from '../../../server/catalog-builder.ts'
-import {SAMPLE_DATASET} from '../../helpers/server.ts'
+import {SAMPLE_DATASET} from '../../../support/server.ts'
 
 const sorted = (order: Pick<ListOrder<unknown>, 'compare'>, keys: readonly SortKey[]) => [...keys].sort(order.compare)
 

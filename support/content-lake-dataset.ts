@@ -1,6 +1,6 @@
 import {Mutation} from '@sanity/mutator'
 import {z} from 'zod'
-import type {SanityDocument} from '../../server/content/ndjson.ts'
+import type {SanityDocument} from '../server/content/ndjson.ts'
 
 // The writable dataset behind the Content Lake stand-in: documents with revisions, the Actions API
 // and the Mutations API as Sanity documents them (each request one transaction whose id is every

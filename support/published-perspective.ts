@@ -1,4 +1,4 @@
-import type {SanityDocument} from '../../server/content/ndjson.ts'
+import type {SanityDocument} from '../server/content/ndjson.ts'
 
 // Written from Sanity's documentation, not from the server's code, so that a bug in the server's
 // published filter is not mirrored here: in the `published` perspective the Content Lake hides

@@ -1,8 +1,8 @@
-import {createCatalogService, type CatalogServiceOverrides} from '../../server/catalog-service.ts'
-import {loadConfig, type Config} from '../../server/config.ts'
-import type {EdgePurging} from '../../server/edge/edge-purging.ts'
-import {createLogger} from '../../server/observability/logger.ts'
-import type {SnapshotStore} from '../../server/snapshot/store.ts'
+import {createCatalogService, type CatalogServiceOverrides} from '../server/catalog-service.ts'
+import {loadConfig, type Config} from '../server/config.ts'
+import type {EdgePurging} from '../server/edge/edge-purging.ts'
+import {createLogger} from '../server/observability/logger.ts'
+import type {SnapshotStore} from '../server/snapshot/store.ts'
 
 export const SAMPLE_DATASET = 'data/catalog.ndjson'
 

@@ -1,7 +1,7 @@
 import {createServer} from 'node:http'
 import {evaluateSync, parse} from 'groq-js'
 import {z} from 'zod'
-import type {SanityDocument} from '../../server/content/ndjson.ts'
+import type {SanityDocument} from '../server/content/ndjson.ts'
 import {publishedViewOf} from './published-perspective.ts'
 
 interface RecordedQuery {

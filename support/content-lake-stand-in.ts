@@ -7,7 +7,7 @@ import {extname, join, normalize} from 'node:path'
 import {evaluateSync, parse} from 'groq-js'
 import {z} from 'zod'
 import {isPublishedId} from './published-perspective.ts'
-import type {SanityDocument} from '../../server/content/ndjson.ts'
+import type {SanityDocument} from '../server/content/ndjson.ts'
 import {
   actionSchema,
   createLakeDataset,

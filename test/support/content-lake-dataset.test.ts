@@ -1,7 +1,12 @@
 // The Content Lake stand-in's dataset on its own: what the browser test relies on when the Studio
 // edits, publishes and deletes, and the refusals a real Content Lake would answer with.
 import {describe, expect, it} from 'vitest'
-import {createLakeDataset, TransactionError, type Committed, type MutationEvent} from './content-lake-dataset.ts'
+import {
+  createLakeDataset,
+  TransactionError,
+  type Committed,
+  type MutationEvent,
+} from '../../support/content-lake-dataset.ts'
 
 const voice = {_id: 'voice-1', _type: 'voice', _rev: 'r0', name: 'נועה'}
 

@@ -1,6 +1,6 @@
 import {createHash} from 'node:crypto'
 import {extname} from 'node:path'
-import type {SanityDocument} from '../../server/content/ndjson.ts'
+import type {SanityDocument} from '../server/content/ndjson.ts'
 
 /**
  * The `sanity.fileAsset` document the Content Lake makes of an upload (`POST /assets/files/{dataset}`,
