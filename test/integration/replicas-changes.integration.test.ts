@@ -9,9 +9,8 @@ import {z} from 'zod'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
 import {eventSchema, eventsIn, listenToEvents} from '../helpers/event-stream.ts'
 import {eventually} from '../../support/eventually.ts'
-import {startMainProcess, type MainProcess} from '../helpers/main-process.ts'
-import {startRedis, type RedisServer} from '../helpers/redis.ts'
-import {startSanityStandIn} from '../../support/sanity-stand-in.ts'
+import type {MainProcess} from '../helpers/main-process.ts'
+import {startReplicaPair, type ReplicaPair} from '../helpers/replica-pair.ts'
 import {SAMPLE_DATASET} from '../../support/server.ts'
 import {sendSignedWebhook} from '../helpers/signed-webhook.ts'
 
@@ -19,30 +18,17 @@ const SECRET = 'a-webhook-secret-for-replica-changes'
 const SLUG = 'ep-1-why-we-started'
 
 let documents: SanityDocument[]
-let standIn: Awaited<ReturnType<typeof startSanityStandIn>>
-let redis: RedisServer
+let pair: ReplicaPair
 let first: MainProcess
 let second: MainProcess
 
 beforeAll(async () => {
   documents = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)
-  standIn = await startSanityStandIn(() => documents, {dataset: 'production'})
-  redis = await startRedis()
-  const environment = {
-    PORT: '0',
-    PUBLIC_BASE_URL: 'https://api.example',
-    SANITY_PROJECT_ID: 'embedded',
-    SANITY_API_HOST: standIn.apiHost,
-    SANITY_WEBHOOK_SECRET: SECRET,
-    REDIS_URL: redis.url,
-    RATE_LIMIT_QUOTA: '0',
-    RECONCILE_INTERVAL_SECONDS: '0', // only the webhook fan-out can spread a change
-  }
-  ;[first, second] = await Promise.all([startMainProcess(environment), startMainProcess(environment)])
+  pair = await startReplicaPair(() => documents, {SANITY_WEBHOOK_SECRET: SECRET, RATE_LIMIT_QUOTA: '0'})
+  ;({first, second} = pair)
 }, 30_000)
 afterAll(async () => {
-  await Promise.all([first, second].map((replica) => replica?.stop()))
-  await Promise.all([redis?.stop(), standIn?.close()])
+  await pair?.stop()
 })
 
 /** Retitles the episode in the stand-in and tells `replica` by webhook; resolves with its new version once it serves it. */

@@ -6,9 +6,8 @@ import {episodeSchema, itemEnvelope} from '../../server/api/v1/contract.ts'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
 import {readContract} from '../helpers/contract.ts'
 import {eventually} from '../../support/eventually.ts'
-import {startMainProcess, type MainProcess} from '../helpers/main-process.ts'
-import {startRedis, type RedisServer} from '../helpers/redis.ts'
-import {startSanityStandIn} from '../../support/sanity-stand-in.ts'
+import type {MainProcess} from '../helpers/main-process.ts'
+import {startReplicaPair, type ReplicaPair} from '../helpers/replica-pair.ts'
 import {SAMPLE_DATASET} from '../../support/server.ts'
 import {sendSignedWebhook} from '../helpers/signed-webhook.ts'
 
@@ -17,30 +16,20 @@ const QUOTA = 20
 const EPISODE_PATH = '/api/v1/episodes/ep-1-why-we-started.json'
 
 let documents: SanityDocument[]
-let standIn: Awaited<ReturnType<typeof startSanityStandIn>>
-let redis: RedisServer
+let pair: ReplicaPair
 let replicas: MainProcess[]
 
 beforeAll(async () => {
   documents = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)
-  standIn = await startSanityStandIn(() => documents, {dataset: 'production'})
-  redis = await startRedis()
-  const environment = {
-    PORT: '0',
-    PUBLIC_BASE_URL: 'https://api.example',
-    SANITY_PROJECT_ID: 'embedded',
-    SANITY_API_HOST: standIn.apiHost,
+  pair = await startReplicaPair(() => documents, {
     SANITY_WEBHOOK_SECRET: SECRET,
-    REDIS_URL: redis.url,
     RATE_LIMIT_QUOTA: String(QUOTA),
     TRUST_PROXY: 'loopback', // the test plays the CDN, naming clients in X-Forwarded-For
-    RECONCILE_INTERVAL_SECONDS: '0', // only the webhook fan-out can spread a change
-  }
-  replicas = await Promise.all([startMainProcess(environment), startMainProcess(environment)])
+  })
+  replicas = [pair.first, pair.second]
 }, 30_000)
 afterAll(async () => {
-  await Promise.all(replicas.map((replica) => replica.stop()))
-  await Promise.all([redis.stop(), standIn.close()])
+  await pair?.stop()
 })
 
 const get = (replica: MainProcess | undefined, path: string, client = '198.51.100.1') =>
@@ -107,7 +96,7 @@ describe('two replicas sharing Redis', () => {
   })
 
   it('keep serving through a Redis outage, then catch up on the change they missed', async () => {
-    await redis.stop()
+    await pair.redis.stop()
     await eventually(async () => expect(replicas[0]?.output()).toContain('Redis commands connection lost'), 5000)
     // Each replica counts in its own process meanwhile: past the shared quota, spread over two, still 200.
     for (let index = 0; index < QUOTA + 5; index++)
@@ -120,7 +109,7 @@ describe('two replicas sharing Redis', () => {
     expect(await titleOn(replicas[1])).toBe('פרק 1: כותרת שנערכה בסטודיו')
 
     // When Redis is back, each replica re-reads the catalog: the missed change arrives.
-    await redis.restart()
+    await pair.redis.restart()
     await eventually(async () => expect(await titleOn(replicas[1])).toBe('פרק 1: נערך בזמן התקלה'), 15_000)
     expect(replicas[1]?.output()).toContain('Redis subscription restored')
   }, 30_000)
