@@ -29,6 +29,7 @@ import type {SnapshotStore} from './snapshot/store.ts'
 import {SERVER_VERSION} from './version.ts'
 import {createSanityWebhookHandlers, WEBHOOK_PATH} from './webhooks/sanity-webhook.ts'
 import type {Clock} from './clock.ts'
+import {errorMessage} from './error-message.ts'
 
 export interface AppDependencies {
   store: SnapshotStore
@@ -139,7 +140,7 @@ export function createApp(dependencies: AppDependencies): express.Express {
       sendProblem(
         request,
         response,
-        problem(status, error instanceof Error ? error.message : 'The request was refused.', request.originalUrl),
+        problem(status, errorMessage(error, 'The request was refused.'), request.originalUrl),
       )
       return
     }

@@ -18,6 +18,7 @@ import {describeRefused, type SnapshotFile} from './snapshot/saved-snapshot.ts'
 import {buildSnapshot, type Snapshot} from './snapshot/snapshot.ts'
 import type {SharedHistory} from './snapshot/shared-history.ts'
 import type {Restored, SnapshotBuilder} from './snapshot/store.ts'
+import {errorMessage} from './error-message.ts'
 
 const WARM_AFTER_MS = 1000
 
@@ -173,7 +174,7 @@ export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies)
         {err: error},
         `the snapshot saved in ${saved.directory} could not be read; reading the source in full`,
       )
-      return {refused: error instanceof Error ? error.message : String(error)}
+      return {refused: errorMessage(error)}
     }
   }
   const build: SnapshotBuilder = async (previous, change) => {

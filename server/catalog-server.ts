@@ -14,6 +14,7 @@ import {createRequestListener, type RequestObserver} from './http/request-listen
 import {WEBHOOK_PATH} from './webhooks/sanity-webhook.ts'
 import {bodyGate, type BodyGate} from './http/connection-guard.ts'
 import {createHttpServer, DEFAULT_LIMITS, type CatalogHttpServer, type ServerLimits} from './http/server.ts'
+import {errorMessage} from './error-message.ts'
 
 export interface CatalogServerDependencies extends Omit<AppDependencies, 'logError' | 'logWarning'> {
   config: Pick<
@@ -36,7 +37,7 @@ export function createCatalogServer(dependencies: CatalogServerDependencies): Ca
   // Unexpected errors and library warnings go to the log when there is one (the console otherwise).
   const log = dependencies.logger?.child({component: 'http'})
   const logError = log
-    ? (error: unknown) => log.error({err: error}, error instanceof Error ? error.message : 'unexpected error')
+    ? (error: unknown) => log.error({err: error}, errorMessage(error, 'unexpected error'))
     : console.error
   const logWarning = log && ((message: string) => log.warn(message))
   const clientAddress = clientAddressResolver(config.trustProxy)

@@ -1,5 +1,6 @@
 import proxyAddr from 'proxy-addr'
 import {z} from 'zod'
+import {errorMessage} from './error-message.ts'
 
 const absoluteUrl = z
   .url({protocol: /^https?$/, error: 'must be an absolute http(s) URL'})
@@ -21,7 +22,7 @@ const trustProxySchema = z.string().transform((value, context) => {
   } catch (error) {
     context.addIssue({
       code: 'custom',
-      message: error instanceof Error ? error.message : 'not a list of proxy addresses',
+      message: errorMessage(error, 'not a list of proxy addresses'),
     })
     return z.NEVER
   }

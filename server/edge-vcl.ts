@@ -10,6 +10,7 @@ import {
   varnishVcl,
   type VarnishBackend,
 } from './edge/varnish-vcl.ts'
+import {errorMessage} from './error-message.ts'
 
 // npm run edge:vcl -- --backend HOST:PORT [--backend HOST:PORT …] [--purger CIDR …] [--operator-acl CIDR,…] --out FILE [--listen :80] [--storage malloc,1g]
 // Reads CDN_PURGE_TOKEN from the environment (never from the command line, where `ps` shows it);
@@ -103,6 +104,6 @@ try {
   const warning = edgeAddressWarning(process.env.PUBLIC_BASE_URL || undefined, process.env.CDN_PURGE || undefined)
   if (warning) process.stderr.write(`warning: ${warning}\n`)
 } catch (error) {
-  process.stderr.write(`edge:vcl: ${error instanceof Error ? error.message : String(error)}\n`)
+  process.stderr.write(`edge:vcl: ${errorMessage(error)}\n`)
   process.exit(1)
 }

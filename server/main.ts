@@ -4,6 +4,7 @@ import {FIXED_HEADS_WORK} from './http/fixed-head.ts'
 import {createStdoutLog} from './observability/logger.ts'
 import {boundHeapHeadroom} from './snapshot/heap-growth.ts'
 import {StartFailure} from './start-failure.ts'
+import {errorMessage} from './error-message.ts'
 
 // The only module that reads the environment, listens and handles signals; catalog-service.ts
 // assembles everything else.
@@ -22,7 +23,7 @@ if (!FIXED_HEADS_WORK)
   )
 
 const service = await createCatalogService(config, log).catch((error: unknown) =>
-  exitWith(error instanceof StartFailure ? error.message : startFailureLine(error)),
+  exitWith(error instanceof StartFailure ? error.message : errorMessage(error)),
 )
 await listenOrExit(service)
 
@@ -66,7 +67,7 @@ function listenFailure(error: unknown): string {
     EACCES: `${where} needs privileges this process lacks: use a port above 1023`,
     EADDRNOTAVAIL: `${config.host} is not an address of this machine: set HOST to one (127.0.0.1, or 0.0.0.0 for all)`,
   }
-  return reasons[code] ?? startFailureLine(error)
+  return reasons[code] ?? errorMessage(error)
 }
 
 /** The configuration, or a readable message on stderr and exit code 1: no stack trace for a typo. */
@@ -74,12 +75,8 @@ function configOrExit(): Config {
   try {
     return loadConfig(process.env)
   } catch (error) {
-    return exitWith(startFailureLine(error))
+    return exitWith(errorMessage(error))
   }
-}
-
-function startFailureLine(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }
 
 function exitWith(line: string): never {

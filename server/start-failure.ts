@@ -2,6 +2,7 @@ import {mkdir, rm, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import type {Logger} from 'pino'
 import type {Config} from './config.ts'
+import {errorMessage} from './error-message.ts'
 
 /** A start that cannot go on, told in one line naming what to fix (no stack trace). */
 export class StartFailure extends Error {}
@@ -34,7 +35,7 @@ export function describeStartFailure(error: unknown, content: Config['content'])
 
 /** REDIS_URL's line when Redis does not answer at start. */
 export function describeRedisFailure(error: unknown): string {
-  return `REDIS_URL: ${error instanceof Error ? error.message : String(error)}. Start Redis or correct REDIS_URL.`
+  return `REDIS_URL: ${errorMessage(error)}. Start Redis or correct REDIS_URL.`
 }
 
 /** A system error code (`ENOENT`, `ECONNREFUSED`), on the error or on its cause (fetch wraps them). */
@@ -57,7 +58,7 @@ function statusCode(error: unknown): number | undefined {
 }
 
 function firstLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error)
+  const text = errorMessage(error)
   const line = text.split('\n')[0] ?? ''
   return line.length > 300 ? `${line.slice(0, 300)}…` : line
 }

@@ -6,6 +6,7 @@ import {parseArgs} from 'node:util'
 import {encodeSignatureHeader, SIGNATURE_HEADER_NAME} from '@sanity/webhook'
 import {loadConfig} from './config.ts'
 import {WEBHOOK_PATH} from './webhooks/sanity-webhook.ts'
+import {errorMessage} from './error-message.ts'
 
 const USAGE =
   'usage: npm run webhook:send -- DOCUMENT_ID [--type episode|meetup|voice|podcastSettings] [--deleted] [--url URL]'
@@ -41,6 +42,6 @@ try {
   )
   if (!response.ok) process.exitCode = 1
 } catch (error) {
-  process.stderr.write(`webhook:send: ${error instanceof Error ? error.message : String(error)}\n`)
+  process.stderr.write(`webhook:send: ${errorMessage(error)}\n`)
   process.exitCode = 1
 }

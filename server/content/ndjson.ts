@@ -1,4 +1,5 @@
 import {z} from 'zod'
+import {errorMessage} from '../error-message.ts'
 
 const documentSchema = z.looseObject({_id: z.string().min(1), _type: z.string().min(1)})
 
@@ -16,7 +17,7 @@ export function parseDocumentLine(line: string, where: string): SanityDocument |
   try {
     value = JSON.parse(line)
   } catch (error) {
-    throw new Error(`${where}: not valid JSON (${error instanceof Error ? error.message : String(error)})`, {
+    throw new Error(`${where}: not valid JSON (${errorMessage(error)})`, {
       cause: error,
     })
   }

@@ -5,6 +5,7 @@ import type {SiteDocument} from '../snapshot/site-documents-on-first-use.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
 import {firstForbiddenCharacter} from '../api/v1/xml-text.ts'
 import {strongEtag} from '../snapshot/representation.ts'
+import {errorMessage} from '../error-message.ts'
 
 const MAX_URLS = 50_000 // per sitemap file, as the sitemaps protocol allows
 const XML = 'application/xml; charset=utf-8'
@@ -71,7 +72,7 @@ function guarded(make: () => Entry): Entry | {problem: string} {
     const forbidden = firstForbiddenCharacter(entry.line)
     return forbidden ? {problem: `sitemap: a character XML cannot carry at position ${forbidden.position}`} : entry
   } catch (error) {
-    return {problem: `sitemap: ${error instanceof Error ? error.message : String(error)}`}
+    return {problem: `sitemap: ${errorMessage(error)}`}
   }
 }
 

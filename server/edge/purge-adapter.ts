@@ -1,4 +1,5 @@
 import {callService, succeeded, type CallBounds, type ServiceAnswer, type ServiceRequest} from '../http/service-call.ts'
+import {errorMessage} from '../error-message.ts'
 
 /** One CDN's purge API: purges every object carrying any of `keys`, or throws a `PurgeFailure`. */
 export interface PurgeAdapter {
@@ -48,7 +49,7 @@ export async function callPurgeApi(
   try {
     answer = await callService(url, request, bounds)
   } catch (error) {
-    throw new PurgeFailure(`${what}: ${error instanceof Error ? error.message : String(error)}`, {cause: error})
+    throw new PurgeFailure(`${what}: ${errorMessage(error)}`, {cause: error})
   }
   if (!succeeded(answer)) throw failureOf(answer, what)
   return answer

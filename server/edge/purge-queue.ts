@@ -4,6 +4,7 @@ import type {Logger} from 'pino'
 import {z} from 'zod'
 import {PurgeFailure, type PurgeAdapter} from './purge-adapter.ts'
 import {GLOBAL_KEY} from '../snapshot/surrogate-keys.ts'
+import {errorMessage} from '../error-message.ts'
 
 const QUEUE_FILE = 'purge-queue.json'
 const MAX_DEAD_LETTERS = 20
@@ -240,7 +241,7 @@ export class PurgeQueue {
       keysPurged: this.#keysPurged,
       deadLetters: this.#deadLetters,
       writable: this.#writeError === undefined,
-      writeError: this.#writeError === undefined ? null : messageOf(this.#writeError),
+      writeError: this.#writeError === undefined ? null : errorMessage(this.#writeError).slice(0, 300),
     }
   }
 
@@ -292,10 +293,7 @@ export class PurgeQueue {
       })
     } catch (error) {
       this.#failed += 1
-      const failure =
-        error instanceof PurgeFailure
-          ? error
-          : new PurgeFailure(error instanceof Error ? error.message : String(error), {cause: error})
+      const failure = error instanceof PurgeFailure ? error : new PurgeFailure(errorMessage(error), {cause: error})
       const oldest = this.#oldestAt()
       const tooOld = oldest !== null && this.#clock() - oldest > (this.#options.giveUpAfterMs ?? 86_400_000)
       if (failure.permanent || tooOld) {
@@ -360,8 +358,4 @@ function removeQuietly(path: string): void {
   } catch {
     // A read-only directory keeps it; the next start tries again.
   }
-}
-
-function messageOf(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).slice(0, 300)
 }

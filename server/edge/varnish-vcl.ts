@@ -1,5 +1,6 @@
 import {isIPv4, isIPv6} from 'node:net'
 import {PURGE_KEYS_HEADER, PURGE_TOKEN_HEADER} from './varnish-adapter.ts'
+import {errorMessage} from '../error-message.ts'
 
 export interface VarnishBackend {
   host: string
@@ -80,7 +81,7 @@ function aclEntries(option: string, values: readonly string[]): string[] {
     try {
       return aclEntry(entry)
     } catch (error) {
-      throw new Error(`${option}: ${error instanceof Error ? error.message : String(error)}`, {cause: error})
+      throw new Error(`${option}: ${errorMessage(error)}`, {cause: error})
     }
   })
 }

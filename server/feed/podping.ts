@@ -10,6 +10,7 @@ import {callService, type ServiceAnswer, type ServiceRequest} from '../http/serv
 import {callWithRetries} from '../http/service-retry.ts'
 import {SERVER_VERSION} from '../version.ts'
 import type {FeedPinger} from './websub.ts'
+import {errorMessage} from '../error-message.ts'
 
 /** podping.cloud refuses a call without a User-Agent; this one names the service and its version. */
 const USER_AGENT = `podcast-catalog-api/${SERVER_VERSION} (Podping publisher)`
@@ -71,7 +72,7 @@ export function createPodpingAnnouncer(settings: PodpingSettings): PodpingAnnoun
 
   const failed = (error: unknown, retryInMs: number | undefined) => {
     consecutiveFailures += 1
-    lastError = error instanceof Error ? error.message : String(error)
+    lastError = errorMessage(error)
     lastErrorAt = clock()
     counts[retryInMs === undefined ? 'given_up' : 'retried'] += 1
     if (consecutiveFailures === 1)

@@ -9,6 +9,7 @@ import {firstForbiddenCharacter} from '../api/v1/xml-text.ts'
 import {podcastGuidOf} from './podcast-guid.ts'
 import {channelSpellings, channelTagsOf} from './channel-tags.ts'
 import {SETTINGS_MISSING, type PodcastChannel} from '../api/v1/podcast-settings.ts'
+import {errorMessage} from '../error-message.ts'
 
 export const FEED_PATH = '/feed.xml'
 export const FEED_CONTENT_TYPE = 'application/rss+xml; charset=utf-8'
@@ -113,7 +114,7 @@ function writeItem(entry: CatalogEntry<Episode>, context: ItemContext): string |
     const forbidden = firstForbiddenCharacter(xml)
     return forbidden ? {problem: `feed item: a character XML cannot carry at position ${forbidden.position}`} : xml
   } catch (error) {
-    return {problem: `feed item: ${error instanceof Error ? error.message : String(error)}`}
+    return {problem: `feed item: ${errorMessage(error)}`}
   }
 }
 

@@ -1,6 +1,7 @@
 import {z} from 'zod'
 import {COLLECTION_NAMES} from '../api/v1/links.ts'
 import type {ContentChange} from '../content/content-change.ts'
+import {errorMessage} from '../error-message.ts'
 
 /** The two pub/sub calls the fan-out makes; a Redis client fits. */
 interface PubSub {
@@ -42,11 +43,7 @@ export async function createChangeFanOut(options: ChangeFanOutOptions): Promise<
     try {
       message = messageSchema.parse(JSON.parse(text))
     } catch (error) {
-      onError(
-        new Error(
-          `ignored a malformed message on ${channel}: ${error instanceof Error ? error.message : String(error)}`,
-        ),
-      )
+      onError(new Error(`ignored a malformed message on ${channel}: ${errorMessage(error)}`))
       return
     }
     if (message.replica !== replicaId) onRemoteChange(message.change)

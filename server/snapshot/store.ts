@@ -2,6 +2,7 @@ import type {CollectionName} from '../api/v1/links.ts'
 import type {DocumentChange} from '../content/content-change.ts'
 import type {Snapshot} from './snapshot.ts'
 import type {Clock} from '../clock.ts'
+import {errorMessage} from '../error-message.ts'
 
 /** What the next build must cover: everything, or only some documents. */
 export type PendingChange = {kind: 'all'} | {kind: 'documents'; documents: ReadonlyMap<string, CollectionName>}
@@ -31,9 +32,6 @@ export interface SnapshotBuilder<S = Snapshot> {
 export class BuildHeld extends Error {
   override name = 'BuildHeld'
 }
-
-/** A failed build's error as /status shows it: an Error's message, anything else as text. */
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
 export interface BuildOutcome {
   kind: 'full' | 'documents'
@@ -127,7 +125,7 @@ export async function createSnapshotStore<S = Snapshot>(
               ok: false,
               startedAt: firstStartedAt,
               durationMs,
-              error: messageOf(error),
+              error: errorMessage(error),
             }
             firstFailure = {outcome, held: error instanceof BuildHeld}
             return undefined
@@ -186,7 +184,7 @@ export async function createSnapshotStore<S = Snapshot>(
         startedAt,
         durationMs: clock().getTime() - startedAt.getTime(),
         ...(documents ? {documents} : {}),
-        ...(error === undefined ? {} : {error: messageOf(error)}),
+        ...(error === undefined ? {} : {error: errorMessage(error)}),
       }
       onBuild?.(lastBuild, current)
     }
