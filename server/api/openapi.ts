@@ -2,7 +2,7 @@ import {z} from 'zod'
 import {createDocument} from 'zod-openapi'
 import {DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT} from './v1/contract.ts'
 import {API_V1_PREFIX} from './v1/links.ts'
-import {CHAPTERS_CONTENT_TYPE, chaptersDocumentSchema} from './v1/chapters.ts'
+import {chaptersDocumentSchema} from './v1/chapters.ts'
 import {CHANGES_DEFAULT_LIMIT, CHANGES_MAX_LIMIT, changesEnvelope} from './v1/changes.ts'
 import {DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, SEARCH_QUERY_MAX_LENGTH, searchEnvelope} from './v1/search.ts'
 import {
@@ -16,6 +16,7 @@ import {
   SLUG_MAX_LENGTH,
   voiceSchema,
 } from './v1/contract.ts'
+import {MEDIA_TYPES} from '../media-types.ts'
 
 export interface OpenApiSettings {
   publicBaseUrl: string
@@ -307,7 +308,7 @@ export function buildOpenApiDocument(settings: OpenApiSettings) {
           tag: 'Episodes',
           schema: chaptersDocumentSchema,
           path: true,
-          mediaType: CHAPTERS_CONTENT_TYPE,
+          mediaType: MEDIA_TYPES.chapters,
         }),
         '/meetups.json': operation({
           operationId: 'listMeetups',

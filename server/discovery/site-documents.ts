@@ -7,11 +7,12 @@ import {resourceCount} from '../mcp/resource-list.ts'
 import type {SiteDocument} from '../snapshot/site-documents-on-first-use.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
 import {SERVER_VERSION} from '../version.ts'
-import {buildFeed, feedItemCount, FEED_CONTENT_TYPE, FEED_PATH, type FeedSettings} from '../feed/rss-feed.ts'
+import {buildFeed, feedItemCount, FEED_PATH, type FeedSettings} from '../feed/rss-feed.ts'
 import {ACCEPT_RANGES} from '../http/byte-ranges.ts'
 import {buildDeveloperPortal} from './portal.ts'
 import {catalogSkills} from './skills.ts'
 import {buildSitemaps, type LeftOut} from './sitemaps.ts'
+import {MEDIA_TYPES} from '../media-types.ts'
 
 export interface SiteSettings {
   publicBaseUrl: string
@@ -28,8 +29,6 @@ export interface SiteSettings {
   staticExport?: boolean | undefined
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8'
-const MARKDOWN = 'text/markdown; charset=utf-8'
 const LINKSET = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"'
 // The OpenAPI document depends on the settings alone, so it is made once for them, not per snapshot.
 let lastOpenApi: {key: string; document: ReturnType<typeof buildOpenApiDocument>} | undefined
@@ -272,10 +271,10 @@ ${withMcp ? `3. For MCP, POST JSON-RPC to \`${url.mcp}\` with no credentials.\n`
   })
 
   return [
-    {path: '/api/openapi.json', contentType: JSON_TYPE, body: json(openapi)},
+    {path: '/api/openapi.json', contentType: MEDIA_TYPES.json, body: json(openapi)},
     {
       path: '/docs',
-      contentType: 'text/html; charset=utf-8',
+      contentType: MEDIA_TYPES.html,
       body: buildDeveloperPortal({
         openapi,
         settings,
@@ -285,9 +284,9 @@ ${withMcp ? `3. For MCP, POST JSON-RPC to \`${url.mcp}\` with no credentials.\n`
         staticExport: !withMcp,
       }),
     },
-    {path: '/llms.txt', contentType: 'text/plain; charset=utf-8', body: llms},
-    {path: '/auth.md', contentType: MARKDOWN, body: auth},
-    {path: '/.well-known/oauth-protected-resource', contentType: JSON_TYPE, body: protectedResource},
+    {path: '/llms.txt', contentType: MEDIA_TYPES.text, body: llms},
+    {path: '/auth.md', contentType: MEDIA_TYPES.markdown, body: auth},
+    {path: '/.well-known/oauth-protected-resource', contentType: MEDIA_TYPES.json, body: protectedResource},
     {
       path: '/.well-known/api-catalog',
       contentType: LINKSET,
@@ -296,16 +295,16 @@ ${withMcp ? `3. For MCP, POST JSON-RPC to \`${url.mcp}\` with no credentials.\n`
     },
     ...(withMcp
       ? [
-          {path: '/.well-known/mcp/server-card.json', contentType: JSON_TYPE, body: serverCard},
-          {path: '/mcp/server-card', contentType: JSON_TYPE, body: serverCard},
+          {path: '/.well-known/mcp/server-card.json', contentType: MEDIA_TYPES.json, body: serverCard},
+          {path: '/mcp/server-card', contentType: MEDIA_TYPES.json, body: serverCard},
         ]
       : []),
-    {path: '/.well-known/agent-skills/index.json', contentType: JSON_TYPE, body: skillsIndex},
-    ...skills.map((skill) => ({path: skill.path, contentType: MARKDOWN, body: skill.markdown})),
-    {path: '/.well-known/ai-catalog.json', contentType: JSON_TYPE, body: aiCatalog},
-    {path: '/.well-known/ard.json', contentType: JSON_TYPE, body: ard},
+    {path: '/.well-known/agent-skills/index.json', contentType: MEDIA_TYPES.json, body: skillsIndex},
+    ...skills.map((skill) => ({path: skill.path, contentType: MEDIA_TYPES.markdown, body: skill.markdown})),
+    {path: '/.well-known/ai-catalog.json', contentType: MEDIA_TYPES.json, body: aiCatalog},
+    {path: '/.well-known/ard.json', contentType: MEDIA_TYPES.json, body: ard},
     // Its skills are the MCP tools, which a static copy does not serve.
-    ...(withMcp ? [{path: '/.well-known/agent-card.json', contentType: JSON_TYPE, body: agentCard}] : []),
+    ...(withMcp ? [{path: '/.well-known/agent-card.json', contentType: MEDIA_TYPES.json, body: agentCard}] : []),
     ...buildSitemaps(snapshot, base, leftOut),
   ]
 }
@@ -325,6 +324,6 @@ export function feedSiteDocument(
   const feed = buildFeed(snapshot.catalog, feedSettingsOf(settings))
   if (feed && leftOut) for (const item of feed.leftOut) leftOut(item)
   return (
-    feed && {path: FEED_PATH, contentType: FEED_CONTENT_TYPE, body: feed.body, etag: feed.etag, headers: ACCEPT_RANGES}
+    feed && {path: FEED_PATH, contentType: MEDIA_TYPES.feed, body: feed.body, etag: feed.etag, headers: ACCEPT_RANGES}
   )
 }

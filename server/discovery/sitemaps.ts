@@ -6,9 +6,9 @@ import type {Snapshot} from '../snapshot/snapshot.ts'
 import {firstForbiddenCharacter} from '../api/v1/xml-text.ts'
 import {strongEtag} from '../snapshot/representation.ts'
 import {errorMessage} from '../error-message.ts'
+import {MEDIA_TYPES} from '../media-types.ts'
 
 const MAX_URLS = 50_000 // per sitemap file, as the sitemaps protocol allows
-const XML = 'application/xml; charset=utf-8'
 
 interface Entry {
   /** Milliseconds since the epoch: a number is smaller than a Date, and there is one per item. */
@@ -177,7 +177,7 @@ export function buildSitemaps(
   lastFiles = files
   const sitemaps: SiteDocument[] = written.map(({path, file}) => ({
     path,
-    contentType: XML,
+    contentType: MEDIA_TYPES.xml,
     body: file.body,
     etag: file.etag,
   }))
@@ -190,7 +190,7 @@ export function buildSitemaps(
   return [
     {
       path: '/sitemap-index.xml',
-      contentType: XML,
+      contentType: MEDIA_TYPES.xml,
       body: `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${index}\n</sitemapindex>\n`,
     },
     ...sitemaps,

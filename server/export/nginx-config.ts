@@ -1,12 +1,12 @@
 import {missingItemDetail, notASlugDetail, unknownApiPathDetail} from '../http/resolve.ts'
 import {readOnlyDetail} from '../http/api-router.ts'
 import {API_V1_PREFIX, COLLECTION_NAMES, COLLECTION_PATTERN} from '../api/v1/links.ts'
-import {CHAPTERS_CONTENT_TYPE} from '../api/v1/chapters.ts'
 import {lifecycleHeaders, type VersionLifecycle} from '../http/lifecycle.ts'
 import {buildProblem, unknownPathDetail, type ProblemStatus} from '../http/problem.ts'
 import {CACHE_CONTROL} from '../http/representation-response.ts'
 import {EXPOSED_HEADERS, PREFLIGHT_HEADERS} from '../http/request-listener.ts'
 import {CURSOR_DIRECTORY, type StaticFile} from './static-files.ts'
+import {MEDIA_TYPES} from '../media-types.ts'
 
 export interface NginxSettings {
   /** Absolute path of the export. */
@@ -19,8 +19,6 @@ export interface NginxSettings {
   brotliModule?: string | undefined
 }
 
-const PROBLEM_TYPE = 'application/problem+json; charset=utf-8'
-const JSON_TYPE = 'application/json; charset=utf-8'
 // Placeholders replaced by nginx variables once the text is escaped.
 const DETAIL = '@@detail@@'
 const INSTANCE = '@@instance@@'
@@ -161,7 +159,7 @@ ${detailRules.join('\n')}
 
     location / {
       types {}
-      default_type ${quoted(JSON_TYPE)};
+      default_type ${quoted(MEDIA_TYPES.json)};
 ${success(api)}
       try_files $uri =404;
     }
@@ -174,13 +172,13 @@ ${success(api)}
     }
     location ~ "^${API_V1_PREFIX}/(?:sandbox/)?episodes/[a-z0-9-]{1,128}/chapters\\.json$" {
       types {}
-      default_type ${quoted(CHAPTERS_CONTENT_TYPE)};
+      default_type ${quoted(MEDIA_TYPES.chapters)};
 ${success(api)}
       try_files $uri =404;
     }
     location ~ "^${API_V1_PREFIX}/(?:sandbox/)?(?:${COLLECTION_PATTERN})\\.json$" {
       types {}
-      default_type ${quoted(JSON_TYPE)};
+      default_type ${quoted(MEDIA_TYPES.json)};
 ${success(api)}
       try_files $catalog_page @catalog_bad_page;
     }
@@ -195,12 +193,12 @@ ${success([...common, ...Object.entries(file.representation.headers).filter(([na
   )
   .join('\n')}
     location @catalog_not_found {
-      default_type ${quoted(PROBLEM_TYPE)};
+      default_type ${quoted(MEDIA_TYPES.problem)};
 ${headerLines([['Cache-Control', 'no-store'], ...api], '      ')}
       return 404 ${problemBody(publicBaseUrl, 404, DETAIL)};
     }
     location @catalog_not_allowed {
-      default_type ${quoted(PROBLEM_TYPE)};
+      default_type ${quoted(MEDIA_TYPES.problem)};
 ${headerLines([['Cache-Control', 'no-store'], ['Allow', 'GET, HEAD'], ...api], '      ')}
       if (!-f $request_filename) {
         return 404 ${problemBody(publicBaseUrl, 404, DETAIL)};
@@ -211,14 +209,14 @@ ${refusals
   .map(
     ([name, status, instance, detail]) => `    location = ${REFUSALS}/${name} {
       internal;
-      default_type ${quoted(PROBLEM_TYPE)};
+      default_type ${quoted(MEDIA_TYPES.problem)};
 ${headerLines([['Cache-Control', 'no-store'], ...api], '      ')}
       return ${status} ${withVariables(quoted(JSON.stringify(buildProblem(publicBaseUrl, status, detail, instance))))};
     }`,
   )
   .join('\n')}
     location @catalog_bad_page {
-      default_type ${quoted(PROBLEM_TYPE)};
+      default_type ${quoted(MEDIA_TYPES.problem)};
 ${headerLines([['Cache-Control', 'no-store'], ...api], '      ')}
       return 400 ${problemBody(publicBaseUrl, 400, "This static copy of the API serves pages of 100 items, reached by the cursor in each page's next link. Other limits and cursors need the origin.")};
     }

@@ -4,7 +4,7 @@ import type {Episode, Voice} from '../api/v1/contract.ts'
 import {itemDescriptionHtml} from './item-description.ts'
 import {itunesTitleOf} from './item-title.ts'
 import type {PodcastChannel} from '../api/v1/podcast-settings.ts'
-import {CHAPTERS_CONTENT_TYPE} from '../api/v1/chapters.ts'
+import {MEDIA_TYPES} from '../media-types.ts'
 
 /** A podcast:person for a served voice: its name, picture and page. */
 export function personOf(voice: Voice, role: 'host' | 'guest') {
@@ -85,7 +85,7 @@ function rssItemOf(
         ...guests.map((guest) => personOf(guest.value, 'guest')),
       ],
       ...(episode.transcript ? {transcripts: [transcriptOf(episode.transcript, episode.language)]} : {}),
-      ...(episode.chapters_url ? {chapters: {url: episode.chapters_url, type: CHAPTERS_CONTENT_TYPE}} : {}),
+      ...(episode.chapters_url ? {chapters: {url: episode.chapters_url, type: MEDIA_TYPES.chapters}} : {}),
     },
   }
 }

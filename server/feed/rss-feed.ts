@@ -12,7 +12,6 @@ import {SETTINGS_MISSING, type PodcastChannel} from '../api/v1/podcast-settings.
 import {errorMessage} from '../error-message.ts'
 
 export const FEED_PATH = '/feed.xml'
-export const FEED_CONTENT_TYPE = 'application/rss+xml; charset=utf-8'
 
 export interface FeedSettings {
   /** The feed's public address (FEED_URL, else this origin's /feed.xml): its `atom:link rel="self"`. */

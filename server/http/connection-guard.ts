@@ -1,7 +1,8 @@
 import {STATUS_CODES, type IncomingMessage, type Server, type ServerResponse} from 'node:http'
 import type {Socket} from 'node:net'
 import type {Duplex} from 'node:stream'
-import {buildProblem, PROBLEM_CONTENT_TYPE, type ProblemStatus} from './problem.ts'
+import {buildProblem, type ProblemStatus} from './problem.ts'
+import {MEDIA_TYPES} from '../media-types.ts'
 
 /**
  * How long a refused connection is still read (and what it sends dropped) after its answer is
@@ -28,7 +29,7 @@ export function answerOnSocket(
   const body = JSON.stringify(buildProblem(publicBaseUrl, status, detail, '/'))
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-      `Content-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `Content-Type: ${MEDIA_TYPES.problem}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       `Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n${headers}Connection: close\r\n\r\n${body}`,
   )
   lingerThenDestroy(socket)

@@ -2,6 +2,7 @@ import type {IncomingMessage, ServerResponse} from 'node:http'
 import {changedSince} from '../snapshot/changes-page.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
 import {buildProblem, sendProblem} from './problem.ts'
+import {MEDIA_TYPES} from '../media-types.ts'
 
 /** `GET /api/v1/events`: one server-sent event per served version. */
 export const EVENTS_PATH = '/api/v1/events'
@@ -103,7 +104,7 @@ export function createEventStreams(options: EventStreamsOptions): EventStreams {
         return
       }
       if (request.method === 'HEAD') {
-        response.writeHead(200, ['Content-Type', 'text/event-stream; charset=utf-8', 'Cache-Control', 'no-store']).end()
+        response.writeHead(200, ['Content-Type', MEDIA_TYPES.eventStream, 'Cache-Control', 'no-store']).end()
         return
       }
       const client = options.clientOf(request)
@@ -123,7 +124,7 @@ export function createEventStreams(options: EventStreamsOptions): EventStreams {
       response.once('close', () => drop(stream))
       response.writeHead(200, [
         'Content-Type',
-        'text/event-stream; charset=utf-8',
+        MEDIA_TYPES.eventStream,
         'Cache-Control',
         'no-store',
         'X-Accel-Buffering',

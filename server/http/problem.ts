@@ -1,11 +1,10 @@
 import {STATUS_CODES, type ServerResponse} from 'node:http'
 import type {Problem} from '../api/v1/contract.ts'
+import {MEDIA_TYPES} from '../media-types.ts'
 
 // Every error this service sends is application/problem+json (RFC 9457), modelled once here.
 // Its `type` is a stable URI per status: an anchor in the errors section of the developer
 // documentation, named after the reason phrase (`#errors-not-found`, `#errors-bad-request`, ...).
-
-export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8'
 
 export const PROBLEM_STATUSES = [400, 404, 405, 408, 409, 410, 413, 414, 415, 417, 421, 429, 431, 500, 503] as const
 export type ProblemStatus = (typeof PROBLEM_STATUSES)[number]
@@ -62,7 +61,7 @@ export function sendProblem(
   response.writeHead(problem.status, [
     ...Object.entries(headers).flat(),
     'Content-Type',
-    PROBLEM_CONTENT_TYPE,
+    MEDIA_TYPES.problem,
     'Content-Length',
     String(body.length),
     'Cache-Control',

@@ -1,6 +1,7 @@
 import {createHash} from 'node:crypto'
 import {ChunkedBody, type Body} from './chunked-body.ts'
 import {compress, CONTENT_CODINGS, type ContentCoding} from './compression.ts'
+import {MEDIA_TYPES} from '../media-types.ts'
 
 /** One encoding of a representation's bytes, with the ETag that names exactly those bytes. */
 export interface Variant<B extends Body = Body> {
@@ -14,8 +15,6 @@ export type EncodedVariant = Variant<Buffer>
 
 // Recorded for a coding whose output is not smaller than the identity bytes: never sent.
 const NOT_WORTH_SENDING: EncodedVariant = Object.freeze({coding: 'identity', body: Buffer.alloc(0), etag: ''})
-
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 
 /** Where a representation keeps its compressed variants, by `ETag coding`. */
 export interface VariantStore {
@@ -146,7 +145,7 @@ export function represent(
   const body = typeof content === 'string' ? Buffer.from(content, 'utf8') : content
   return new Representation(
     body,
-    options.contentType ?? JSON_CONTENT_TYPE,
+    options.contentType ?? MEDIA_TYPES.json,
     (etag) => wholeSeconds(lastModifiedFor(etag)),
     options.headers ?? {},
     options.variants,

@@ -13,7 +13,7 @@ import {
 } from '../api/v1/order.ts'
 import {nextRelease} from '../api/v1/scheduled.ts'
 import {buildServiceIndex} from '../api/v1/service-index.ts'
-import {CHAPTERS_CONTENT_TYPE, chaptersDocument, chaptersPath} from '../api/v1/chapters.ts'
+import {chaptersDocument, chaptersPath} from '../api/v1/chapters.ts'
 import type {Episode} from '../api/v1/contract.ts'
 import {whileBuildingNow} from './heap-growth.ts'
 import {forEachConcurrently} from './compression.ts'
@@ -32,6 +32,7 @@ import {changedItems} from './changed-items.ts'
 import type {ChangesRequest} from '../api/v1/changes.ts'
 import type {SearchRequest} from '../api/v1/search.ts'
 import type {KnownItems, PageRequest, PageResult, Snapshot, SnapshotSettings} from './snapshot-shape.ts'
+import {MEDIA_TYPES} from '../media-types.ts'
 export type {KnownItem, KnownItems, PageRequest, PageResult, Snapshot, SnapshotSettings} from './snapshot-shape.ts'
 
 /** What a snapshot knows about one collection; reused whole by the next snapshot when the collection did not change. */
@@ -265,7 +266,7 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
     let document = chapterDocuments.get(entry)
     if (!document) {
       document = represent(JSON.stringify(chaptersDocument(entry.value)), () => episodeItem.lastModified, {
-        contentType: CHAPTERS_CONTENT_TYPE,
+        contentType: MEDIA_TYPES.chapters,
         variants: settings.caches.variants,
         headers: keying?.headersFor(itemKey('episodes', slug), listKey('episodes')),
       })

@@ -2,11 +2,11 @@
 // records what it is given: no server, no socket.
 import {describe, expect, it} from 'vitest'
 import {lifecycleHeaders, sendRetired} from '../../server/http/lifecycle.ts'
+import {MEDIA_TYPES} from '../../server/media-types.ts'
 import {
   buildProblem,
   isProblemStatus,
   isReadMethod,
-  PROBLEM_CONTENT_TYPE,
   problemAnchor,
   problemTitle,
   sendMethodNotAllowed,
@@ -60,7 +60,7 @@ describe('sendProblem', () => {
       'Allow',
       'GET',
       'Content-Type',
-      PROBLEM_CONTENT_TYPE,
+      MEDIA_TYPES.problem,
       'Content-Length',
       String(body.length),
       'Cache-Control',
@@ -68,7 +68,7 @@ describe('sendProblem', () => {
       'X-Request-Id',
       'r1',
     ])
-    expect(PROBLEM_CONTENT_TYPE).toBe('application/problem+json; charset=utf-8')
+    expect(MEDIA_TYPES.problem).toBe('application/problem+json; charset=utf-8')
     expect(body.length).toBeGreaterThan(JSON.stringify(problem).length) // counted in bytes, not characters
     expect(written.body).toEqual(body)
   })

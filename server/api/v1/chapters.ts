@@ -14,7 +14,6 @@ export const CHAPTER_TITLE_MAX_CHARACTERS = 200
 
 /** The JSON chapters format's version (podcast-namespace docs/examples/chapters/jsonChapters.md). */
 const CHAPTERS_FORMAT_VERSION = '1.2.0'
-export const CHAPTERS_CONTENT_TYPE = 'application/json+chapters'
 
 const CHAPTER_TIME = /^(?:(\d{1,3}):([0-5]\d)|(\d{1,2}):([0-5]\d):([0-5]\d))$/
 
