@@ -1,3 +1,4 @@
+import {withDeadline} from './deadline.ts'
 import type {EdgePurging} from './edge/edge-purging.ts'
 import type {EventStreams} from './http/event-streams.ts'
 import type {CatalogHttpServer} from './http/server.ts'
@@ -53,10 +54,5 @@ export async function shutDownInOrder(timeoutMs: number, parts: RunningParts): P
 
 /** Resolves when `work` settles or `ms` have passed, whichever is first; never rejects. */
 async function within(work: Promise<unknown> | undefined, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined
-  await Promise.race([
-    work?.catch(() => undefined),
-    new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, ms)))),
-  ])
-  clearTimeout(timer)
+  await withDeadline(Promise.resolve(work), Math.max(0, ms), 'a shutdown step ran out of time').catch(() => undefined)
 }

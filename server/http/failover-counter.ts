@@ -1,4 +1,5 @@
 import type {IncrementResponse} from 'express-rate-limit'
+import {withDeadline} from '../deadline.ts'
 import type {CounterStore} from './rate-limit.ts'
 import {WindowCounter} from './window-counter.ts'
 
@@ -90,24 +91,16 @@ export function createFailoverCounter(options: FailoverOptions): FailoverCounter
         return local.increment(key)
       }
       if (!(answer instanceof Promise)) return answer
-      return withDeadline(answer, deadlineMs).catch((error: unknown) => {
-        goLocal(error)
-        return local.increment(key)
-      })
+      return withDeadline(answer, deadlineMs, `the rate-limit store did not answer within ${deadlineMs} ms`).catch(
+        (error: unknown) => {
+          goLocal(error)
+          return local.increment(key)
+        },
+      )
     },
     async shutdown() {
       await shared.shutdown?.()
     },
     localSince: () => (localSince === undefined ? undefined : new Date(localSince)),
   }
-}
-
-/** Rejects when `work` has not settled within `ms`; a late result is dropped. */
-function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the rate-limit store did not answer within ${ms} ms`)), ms)
-  })
-  work.catch(() => undefined) // a failure after the deadline has nobody waiting for it
-  return Promise.race([work, expired]).finally(() => clearTimeout(timer))
 }

@@ -1,6 +1,7 @@
 import type {Logger} from 'pino'
 import {RedisStore} from 'rate-limit-redis'
 import {createClient} from 'redis'
+import {withDeadline} from '../deadline.ts'
 import type {CounterStore} from '../http/rate-limit.ts'
 import type {ContentChange} from '../content/content-change.ts'
 import {createChangeFanOut, type ChangeFanOut} from './change-fan-out.ts'
@@ -78,16 +79,12 @@ export async function connectRedis(options: RedisOptions): Promise<RedisScaling>
     })
   }
 
-  const deadline = AbortSignal.timeout(connectTimeoutMs)
   try {
-    await Promise.race([
+    await withDeadline(
       Promise.all([commands.connect(), subscriber.connect()]),
-      new Promise((_, reject) =>
-        deadline.addEventListener('abort', () =>
-          reject(new Error(`no answer from ${redactPassword(url)} within ${connectTimeoutMs} ms`)),
-        ),
-      ),
-    ])
+      connectTimeoutMs,
+      `no answer from ${redactPassword(url)} within ${connectTimeoutMs} ms`,
+    )
   } catch (error) {
     commands.destroy()
     subscriber.destroy()

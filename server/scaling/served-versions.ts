@@ -1,4 +1,5 @@
 import type {Logger} from 'pino'
+import {withDeadline} from '../deadline.ts'
 
 /** The hash commands the registry makes; a Redis client fits. */
 export interface VersionHash {
@@ -68,7 +69,7 @@ export function createServedVersions(options: ServedVersionsOptions): ServedVers
   /** The live replicas that serve anything but `version`, dropping the ones gone from the hash. */
   const lagging = async (version: string, deadline: number): Promise<string[]> => {
     const within = () => Math.max(1, Math.min(commandTimeoutMs, deadline - clock()))
-    const fields = await withDeadline(hash.hGetAll(key), within())
+    const fields = await answered(hash.hGetAll(key), within())
     const now = clock()
     const gone: string[] = []
     const behind: string[] = []
@@ -78,7 +79,7 @@ export function createServedVersions(options: ServedVersionsOptions): ServedVers
       if (separator === -1 || !(now - seenAt <= goneAfterMs && seenAt - now <= maxClockSkewMs)) gone.push(replica)
       else if (value.slice(0, separator) !== version) behind.push(replica)
     }
-    if (gone.length > 0) await withDeadline(hash.hDel(key, gone), within())
+    if (gone.length > 0) await answered(hash.hDel(key, gone), within())
     return behind
   }
 
@@ -112,7 +113,7 @@ export function createServedVersions(options: ServedVersionsOptions): ServedVers
     },
     async close() {
       clearInterval(heartbeat)
-      await withDeadline(hash.hDel(key, [replicaId]), commandTimeoutMs).catch(() => undefined)
+      await answered(hash.hDel(key, [replicaId]), commandTimeoutMs).catch(() => undefined)
     },
   }
 }
@@ -121,10 +122,6 @@ export function createServedVersions(options: ServedVersionsOptions): ServedVers
  * `command`, or a rejection once `ms` have passed: node-redis stops timing a command once it is
  * written, so a Redis that hangs (SIGSTOP, a dead peer behind a live socket) would hold it forever.
  */
-function withDeadline<T>(command: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const expired = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms)
-  })
-  return Promise.race([command, expired]).finally(() => clearTimeout(timer))
+function answered<T>(command: Promise<T>, ms: number): Promise<T> {
+  return withDeadline(command, ms, `Redis did not answer within ${ms} ms`)
 }
