@@ -1,3 +1,4 @@
+import {backoffDelay} from '../backoff.ts'
 import {mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import type {Logger} from 'pino'
@@ -320,7 +321,7 @@ export class PurgeQueue {
   #nextDelay(retryAfter: number | undefined): number {
     const {initialDelayMs, maxDelayMs} = this.#options.retry ?? {initialDelayMs: 1000, maxDelayMs: 60_000}
     this.#attempt += 1
-    const ceiling = Math.min(maxDelayMs, initialDelayMs * 2 ** (this.#attempt - 1))
+    const ceiling = backoffDelay(this.#attempt, initialDelayMs, maxDelayMs)
     const jittered = Math.round((this.#options.random ?? Math.random)() * ceiling) // full jitter: replicas do not retry in step
     return Math.max(jittered, retryAfter ?? 0)
   }

@@ -1,3 +1,4 @@
+import {backoffDelay} from '../backoff.ts'
 import {succeeded, type ServiceAnswer} from './service-call.ts'
 
 // The one backoff for calls that tell another service of a change (the WebSub hub, Podcast Index,
@@ -25,7 +26,7 @@ export async function callWithRetries(
   const {attempts, retryDelayMs, onFailedAttempt} = schedule
   let lastError: unknown
   for (let tried = 0; tried < attempts; tried++) {
-    if (tried > 0) await new Promise((resolve) => setTimeout(resolve, retryDelayMs * 2 ** (tried - 1)).unref())
+    if (tried > 0) await new Promise((resolve) => setTimeout(resolve, backoffDelay(tried, retryDelayMs)).unref())
     try {
       const answer = await request()
       if (succeeded(answer)) return {ok: true}
@@ -33,7 +34,7 @@ export async function callWithRetries(
     } catch (error) {
       lastError = error
     }
-    onFailedAttempt?.(lastError, tried + 1 < attempts ? retryDelayMs * 2 ** tried : undefined)
+    onFailedAttempt?.(lastError, tried + 1 < attempts ? backoffDelay(tried + 1, retryDelayMs) : undefined)
   }
   return {ok: false, error: lastError}
 }

@@ -1,6 +1,7 @@
 import type {Logger} from 'pino'
 import {RedisStore} from 'rate-limit-redis'
 import {createClient} from 'redis'
+import {backoffDelay} from '../backoff.ts'
 import {withDeadline} from '../deadline.ts'
 import type {CounterStore} from '../http/rate-limit.ts'
 import type {ContentChange} from '../content/content-change.ts'
@@ -57,7 +58,7 @@ export async function connectRedis(options: RedisOptions): Promise<RedisScaling>
     // (the rate limiter stops waiting at its own deadline), and this bounds how many can wait.
     commandOptions: {timeout: REDIS_COMMAND_TIMEOUT_MS},
     commandsQueueMaxLength: 1000,
-    socket: {connectTimeout: 5_000, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 5_000)},
+    socket: {connectTimeout: 5_000, reconnectStrategy: (retries) => backoffDelay(retries + 1, 100, 5_000)},
   })
   const subscriber = commands.duplicate()
   for (const [name, client] of [

@@ -1,3 +1,4 @@
+import {backoffDelay} from '../backoff.ts'
 import type {CollectionName} from '../api/v1/links.ts'
 import type {DocumentChange} from '../content/content-change.ts'
 import type {Snapshot} from './snapshot.ts'
@@ -160,7 +161,7 @@ export async function createSnapshotStore<S = Snapshot>(
 
   const scheduleRetry = () => {
     if (closed) return
-    const delay = Math.min(retryDelayMs * 2 ** (consecutiveFailures - 1), maxRetryDelayMs)
+    const delay = backoffDelay(consecutiveFailures, retryDelayMs, maxRetryDelayMs)
     clearTimeout(retryTimer)
     nextRetryAt = new Date(clock().getTime() + delay)
     retryTimer = setTimeout(() => {
