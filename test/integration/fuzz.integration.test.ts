@@ -57,6 +57,8 @@ const PATHS = [
   '/api/v1/sandbox/voices.json',
   '/api/v1/search.json',
   '/api/v1/sandbox/search.json',
+  '/api/v1/changes.json',
+  '/api/v1/events',
   '/api/v1/episodes/ep-3-schema-migrations.json',
   '/api/v1/voices/noa-levi.json',
   '/api/v1/meetups/x.json',
