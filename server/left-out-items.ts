@@ -1,6 +1,6 @@
-import {LRUCache} from 'lru-cache'
 import type {Logger} from 'pino'
 import type {LeftOut} from './discovery/sitemaps.ts'
+import {logOnce} from './observability/log-once.ts'
 import type {Snapshot} from './snapshot/snapshot.ts'
 
 /** An item an output (the feed, a sitemap) left out because it could not be written, and why. */
@@ -14,25 +14,22 @@ export interface LeftOutItems {
   of(snapshot: Snapshot): readonly LeftOutItem[]
 }
 
-/** How many distinct left-out items are remembered as already logged. */
-const LOGGED_AT_MOST = 10_000
-
 /**
  * The outputs' own refusals, per snapshot (a retired snapshot's go with it). Site documents are
  * built lazily, so an item is recorded when the output that cannot carry it is first made.
  */
 export function createLeftOutItems(logger: Logger): LeftOutItems {
   const bySnapshot = new WeakMap<Snapshot, Map<string, LeftOutItem>>()
-  const logged = new LRUCache<string, true>({max: LOGGED_AT_MOST})
+  const once = logOnce()
   return {
     record(snapshot, output, item) {
       let items = bySnapshot.get(snapshot)
       if (!items) bySnapshot.set(snapshot, (items = new Map<string, LeftOutItem>()))
       const key = `${output} ${item.documentId} ${item.reason}`
       items.set(key, {output, ...item})
-      if (logged.has(key)) return
-      logged.set(key, true)
-      logger.warn({documentId: item.documentId, output}, `${output} left out ${item.documentId}: ${item.reason}`)
+      once(key, () =>
+        logger.warn({documentId: item.documentId, output}, `${output} left out ${item.documentId}: ${item.reason}`),
+      )
     },
     of: (snapshot) => [...(bySnapshot.get(snapshot)?.values() ?? [])],
   }

@@ -3,7 +3,7 @@
 // recorded, reported, saved, told to the replicas, purged, pinged, announced. Each step after a
 // build is contained: one that throws is logged, and the next still runs.
 
-import {LRUCache} from 'lru-cache'
+import {logOnce} from './observability/log-once.ts'
 import type {Logger} from 'pino'
 import type {Clock} from './clock.ts'
 import {documentChangeOf, type ContentChange} from './content/content-change.ts'
@@ -156,19 +156,15 @@ function logBuild(logger: Logger, outcome: BuildOutcome): void {
 }
 
 /** How many distinct document problems are remembered as already logged. */
-const PROBLEMS_REMEMBERED = 10_000
 
 /** Each document problem is logged once for as long as it stays the same. */
 function problemReporter(logger: Logger): (problem: Snapshot['catalog']['problems'][number]) => void {
-  // Bounded: edits over months make ever new messages.
-  const reported = new LRUCache<string, true>({max: PROBLEMS_REMEMBERED})
-  return (problem) => {
-    const key = `${problem.documentId} ${problem.severity} ${problem.messages.join('; ')}`
-    if (reported.has(key)) return
-    reported.set(key, true)
-    logger.warn(
-      {documentId: problem.documentId, collection: problem.collection},
-      `${problem.severity}: ${problem.collection} document ${problem.documentId}: ${problem.messages.join('; ')}`,
+  const once = logOnce()
+  return (problem) =>
+    once(`${problem.documentId} ${problem.severity} ${problem.messages.join('; ')}`, () =>
+      logger.warn(
+        {documentId: problem.documentId, collection: problem.collection},
+        `${problem.severity}: ${problem.collection} document ${problem.documentId}: ${problem.messages.join('; ')}`,
+      ),
     )
-  }
 }
