@@ -1,8 +1,7 @@
 // The layer order, written once: content -> api -> snapshot -> delivery -> operations -> app.
 // A lower layer never imports a higher one, type-only imports included; what a lower layer needs
 // from a higher one is passed in. `npm run lint` runs this, and so does CI.
-const FOUNDATION =
-  '^(server/(config|version|clock|error-message|media-types|deadline|backoff)\\.ts|sanity\\.types\\.ts)$'
+const FOUNDATION = '^(server/(config|version|clock|errors|media-types|deadline|backoff)\\.ts|sanity\\.types\\.ts)$'
 const layers = [
   ['content', '^server/content/'],
   ['api', '^server/api/'],
@@ -35,7 +34,7 @@ module.exports = {
     {
       name: 'foundation-imports-no-layer',
       comment:
-        'config.ts, version.ts, clock.ts, error-message.ts, media-types.ts, deadline.ts and backoff.ts are read by every layer, so they import none (only each other)',
+        'config.ts, version.ts, clock.ts, errors.ts, media-types.ts, deadline.ts and backoff.ts are read by every layer, so they import none (only each other)',
       severity: 'error',
       from: {path: FOUNDATION},
       to: {path: '^server/', pathNot: FOUNDATION},

@@ -29,7 +29,7 @@ import type {SnapshotStore} from './snapshot/store.ts'
 import {SERVER_VERSION} from './version.ts'
 import {createSanityWebhookHandlers, WEBHOOK_PATH} from './webhooks/sanity-webhook.ts'
 import type {Clock} from './clock.ts'
-import {errorMessage} from './error-message.ts'
+import {errorMessage} from './errors.ts'
 
 export interface AppDependencies {
   store: SnapshotStore

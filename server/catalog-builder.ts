@@ -18,7 +18,7 @@ import {describeRefused, type SnapshotFile} from './snapshot/saved-snapshot.ts'
 import {buildSnapshot, type Snapshot} from './snapshot/snapshot.ts'
 import type {SharedHistory} from './snapshot/shared-history.ts'
 import type {Restored, SnapshotBuilder} from './snapshot/store.ts'
-import {errorMessage} from './error-message.ts'
+import {errorMessage} from './errors.ts'
 
 const WARM_AFTER_MS = 1000
 

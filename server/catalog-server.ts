@@ -14,7 +14,7 @@ import {createRequestListener, type RequestObserver} from './http/request-listen
 import {WEBHOOK_PATH} from './webhooks/sanity-webhook.ts'
 import {bodyGate, type BodyGate} from './http/connection-guard.ts'
 import {createHttpServer, DEFAULT_LIMITS, type CatalogHttpServer, type ServerLimits} from './http/server.ts'
-import {errorMessage} from './error-message.ts'
+import {errorMessage} from './errors.ts'
 
 export interface CatalogServerDependencies extends Omit<AppDependencies, 'logError' | 'logWarning'> {
   config: Pick<

@@ -13,7 +13,8 @@ import {guardMassDeletion} from './snapshot/mass-deletion-guard.ts'
 import {bytesDependOn, openSnapshotFile} from './snapshot/saved-snapshot.ts'
 import {createSnapshotStore, type SnapshotStore, type StoreOptions} from './snapshot/store.ts'
 import {createSnapshotSaver, type SnapshotSaver} from './snapshot-saver.ts'
-import {checkSnapshotDirectory, describeRedisFailure, describeStartFailure, StartFailure} from './start-failure.ts'
+import {checkSnapshotDirectory, describeRedisFailure, describeStartFailure} from './start-failure.ts'
+import {StartFailure} from './errors.ts'
 
 /** What a test replaces up to the first snapshot; `npm start` replaces nothing. */
 export interface CatalogStoreOverrides {

@@ -1,6 +1,6 @@
 import proxyAddr from 'proxy-addr'
 import {z} from 'zod'
-import {errorMessage} from './error-message.ts'
+import {errorMessage} from './errors.ts'
 
 const absoluteUrl = z
   .url({protocol: /^https?$/, error: 'must be an absolute http(s) URL'})

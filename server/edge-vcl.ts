@@ -10,7 +10,7 @@ import {
   varnishVcl,
   type VarnishBackend,
 } from './edge/varnish-vcl.ts'
-import {errorMessage} from './error-message.ts'
+import {errorMessage} from './errors.ts'
 
 // npm run edge:vcl -- --backend HOST:PORT [--backend HOST:PORT …] [--purger CIDR …] [--operator-acl CIDR,…] --out FILE [--listen :80] [--storage malloc,1g]
 // Reads CDN_PURGE_TOKEN from the environment (never from the command line, where `ps` shows it);

@@ -3,8 +3,7 @@ import {loadConfig, type Config} from './config.ts'
 import {FIXED_HEADS_WORK} from './http/fixed-head.ts'
 import {createStdoutLog} from './observability/logger.ts'
 import {boundHeapHeadroom} from './snapshot/heap-growth.ts'
-import {StartFailure} from './start-failure.ts'
-import {errorMessage} from './error-message.ts'
+import {StartFailure, errorMessage} from './errors.ts'
 
 // The only module that reads the environment, listens and handles signals; catalog-service.ts
 // assembles everything else.

@@ -4,7 +4,7 @@ import {whileBuilding} from './snapshot/heap-growth.ts'
 import {UNCONFIRMED_FINGERPRINT, type SnapshotFile} from './snapshot/saved-snapshot.ts'
 import type {Snapshot} from './snapshot/snapshot.ts'
 import {probeDirectory} from './start-failure.ts'
-import {errorMessage} from './error-message.ts'
+import {errorMessage} from './errors.ts'
 
 /** How long a served snapshot waits before it is saved: a burst of edits is one write. */
 const SAVE_AFTER_MS = 1000

@@ -2,10 +2,7 @@ import {mkdir, rm, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import type {Logger} from 'pino'
 import type {Config} from './config.ts'
-import {errorMessage} from './error-message.ts'
-
-/** A start that cannot go on, told in one line naming what to fix (no stack trace). */
-export class StartFailure extends Error {}
+import {StartFailure, errorMessage} from './errors.ts'
 
 /**
  * One line for an operator whose server could not read its catalog at start: which variable to

@@ -6,7 +6,7 @@ import {parseArgs} from 'node:util'
 import {encodeSignatureHeader, SIGNATURE_HEADER_NAME} from '@sanity/webhook'
 import {loadConfig} from './config.ts'
 import {WEBHOOK_PATH} from './webhooks/sanity-webhook.ts'
-import {errorMessage} from './error-message.ts'
+import {errorMessage} from './errors.ts'
 
 const USAGE =
   'usage: npm run webhook:send -- DOCUMENT_ID [--type episode|meetup|voice|podcastSettings] [--deleted] [--url URL]'

@@ -1,5 +1,5 @@
 import {z} from 'zod'
-import {errorMessage} from '../error-message.ts'
+import {errorMessage} from '../errors.ts'
 
 const documentSchema = z.looseObject({_id: z.string().min(1), _type: z.string().min(1)})
 

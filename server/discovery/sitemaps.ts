@@ -5,7 +5,7 @@ import type {SiteDocument} from '../snapshot/site-documents-on-first-use.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
 import {firstForbiddenCharacter} from '../api/v1/xml-text.ts'
 import {strongEtag} from '../snapshot/representation.ts'
-import {errorMessage} from '../error-message.ts'
+import {errorMessage} from '../errors.ts'
 import {MEDIA_TYPES} from '../media-types.ts'
 
 const MAX_URLS = 50_000 // per sitemap file, as the sitemaps protocol allows

@@ -1,5 +1,6 @@
 import {z} from 'zod'
-import {callPurgeApi, inBatches, PurgeFailure, type PurgeAdapter} from './purge-adapter.ts'
+import {callPurgeApi, inBatches, type PurgeAdapter} from './purge-adapter.ts'
+import {PurgeFailure} from '../errors.ts'
 
 /** Cloudflare takes at most 100 tags per purge call. */
 const CLOUDFLARE_TAGS_PER_CALL = 100

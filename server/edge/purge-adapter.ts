@@ -1,24 +1,10 @@
 import {callService, succeeded, type CallBounds, type ServiceAnswer, type ServiceRequest} from '../http/service-call.ts'
-import {errorMessage} from '../error-message.ts'
+import {PurgeFailure, errorMessage} from '../errors.ts'
 
 /** One CDN's purge API: purges every object carrying any of `keys`, or throws a `PurgeFailure`. */
 export interface PurgeAdapter {
   readonly provider: string
   purge(keys: readonly string[]): Promise<void>
-}
-
-/** A purge the CDN did not confirm. `retryAfterMs` is the CDN's own wish (429, 503 with Retry-After). */
-export class PurgeFailure extends Error {
-  readonly retryAfterMs: number | undefined
-  /** A refusal that retrying cannot fix (a bad token, an unknown zone): dead-lettered at once. */
-  readonly permanent: boolean
-
-  constructor(message: string, options: {retryAfterMs?: number; permanent?: boolean; cause?: unknown} = {}) {
-    super(message, {cause: options.cause})
-    this.name = 'PurgeFailure'
-    this.retryAfterMs = options.retryAfterMs
-    this.permanent = options.permanent ?? false
-  }
 }
 
 /** RFC 9110 Retry-After: delay-seconds or an HTTP date. */

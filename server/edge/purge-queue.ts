@@ -3,9 +3,9 @@ import {mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync}
 import {join} from 'node:path'
 import type {Logger} from 'pino'
 import {z} from 'zod'
-import {PurgeFailure, type PurgeAdapter} from './purge-adapter.ts'
+import {type PurgeAdapter} from './purge-adapter.ts'
 import {GLOBAL_KEY} from '../snapshot/surrogate-keys.ts'
-import {errorMessage} from '../error-message.ts'
+import {PurgeFailure, errorMessage} from '../errors.ts'
 
 const QUEUE_FILE = 'purge-queue.json'
 const MAX_DEAD_LETTERS = 20

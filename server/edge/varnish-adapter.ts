@@ -1,4 +1,5 @@
-import {callPurgeApi, PurgeFailure, type PurgeAdapter} from './purge-adapter.ts'
+import {callPurgeApi, type PurgeAdapter} from './purge-adapter.ts'
+import {PurgeFailure} from '../errors.ts'
 
 export const PURGE_KEYS_HEADER = 'xkey-purge'
 export const PURGE_TOKEN_HEADER = 'purge-token'

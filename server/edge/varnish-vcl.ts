@@ -1,6 +1,6 @@
 import {isIPv4, isIPv6} from 'node:net'
 import {PURGE_KEYS_HEADER, PURGE_TOKEN_HEADER} from './varnish-adapter.ts'
-import {errorMessage} from '../error-message.ts'
+import {errorMessage} from '../errors.ts'
 
 export interface VarnishBackend {
   host: string

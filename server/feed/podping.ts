@@ -10,7 +10,7 @@ import {callService, type ServiceAnswer, type ServiceRequest} from '../http/serv
 import {callWithRetries} from '../http/service-retry.ts'
 import {SERVER_VERSION} from '../version.ts'
 import type {FeedPinger} from './websub.ts'
-import {errorMessage} from '../error-message.ts'
+import {errorMessage} from '../errors.ts'
 
 /** podping.cloud refuses a call without a User-Agent; this one names the service and its version. */
 const USER_AGENT = `podcast-catalog-api/${SERVER_VERSION} (Podping publisher)`

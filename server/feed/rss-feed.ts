@@ -9,7 +9,7 @@ import {firstForbiddenCharacter} from '../api/v1/xml-text.ts'
 import {podcastGuidOf} from './podcast-guid.ts'
 import {channelSpellings, channelTagsOf} from './channel-tags.ts'
 import {SETTINGS_MISSING, type PodcastChannel} from '../api/v1/podcast-settings.ts'
-import {errorMessage} from '../error-message.ts'
+import {errorMessage} from '../errors.ts'
 
 export const FEED_PATH = '/feed.xml'
 

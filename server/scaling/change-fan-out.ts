@@ -1,7 +1,7 @@
 import {z} from 'zod'
 import {COLLECTION_NAMES} from '../api/v1/links.ts'
 import type {ContentChange} from '../content/content-change.ts'
-import {errorMessage} from '../error-message.ts'
+import {errorMessage} from '../errors.ts'
 
 /** The two pub/sub calls the fan-out makes; a Redis client fits. */
 interface PubSub {

@@ -1,6 +1,7 @@
 import type {Snapshot} from './snapshot.ts'
-import {BuildHeld, type SnapshotBuilder} from './store.ts'
+import {type SnapshotBuilder} from './store.ts'
 import type {Clock} from '../clock.ts'
+import {BuildHeld} from '../errors.ts'
 
 export interface MassDeletionGuardOptions {
   clock: Clock

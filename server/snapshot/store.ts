@@ -3,7 +3,7 @@ import type {CollectionName} from '../api/v1/links.ts'
 import type {DocumentChange} from '../content/content-change.ts'
 import type {Snapshot} from './snapshot.ts'
 import type {Clock} from '../clock.ts'
-import {errorMessage} from '../error-message.ts'
+import {BuildHeld, errorMessage} from '../errors.ts'
 
 /** What the next build must cover: everything, or only some documents. */
 export type PendingChange = {kind: 'all'} | {kind: 'documents'; documents: ReadonlyMap<string, CollectionName>}
@@ -27,11 +27,6 @@ export interface SnapshotBuilder<S = Snapshot> {
    * build in the background with it as `previous`, retried on failure like any other build.
    */
   restore?: () => Promise<Restored<S>>
-}
-
-/** A build that a check refused rather than one that failed (the mass-deletion guard's hold). */
-export class BuildHeld extends Error {
-  override name = 'BuildHeld'
 }
 
 export interface BuildOutcome {

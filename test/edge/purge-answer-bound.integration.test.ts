@@ -6,9 +6,10 @@ import {createServer, type Server, type ServerResponse} from 'node:http'
 import {afterEach, beforeEach, expect, it} from 'vitest'
 import {cloudflareAdapter} from '../../server/edge/cloudflare-adapter.ts'
 import {fastlyAdapter} from '../../server/edge/fastly-adapter.ts'
-import {PurgeFailure, type PurgeAdapter} from '../../server/edge/purge-adapter.ts'
+import {type PurgeAdapter} from '../../server/edge/purge-adapter.ts'
 import {varnishAdapter} from '../../server/edge/varnish-adapter.ts'
 import {answerHugely, type HugeAnswer} from '../helpers/huge-answer.ts'
+import {PurgeFailure} from '../../server/errors.ts'
 
 const MB = 1024 * 1024
 // How long the stand-in waits to see its connection dropped: only a client that never drops it runs this long.

@@ -8,10 +8,11 @@ import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import {cloudflareAdapter} from '../../server/edge/cloudflare-adapter.ts'
 import {createEdgePurging} from '../../server/edge/edge-purging.ts'
 import {fastlyAdapter} from '../../server/edge/fastly-adapter.ts'
-import {PurgeFailure, type PurgeAdapter} from '../../server/edge/purge-adapter.ts'
+import {type PurgeAdapter} from '../../server/edge/purge-adapter.ts'
 import {PurgeQueue} from '../../server/edge/purge-queue.ts'
 import {loadConfig} from '../../server/config.ts'
 import {startTestServer} from '../../support/server.ts'
+import {PurgeFailure} from '../../server/errors.ts'
 
 interface Recorded {
   method: string

@@ -6,9 +6,10 @@ import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import type {SanityDocument} from '../../server/content/ndjson.ts'
 import {catalogSnapshotBuilder} from '../../server/catalog-builder.ts'
 import {guardMassDeletion} from '../../server/snapshot/mass-deletion-guard.ts'
-import {BuildHeld, type SnapshotBuilder} from '../../server/snapshot/store.ts'
+import {type SnapshotBuilder} from '../../server/snapshot/store.ts'
 import type {Snapshot} from '../../server/snapshot/snapshot.ts'
 import {episode, meetup, voice} from '../fixtures/documents.ts'
+import {BuildHeld} from '../../server/errors.ts'
 
 const ALL = {kind: 'all'} as const
 const CONFIRM_MS = 60_000

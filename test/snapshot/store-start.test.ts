@@ -1,7 +1,8 @@
 // The store's start from a saved snapshot: what the first read is asked, how a failed one is
 // reported, the first read's state after later builds, and a store closed before its first read.
 import {describe, expect, it} from 'vitest'
-import {BuildHeld, createSnapshotStore, type PendingChange, type Restored} from '../../server/snapshot/store.ts'
+import {createSnapshotStore, type PendingChange, type Restored} from '../../server/snapshot/store.ts'
+import {BuildHeld} from '../../server/errors.ts'
 
 interface Snapshot {
   version: string

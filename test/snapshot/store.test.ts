@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import {BuildHeld, createSnapshotStore, type PendingChange, type SnapshotBuilder} from '../../server/snapshot/store.ts'
+import {createSnapshotStore, type PendingChange, type SnapshotBuilder} from '../../server/snapshot/store.ts'
+import {BuildHeld} from '../../server/errors.ts'
 
 interface PendingBuild {
   change: PendingChange

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {errorMessage} from '../server/error-message.ts'
+import {errorMessage} from '../server/errors.ts'
 
 describe('errorMessage', () => {
   it("reads an Error's message", () => {
