@@ -86,6 +86,9 @@ function rssItemOf(
       ],
       ...(episode.transcript ? {transcripts: [transcriptOf(episode.transcript, episode.language)]} : {}),
       ...(episode.chapters_url ? {chapters: {url: episode.chapters_url, type: MEDIA_TYPES.chapters}} : {}),
+      // The Podcasting 2.0 numbers beside the iTunes ones, for the apps that read only the namespace.
+      ...(episode.season === null ? {} : {season: {number: episode.season}}),
+      ...(episode.episode_number === null ? {} : {episode: {number: episode.episode_number}}),
     },
   }
 }

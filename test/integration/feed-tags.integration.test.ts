@@ -145,6 +145,19 @@ describe('items', () => {
     expect(unnumbered.every((item) => item.itunes?.title === undefined)).toBe(true)
   })
 
+  it('carry podcast:episode and podcast:season beside the iTunes numbers, as both parsers read them', async () => {
+    const {feedsmith, partytime} = await feedOf(plain)
+    const numbered = feedsmith.items?.filter((item) => item.itunes?.episode !== undefined) ?? []
+    expect(numbered.length).toBeGreaterThan(10)
+    for (const item of feedsmith.items ?? []) {
+      expect(item.podcast?.episode?.number, item.title).toBe(item.itunes?.episode)
+      expect(item.podcast?.season?.number, item.title).toBe(item.itunes?.season)
+    }
+    expect(feedsmith.items?.some((item) => item.podcast?.season !== undefined)).toBe(true)
+    const read = partytime?.items.filter((item) => item.podcastEpisode !== undefined) ?? []
+    expect(read.map((item) => item.podcastEpisode?.number)).toEqual(numbered.map((item) => item.itunes?.episode))
+  })
+
   it('serve a trailer numbered 0 with no itunes:episode, and its VTT transcript as Hebrew captions', async () => {
     const {partytime} = await feedOf(tagged)
     const trailer = partytime?.items.find((item) => item.guid === TRAILER_ID)
