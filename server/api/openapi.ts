@@ -131,6 +131,7 @@ const problem = (description: string, headers?: z.ZodObject) => ({
 })
 
 const retryAfter = z.object({'retry-after': z.int().meta({description: 'Seconds to wait.'})})
+const readOnly = problem('Only GET and HEAD are allowed.', z.object({allow: z.literal('GET, HEAD')}))
 
 /** `GET /events`: a server-sent event stream, not a document (server/http/event-streams.ts). */
 const eventsOperation = {
@@ -168,7 +169,7 @@ const eventsOperation = {
           },
         },
       },
-      405: problem('Only GET and HEAD are allowed.', z.object({allow: z.literal('GET, HEAD')})),
+      405: readOnly,
       429: problem('This client address holds its share of the streams already.', retryAfter),
       503: problem('The server holds as many streams as it may; retry later.', retryAfter),
     },
@@ -226,15 +227,12 @@ function operation(options: {
             ? 'No item has this slug. Re-read the list; slugs change only when content is renamed.'
             : 'No such path.',
         ),
-        405: problem('Only GET and HEAD are allowed.', z.object({allow: z.literal('GET, HEAD')})),
+        405: readOnly,
         410: problem(
           `${options.gone ?? ''}v1 has passed its \`Sunset\` date; the \`Link\` header names the successor version.`,
           z.object({link: z.string()}),
         ),
-        429: problem(
-          'Rate limit exceeded.',
-          z.object({'retry-after': z.int().meta({description: 'Seconds to wait.'})}),
-        ),
+        429: problem('Rate limit exceeded.', retryAfter),
         500: problem('Origin or CDN fault; the payload is static, so retrying with backoff is safe.'),
       },
     },

@@ -9,7 +9,8 @@ import type {Snapshot} from '../snapshot/snapshot.ts'
 // The portal's examples: each operation's example URL, the bytes this snapshot serves there, its
 // try-it button and code samples, and the event stream's example (a stream has no try-it).
 
-const code = (text: string) => `<code>${escape(text)}</code>`
+/** Text as inline code, escaped: the portal's and its examples'. */
+export const code = (text: string) => `<code>${escape(text)}</code>`
 
 // An OpenAPI path (`/episodes/{slug}.json`) and a list path relative to the API prefix.
 const CHAPTERS_OPERATION_PATH = '/episodes/{slug}/chapters.json'

@@ -9,6 +9,7 @@ import type {ToolDefinition} from '../mcp/tools.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
 import {
   CHANGES_OPERATION_PATH,
+  code,
   EVENTS_OPERATION_PATH,
   eventsExample,
   examplePath,
@@ -21,7 +22,6 @@ import {
 // to this origin), its API reference rendered from the same OpenAPI document that is served, with
 // examples taken from the snapshot it is built with.
 
-const code = (text: string) => `<code>${escape(text)}</code>`
 /** Backticks in OpenAPI descriptions become <code>. */
 const prose = (text: string | undefined) => escape(text ?? '').replace(/`([^`]+)`/g, '<code>$1</code>')
 
