@@ -2,6 +2,7 @@
 // file, and @sanity/client against a local stand-in of the query API): time to the first 200,
 // peak RSS, publish-to-visible for an episode edit, a new episode and a voice edit (each announced
 // by a signed webhook on a settled server), a warm restart, and throughput for one item. Writes bench/results/scale.md.
+import {catalogVersionAt} from '../support/catalog-version.ts'
 import {readFile} from 'node:fs'
 import {mkdtemp, readFile as readFileAsync, rename, rm, writeFile} from 'node:fs/promises'
 import {cpus, tmpdir} from 'node:os'
@@ -120,12 +121,6 @@ async function throughput(server: ServerProcess, path: string): Promise<number> 
       `${path}: ${result.non2xx} answers other than 2xx and ${result.errors} errors in the throughput run`,
     )
   return result.requests.average
-}
-
-const catalogVersion = async (server: ServerProcess) => {
-  const response = await fetch(`${server.baseUrl}/api/v1/index.json`)
-  await response.arrayBuffer()
-  return response.headers.get('catalog-version') ?? ''
 }
 
 /** One search's answer time: the first one makes the catalog's index. */
@@ -335,7 +330,7 @@ try {
         const warmRss = await peakRssMiB(server)
         // After the peak is read: the search index is made on demand, and is measured apart.
         const firstSearch = await timedSearch(server, 'ריאקט')
-        const token = await catalogVersion(server)
+        const token = await catalogVersionAt(server.baseUrl)
         const searchTitle = `חיפוש ${size}`
         const searchAfterEdit = await publishToVisible(
           server,

@@ -3,6 +3,7 @@
 // with Last-Event-ID (collapsed, or a reset), the per-client share and the global bound (X-Forwarded-For
 // from a trusted loopback proxy names the clients) and a heartbeat. A stalled reader and close()
 // are in test/http/event-streams.test.ts, without sockets.
+import {catalogVersionAt} from '../../support/catalog-version.ts'
 import {rm} from 'node:fs/promises'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {copySampleDataset, retitleEpisode} from '../helpers/dataset-file.ts'
@@ -35,11 +36,7 @@ afterAll(async () => {
 
 const listen = (headers: Record<string, string> = {}, base = origin.baseUrl) => listenToEvents(base, headers)
 
-const version = async () => {
-  const response = await fetch(`${origin.baseUrl}/api/v1/index.json`)
-  await response.arrayBuffer()
-  return response.headers.get('catalog-version') ?? ''
-}
+const version = () => catalogVersionAt(origin.baseUrl)
 
 describe('GET /api/v1/events', () => {
   it('sends one event per served version, and a resumed client what it missed, collapsed', async () => {

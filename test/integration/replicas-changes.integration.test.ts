@@ -2,6 +2,7 @@
 // (Debian's redis-server) on loopback, both reading a local stand-in for Sanity's query API, as
 // replicas behind a load balancer would. A webhook reaches one replica; the other hears of it, and
 // tells its own event streams and MCP listeners.
+import {catalogVersionAt} from '../../support/catalog-version.ts'
 import {readFile} from 'node:fs/promises'
 import {Client, StreamableHTTPClientTransport} from '@modelcontextprotocol/client'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -48,11 +49,7 @@ const titleOn = async (replica: MainProcess) =>
   z
     .object({data: z.object({title: z.string()})})
     .parse(await (await fetch(`${replica.baseUrl}/api/v1/episodes/${SLUG}.json`)).json()).data.title
-const versionOf = async (replica: MainProcess) => {
-  const response = await fetch(`${replica.baseUrl}/api/v1/index.json`)
-  await response.arrayBuffer()
-  return response.headers.get('catalog-version') ?? ''
-}
+const versionOf = (replica: MainProcess) => catalogVersionAt(replica.baseUrl)
 const changesSince = async (replica: MainProcess, token: string) => {
   const response = await fetch(`${replica.baseUrl}/api/v1/changes.json?since=${token}`)
   const body: unknown = await response.json()
