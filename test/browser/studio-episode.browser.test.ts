@@ -142,7 +142,11 @@ describe('an editor makes an episode in the Studio, from its audio to its releas
     // The editor's own file, through the audio field's file input (the one taking Apple's types).
     await page.locator('input[type="file"][accept^="audio/mpeg"]').setInputFiles(mp3, {timeout: 60_000})
     // The duration field is filled from the file, and the length and type the feed encloses are shown.
-    await expect.poll(() => page.locator('#duration').inputValue(), {timeout: 60_000}).toBe(String(TONE_SECONDS))
+    // A reading that gave up says why, so a failure here names it instead of an empty field.
+    const unread = page.getByTestId('audio-file-unread')
+    const durationOrWhyNot = async () =>
+      (await unread.isVisible()) ? `unread: ${await unread.innerText()}` : page.locator('#duration').inputValue()
+    await expect.poll(durationOrWhyNot, {timeout: 60_000}).toBe(String(TONE_SECONDS))
     const facts = page.getByTestId('audio-file-facts')
     await expect
       .poll(async () => ((await facts.isVisible()) ? await facts.innerText() : ''), {timeout: 60_000})
