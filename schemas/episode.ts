@@ -11,6 +11,7 @@ import {
   REQUIRED,
 } from '../plugin/validation.ts'
 import {checkChapters, checkChapterTime, checkChapterTitle} from '../plugin/chapters.ts'
+import {checkTranscript} from '../plugin/transcript.ts'
 import {checkDurationAgainstFile, checkHasAudio} from '../plugin/audio-checks.ts'
 import {releaseTimeField, releaseTimePreview} from './release-time.ts'
 import {
@@ -226,6 +227,41 @@ export const episodeType = defineType({
       options: {accept: '.vtt,.srt,text/vtt,application/x-subrip'},
     }),
     fetchedUrlField('transcriptUrl', 'תמלול (קישור ל-VTT או SRT)'),
+    defineField({
+      name: 'transcript',
+      title: 'תמלול',
+      type: 'array',
+      description:
+        'מה שנאמר בפרק, שורה אחר שורה עם זמן ודובר. השרת מגיש אותו כ-VTT, SRT ו-JSON, ומחליף את הקישור החיצוני שלמעלה.',
+      of: [
+        defineArrayMember({
+          type: 'object',
+          name: 'transcriptCue',
+          title: 'שורת תמלול',
+          fields: [
+            defineField({
+              name: 'start',
+              title: 'התחלה (שניות)',
+              type: 'number',
+              validation: (rule) => rule.required().min(0),
+            }),
+            defineField({
+              name: 'end',
+              title: 'סוף (שניות)',
+              type: 'number',
+              validation: (rule) => rule.required().min(0),
+            }),
+            defineField({name: 'speaker', title: 'דובר', type: 'reference', to: [{type: 'voice'}]}),
+            // A speaker the file names who is no voice in the catalog, kept as the editor confirmed it.
+            defineField({name: 'speakerName', title: 'שם הדובר (כשאינו קול בקטלוג)', type: 'string'}),
+            hebrewText('text', 'טקסט', {rows: 2}),
+          ],
+          preview: {select: {title: 'text', subtitle: 'speakerName'}},
+        }),
+      ],
+      validation: (rule) =>
+        rule.custom((value: unknown[] | undefined, context) => checkTranscript(value, context.document?.['duration'])),
+    }),
     videoIdField({required: false}),
     urlField('podcastDirectoryUrl', 'קישור בספריית פודקאסטים'),
     defineField({
