@@ -6,6 +6,8 @@ export const MEDIA_TYPES = {
   json: 'application/json; charset=utf-8',
   problem: 'application/problem+json; charset=utf-8',
   chapters: 'application/json+chapters',
+  vtt: 'text/vtt; charset=utf-8',
+  srt: 'application/srt; charset=utf-8',
   feed: 'application/rss+xml; charset=utf-8',
   xml: 'application/xml; charset=utf-8',
   html: 'text/html; charset=utf-8',

@@ -10,7 +10,7 @@ const published = `!(_id in path("drafts.**")) && !(_id in path("versions.**"))`
 
 const personRefs = `{"slug": slug.current, _updatedAt}`
 
-// Chapters that are not a list pass as they are, for the mapper to report rather than GROQ to drop;
+// Chapters (and transcripts) that are not a list pass as they are, for the mapper to report rather than GROQ to drop;
 // each chapter image says whether its asset exists, since the image URL is built from the reference alone.
 const episodeProjection = `{
   _id,
@@ -35,6 +35,10 @@ const episodeProjection = `{
   "transcript": select(
     defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},
     defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}
+  ),
+  "transcript_cues": select(
+    defined(count(transcript)) => transcript[]{start, end, "speaker": coalesce(speaker->name, speakerName), text},
+    transcript
   ),
   "video_id": videoId,
   "podcast_directory_url": podcastDirectoryUrl,

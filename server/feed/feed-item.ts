@@ -84,7 +84,9 @@ function rssItemOf(
         ...context.hosts.map((host) => personOf(host.value, 'host')),
         ...guests.map((guest) => personOf(guest.value, 'guest')),
       ],
-      ...(episode.transcript ? {transcripts: [transcriptOf(episode.transcript, episode.language)]} : {}),
+      ...(episode.transcripts.length > 0
+        ? {transcripts: episode.transcripts.map((transcript) => transcriptOf(transcript, episode.language))}
+        : {}),
       ...(episode.chapters_url ? {chapters: {url: episode.chapters_url, type: MEDIA_TYPES.chapters}} : {}),
       // The Podcasting 2.0 numbers beside the iTunes ones, for the apps that read only the namespace.
       ...(episode.season === null ? {} : {season: {number: episode.season}}),
@@ -94,10 +96,10 @@ function rssItemOf(
 }
 
 /**
- * `podcast:transcript` in the episode's language; a WebVTT file is timed text that apps can show as
- * captions, which `rel="captions"` tells them.
+ * One `podcast:transcript` per format, WebVTT first (the item lists them so), in the episode's
+ * language; a WebVTT file is timed text that apps can show as captions, which `rel="captions"` tells them.
  */
-function transcriptOf(transcript: NonNullable<Episode['transcript']>, language: string) {
+function transcriptOf(transcript: Episode['transcripts'][number], language: string) {
   return {
     url: transcript.url,
     type: transcript.mime_type,

@@ -7,9 +7,6 @@ import {ChunkedBody, type Body} from '../snapshot/chunked-body.ts'
 // is ignored (14.2: a server MAY ignore it), so several ranges, an invalid one (last before
 // first) or a malformed one get the whole 200. No multipart/byteranges, and nothing is merged.
 
-/** The header a representation carries to take range requests: its bytes are served in parts. */
-export const ACCEPT_RANGES = {'Accept-Ranges': 'bytes'} as const
-
 type RangeAnswer =
   {readonly status: 200} | {readonly status: 206; readonly start: number; readonly end: number} | {readonly status: 416}
 

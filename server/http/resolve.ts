@@ -4,12 +4,14 @@ import type {Representation} from '../snapshot/representation.ts'
 import {SLUG_MAX_LENGTH, SLUG_PATTERN} from '../api/v1/contract.ts'
 import {parseSearchRequest} from '../api/v1/search.ts'
 import {parseChangesRequest} from '../api/v1/changes.ts'
+import {isTranscriptExtension} from '../api/v1/transcript.ts'
 import {API_V1_PREFIX, COLLECTION_PATTERN, isCollectionName, type CollectionName} from '../api/v1/links.ts'
 
 const SANDBOX_PREFIX = '/sandbox'
 export const LIST_PATH = new RegExp(`^/(${COLLECTION_PATTERN})\\.json$`)
 export const ITEM_PATH = new RegExp(`^/(${COLLECTION_PATTERN})/([^/]*)\\.json$`)
 export const CHAPTERS_PATH = /^\/episodes\/([^/]*)\/chapters\.json$/
+export const TRANSCRIPT_PATH = /^\/episodes\/([^/]*)\/transcript\.(vtt|srt|json)$/
 const DOCUMENT_PATHS = new Set(['/index.json', '/all.json'])
 const SEARCH_PATH = '/search.json'
 const CHANGES_PATH = '/changes.json'
@@ -46,6 +48,7 @@ export function resolveCatalogPath(snapshot: Snapshot, publicBaseUrl: string, pa
       : {found: false, names: true, status: 410, detail: page.detail}
   }
   if (catalogPath.endsWith('/chapters.json')) return resolveChapters(snapshot, publicBaseUrl, catalogPath)
+  if (catalogPath.includes('/transcript.')) return resolveTranscript(snapshot, publicBaseUrl, catalogPath)
   const {collection, itemCollection, slug} = splitCatalogPath(catalogPath)
   if (isCollectionName(collection)) {
     const parsed = parsePageRequest(query === '' ? undefined : new URLSearchParams(query))
@@ -74,10 +77,29 @@ export function resolveCatalogPath(snapshot: Snapshot, publicBaseUrl: string, pa
 function resolveChapters(snapshot: Snapshot, publicBaseUrl: string, catalogPath: string): Resolution {
   const slug = CHAPTERS_PATH.exec(catalogPath)?.[1]
   if (slug === undefined) return {found: false, names: false, status: 404, detail: unknownApiPathDetail(publicBaseUrl)}
-  const representation = snapshot.chapters(slug)
+  return episodeDocument(snapshot, publicBaseUrl, slug, snapshot.chapters(slug), 'chapters: its chapters_url is null')
+}
+
+/** An episode's transcript in one format: a 404 names the episode when it holds no transcript of its own. */
+function resolveTranscript(snapshot: Snapshot, publicBaseUrl: string, catalogPath: string): Resolution {
+  const [, slug, extension] = TRANSCRIPT_PATH.exec(catalogPath) ?? []
+  if (slug === undefined || !isTranscriptExtension(extension))
+    return {found: false, names: false, status: 404, detail: unknownApiPathDetail(publicBaseUrl)}
+  const why =
+    'transcript this API serves: its transcript_revision is null (its transcript, if any, is the external file it links)'
+  return episodeDocument(snapshot, publicBaseUrl, slug, snapshot.transcript(slug, extension), why)
+}
+
+function episodeDocument(
+  snapshot: Snapshot,
+  publicBaseUrl: string,
+  slug: string,
+  representation: Representation | undefined,
+  lacks: string,
+): Resolution {
   if (representation) return {found: true, representation}
   const detail = snapshot.item('episodes', slug)
-    ? `The episode "${slug}" has no chapters: its chapters_url is null. See ${publicBaseUrl}${API_V1_PREFIX}/episodes/${slug}.json.`
+    ? `The episode "${slug}" has no ${lacks}. See ${publicBaseUrl}${API_V1_PREFIX}/episodes/${slug}.json.`
     : isSlug(slug)
       ? missingItemDetail(publicBaseUrl, 'episodes', slug)
       : notASlugDetail(publicBaseUrl, 'episodes', slug)

@@ -1,5 +1,5 @@
 import {API_V1_PREFIX} from '../api/v1/links.ts'
-import {CHAPTERS_PATH, ITEM_PATH, LIST_PATH, withoutSandbox} from '../http/resolve.ts'
+import {CHAPTERS_PATH, ITEM_PATH, LIST_PATH, TRANSCRIPT_PATH, withoutSandbox} from '../http/resolve.ts'
 import {MCP_PATH} from '../mcp/http.ts'
 import {WEBHOOK_PATH} from '../webhooks/sanity-webhook.ts'
 
@@ -19,6 +19,8 @@ export function routeLabel(path: string, isKnownPath: (path: string) => boolean)
     const item = ITEM_PATH.exec(served)
     if (item?.[2]) return `${prefix}/${item[1]}/{slug}.json`
     if (CHAPTERS_PATH.test(served)) return `${prefix}/episodes/{slug}/chapters.json`
+    const transcript = TRANSCRIPT_PATH.exec(served)
+    if (transcript?.[2]) return `${prefix}/episodes/{slug}/transcript.${transcript[2]}`
     return `${prefix}/{unknown}`
   }
   if (FIXED_ROUTES.has(path) || isKnownPath(path)) return path

@@ -3,6 +3,9 @@ import {ChunkedBody, type Body} from './chunked-body.ts'
 import {compress, CONTENT_CODINGS, type ContentCoding} from './compression.ts'
 import {MEDIA_TYPES} from '../media-types.ts'
 
+/** The header a representation carries to take range requests (http/byte-ranges.ts): its bytes are served in parts. */
+export const ACCEPT_RANGES = {'Accept-Ranges': 'bytes'} as const
+
 /** One encoding of a representation's bytes, with the ETag that names exactly those bytes. */
 export interface Variant<B extends Body = Body> {
   readonly coding: ContentCoding | 'identity'

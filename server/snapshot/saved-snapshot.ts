@@ -53,7 +53,7 @@ export interface SnapshotFile {
   save(snapshot: Snapshot, fingerprint: string): Promise<void>
 }
 
-const FORMAT = 5
+const FORMAT = 6
 /**
  * The fingerprint a snapshot from a per-document build is saved with: no source's fingerprint equals
  * it, so the start that restores it serves it and still reads the source in full behind it.
@@ -65,7 +65,9 @@ const WRITE_BLOCK_BYTES = 1 << 20
 const READ_BLOCK_BYTES = 1 << 20
 const NEWLINE = Buffer.from('\n')
 
-const recordSchema = z.tuple([z.string(), z.string(), z.string(), z.number()]) // document id, updatedAt, ETag, Last-Modified ms
+// document id, updatedAt, ETag, Last-Modified ms, and for an episode that holds a transcript, the
+// transcript's ETag: its bytes are the line after the item's.
+const recordSchema = z.tuple([z.string(), z.string(), z.string(), z.number()], z.string())
 const headerSchema = z.object({
   format: z.literal(FORMAT),
   key: z.string(),
@@ -86,7 +88,9 @@ const headerSchema = z.object({
   items: z.object({episodes: z.array(recordSchema), meetups: z.array(recordSchema), voices: z.array(recordSchema)}),
   podcast: mappedSettingsSchema.nullable(),
   /** Episodes held back until their release time: never served yet, so kept as values, not bytes. */
-  scheduled: z.array(z.object({documentId: z.string(), updatedAt: z.string(), value: episodeSchema})),
+  scheduled: z.array(
+    z.object({documentId: z.string(), updatedAt: z.string(), value: episodeSchema, transcript: z.string().optional()}),
+  ),
   /** The change feed's history up to this snapshot (change-history.ts), so its tokens outlive a restart. */
   history: z.unknown().optional(),
 })
@@ -141,17 +145,30 @@ export function openSnapshotFile(directory: string, settings: unknown, code: str
       const refused: RefusedItem[] = []
       let offset = 0
       const entries = <Item>(collection: CollectionName): CatalogEntry<Item>[] =>
-        header.items[collection].flatMap(([documentId, updatedAt, etag, lastModified]) => {
-          const end = bytes.indexOf(0x0a, offset)
-          if (end === -1) throw new Error(`${path} ends before its last item: it was cut short`)
-          // Items are views into the bytes after the header: the catalog is held once, as the server holds it.
-          const body = bytes.subarray(offset, end)
-          offset = end + 1
-          if (!intact && strongEtag(body) !== etag) {
+        header.items[collection].flatMap(([documentId, updatedAt, etag, lastModified, transcriptEtag]) => {
+          const line = () => {
+            const end = bytes.indexOf(0x0a, offset)
+            if (end === -1) throw new Error(`${path} ends before its last item: it was cut short`)
+            // Items are views into the bytes after the header: the catalog is held once, as the server holds it.
+            const viewed = bytes.subarray(offset, end)
+            offset = end + 1
+            return viewed
+          }
+          const body = line()
+          const transcript = transcriptEtag === undefined ? undefined : line()
+          const damaged =
+            !intact &&
+            (strongEtag(body) !== etag || (transcript !== undefined && strongEtag(transcript) !== transcriptEtag))
+          if (damaged) {
             refused.push({collection, documentId})
             return []
           }
-          const entry: CatalogEntry<Item> = Object.freeze({value: savedItem<Item>(body), updatedAt, documentId})
+          const entry: CatalogEntry<Item> = Object.freeze({
+            value: savedItem<Item>(body),
+            updatedAt,
+            documentId,
+            ...(transcript ? {transcript} : {}),
+          })
           items.set(entry, {body, etag, lastModified: new Date(lastModified)})
           return [entry]
         })
@@ -161,7 +178,9 @@ export function openSnapshotFile(directory: string, settings: unknown, code: str
         voices: entries<Voice>('voices'),
         problems: header.problems,
         podcast: header.podcast,
-        scheduled: header.scheduled.map((entry) => Object.freeze(entry)),
+        scheduled: header.scheduled.map(({transcript, ...entry}) =>
+          Object.freeze({...entry, ...(transcript === undefined ? {} : {transcript: Buffer.from(transcript, 'utf8')})}),
+        ),
       }
       if (offset !== bytes.length) throw new Error(`${path} holds more lines than its header lists`)
       // Most of the file damaged says the disk, not one item: nothing of it is trusted.
@@ -184,10 +203,16 @@ export function openSnapshotFile(directory: string, settings: unknown, code: str
         snapshot.catalog[collection].map((entry) => {
           const item = snapshot.item(collection, entry.value.slug)
           if (!item) throw new Error(`${collection}/${entry.value.slug} is in the catalog but not served`)
-          return {record: [entry.documentId, entry.updatedAt, item.etag, item.lastModified.getTime()], body: item.body}
+          const transcript = entry.transcript && bufferView(entry.transcript)
+          const record = [entry.documentId, entry.updatedAt, item.etag, item.lastModified.getTime()]
+          return transcript
+            ? {record: [...record, strongEtag(transcript)], bodies: [item.body, transcript]}
+            : {record, bodies: [item.body]}
         })
       const records = Object.fromEntries(COLLECTION_NAMES.map((collection) => [collection, record(collection)]))
-      const bodies = COLLECTION_NAMES.flatMap((collection) => (records[collection] ?? []).map((item) => item.body))
+      const bodies = COLLECTION_NAMES.flatMap((collection) =>
+        (records[collection] ?? []).flatMap((item) => item.bodies),
+      )
       const items = createHash('sha256')
       for (const body of bodies) items.update(body).update(NEWLINE)
       const header = JSON.stringify({
@@ -199,7 +224,10 @@ export function openSnapshotFile(directory: string, settings: unknown, code: str
         savedAt: snapshot.builtAt.getTime(),
         problems: snapshot.catalog.problems,
         podcast: snapshot.catalog.podcast,
-        scheduled: snapshot.catalog.scheduled ?? [],
+        scheduled: (snapshot.catalog.scheduled ?? []).map(({transcript, ...entry}) => ({
+          ...entry,
+          ...(transcript ? {transcript: bufferView(transcript).toString('utf8')} : {}),
+        })),
         history: snapshot.history,
         items: Object.fromEntries(
           COLLECTION_NAMES.map((collection) => [collection, (records[collection] ?? []).map((item) => item.record)]),
@@ -341,3 +369,5 @@ function savedItem<Item>(body: Buffer): Item {
   const {data}: {data: Item} = JSON.parse(body.toString('utf8'))
   return data
 }
+
+const bufferView = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)

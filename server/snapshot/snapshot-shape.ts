@@ -1,4 +1,5 @@
 // What a snapshot is to its readers: the interface every delivery reads, and what a build is given.
+import type {TranscriptExtension} from '../api/v1/transcript.ts'
 import type {Catalog, CatalogEntry} from '../api/v1/catalog.ts'
 import type {ChangesRequest} from '../api/v1/changes.ts'
 import type {CollectionName, Links} from '../api/v1/links.ts'
@@ -40,6 +41,8 @@ export interface Snapshot {
   item(collection: CollectionName, slug: string): Representation<Buffer> | undefined
   /** An episode's chapters in the Podcasting 2.0 JSON chapters format; undefined when it has none. */
   chapters(slug: string): Representation<Buffer> | undefined
+  /** An episode's transcript in one of its three formats (api/v1/transcript.ts); undefined when it holds none. */
+  transcript(slug: string, extension: TranscriptExtension): Representation<Buffer> | undefined
   /** A document outside `/api/v1`, by absolute path. */
   site(path: string): Representation | undefined
   readonly sitePaths: readonly string[]

@@ -15,10 +15,19 @@ import {nextRelease} from '../api/v1/scheduled.ts'
 import {buildServiceIndex} from '../api/v1/service-index.ts'
 import {chaptersDocument, chaptersPath} from '../api/v1/chapters.ts'
 import type {Episode} from '../api/v1/contract.ts'
+import {
+  cuesOf,
+  isTranscriptExtension,
+  TRANSCRIPT_FORMATS,
+  transcriptPath,
+  transcriptSrt,
+  transcriptVtt,
+  type TranscriptExtension,
+} from '../api/v1/transcript.ts'
 import {whileBuildingNow} from './heap-growth.ts'
 import {forEachConcurrently} from './compression.ts'
 import {ownedBytes} from './owned-bytes.ts'
-import {represent, type Representation} from './representation.ts'
+import {ACCEPT_RANGES, represent, type Representation} from './representation.ts'
 import type {ChunkedBody} from './chunked-body.ts'
 import {bulkBody, itemBody, itemJson, pageBody} from './list-bodies.ts'
 import {listsAfterEdit, listsOf, type CollectionLists, type EntryParts} from './collection-lists.ts'
@@ -57,6 +66,8 @@ const episodeOfItem = new WeakMap<Representation<Buffer>, CatalogEntry<Episode>>
 const ITEM_DOCUMENT_PATH = new RegExp(`^(${COLLECTION_PATTERN})/(.+)\\.json$`)
 /** `episodes/{slug}/chapters.json`: an episode's chapters document. */
 const CHAPTERS_DOCUMENT_PATH = /^episodes\/([^/]+)\/chapters\.json$/
+/** `episodes/{slug}/transcript.vtt` (or `.srt`, `.json`): an episode's transcript. */
+const TRANSCRIPT_DOCUMENT_PATH = /^episodes\/([^/]+)\/transcript\.(vtt|srt|json)$/
 
 const compressAll = (representation: Representation) => representation.precompress()
 
@@ -274,6 +285,25 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
     }
     return document
   }
+  // Made on first request into the bounded page cache, under the episode's item ETag (which names
+  // the transcript's revision), so snapshots share them and a crawl of every transcript cannot grow
+  // memory past the cache's bound. Served under the episode's own surrogate key, as its chapters are.
+  const transcript = (slug: string, extension: TranscriptExtension): Representation<Buffer> | undefined => {
+    const episodeItem = item('episodes', slug)
+    const bytes = episodeItem && episodeOfItem.get(episodeItem)?.transcript
+    if (!bytes) return undefined
+    const cacheKey = `transcript ${episodeItem.etag} ${extension}`
+    const cached = pageCache.get(cacheKey)
+    if (cached) return cached
+    const document = represent(transcriptBody(bytes, extension), () => episodeItem.lastModified, {
+      contentType: TRANSCRIPT_MEDIA_TYPES[extension],
+      variants: settings.caches.variants,
+      // A player that seeks asks for part of a long transcript.
+      headers: {...keying?.headersFor(itemKey('episodes', slug), listKey('episodes')), ...ACCEPT_RANGES},
+    })
+    pageCache.set(cacheKey, document)
+    return document
+  }
   const feed = settings.feed
   const site = siteDocumentsOnFirstUse({
     documents: () => settings.site?.(snapshot) ?? [],
@@ -296,17 +326,25 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
         'all.json',
         ...COLLECTION_NAMES.flatMap((name) => states[name].keys.map((key) => `${name}/${key[1]}.json`)),
         ...catalog.episodes.flatMap((entry) => (entry.value.chapters ? [chaptersPath(entry.value.slug)] : [])),
+        ...catalog.episodes.flatMap((entry) =>
+          entry.transcript
+            ? TRANSCRIPT_FORMATS.map((format) => transcriptPath(entry.value.slug, format.extension))
+            : [],
+        ),
       ]
     },
     representation(path: string) {
       if (path === 'all.json') return bulkDocument()
       const chaptersOf = CHAPTERS_DOCUMENT_PATH.exec(path)?.[1]
       if (chaptersOf !== undefined) return chapters(chaptersOf)
+      const [, transcriptOf, extension] = TRANSCRIPT_DOCUMENT_PATH.exec(path) ?? []
+      if (transcriptOf !== undefined && isTranscriptExtension(extension)) return transcript(transcriptOf, extension)
       const [, collection, slug] = ITEM_DOCUMENT_PATH.exec(path) ?? []
       return isCollectionName(collection) && slug ? item(collection, slug) : documents.get(path)
     },
     item,
     chapters,
+    transcript,
     site: (path: string) => site.get(path),
     get sitePaths() {
       return site.paths()
@@ -360,4 +398,17 @@ function latest(entries: readonly CatalogEntry<unknown>[]): Date | undefined {
 function historyOf(cell: {readonly value: ChangeHistory | undefined}): ChangeHistory {
   if (!cell.value) throw new Error('the history of a snapshot is read before buildSnapshot set it')
   return cell.value
+}
+
+const TRANSCRIPT_MEDIA_TYPES: Record<TranscriptExtension, string> = {
+  vtt: MEDIA_TYPES.vtt,
+  srt: MEDIA_TYPES.srt,
+  json: MEDIA_TYPES.json,
+}
+
+/** The JSON transcript is served as the catalog holds it; the other two are made from its cues. */
+function transcriptBody(bytes: Uint8Array, extension: TranscriptExtension): Buffer {
+  if (extension === 'json') return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const cues = cuesOf(bytes)
+  return Buffer.from(extension === 'vtt' ? transcriptVtt(cues) : transcriptSrt(cues), 'utf8')
 }

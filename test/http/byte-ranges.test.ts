@@ -1,7 +1,8 @@
 // The range of a body kept in chunks (the feed of a large catalog): the same bytes as the whole
 // body's; which range a request gets. No socket: the bodies and requests are made here.
 import {describe, expect, it} from 'vitest'
-import {ACCEPT_RANGES, answerRange, contentRange, sliceBody} from '../../server/http/byte-ranges.ts'
+import {answerRange, contentRange, sliceBody} from '../../server/http/byte-ranges.ts'
+import {ACCEPT_RANGES} from '../../server/snapshot/representation.ts'
 import {ChunkedBody} from '../../server/snapshot/chunked-body.ts'
 import {fakeRequest} from '../helpers/fake-response.ts'
 

@@ -1,7 +1,7 @@
 // If-Match and If-Unmodified-Since (RFC 9110 13.1.1, 13.1.4) as sendRepresentation evaluates
 // them, in 13.2.2's order, to responses that record what they are given: no socket.
 import {describe, expect, it} from 'vitest'
-import {ACCEPT_RANGES} from '../../server/http/byte-ranges.ts'
+import {ACCEPT_RANGES} from '../../server/snapshot/representation.ts'
 import {CACHE_CONTROL, sendRepresentation} from '../../server/http/representation-response.ts'
 import {represent, type Representation} from '../../server/snapshot/representation.ts'
 import {fakeRequest, fakeResponse} from '../helpers/fake-response.ts'

@@ -2,7 +2,7 @@
 // record what they are given: the exact head and bytes of a 206, a 416, and a Range left unread.
 import {gunzipSync} from 'node:zlib'
 import {describe, expect, it, vi} from 'vitest'
-import {ACCEPT_RANGES} from '../../server/http/byte-ranges.ts'
+import {ACCEPT_RANGES} from '../../server/snapshot/representation.ts'
 import {CACHE_CONTROL, sendRepresentation} from '../../server/http/representation-response.ts'
 import {ChunkedBody} from '../../server/snapshot/chunked-body.ts'
 import {represent, type Representation} from '../../server/snapshot/representation.ts'

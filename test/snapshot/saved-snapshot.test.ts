@@ -23,9 +23,14 @@ afterEach(() => rm(directory, {recursive: true, force: true}))
 interface Item {
   slug: string
   body: Buffer
+  transcript?: Buffer
 }
 
 const item = (slug: string, filler = ''): Item => ({slug, body: Buffer.from(JSON.stringify({data: {slug, filler}}))})
+const transcribed = (slug: string, filler: string, said: string): Item => ({
+  ...item(slug, filler),
+  transcript: Buffer.from(JSON.stringify({version: '1.0.0', segments: [{startTime: 0, endTime: 1, body: said}]})),
+})
 
 /** `etagOf` gives each item's ETag; by default a stand-in, as saving does not check it (loading a damaged file does). */
 function snapshotOf(
@@ -38,6 +43,7 @@ function snapshotOf(
       value: {slug: entry.slug},
       documentId: `${name}-${entry.slug}`,
       updatedAt: `2026-01-0${index + 1}T00:00:00Z`,
+      ...(entry.transcript ? {transcript: entry.transcript} : {}),
     }))
   const catalog = {
     episodes: entries('episodes'),
@@ -95,6 +101,26 @@ describe('a saved snapshot', () => {
     expect(await readdir(directory), 'no temporary file left').toEqual(['snapshot.ndjson'])
   })
 
+  it("keeps an episode's transcript on the line after its item, and gives it back", async () => {
+    const file = openSnapshotFile(directory, SETTINGS, CODE)
+    const said = transcribed('ep-2', 'עברית', 'מה שנאמר בפרק')
+    await file.save(snapshotOf({episodes: [item('ep-1'), said, item('ep-3')]}), 'f')
+    const lines = (await readFile(join(directory, 'snapshot.ndjson'), 'utf8')).split('\n')
+    expect(lines.slice(1)).toEqual([
+      item('ep-1').body.toString(),
+      said.body.toString(),
+      said.transcript?.toString(),
+      item('ep-3').body.toString(),
+      '',
+    ])
+    const saved = await file.load()
+    expect(saved?.catalog.episodes.map((entry) => entry.transcript?.toString())).toEqual([
+      undefined,
+      said.transcript?.toString(),
+      undefined,
+    ])
+  })
+
   it('lets the header go once read: its items are views into their own bytes, a header of several read blocks included', async () => {
     const file = openSnapshotFile(directory, SETTINGS, CODE)
     const episodes = [item('ep-1'), item('ep-2', 'עברית')]
@@ -120,7 +146,7 @@ describe('a saved snapshot', () => {
     const [digest, header = ''] = (lines[0] ?? '').split(/ (.*)/s)
     expect(digest).toBe(createHash('sha256').update(header).digest('base64url'))
     expect(JSON.parse(header)).toMatchObject({
-      format: 5,
+      format: 6,
       fingerprint: 'f',
       savedAt: Date.parse('2026-02-02T00:00:00Z'),
       items: {
@@ -247,6 +273,16 @@ describe('a damaged saved snapshot', () => {
   it('leaves out an item one byte of which changed, and keeps the others', async () => {
     const text = await saveThree()
     await writeFile(path(), text.replace('second', 'secoNd'))
+    await onlyYRefused()
+  })
+
+  it("leaves out an episode whose transcript's bytes changed, and keeps the others", async () => {
+    const withTranscript = [THREE[0] ?? item('x'), transcribed('y', 'second', 'נאמר'), THREE[2] ?? item('z')]
+    await openSnapshotFile(directory, SETTINGS, CODE).save(
+      snapshotOf({episodes: withTranscript, voices: [item('v')]}, {etagOf: (entry) => strongEtag(entry.body)}),
+      'f',
+    )
+    await writeFile(path(), (await readFile(path(), 'utf8')).replace('נאמר', 'נאמד'))
     await onlyYRefused()
   })
 

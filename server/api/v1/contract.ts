@@ -82,9 +82,27 @@ export const episodeSchema = z
           "The audio file as the podcast feed encloses it: an https URL in printable ASCII and one of Apple Podcasts' types; null while it has no exact size and type.",
       }),
     transcript: z
-      .strictObject({url: fetchedUrl, mime_type: z.enum(['text/vtt', 'application/x-subrip'])})
+      .strictObject({url: uri, mime_type: z.enum(['text/vtt', 'application/x-subrip'])})
       .nullable()
-      .meta({description: 'The transcript podcast apps fetch (https, printable ASCII).'}),
+      .meta({
+        description:
+          'The transcript podcast apps fetch: the WebVTT one this API serves when the episode holds its transcript, else the external file an editor linked (https in printable ASCII; another link is left out and reported).',
+      }),
+    transcripts: z
+      .array(
+        z.strictObject({
+          url: uri,
+          mime_type: z.enum(['text/vtt', 'application/srt', 'application/x-subrip', 'application/json']),
+        }),
+      )
+      .meta({
+        description:
+          'Every format of the transcript, as the feed lists them: WebVTT, SubRip and the Podcasting 2.0 JSON transcript when the episode holds its transcript (served at transcript.vtt, .srt and .json), else the one external file; empty without a transcript.',
+      }),
+    transcript_revision: z.string().nullable().meta({
+      description:
+        'Changes whenever what the served transcript says changes, so the item changes with it (its ETag, the change feed); null when the API serves no transcript of its own.',
+    }),
     artwork_url: fetchedUrl.nullable().meta({
       description:
         'Square artwork of 1400-3000 px for podcast apps, JPEG (a PNG upload stays PNG) with the matching extension; null when the cover image is smaller.',

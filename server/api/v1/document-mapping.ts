@@ -16,6 +16,8 @@ export interface CatalogEntry<Item> {
   /** Latest `_updatedAt` among the documents this item shows. */
   readonly updatedAt: string
   readonly documentId: string
+  /** An episode's transcript (the JSON transcript's bytes), served apart from its item and saved beside it. */
+  readonly transcript?: Uint8Array
 }
 
 const documentIdSchema = z.object({_id: z.string()})
@@ -71,7 +73,12 @@ export function mapDocument<Row, Item>(
   if (!item.success) return {ok: false, messages: describeIssues(item.error), issues: item.error.issues}
   return {
     ok: true,
-    entry: Object.freeze({value: item.data, updatedAt: mapped.updatedAt, documentId}),
+    entry: Object.freeze({
+      value: item.data,
+      updatedAt: mapped.updatedAt,
+      documentId,
+      ...(mapped.transcript ? {transcript: mapped.transcript} : {}),
+    }),
     warnings: [...cleaned.found.map(({path}) => cleanedField(path.join('.'))), ...mapped.warnings],
   }
 }

@@ -1,11 +1,19 @@
 import {z} from 'zod'
-import {ENCLOSURE_MIME_TYPES, episodeSchema, type Episode} from './contract.ts'
+import {ENCLOSURE_MIME_TYPES, episodeSchema, FETCHED_URL_PATTERN, type Episode} from './contract.ts'
 import {documentRowSchema, optional, personRowSchema} from './rows.ts'
 import {toPersonRefs, type Mapped, type MappingContext} from './person-ref.ts'
 import {podcastArtworkSide} from './artwork.ts'
 import type {Links} from './links.ts'
 import {chaptersPath, mapChapters} from './chapters.ts'
 import {releaseFieldsOf, releaseTimeRowSchema} from './release-time.ts'
+import {
+  checkedTranscript,
+  describeTranscriptFaults,
+  TRANSCRIPT_FORMATS,
+  transcriptBytes,
+  transcriptPath,
+  transcriptRevision,
+} from './transcript.ts'
 
 export const episodeRowSchema = documentRowSchema.extend({
   ...episodeSchema.pick({
@@ -36,6 +44,8 @@ export const episodeRowSchema = documentRowSchema.extend({
   podcast_directory_url: optional(z.string()),
   // Checked chapter by chapter in the mapper: a broken chapter leaves out the chapters, not the episode.
   chapters: z.unknown().optional(),
+  // Checked cue by cue in the mapper, the same way.
+  transcript_cues: z.unknown().optional(),
 })
 
 export type EpisodeRow = z.infer<typeof episodeRowSchema>
@@ -59,12 +69,59 @@ function episodeNumberOf(entered: number | null, slug: string): {number: number 
   return {number: number === 0 ? null : number, warnings: valid ? [] : [NOT_A_NUMBER]}
 }
 
-/** A transcript's type, from its file name: WebVTT or SubRip, the two formats podcast apps read. */
-function transcriptOf(url: string, name: string): Episode['transcript'] {
+/** A linked transcript's type, from its file name: WebVTT or SubRip, the two formats podcast apps read. */
+function linkedTranscript(url: string, name: string): Episode['transcript'] {
   const extension = /\.(vtt|srt)(?:[?#]|$)/i.exec(name)?.[1]?.toLowerCase()
   if (extension === 'vtt') return {url, mime_type: 'text/vtt'}
   if (extension === 'srt') return {url, mime_type: 'application/x-subrip'}
   return null
+}
+
+type TranscriptFields = Pick<Episode, 'transcript' | 'transcripts' | 'transcript_revision'>
+
+/**
+ * The transcript the episode holds, served in three formats, else the file an editor linked. Cues
+ * that break a rule leave out the held transcript (reported), never the episode: the link, if any, stays.
+ */
+function transcriptOf(
+  row: EpisodeRow,
+  links: Links,
+): {fields: TranscriptFields; bytes: Uint8Array | undefined; warnings: string[]} {
+  const linkedUrl = row.transcript?.url
+  const fetchable = linkedUrl !== undefined && FETCHED_URL_PATTERN.test(linkedUrl)
+  const linked =
+    row.transcript && fetchable ? linkedTranscript(row.transcript.url, row.transcript.name ?? linkedUrl) : null
+  const fallback = {transcript: linked, transcripts: linked ? [linked] : [], transcript_revision: null}
+  const linkWarnings =
+    linkedUrl !== undefined && !fetchable
+      ? [`transcript: left out "${linkedUrl}", not an https URL in printable ASCII that podcast apps can fetch`]
+      : []
+  const raw = row.transcript_cues
+  if (raw === null || raw === undefined || (Array.isArray(raw) && raw.length === 0))
+    return {fields: fallback, bytes: undefined, warnings: linkWarnings}
+  if (!Array.isArray(raw))
+    return {fields: fallback, bytes: undefined, warnings: [...linkWarnings, 'transcript: left out: not a list']}
+  const checked = checkedTranscript(raw, row.duration_seconds)
+  if (!checked.ok)
+    return {
+      fields: fallback,
+      bytes: undefined,
+      warnings: [...linkWarnings, `transcript: left out: ${describeTranscriptFaults(checked.faults)}`],
+    }
+  const bytes = transcriptBytes(checked.cues)
+  const transcripts = TRANSCRIPT_FORMATS.map((format) => ({
+    url: links.apiPath(transcriptPath(row.slug, format.extension)),
+    mime_type: format.mimeType,
+  }))
+  return {
+    fields: {
+      transcript: {url: links.apiPath(transcriptPath(row.slug, 'vtt')), mime_type: 'text/vtt'},
+      transcripts,
+      transcript_revision: transcriptRevision(bytes),
+    },
+    bytes,
+    warnings: [],
+  }
 }
 
 function artworkUrlOf(image: EpisodeRow['image'], links: Links): string | null {
@@ -77,6 +134,7 @@ export function mapEpisode(row: EpisodeRow, context: MappingContext): Mapped<Epi
   const guests = toPersonRefs('guests', row.guests, context, row._updatedAt)
   const episodeNumber = episodeNumberOf(row.episode_number, row.slug)
   const chapters = mapChapters(row.chapters, row.duration_seconds, links)
+  const transcript = transcriptOf(row, links)
   return {
     value: {
       slug: row.slug,
@@ -105,12 +163,13 @@ export function mapEpisode(row: EpisodeRow, context: MappingContext): Mapped<Epi
         row.audio?.length && row.audio.type
           ? {url: row.audio.url, length_bytes: row.audio.length, mime_type: row.audio.type}
           : null,
-      transcript: row.transcript && transcriptOf(row.transcript.url, row.transcript.name ?? row.transcript.url),
+      ...transcript.fields,
       artwork_url: artworkUrlOf(row.image, links),
       chapters: chapters.chapters,
       chapters_url: chapters.chapters && links.apiPath(chaptersPath(row.slug)),
     },
     updatedAt: guests.updatedAt,
-    warnings: [...guests.warnings, ...episodeNumber.warnings, ...chapters.warnings],
+    warnings: [...guests.warnings, ...episodeNumber.warnings, ...chapters.warnings, ...transcript.warnings],
+    ...(transcript.bytes ? {transcript: transcript.bytes} : {}),
   }
 }

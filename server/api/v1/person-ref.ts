@@ -17,6 +17,8 @@ export interface Mapped<Item> {
   /** Latest edit among the documents whose fields appear in this item. */
   updatedAt: string
   warnings: string[]
+  /** An episode's transcript as the catalog holds it (transcript.ts), served apart from the item. */
+  transcript?: Uint8Array
 }
 
 /** Builds PersonRefs, leaving out references to voices the catalog does not serve (and saying so). */

@@ -1,3 +1,5 @@
+import {sha256} from '@noble/hashes/sha2.js'
+import {bytesToHex} from '@noble/hashes/utils.js'
 import {z} from 'zod'
 import {firstForbiddenCharacter} from './xml-text.ts'
 
@@ -137,4 +139,72 @@ export function transcriptJson(cues: readonly TranscriptCue[]) {
       body: cue.text,
     })),
   }
+}
+
+/** The three formats served for a transcript held in the catalog, in the order the feed lists them. */
+export const TRANSCRIPT_FORMATS = [
+  {extension: 'vtt', mimeType: 'text/vtt'},
+  {extension: 'srt', mimeType: 'application/srt'},
+  {extension: 'json', mimeType: 'application/json'},
+] as const
+export type TranscriptExtension = (typeof TRANSCRIPT_FORMATS)[number]['extension']
+
+export const isTranscriptExtension = (value: string | undefined): value is TranscriptExtension =>
+  TRANSCRIPT_FORMATS.some((format) => format.extension === value)
+
+export const transcriptPath = (slug: string, extension: TranscriptExtension) =>
+  `episodes/${slug}/transcript.${extension}`
+
+/** The cues as the catalog holds them: the JSON transcript's UTF-8 bytes, off the JS heap on the server. */
+export const transcriptBytes = (cues: readonly TranscriptCue[]) => UTF8.encode(JSON.stringify(transcriptJson(cues)))
+
+/** Read back what `transcriptBytes` wrote (the server's own bytes, checked when they were made). */
+export function cuesOf(bytes: Uint8Array): TranscriptCue[] {
+  const {segments} = storedTranscriptSchema.parse(JSON.parse(new TextDecoder().decode(bytes)))
+  return segments.map((segment) => ({
+    start: segment.startTime,
+    end: segment.endTime,
+    speaker: segment.speaker ?? null,
+    text: segment.body,
+  }))
+}
+
+const storedTranscriptSchema = z.object({
+  segments: z.array(
+    z.object({speaker: z.string().optional(), startTime: z.number(), endTime: z.number(), body: z.string()}),
+  ),
+})
+
+/**
+ * Names this version of the transcript in the episode's item, so a change to what was said changes
+ * the item too: its ETag, the change feed and the edge purge all follow the item's bytes.
+ */
+export const transcriptRevision = (bytes: Uint8Array) => bytesToHex(sha256(bytes)).slice(0, 32)
+
+/** In one line for `/status`: the first few faults, the rest counted. */
+export function describeTranscriptFaults(faults: readonly TranscriptFault[]): string {
+  const named = faults.slice(0, 3).map((fault) => {
+    const cue = 'index' in fault ? `cue ${fault.index + 1}: ` : ''
+    switch (fault.kind) {
+      case 'too-many':
+        return `${fault.count} cues, more than ${MAX_TRANSCRIPT_CUES}`
+      case 'too-large':
+        return `${fault.bytes} bytes of text, more than ${MAX_TRANSCRIPT_BYTES}`
+      case 'not-a-cue':
+        return `${cue}not a cue (start, end and text)`
+      case 'empty-text':
+        return `${cue}empty text`
+      case 'text-too-long':
+        return `${cue}${fault.length} characters, more than ${CUE_TEXT_MAX_CHARACTERS}`
+      case 'control-character':
+        return `${cue}a control character U+${fault.codePoint.toString(16).toUpperCase().padStart(4, '0')}`
+      case 'backwards':
+        return `${cue}ends at ${fault.end} s, not after its start at ${fault.start} s`
+      case 'overlap':
+        return `${cue}starts at ${fault.start} s, before the cue before it ends at ${fault.previousEnd} s`
+      case 'past-duration':
+        return `${cue}ends at ${fault.end} s, past the episode's ${fault.duration} s`
+    }
+  })
+  return faults.length > 3 ? `${named.join('; ')} and ${faults.length - 3} more` : named.join('; ')
 }

@@ -64,6 +64,8 @@ describe('mapCatalog', () => {
       explicit: false,
       audio: null,
       transcript: null,
+      transcripts: [],
+      transcript_revision: null,
       artwork_url: `https://cdn.sanity.io/images/proj/prod/0123456789abcdef0123456789abcdef01234567-3000x3000.jpg?w=3000&h=3000&fm=jpg&fit=crop`,
       chapters: null,
       chapters_url: null,
