@@ -15,3 +15,6 @@ export const MEDIA_TYPES = {
   markdown: 'text/markdown; charset=utf-8',
   eventStream: 'text/event-stream; charset=utf-8',
 } as const
+
+/** A transcript's three formats (api/v1/transcript.ts), by extension. */
+export const TRANSCRIPT_MEDIA_TYPES = {vtt: MEDIA_TYPES.vtt, srt: MEDIA_TYPES.srt, json: MEDIA_TYPES.json} as const

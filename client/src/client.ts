@@ -30,6 +30,9 @@ const PATHS = {
   listEpisodes: '/episodes.json',
   getEpisode: '/episodes/{slug}.json',
   getEpisodeChapters: '/episodes/{slug}/chapters.json',
+  getEpisodeTranscriptVtt: '/episodes/{slug}/transcript.vtt',
+  getEpisodeTranscriptSrt: '/episodes/{slug}/transcript.srt',
+  getEpisodeTranscriptJson: '/episodes/{slug}/transcript.json',
   listMeetups: '/meetups.json',
   getMeetup: '/meetups/{slug}.json',
   listVoices: '/voices.json',
@@ -65,6 +68,12 @@ export function createCatalogClient(options: CatalogClientOptions) {
     getVoice: async (slug: string) => (await http.get<OkBody<'getVoice'>>(urlOf('getVoice', slug))).data,
     /** The episode's chapters (Podcasting 2.0 JSON chapters); a 404 problem when it has none. */
     getEpisodeChapters: (slug: string) => http.get<OkBody<'getEpisodeChapters'>>(urlOf('getEpisodeChapters', slug)),
+    /** The episode's transcript as timed segments (the Podcasting 2.0 JSON transcript); a 404 problem when it holds none. */
+    getEpisodeTranscript: (slug: string) =>
+      http.get<OkBody<'getEpisodeTranscriptJson'>>(urlOf('getEpisodeTranscriptJson', slug)),
+    /** Where a player or a `<track>` element reads the transcript as WebVTT (captions) or SubRip. */
+    transcriptUrl: (slug: string, format: 'vtt' | 'srt') =>
+      urlOf(format === 'vtt' ? 'getEpisodeTranscriptVtt' : 'getEpisodeTranscriptSrt', slug),
     /** Every episode, newest first, page after page. */
     listEpisodes: (list: ListOptions = {}) => itemsOf<Episode>(http, urlOf('listEpisodes', undefined, list)),
     listMeetups: (list: ListOptions = {}) => itemsOf<Meetup>(http, urlOf('listMeetups', undefined, list)),

@@ -82,6 +82,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/episodes/{slug}/transcript.vtt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an episode's transcript as WebVTT with `<v Speaker>` voice spans
+         * @description The transcript the episode holds, as WebVTT with `<v Speaker>` voice spans (`text/vtt`), made from the same cues as its other two formats and listed in its `transcripts` and its feed item's `podcast:transcript`. 404 when its `transcript_revision` is null (no transcript, or only an external link). HEAD is accepted too.
+         */
+        get: operations["getEpisodeTranscriptVtt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/episodes/{slug}/transcript.srt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an episode's transcript as SubRip, each speaker as a `Name: ` prefix
+         * @description The transcript the episode holds, as SubRip, each speaker as a `Name: ` prefix (`application/srt`), made from the same cues as its other two formats and listed in its `transcripts` and its feed item's `podcast:transcript`. 404 when its `transcript_revision` is null (no transcript, or only an external link). HEAD is accepted too.
+         */
+        get: operations["getEpisodeTranscriptSrt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/episodes/{slug}/transcript.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an episode's transcript as the Podcasting 2.0 JSON transcript
+         * @description The transcript the episode holds, as the Podcasting 2.0 JSON transcript (`application/json`), made from the same cues as its other two formats and listed in its `transcripts` and its feed item's `podcast:transcript`. 404 when its `transcript_revision` is null (no transcript, or only an external link). HEAD is accepted too.
+         */
+        get: operations["getEpisodeTranscriptJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/meetups.json": {
         parameters: {
             query?: never;
@@ -328,12 +388,22 @@ export interface components {
                 /** @enum {string} */
                 mime_type: "audio/mpeg" | "audio/x-m4a" | "audio/mp4" | "video/mp4" | "video/quicktime" | "video/x-m4v";
             } | null;
-            /** @description The transcript podcast apps fetch (https, printable ASCII). */
+            /** @description The transcript podcast apps fetch: the WebVTT one this API serves when the episode holds its transcript, else the external file an editor linked (https in printable ASCII; another link is left out and reported). */
             transcript: {
+                /** Format: uri */
                 url: string;
                 /** @enum {string} */
                 mime_type: "text/vtt" | "application/x-subrip";
             } | null;
+            /** @description Every format of the transcript, as the feed lists them: WebVTT, SubRip and the Podcasting 2.0 JSON transcript when the episode holds its transcript (served at transcript.vtt, .srt and .json), else the one external file; empty without a transcript. */
+            transcripts: {
+                /** Format: uri */
+                url: string;
+                /** @enum {string} */
+                mime_type: "text/vtt" | "application/srt" | "application/x-subrip" | "application/json";
+            }[];
+            /** @description Changes whenever what the served transcript says changes, so the item changes with it (its ETag, the change feed); null when the API serves no transcript of its own. */
+            transcript_revision: string | null;
             /** @description Square artwork of 1400-3000 px for podcast apps, JPEG (a PNG upload stays PNG) with the matching extension; null when the cover image is smaller. */
             artwork_url: string | null;
             /** @description Chapters, strictly ascending from 0 and within the duration; null when the episode has none (or its list breaks those rules, which is reported as a document problem). */
@@ -385,6 +455,19 @@ export interface components {
                 title: string;
                 img?: string;
                 url?: string;
+            }[];
+        };
+        /** @description An episode's transcript in the Podcasting 2.0 JSON transcript format, served as application/json. */
+        TranscriptDocument: {
+            /** @constant */
+            version: "1.0.0";
+            segments: {
+                /** @description Who speaks; absent when the cue names no one. */
+                speaker?: string;
+                /** @description Seconds from the start of the audio. */
+                startTime: number;
+                endTime: number;
+                body: string;
             }[];
         };
         /** @description An internal meetup talk. */
@@ -1015,6 +1098,513 @@ export interface operations {
                     etag: string;
                     /** @description HTTP-date; moves only when the bytes change. */
                     "last-modified": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Origin or CDN fault; the payload is static, so retrying with backoff is safe. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getEpisodeTranscriptVtt: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier response (lists and `*` accepted; weak comparison). A match gives 304. */
+                "if-none-match"?: string;
+                /** @description An HTTP-date; used only without If-None-Match. */
+                "if-modified-since"?: string;
+                /** @description ETags (lists and `*` accepted; strong comparison, so a `W/` tag never matches). None matching gives 412 (RFC 9110 §13.1.1). */
+                "if-match"?: string;
+                /** @description An HTTP-date; used only without If-Match. A document modified since gives 412 (RFC 9110 §13.1.4); any other value is ignored. */
+                "if-unmodified-since"?: string;
+                /** @description One byte range (`bytes=0-1023`, `bytes=-500`): a 206 with that part. Several ranges, or a malformed one, get the whole 200. */
+                range?: string;
+                /** @description An ETag or HTTP-date: the range is served only if it still holds. */
+                "if-range"?: string;
+            };
+            path: {
+                /** @description The `slug` value returned by the matching list endpoint. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Strong validator derived from the bytes. */
+                    etag: string;
+                    /** @description HTTP-date; moves only when the bytes change. */
+                    "last-modified": string;
+                    "cache-control": string;
+                    "ratelimit-policy"?: string;
+                    /** @description Remaining quota, `"<name>";r=<remaining>;t=<reset seconds>`. */
+                    ratelimit?: string;
+                    /** @description Bodies are pre-compressed in br and gzip; each coding has its own ETag (the identity ETag with `-br` or `-gzip` before the closing quote). */
+                    vary: "Accept-Encoding";
+                    /** @description Only once v1 is deprecated: `@<unix seconds>` of the announcement (RFC 9745). */
+                    deprecation?: string;
+                    /** @description Only once v1 is deprecated: HTTP-date after which v1 answers 410 (RFC 8594), at least 6 months after the deprecation. */
+                    sunset?: string;
+                    /** @description Only once v1 is deprecated: `<successor>; rel="successor-version"` (RFC 8288). */
+                    link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/vtt": string;
+                };
+            };
+            /** @description Partial Content: the one byte range asked for. */
+            206: {
+                headers: {
+                    /** @description Strong validator derived from the bytes. */
+                    etag: string;
+                    /** @description HTTP-date; moves only when the bytes change. */
+                    "last-modified": string;
+                    "cache-control": string;
+                    "ratelimit-policy"?: string;
+                    /** @description Remaining quota, `"<name>";r=<remaining>;t=<reset seconds>`. */
+                    ratelimit?: string;
+                    /** @description Bodies are pre-compressed in br and gzip; each coding has its own ETag (the identity ETag with `-br` or `-gzip` before the closing quote). */
+                    vary: "Accept-Encoding";
+                    /** @description Only once v1 is deprecated: `@<unix seconds>` of the announcement (RFC 9745). */
+                    deprecation?: string;
+                    /** @description Only once v1 is deprecated: HTTP-date after which v1 answers 410 (RFC 8594), at least 6 months after the deprecation. */
+                    sunset?: string;
+                    /** @description Only once v1 is deprecated: `<successor>; rel="successor-version"` (RFC 8288). */
+                    link?: string;
+                    /** @description `bytes first-last/length`. */
+                    "content-range": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/vtt": string;
+                };
+            };
+            /** @description Not Modified: the validators you sent match. */
+            304: {
+                headers: {
+                    /** @description Strong validator derived from the bytes. */
+                    etag: string;
+                    /** @description HTTP-date; moves only when the bytes change. */
+                    "last-modified": string;
+                    "cache-control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A malformed URL. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No item has this slug. Re-read the list; slugs change only when content is renamed. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only GET and HEAD are allowed. */
+            405: {
+                headers: {
+                    allow: "GET, HEAD";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description v1 has passed its `Sunset` date; the `Link` header names the successor version. */
+            410: {
+                headers: {
+                    link: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition Failed: If-Match or If-Unmodified-Since does not hold. No body; evaluated before If-None-Match, as RFC 9110 §13.2.2 orders them. */
+            412: {
+                headers: {
+                    /** @description Strong validator derived from the bytes. */
+                    etag: string;
+                    /** @description HTTP-date; moves only when the bytes change. */
+                    "last-modified": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Range Not Satisfiable: the range starts past the end. */
+            416: {
+                headers: {
+                    /** @description `bytes *\/length`. */
+                    "content-range": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Origin or CDN fault; the payload is static, so retrying with backoff is safe. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getEpisodeTranscriptSrt: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier response (lists and `*` accepted; weak comparison). A match gives 304. */
+                "if-none-match"?: string;
+                /** @description An HTTP-date; used only without If-None-Match. */
+                "if-modified-since"?: string;
+                /** @description ETags (lists and `*` accepted; strong comparison, so a `W/` tag never matches). None matching gives 412 (RFC 9110 §13.1.1). */
+                "if-match"?: string;
+                /** @description An HTTP-date; used only without If-Match. A document modified since gives 412 (RFC 9110 §13.1.4); any other value is ignored. */
+                "if-unmodified-since"?: string;
+                /** @description One byte range (`bytes=0-1023`, `bytes=-500`): a 206 with that part. Several ranges, or a malformed one, get the whole 200. */
+                range?: string;
+                /** @description An ETag or HTTP-date: the range is served only if it still holds. */
+                "if-range"?: string;
+            };
+            path: {
+                /** @description The `slug` value returned by the matching list endpoint. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Strong validator derived from the bytes. */
+                    etag: string;
+                    /** @description HTTP-date; moves only when the bytes change. */
+                    "last-modified": string;
+                    "cache-control": string;
+                    "ratelimit-policy"?: string;
+                    /** @description Remaining quota, `"<name>";r=<remaining>;t=<reset seconds>`. */
+                    ratelimit?: string;
+                    /** @description Bodies are pre-compressed in br and gzip; each coding has its own ETag (the identity ETag with `-br` or `-gzip` before the closing quote). */
+                    vary: "Accept-Encoding";
+                    /** @description Only once v1 is deprecated: `@<unix seconds>` of the announcement (RFC 9745). */
+                    deprecation?: string;
+                    /** @description Only once v1 is deprecated: HTTP-date after which v1 answers 410 (RFC 8594), at least 6 months after the deprecation. */
+                    sunset?: string;
+                    /** @description Only once v1 is deprecated: `<successor>; rel="successor-version"` (RFC 8288). */
+                    link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/srt": string;
+                };
+            };
+            /** @description Partial Content: the one byte range asked for. */
+            206: {
+                headers: {
+                    /** @description Strong validator derived from the bytes. */
+                    etag: string;
+                    /** @description HTTP-date; moves only when the bytes change. */
+                    "last-modified": string;
+                    "cache-control": string;
+                    "ratelimit-policy"?: string;
+                    /** @description Remaining quota, `"<name>";r=<remaining>;t=<reset seconds>`. */
+                    ratelimit?: string;
+                    /** @description Bodies are pre-compressed in br and gzip; each coding has its own ETag (the identity ETag with `-br` or `-gzip` before the closing quote). */
+                    vary: "Accept-Encoding";
+                    /** @description Only once v1 is deprecated: `@<unix seconds>` of the announcement (RFC 9745). */
+                    deprecation?: string;
+                    /** @description Only once v1 is deprecated: HTTP-date after which v1 answers 410 (RFC 8594), at least 6 months after the deprecation. */
+                    sunset?: string;
+                    /** @description Only once v1 is deprecated: `<successor>; rel="successor-version"` (RFC 8288). */
+                    link?: string;
+                    /** @description `bytes first-last/length`. */
+                    "content-range": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/srt": string;
+                };
+            };
+            /** @description Not Modified: the validators you sent match. */
+            304: {
+                headers: {
+                    /** @description Strong validator derived from the bytes. */
+                    etag: string;
+                    /** @description HTTP-date; moves only when the bytes change. */
+                    "last-modified": string;
+                    "cache-control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A malformed URL. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No item has this slug. Re-read the list; slugs change only when content is renamed. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only GET and HEAD are allowed. */
+            405: {
+                headers: {
+                    allow: "GET, HEAD";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description v1 has passed its `Sunset` date; the `Link` header names the successor version. */
+            410: {
+                headers: {
+                    link: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition Failed: If-Match or If-Unmodified-Since does not hold. No body; evaluated before If-None-Match, as RFC 9110 §13.2.2 orders them. */
+            412: {
+                headers: {
+                    /** @description Strong validator derived from the bytes. */
+                    etag: string;
+                    /** @description HTTP-date; moves only when the bytes change. */
+                    "last-modified": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Range Not Satisfiable: the range starts past the end. */
+            416: {
+                headers: {
+                    /** @description `bytes *\/length`. */
+                    "content-range": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Origin or CDN fault; the payload is static, so retrying with backoff is safe. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getEpisodeTranscriptJson: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier response (lists and `*` accepted; weak comparison). A match gives 304. */
+                "if-none-match"?: string;
+                /** @description An HTTP-date; used only without If-None-Match. */
+                "if-modified-since"?: string;
+                /** @description ETags (lists and `*` accepted; strong comparison, so a `W/` tag never matches). None matching gives 412 (RFC 9110 §13.1.1). */
+                "if-match"?: string;
+                /** @description An HTTP-date; used only without If-Match. A document modified since gives 412 (RFC 9110 §13.1.4); any other value is ignored. */
+                "if-unmodified-since"?: string;
+                /** @description One byte range (`bytes=0-1023`, `bytes=-500`): a 206 with that part. Several ranges, or a malformed one, get the whole 200. */
+                range?: string;
+                /** @description An ETag or HTTP-date: the range is served only if it still holds. */
+                "if-range"?: string;
+            };
+            path: {
+                /** @description The `slug` value returned by the matching list endpoint. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Strong validator derived from the bytes. */
+                    etag: string;
+                    /** @description HTTP-date; moves only when the bytes change. */
+                    "last-modified": string;
+                    "cache-control": string;
+                    "ratelimit-policy"?: string;
+                    /** @description Remaining quota, `"<name>";r=<remaining>;t=<reset seconds>`. */
+                    ratelimit?: string;
+                    /** @description Bodies are pre-compressed in br and gzip; each coding has its own ETag (the identity ETag with `-br` or `-gzip` before the closing quote). */
+                    vary: "Accept-Encoding";
+                    /** @description Only once v1 is deprecated: `@<unix seconds>` of the announcement (RFC 9745). */
+                    deprecation?: string;
+                    /** @description Only once v1 is deprecated: HTTP-date after which v1 answers 410 (RFC 8594), at least 6 months after the deprecation. */
+                    sunset?: string;
+                    /** @description Only once v1 is deprecated: `<successor>; rel="successor-version"` (RFC 8288). */
+                    link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranscriptDocument"];
+                };
+            };
+            /** @description Partial Content: the one byte range asked for. */
+            206: {
+                headers: {
+                    /** @description Strong validator derived from the bytes. */
+                    etag: string;
+                    /** @description HTTP-date; moves only when the bytes change. */
+                    "last-modified": string;
+                    "cache-control": string;
+                    "ratelimit-policy"?: string;
+                    /** @description Remaining quota, `"<name>";r=<remaining>;t=<reset seconds>`. */
+                    ratelimit?: string;
+                    /** @description Bodies are pre-compressed in br and gzip; each coding has its own ETag (the identity ETag with `-br` or `-gzip` before the closing quote). */
+                    vary: "Accept-Encoding";
+                    /** @description Only once v1 is deprecated: `@<unix seconds>` of the announcement (RFC 9745). */
+                    deprecation?: string;
+                    /** @description Only once v1 is deprecated: HTTP-date after which v1 answers 410 (RFC 8594), at least 6 months after the deprecation. */
+                    sunset?: string;
+                    /** @description Only once v1 is deprecated: `<successor>; rel="successor-version"` (RFC 8288). */
+                    link?: string;
+                    /** @description `bytes first-last/length`. */
+                    "content-range": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Not Modified: the validators you sent match. */
+            304: {
+                headers: {
+                    /** @description Strong validator derived from the bytes. */
+                    etag: string;
+                    /** @description HTTP-date; moves only when the bytes change. */
+                    "last-modified": string;
+                    "cache-control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A malformed URL. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No item has this slug. Re-read the list; slugs change only when content is renamed. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only GET and HEAD are allowed. */
+            405: {
+                headers: {
+                    allow: "GET, HEAD";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description v1 has passed its `Sunset` date; the `Link` header names the successor version. */
+            410: {
+                headers: {
+                    link: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition Failed: If-Match or If-Unmodified-Since does not hold. No body; evaluated before If-None-Match, as RFC 9110 §13.2.2 orders them. */
+            412: {
+                headers: {
+                    /** @description Strong validator derived from the bytes. */
+                    etag: string;
+                    /** @description HTTP-date; moves only when the bytes change. */
+                    "last-modified": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Range Not Satisfiable: the range starts past the end. */
+            416: {
+                headers: {
+                    /** @description `bytes *\/length`. */
+                    "content-range": string;
                     [name: string]: unknown;
                 };
                 content?: never;

@@ -3,6 +3,7 @@ import {createDocument} from 'zod-openapi'
 import {DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT} from './v1/contract.ts'
 import {API_V1_PREFIX} from './v1/links.ts'
 import {chaptersDocumentSchema} from './v1/chapters.ts'
+import {TRANSCRIPT_FORMATS, transcriptDocumentSchema, type TranscriptExtension} from './v1/transcript.ts'
 import {CHANGES_DEFAULT_LIMIT, CHANGES_MAX_LIMIT, changesEnvelope} from './v1/changes.ts'
 import {DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, SEARCH_QUERY_MAX_LENGTH, searchEnvelope} from './v1/search.ts'
 import {
@@ -100,6 +101,17 @@ const conditionalHeaders = z.object({
 })
 
 const rateLimitPolicy = z.string().meta({description: 'Rate limit policy, `"<name>";q=<quota>;w=<window seconds>`.'})
+const rangeHeaders = z.object({
+  range: z.string().optional().meta({
+    description:
+      'One byte range (`bytes=0-1023`, `bytes=-500`): a 206 with that part. Several ranges, or a malformed one, get the whole 200.',
+  }),
+  'if-range': z
+    .string()
+    .optional()
+    .meta({description: 'An ETag or HTTP-date: the range is served only if it still holds.'}),
+})
+
 const successHeaders = z.object({
   etag: z.string().meta({description: 'Strong validator derived from the bytes.'}),
   'last-modified': z.string().meta({description: 'HTTP-date; moves only when the bytes change.'}),
@@ -176,6 +188,17 @@ const eventsOperation = {
   },
 }
 
+const TRANSCRIPT_OPERATIONS: Record<TranscriptExtension, string> = {
+  vtt: 'getEpisodeTranscriptVtt',
+  srt: 'getEpisodeTranscriptSrt',
+  json: 'getEpisodeTranscriptJson',
+}
+const TRANSCRIPT_FORMAT_NAMES: Record<TranscriptExtension, string> = {
+  vtt: 'WebVTT with `<v Speaker>` voice spans',
+  srt: 'SubRip, each speaker as a `Name: ` prefix',
+  json: 'the Podcasting 2.0 JSON transcript',
+}
+
 function operation(options: {
   operationId: string
   summary: string
@@ -189,6 +212,8 @@ function operation(options: {
   /** What a 410 means here besides v1's sunset. */
   gone?: string
   mediaType?: string
+  /** Takes a `Range` of one byte range (RFC 9110 §14): a 206 with that part, a 416 past the end. */
+  ranges?: boolean
 }) {
   const query = options.page ? pageParameters : options.query?.parameters
   return {
@@ -201,7 +226,7 @@ function operation(options: {
       requestParams: {
         ...(options.path ? {path: slugParameter} : {}),
         ...(query ? {query} : {}),
-        header: conditionalHeaders,
+        header: options.ranges ? conditionalHeaders.extend(rangeHeaders.shape) : conditionalHeaders,
       },
       responses: {
         200: {
@@ -209,6 +234,21 @@ function operation(options: {
           headers: successHeaders,
           content: {[options.mediaType ?? 'application/json']: {schema: options.schema}},
         },
+        ...(options.ranges
+          ? {
+              206: {
+                description: 'Partial Content: the one byte range asked for.',
+                headers: successHeaders.extend({
+                  'content-range': z.string().meta({description: '`bytes first-last/length`.'}),
+                }),
+                content: {[options.mediaType ?? 'application/json']: {schema: z.string()}},
+              },
+              416: {
+                description: 'Range Not Satisfiable: the range starts past the end.',
+                headers: z.object({'content-range': z.string().meta({description: '`bytes */length`.'})}),
+              },
+            }
+          : {}),
         304: {
           description: 'Not Modified: the validators you sent match.',
           headers: successHeaders.pick({etag: true, 'last-modified': true, 'cache-control': true}),
@@ -308,6 +348,21 @@ export function buildOpenApiDocument(settings: OpenApiSettings) {
           path: true,
           mediaType: MEDIA_TYPES.chapters,
         }),
+        ...Object.fromEntries(
+          TRANSCRIPT_FORMATS.map((format) => [
+            `/episodes/{slug}/transcript.${format.extension}`,
+            operation({
+              operationId: TRANSCRIPT_OPERATIONS[format.extension],
+              summary: `Get an episode's transcript as ${TRANSCRIPT_FORMAT_NAMES[format.extension]}`,
+              description: `The transcript the episode holds, as ${TRANSCRIPT_FORMAT_NAMES[format.extension]} (\`${format.mimeType}\`), made from the same cues as its other two formats and listed in its \`transcripts\` and its feed item's \`podcast:transcript\`. 404 when its \`transcript_revision\` is null (no transcript, or only an external link).`,
+              tag: 'Episodes',
+              schema: format.extension === 'json' ? transcriptDocumentSchema : z.string(),
+              path: true,
+              mediaType: format.mimeType,
+              ranges: true,
+            }),
+          ]),
+        ),
         '/meetups.json': operation({
           operationId: 'listMeetups',
           summary: 'List meetup talks',

@@ -6,7 +6,8 @@ import {buildProblem, unknownPathDetail, type ProblemStatus} from '../http/probl
 import {CACHE_CONTROL} from '../http/representation-response.ts'
 import {EXPOSED_HEADERS, PREFLIGHT_HEADERS} from '../http/request-listener.ts'
 import {CURSOR_DIRECTORY, type StaticFile} from './static-files.ts'
-import {MEDIA_TYPES} from '../media-types.ts'
+import {MEDIA_TYPES, TRANSCRIPT_MEDIA_TYPES} from '../media-types.ts'
+import {TRANSCRIPT_FORMATS} from '../api/v1/transcript.ts'
 
 export interface NginxSettings {
   /** Absolute path of the export. */
@@ -176,7 +177,17 @@ ${success(api)}
 ${success(api)}
       try_files $uri =404;
     }
-    location ~ "^${API_V1_PREFIX}/(?:sandbox/)?(?:${COLLECTION_PATTERN})\\.json$" {
+${TRANSCRIPT_FORMATS.map(
+  (
+    format,
+  ) => `    location ~ "^${API_V1_PREFIX}/(?:sandbox/)?episodes/[a-z0-9-]{1,128}/transcript\\.${format.extension}$" {
+      types {}
+      default_type ${quoted(TRANSCRIPT_MEDIA_TYPES[format.extension])};
+${success(api)}
+      try_files $uri =404;
+    }
+`,
+).join('')}    location ~ "^${API_V1_PREFIX}/(?:sandbox/)?(?:${COLLECTION_PATTERN})\\.json$" {
       types {}
       default_type ${quoted(MEDIA_TYPES.json)};
 ${success(api)}

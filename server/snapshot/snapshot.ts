@@ -41,7 +41,7 @@ import {changedItems} from './changed-items.ts'
 import type {ChangesRequest} from '../api/v1/changes.ts'
 import type {SearchRequest} from '../api/v1/search.ts'
 import type {KnownItems, PageRequest, PageResult, Snapshot, SnapshotSettings} from './snapshot-shape.ts'
-import {MEDIA_TYPES} from '../media-types.ts'
+import {MEDIA_TYPES, TRANSCRIPT_MEDIA_TYPES} from '../media-types.ts'
 export type {KnownItem, KnownItems, PageRequest, PageResult, Snapshot, SnapshotSettings} from './snapshot-shape.ts'
 
 /** What a snapshot knows about one collection; reused whole by the next snapshot when the collection did not change. */
@@ -398,12 +398,6 @@ function latest(entries: readonly CatalogEntry<unknown>[]): Date | undefined {
 function historyOf(cell: {readonly value: ChangeHistory | undefined}): ChangeHistory {
   if (!cell.value) throw new Error('the history of a snapshot is read before buildSnapshot set it')
   return cell.value
-}
-
-const TRANSCRIPT_MEDIA_TYPES: Record<TranscriptExtension, string> = {
-  vtt: MEDIA_TYPES.vtt,
-  srt: MEDIA_TYPES.srt,
-  json: MEDIA_TYPES.json,
 }
 
 /** The JSON transcript is served as the catalog holds it; the other two are made from its cues. */

@@ -67,6 +67,9 @@ describe('the OpenAPI document', () => {
       ['/episodes.json', 'listEpisodes', 'Episodes', false, true],
       ['/episodes/{slug}.json', 'getEpisode', 'Episodes', true, false],
       ['/episodes/{slug}/chapters.json', 'getEpisodeChapters', 'Episodes', true, false],
+      ['/episodes/{slug}/transcript.vtt', 'getEpisodeTranscriptVtt', 'Episodes', true, false],
+      ['/episodes/{slug}/transcript.srt', 'getEpisodeTranscriptSrt', 'Episodes', true, false],
+      ['/episodes/{slug}/transcript.json', 'getEpisodeTranscriptJson', 'Episodes', true, false],
       ['/meetups.json', 'listMeetups', 'Meetups', false, true],
       ['/meetups/{slug}.json', 'getMeetup', 'Meetups', true, false],
       ['/voices.json', 'listVoices', 'Voices', false, true],
@@ -99,9 +102,9 @@ describe('the OpenAPI document', () => {
     }
     // Headers whose value says it all, or whose description is the schema's own (ratelimit-policy).
     const selfExplained =
-      /\.responses\.((200|304)\.headers\.(cache-control|ratelimit-policy)|405\.headers\.allow|410\.headers\.link)$/
+      /\.responses\.((200|206|304)\.headers\.(cache-control|ratelimit-policy)|405\.headers\.allow|410\.headers\.link)$/
     expect(undescribed.filter((path) => !selfExplained.test(path))).toEqual([])
-    expect(Object.keys(document.paths ?? {}).length).toBe(12)
+    expect(Object.keys(document.paths ?? {}).length).toBe(15)
   })
 
   it('says HEAD is accepted, which operations page and which take a slug', () => {

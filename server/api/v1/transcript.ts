@@ -128,8 +128,26 @@ export function transcriptSrt(cues: readonly TranscriptCue[]): string {
   return `${blocks.join('\n\n')}\n`
 }
 
+/** The Podcasting 2.0 JSON transcript as this API writes it (podcast-namespace docs/examples/transcripts/transcripts.md). */
+export const transcriptDocumentSchema = z
+  .object({
+    version: z.literal(JSON_TRANSCRIPT_VERSION),
+    segments: z.array(
+      z.object({
+        speaker: z.string().optional().meta({description: 'Who speaks; absent when the cue names no one.'}),
+        startTime: z.number().nonnegative().meta({description: 'Seconds from the start of the audio.'}),
+        endTime: z.number().nonnegative(),
+        body: z.string(),
+      }),
+    ),
+  })
+  .meta({
+    id: 'TranscriptDocument',
+    description: "An episode's transcript in the Podcasting 2.0 JSON transcript format, served as application/json.",
+  })
+
 /** The Podcasting 2.0 JSON transcript. */
-export function transcriptJson(cues: readonly TranscriptCue[]) {
+export function transcriptJson(cues: readonly TranscriptCue[]): z.infer<typeof transcriptDocumentSchema> {
   return {
     version: JSON_TRANSCRIPT_VERSION,
     segments: cues.map((cue) => ({
@@ -160,7 +178,7 @@ export const transcriptBytes = (cues: readonly TranscriptCue[]) => UTF8.encode(J
 
 /** Read back what `transcriptBytes` wrote (the server's own bytes, checked when they were made). */
 export function cuesOf(bytes: Uint8Array): TranscriptCue[] {
-  const {segments} = storedTranscriptSchema.parse(JSON.parse(new TextDecoder().decode(bytes)))
+  const {segments} = transcriptDocumentSchema.parse(JSON.parse(new TextDecoder().decode(bytes)))
   return segments.map((segment) => ({
     start: segment.startTime,
     end: segment.endTime,
@@ -168,12 +186,6 @@ export function cuesOf(bytes: Uint8Array): TranscriptCue[] {
     text: segment.body,
   }))
 }
-
-const storedTranscriptSchema = z.object({
-  segments: z.array(
-    z.object({speaker: z.string().optional(), startTime: z.number(), endTime: z.number(), body: z.string()}),
-  ),
-})
 
 /**
  * Names this version of the transcript in the episode's item, so a change to what was said changes
