@@ -1,5 +1,10 @@
 import {parseText, parseVTTTimestamp, tokenizeVTTCue} from 'media-captions'
-import {MAX_TRANSCRIPT_CUES, transcriptFaults, type TranscriptFault} from '../server/api/v1/transcript.ts'
+import {
+  MAX_TRANSCRIPT_BYTES,
+  MAX_TRANSCRIPT_CUES,
+  transcriptFaults,
+  type TranscriptFault,
+} from '../server/api/v1/transcript.ts'
 import {codePointName, firstForbiddenCharacter} from '../server/api/v1/xml-text.ts'
 import {formatDuration} from './audio-checks.ts'
 import type {Verdict} from './validation.ts'
@@ -69,16 +74,12 @@ export function checkTranscript(cues: readonly unknown[] | undefined, duration: 
 }
 
 /**
- * The largest transcript file the Studio reads: the server's limit on a transcript's text
- * (MAX_TRANSCRIPT_BYTES in server/api/v1/transcript.ts, which the import test holds this to). A
- * larger file is refused before it is read or parsed.
+ * Why a file is refused by its size alone, or undefined when it may be read: the server's limit on
+ * a transcript's text is the file's, checked before a larger file is read or parsed.
  */
-export const TRANSCRIPT_FILE_MAX_BYTES = 2_000_000
-
-/** Why a file is refused by its size alone, or undefined when it may be read. */
 export function transcriptFileTooLarge(bytes: number): string | undefined {
-  if (bytes <= TRANSCRIPT_FILE_MAX_BYTES) return undefined
-  return `הקובץ גדול מדי: ${bytes.toLocaleString('he-IL')} בתים; קובץ תמלול הוא לכל היותר ${TRANSCRIPT_FILE_MAX_BYTES.toLocaleString('he-IL')} בתים (2MB).`
+  if (bytes <= MAX_TRANSCRIPT_BYTES) return undefined
+  return `הקובץ גדול מדי: ${bytes.toLocaleString('he-IL')} בתים; קובץ תמלול הוא לכל היותר ${MAX_TRANSCRIPT_BYTES.toLocaleString('he-IL')} בתים (2MB).`
 }
 
 /** A cue read from a file. The speaker is the name a WebVTT voice span (`<v Name>`) gives. */

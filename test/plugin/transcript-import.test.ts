@@ -2,13 +2,8 @@
 // by media-captions and judged by the server's rule, with Hebrew errors naming the file's line, and
 // the file's speakers matched to the episode's voices by name.
 import {describe, expect, it, vi} from 'vitest'
-import {transcriptFaults} from '../../server/api/v1/transcript.ts'
-import {
-  matchSpeakers,
-  studioTranscript,
-  TRANSCRIPT_FILE_MAX_BYTES,
-  transcriptFromText,
-} from '../../plugin/transcript.ts'
+import {MAX_TRANSCRIPT_BYTES} from '../../server/api/v1/transcript.ts'
+import {matchSpeakers, studioTranscript, transcriptFromText} from '../../plugin/transcript.ts'
 
 // Counts media-captions' parses, so a refusal can be seen to come before any.
 const parsing = vi.hoisted(() => ({calls: 0}))
@@ -149,27 +144,19 @@ describe('a bad file is refused, in Hebrew, naming the line', () => {
   })
 
   it('more than 2 MB, refused before media-captions parses it', async () => {
-    // Hebrew letters are two bytes each in UTF-8: 1,000,000 of them are the limit exactly.
+    // Hebrew letters are two bytes each in UTF-8: the file is 2,000,000 bytes exactly.
     const cue = '00:00:01.000 --> 00:00:02.000\n'
     const atLimit = vtt(cue + 'א'.repeat(1_000_000 - vtt(cue).length / 2))
-    expect(new TextEncoder().encode(atLimit).length).toBeLessThanOrEqual(TRANSCRIPT_FILE_MAX_BYTES)
+    expect(new TextEncoder().encode(atLimit).length).toBe(MAX_TRANSCRIPT_BYTES)
     const before = parsing.calls
     expect(await errorsOf(`${atLimit}\nב`)).toEqual([
       `הקובץ גדול מדי: ${new TextEncoder().encode(`${atLimit}\nב`).length.toLocaleString('he-IL')} בתים; קובץ תמלול הוא לכל היותר 2,000,000 בתים (2MB).`,
     ])
     expect(parsing.calls).toBe(before)
-    // One byte under, the file is read: it is then refused for its one cue's length, not its size.
+    // At the limit the file is read: it is then refused for its one cue's length, not its size.
     const read = await errorsOf(atLimit)
     expect(parsing.calls).toBe(before + 1)
     expect(read[0]).toMatch(/^הכתובית שבשורה 3 בקובץ: .* תווים; לכל היותר 1,000 בשורה\.$/)
-  })
-
-  it("the file's limit is the server's limit on a transcript's text", () => {
-    const textOf = (bytes: number) => [{start: 0, end: 1, text: 'x'.repeat(bytes)}]
-    const tooLarge = (bytes: number) =>
-      transcriptFaults(textOf(bytes), null).some((fault) => fault.kind === 'too-large')
-    expect(tooLarge(TRANSCRIPT_FILE_MAX_BYTES)).toBe(false)
-    expect(tooLarge(TRANSCRIPT_FILE_MAX_BYTES + 1)).toBe(true)
   })
 })
 

@@ -11,7 +11,7 @@ import {firstForbiddenCharacter} from './xml-text.ts'
 /** More cues than this is a mistake (or an attack): a two-hour episode has about 2,000. */
 export const MAX_TRANSCRIPT_CUES = 20_000
 /** An imported file's limit, and the limit of all cue texts together. */
-const MAX_TRANSCRIPT_BYTES = 2_000_000
+export const MAX_TRANSCRIPT_BYTES = 2_000_000
 /** A cue is a line or two of speech; apps show it on screen. */
 const CUE_TEXT_MAX_CHARACTERS = 1000
 
