@@ -9,7 +9,13 @@ import FlexSearch from 'flexsearch'
 import {termsOf} from '../server/snapshot/hebrew-analysis.ts'
 import {words} from '../server/snapshot/hebrew-text.ts'
 import {searchCatalog} from '../server/snapshot/search.ts'
-import {FIELD_BOOST, queryAnalyser, SEARCH_FIELDS, searchDocuments} from '../server/snapshot/search-documents.ts'
+import {
+  FIELD_BOOST,
+  fieldText,
+  queryAnalyser,
+  SEARCH_FIELDS,
+  searchDocuments,
+} from '../server/snapshot/search-documents.ts'
 import {catalogSnapshotBuilder} from '../server/catalog-builder.ts'
 
 const QUESTIONS: [question: string, wanted: string][] = [
@@ -60,7 +66,7 @@ const documents = searchDocuments(snapshot.catalog)
 const analyseQuery = queryAnalyser(documents.map((document) => document.tags))
 const fieldIndexes = SEARCH_FIELDS.map((field) => {
   const index = new FlexSearch.Index({tokenize: 'strict', encode: (text: string) => words(text).flatMap(termsOf)})
-  documents.forEach((document, position) => index.add(position, document[field]))
+  documents.forEach((document, position) => index.add(position, fieldText(document, field)))
   return {field, index}
 })
 let flexFirst = 0

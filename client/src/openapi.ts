@@ -583,6 +583,18 @@ export interface components {
             score: number;
             /** @description The words around where the item matches, as written in the catalog. */
             snippet: string;
+            /** @description Where the match is said in the episode's transcript, so a player can start there; null when the item's transcript does not match. */
+            cue: components["schemas"]["SearchCue"] | null;
+        };
+        /** @description The transcript cue a search hit matched. */
+        SearchCue: {
+            /** @description When the cue starts, in seconds from the start of the audio. */
+            start_seconds: number;
+            end_seconds: number;
+            /** @description Who says it; null when the cue names no one. */
+            speaker: string | null;
+            /** @description The words around the match in the cue, as said. */
+            text: string;
         };
         /** @description How many matched. A search has no cursor: ask for a larger `limit` (up to 50) or refine the query, since ranks shift whenever content is published. */
         SearchPagination: {

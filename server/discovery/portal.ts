@@ -5,7 +5,7 @@ import {DEFAULT_PAGE_LIMIT} from '../api/v1/contract.ts'
 import {PROBLEM_STATUSES, problemAnchor, problemTitle} from '../http/problem.ts'
 import {MAX_URL_LENGTH} from '../http/request-listener.ts'
 import {DEFAULT_LIMITS} from '../http/server.ts'
-import type {ToolDefinition} from '../mcp/tools.ts'
+import type {ToolDefinition} from '../mcp/tool-definition.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
 import {
   CHANGES_OPERATION_PATH,

@@ -1,4 +1,4 @@
-import type {ToolDefinition} from '../mcp/tools.ts'
+import type {ToolDefinition} from '../mcp/tool-definition.ts'
 
 export interface Skill {
   name: string

@@ -1,68 +1,18 @@
-import {type McpServer, type CallToolResult} from '@modelcontextprotocol/server'
-import {distance} from 'fastest-levenshtein'
 import {z} from 'zod'
 import {slugSchema, type Episode, type Meetup, type PersonRef, type Voice} from '../api/v1/contract.ts'
 import {decodeCursor, encodeCursor} from '../api/v1/cursor.ts'
 import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
 import type {CatalogEntry} from '../api/v1/catalog.ts'
 import {episodeOrder, meetupOrder, voiceOrder, type ListOrder} from '../api/v1/order.ts'
-import type {Snapshot} from '../snapshot/snapshot.ts'
 import {searchCatalog} from './search.ts'
+import {defineTool, notFound, ToolFailure, type ToolDefinition} from './tool-definition.ts'
+import {cuesOf, transcriptJson} from '../api/v1/transcript.ts'
 
 // The MCP tools: read-only, with zod input and output schemas. Every call reads the current
 // snapshot once, so tools and the HTTP API always answer from the same content. The definitions
 // are data, so the discovery documents list exactly what is registered.
 
-const READ_ONLY = {readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false} as const
 const MAX_LIST_LIMIT = 100
-
-export interface ToolDefinition {
-  name: string
-  title: string
-  description: string
-  inputSchema: z.ZodObject
-  /** Absent for the get_ tools: they return the API's own record, whose schema is in the OpenAPI document. */
-  outputSchema?: z.ZodObject
-  register(server: McpServer, snapshot: () => Snapshot): void
-}
-
-function defineTool<Input extends z.ZodObject, Output extends z.ZodObject>(
-  name: string,
-  config: {title: string; description: string; inputSchema: Input; outputSchema?: Output},
-  run: (input: z.infer<Input>, snapshot: Snapshot) => z.infer<Output> | ToolFailure,
-): ToolDefinition {
-  return {
-    name,
-    ...config,
-    register(server, snapshot) {
-      // Widened by assignment: the SDK types the callback from the schema, which it cannot do for a
-      // generic one, so the handler parses again (cheap) to get its typed input.
-      const inputSchema: z.ZodObject = config.inputSchema
-      const outputSchema: z.ZodObject | undefined = config.outputSchema
-      const annotations = {title: config.title, ...READ_ONLY}
-      const described = {
-        title: config.title,
-        description: config.description,
-        inputSchema,
-        annotations,
-        ...(outputSchema ? {outputSchema} : {}),
-      }
-      server.registerTool(name, described, (input): CallToolResult => {
-        const result = run(config.inputSchema.parse(input), snapshot())
-        if (result instanceof ToolFailure) return {isError: true, content: [{type: 'text', text: result.message}]}
-        return {content: [{type: 'text', text: JSON.stringify(result)}], structuredContent: result}
-      })
-    },
-  }
-}
-
-/** A failure the model can act on: returned as an `isError` result with text that says what to do. */
-class ToolFailure {
-  readonly message: string
-  constructor(message: string) {
-    this.message = message
-  }
-}
 
 const tagInput = z.string().max(64).optional().describe('A tag from list_tags, such as "react".')
 const voiceListInput = z.object({
@@ -111,6 +61,10 @@ const searchHitSchema = z.object({
   api_url: z.string(),
   score: z.number().describe('Relevance; results come highest first.'),
   snippet: z.string().describe('Where it matches.'),
+  cue: z
+    .object({start_seconds: z.number(), end_seconds: z.number(), speaker: z.string().nullable(), text: z.string()})
+    .nullable()
+    .describe('Where a transcript matches.'),
 })
 
 /** One page of a list tool's answer: the entries `keep` admits, in `order`, after the input's cursor. */
@@ -179,27 +133,6 @@ const summariseVoice = (voice: Voice): z.infer<typeof voiceSummary> => ({
 const hasPerson = (slug: string | undefined, people: readonly PersonRef[]) =>
   slug === undefined || people.some((person) => person.slug === slug)
 
-/** "No such slug", with the closest slugs that do exist. */
-function notFound(
-  collection: CollectionName,
-  slug: string,
-  entries: readonly CatalogEntry<{slug: string}>[],
-): ToolFailure {
-  const closest = entries
-    .map((entry) => entry.value.slug)
-    .map((candidate) => ({
-      candidate,
-      score: candidate.includes(slug) || slug.includes(candidate) ? 0 : distance(slug, candidate),
-    }))
-    .sort((a, b) => a.score - b.score)
-    .slice(0, 3)
-    .map(({candidate}) => `"${candidate}"`)
-  const hint = closest.length > 0 ? ` The closest slugs are ${closest.join(', ')}.` : ''
-  return new ToolFailure(
-    `No item in ${collection} has the slug "${slug}".${hint} Use list_${collection} or search_catalog to find slugs.`,
-  )
-}
-
 function find<Item extends {slug: string}>(
   collection: CollectionName,
   entries: readonly CatalogEntry<Item>[],
@@ -234,6 +167,47 @@ export const catalogTools: readonly ToolDefinition[] = [
       inputSchema: slugInput,
     },
     (input, snapshot) => find('episodes', snapshot.catalog.episodes, input.slug),
+  ),
+  defineTool(
+    'get_transcript',
+    {
+      title: "Get an episode's transcript",
+      description:
+        "What was said, a page of timed segments at a time, as the API's transcript.json (TranscriptDocument in /api/openapi.json). from_seconds starts where a search_catalog cue starts.",
+      inputSchema: z.object({
+        slug: slugInput.shape.slug,
+        from_seconds: z.number().min(0).optional(),
+        // A hundred segments are about 10 KB: a page that fits in a model's context.
+        limit: z.int().min(1).max(500).default(100),
+        cursor: z.string().max(32).optional().describe('next_cursor of the previous page.'),
+      }),
+    },
+    (input, snapshot) => {
+      const entry = snapshot.catalog.episodes.find((episode) => episode.value.slug === input.slug)
+      if (!entry) return notFound('episodes', input.slug, snapshot.catalog.episodes)
+      if (!entry.transcript)
+        return new ToolFailure(
+          `The episode "${input.slug}" holds no transcript (its transcript_revision is null); get_episode shows its external transcript link, if any.`,
+        )
+      const cues = cuesOf(entry.transcript)
+      const from = input.cursor === undefined ? undefined : Number(input.cursor)
+      if (from !== undefined && !(Number.isSafeInteger(from) && from >= 0 && from <= cues.length))
+        return new ToolFailure(
+          `"${input.cursor}" is not a cursor of this transcript. Omit cursor to start from the first page.`,
+        )
+      const start =
+        from ??
+        Math.max(
+          0,
+          cues.findIndex((cue) => cue.end > (input.from_seconds ?? 0)),
+        )
+      const end = Math.min(cues.length, start + input.limit)
+      return {
+        ...transcriptJson(cues.slice(start, end)),
+        total: cues.length,
+        next_cursor: end < cues.length ? String(end) : null,
+      }
+    },
   ),
   defineTool(
     'list_meetups',
@@ -304,7 +278,7 @@ export const catalogTools: readonly ToolDefinition[] = [
     {
       title: 'Search the catalog',
       description:
-        'Ranked search over titles, descriptions, takeaways, FAQ, tags and speakers, in Hebrew (niqqud, final letters and prefix letters folded) or English.',
+        'Ranked search over titles, descriptions, takeaways, FAQ, tags, speakers and transcripts, in Hebrew (niqqud, final letters and prefix letters folded) or English.',
       inputSchema: z.object({
         query: z.string().trim().min(1).max(200),
         collections: z.array(z.enum(COLLECTION_NAMES)).min(1).optional().describe('All three by default.'),

@@ -3,6 +3,7 @@ import type {CollectionName} from '../api/v1/links.ts'
 import {itemKeyOf} from './change-history.ts'
 import {DEVELOPER_TERMS, MIN_SKELETON, skeleton, surfaceForms, termsOf} from './hebrew-analysis.ts'
 import {words} from './hebrew-text.ts'
+import {cuesOf} from '../api/v1/transcript.ts'
 
 /** One item as it is searched: its identity and its text by field. */
 export interface SearchDocument {
@@ -17,12 +18,27 @@ export interface SearchDocument {
   people: string
   takeaways: string
   body: string
+  /**
+   * An episode's transcript as the catalog holds it (api/v1/transcript.ts), by reference: its text is
+   * read when the item is indexed and when a hit needs its cue, never kept beside the index.
+   */
+  transcript: Uint8Array | undefined
   /** The slugs of the voices whose names `people` holds (not searched). */
   voices: readonly string[]
 }
 
-export const SEARCH_FIELDS = ['title', 'tags', 'people', 'takeaways', 'body'] as const
-export const FIELD_BOOST = {title: 5, tags: 4, people: 3, takeaways: 2, body: 1}
+export const SEARCH_FIELDS = ['title', 'tags', 'people', 'takeaways', 'body', 'transcript'] as const
+export const FIELD_BOOST = {title: 5, tags: 4, people: 3, takeaways: 2, body: 1, transcript: 1}
+
+/** A field's text as the index reads it; the transcript's is its cues' text, read from its bytes. */
+export function fieldText(document: SearchDocument, field: (typeof SEARCH_FIELDS)[number]): string {
+  if (field !== 'transcript') return document[field]
+  return document.transcript
+    ? cuesOf(document.transcript)
+        .map((cue) => cue.text)
+        .join('\n')
+    : ''
+}
 
 /**
  * The catalog's items as search documents: episodes, then meetups, then voices, in list order;
@@ -38,7 +54,7 @@ export function searchDocuments(
   const documents: SearchDocument[] = []
   const add = (document: Omit<SearchDocument, 'id'>) =>
     documents.push({id: itemKeyOf(document.collection, document.slug), ...document})
-  for (const {value} of episodes) {
+  for (const {value, transcript} of episodes) {
     if (!wanted('episodes', value.slug)) continue
     const faq = value.faq.map((pair) => `${pair.question} ${pair.answer}`).join(' ')
     add({
@@ -51,6 +67,7 @@ export function searchDocuments(
       people: namesOf(value.guests),
       takeaways: value.takeaways.join(' '),
       body: `${value.description} ${faq}`,
+      transcript,
       voices: value.guests.map((guest) => guest.slug),
     })
   }
@@ -66,6 +83,7 @@ export function searchDocuments(
       people: namesOf(value.speakers),
       takeaways: '',
       body: value.abstract ?? '',
+      transcript: undefined,
       voices: value.speakers.map((speaker) => speaker.slug),
     })
   }
@@ -81,6 +99,7 @@ export function searchDocuments(
       people: value.name,
       takeaways: '',
       body: `${value.role} ${value.bio}`,
+      transcript: undefined,
       voices: [],
     })
   }

@@ -3,7 +3,17 @@ import type {Catalog} from '../api/v1/catalog.ts'
 import {itemKeyOf, type ItemChange} from './change-history.ts'
 import {termsOf} from './hebrew-analysis.ts'
 import {words} from './hebrew-text.ts'
-import {FIELD_BOOST, queryAnalyser, SEARCH_FIELDS, searchDocuments, type SearchDocument} from './search-documents.ts'
+import {
+  FIELD_BOOST,
+  fieldText,
+  queryAnalyser,
+  SEARCH_FIELDS,
+  searchDocuments,
+  type SearchDocument,
+} from './search-documents.ts'
+
+const isSearchField = (field: string): field is (typeof SEARCH_FIELDS)[number] =>
+  SEARCH_FIELDS.some((known) => known === field)
 
 /** What a snapshot offers the search: its content, its version, and what changed since an earlier one. */
 export interface Searched {
@@ -66,6 +76,8 @@ function indexOf(snapshot: Searched): FollowedState {
   const documents = searchDocuments(snapshot.catalog)
   const search = new MiniSearch<SearchDocument>({
     fields: [...SEARCH_FIELDS],
+    extractField: (document, field) =>
+      isSearchField(field) ? fieldText(document, field) : String(Reflect.get(document, field)),
     tokenize: words,
     processTerm: termsOf,
     searchOptions: {

@@ -1,6 +1,7 @@
 import type {SearchResult} from 'minisearch'
 import type {CollectionName} from '../api/v1/links.ts'
-import type {RankedHit} from '../api/v1/search.ts'
+import {MAX_SEARCH_LIMIT, type RankedHit, type SearchCue} from '../api/v1/search.ts'
+import {cuesOf} from '../api/v1/transcript.ts'
 import {itemKeyOf} from './change-history.ts'
 import {termsOf} from './hebrew-analysis.ts'
 import {words} from './hebrew-text.ts'
@@ -13,21 +14,40 @@ export type SearchHit = RankedHit
 const SNIPPET_WORDS_BEFORE = 6
 const SNIPPET_WORDS_AFTER = 12
 
-/** The words around the first word of `text` whose terms matched, as written in the catalog. */
-function snippetOf(document: SearchDocument, result: SearchResult): string {
-  const matched = new Set(result.terms)
+/** The words around `at` in `written`, with an ellipsis where the text goes on. */
+function around(written: readonly string[], at: number): string {
+  const start = Math.max(0, at - SNIPPET_WORDS_BEFORE)
+  const end = Math.min(written.length, at + SNIPPET_WORDS_AFTER)
+  return `${start > 0 ? '… ' : ''}${written.slice(start, end).join(' ')}${end < written.length ? ' …' : ''}`
+}
+
+/** Where in `text` the first word whose terms are in `matched` is, as written; -1 when none is. */
+function firstMatch(written: readonly string[], matched: ReadonlySet<string>): number {
+  return written.findIndex((token) => words(token).some((word) => termsOf(word).some((term) => matched.has(term))))
+}
+
+/** The words around the first word of the item's fields whose terms matched, as written in the catalog. */
+function snippetOf(document: SearchDocument, matched: ReadonlySet<string>): string | undefined {
   for (const field of ['body', 'takeaways', 'title', 'tags', 'people'] as const) {
-    const text = document[field]
-    const written = text.split(/\s+/).filter(Boolean)
-    const at = written.findIndex((token) =>
-      words(token).some((word) => termsOf(word).some((term) => matched.has(term))),
-    )
-    if (at === -1) continue
-    const start = Math.max(0, at - SNIPPET_WORDS_BEFORE)
-    const end = Math.min(written.length, at + SNIPPET_WORDS_AFTER)
-    return `${start > 0 ? '… ' : ''}${written.slice(start, end).join(' ')}${end < written.length ? ' …' : ''}`
+    const written = document[field].split(/\s+/).filter(Boolean)
+    const at = firstMatch(written, matched)
+    if (at !== -1) return around(written, at)
   }
-  return document.title
+  return undefined
+}
+
+/** The first cue of the item's transcript holding a word whose terms matched there: where a player starts. */
+function cueOf(document: SearchDocument, result: SearchResult): SearchCue | undefined {
+  if (!document.transcript) return undefined
+  const inTranscript = new Set(Object.keys(result.match).filter((term) => result.match[term]?.includes('transcript')))
+  if (inTranscript.size === 0) return undefined
+  for (const cue of cuesOf(document.transcript)) {
+    const written = cue.text.split(/\s+/).filter(Boolean)
+    const at = firstMatch(written, inTranscript)
+    if (at !== -1)
+      return {start_seconds: cue.start, end_seconds: cue.end, speaker: cue.speaker, text: around(written, at)}
+  }
+  return undefined
 }
 
 /**
@@ -51,10 +71,12 @@ export function searchCatalog(snapshot: Searched, query: string, collections: re
     const place = listPlaces(snapshot)
     results.sort((a, b) => b.score - a.score || (place.get(a.id) ?? 0) - (place.get(b.id) ?? 0))
   }
-  return results.flatMap((result) => {
+  return results.flatMap((result, rank) => {
     const document = documentOf(result)
     if (!document) return []
     const {collection, slug, title, url, api_url} = document
+    // Only hits a page can show read their transcript: a common word may match thousands of them.
+    const cue = rank < MAX_SEARCH_LIMIT ? cueOf(document, result) : undefined
     return [
       {
         collection,
@@ -63,7 +85,8 @@ export function searchCatalog(snapshot: Searched, query: string, collections: re
         url,
         api_url,
         score: Math.round(result.score * 100) / 100,
-        snippet: snippetOf(document, result),
+        snippet: snippetOf(document, new Set(result.terms)) ?? cue?.text ?? title,
+        cue: cue ?? null,
       },
     ]
   })

@@ -10,6 +10,7 @@ import {parseFeed} from 'podcast-partytime'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import {z} from 'zod'
 import {episodeSchema, itemEnvelope} from '../../server/api/v1/contract.ts'
+import {searchEnvelope} from '../../server/api/v1/search.ts'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
 import {eventually} from '../../support/eventually.ts'
@@ -188,6 +189,24 @@ describe("an episode's transcript", () => {
     }, 10_000)
     const after = await episodeOf(TRANSCRIBED)
     expect(after.transcript_revision).not.toBe(before.transcript_revision)
+  })
+
+  it("is searched over HTTP: a phrase said only in the transcript finds the episode, with the cue's time, until it is edited away", async () => {
+    const searchFor = async (query: string) =>
+      searchEnvelope.parse(
+        await (await fetch(`${server.baseUrl}/api/v1/search.json?q=${encodeURIComponent(query)}&limit=3`)).json(),
+      ).data
+    const said = 'דוגם חמישה מפתחות'
+    expect(JSON.stringify(await episodeOf(TRANSCRIBED))).not.toContain('דוגם')
+    const [first] = await searchFor(said)
+    expect(first).toMatchObject({
+      slug: TRANSCRIBED,
+      cue: {start_seconds: 6, end_seconds: 18.4, speaker: 'ניר וייס', text: expect.stringContaining(said)},
+    })
+    await publish(TRANSCRIBED, {transcript: [cue('a', 0, 4, 'שורה אחרת לגמרי.')]})
+    await eventually(async () => {
+      expect((await searchFor(said)).find((hit) => hit.slug === TRANSCRIBED)).toBeUndefined()
+    }, 10_000)
   })
 
   it('keeps hostile text from breaking any format: markup, "-->", "]]>" and control characters', async () => {

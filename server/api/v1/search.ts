@@ -18,6 +18,19 @@ const ITEM_TYPE = {episodes: 'episode', meetups: 'meetup', voices: 'voice'} as c
 
 const uri = z.url({protocol: /^https?$/})
 
+export const searchCueSchema = z
+  .strictObject({
+    start_seconds: z
+      .number()
+      .nonnegative()
+      .meta({description: 'When the cue starts, in seconds from the start of the audio.'}),
+    end_seconds: z.number().nonnegative(),
+    speaker: z.string().nullable().meta({description: 'Who says it; null when the cue names no one.'}),
+    text: z.string().meta({description: 'The words around the match in the cue, as said.'}),
+  })
+  .meta({id: 'SearchCue', description: 'The transcript cue a search hit matched.'})
+export type SearchCue = z.infer<typeof searchCueSchema>
+
 const searchHitSchema = z
   .strictObject({
     type: z.enum(['episode', 'meetup', 'voice']).meta({description: 'Which list the item is in.'}),
@@ -27,6 +40,10 @@ const searchHitSchema = z
     api_url: uri.meta({description: "The item's API record, as the lists give it."}),
     score: z.number().meta({description: 'Relevance (BM25+ with field boosts); hits come highest first.'}),
     snippet: z.string().meta({description: 'The words around where the item matches, as written in the catalog.'}),
+    cue: searchCueSchema.nullable().meta({
+      description:
+        "Where the match is said in the episode's transcript, so a player can start there; null when the item's transcript does not match.",
+    }),
   })
   .meta({id: 'SearchHit', description: 'One item a search found.'})
 
@@ -63,11 +80,12 @@ export interface RankedHit {
   api_url: string
   score: number
   snippet: string
+  cue: SearchCue | null
 }
 
 /** The answer to `request`: the best `limit` of `ranked` (highest score first), and how many matched. */
 export function searchResults(ranked: readonly RankedHit[], limit: number): SearchResults {
-  const data = ranked.slice(0, limit).map(({collection, slug, title, url, api_url, score, snippet}) => ({
+  const data = ranked.slice(0, limit).map(({collection, slug, title, url, api_url, score, snippet, cue}) => ({
     type: ITEM_TYPE[collection],
     slug,
     title,
@@ -75,6 +93,7 @@ export function searchResults(ranked: readonly RankedHit[], limit: number): Sear
     api_url,
     score,
     snippet,
+    cue,
   }))
   return {data, pagination: {limit, count: data.length, total: ranked.length}}
 }

@@ -10,6 +10,7 @@ const ranked = (collection: RankedHit['collection'], slug: string, score: number
   api_url: `https://api.test/api/v1/${collection}/${slug}.json`,
   score,
   snippet: '… קטע …',
+  cue: null,
 })
 
 describe('searchResults', () => {
@@ -25,6 +26,7 @@ describe('searchResults', () => {
         api_url: 'https://api.test/api/v1/voices/noa.json',
         score: 9.5,
         snippet: '… קטע …',
+        cue: null,
       },
       expect.objectContaining({type: 'episode', slug: 'ep-1', score: 7}),
     ])
