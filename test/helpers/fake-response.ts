@@ -80,7 +80,12 @@ export function fakeResponse(): {response: ServerResponse; written: Written} {
 }
 
 /** A real request of no connection: a method, a URL and headers (lowercase names), from 127.0.0.1. */
-export function fakeRequest(method: string, url: string, headers: Record<string, string> = {}): IncomingMessage {
+/** `method` undefined is a request the parser gave no method, as `IncomingMessage.method` allows. */
+export function fakeRequest(
+  method: string | undefined,
+  url: string,
+  headers: Record<string, string> = {},
+): IncomingMessage {
   const socket = new Socket()
   Object.defineProperty(socket, 'remoteAddress', {value: '127.0.0.1', configurable: true})
   const request = new IncomingMessage(socket)

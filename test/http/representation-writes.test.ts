@@ -187,7 +187,8 @@ function drainingResponse(room: number) {
       emitter.emit('drain')
     },
   })
-  return {response, writes, calls}
+  // The one cast: the writer uses these members of a ServerResponse, and the test drives the rest.
+  return {response, served: response as unknown as ServerResponse, writes, calls}
 }
 
 describe('a body kept in its chunks', () => {
@@ -195,8 +196,8 @@ describe('a body kept in its chunks', () => {
   const representation = represent(new ChunkedBody(chunks, 0), () => date)
 
   it('is written a burst at a time, each corked, waiting for drain, then ended', () => {
-    const {response, writes, calls} = drainingResponse(2)
-    sendRepresentation(fakeRequest('GET', '/'), response as unknown as ServerResponse, representation)
+    const {response, served, writes, calls} = drainingResponse(2)
+    sendRepresentation(fakeRequest('GET', '/'), served, representation)
     expect(calls).toEqual(['cork', 'write', 'write', 'uncork'])
     response.drain()
     expect(calls.slice(4)).toEqual(['cork', 'write', 'write', 'uncork'])
@@ -208,14 +209,14 @@ describe('a body kept in its chunks', () => {
   })
 
   it('is written in one burst when the socket takes it all', () => {
-    const {response, calls} = drainingResponse(100)
-    sendRepresentation(fakeRequest('GET', '/'), response as unknown as ServerResponse, representation)
+    const {served, calls} = drainingResponse(100)
+    sendRepresentation(fakeRequest('GET', '/'), served, representation)
     expect(calls).toEqual(['cork', 'write', 'write', 'write', 'write', 'write', 'uncork', 'end'])
   })
 
   it('stops when the response closes first', () => {
-    const {response, writes, calls} = drainingResponse(2)
-    sendRepresentation(fakeRequest('GET', '/'), response as unknown as ServerResponse, representation)
+    const {response, served, writes, calls} = drainingResponse(2)
+    sendRepresentation(fakeRequest('GET', '/'), served, representation)
     response.emit('close')
     response.drain()
     expect(writes).toHaveLength(2)

@@ -162,7 +162,7 @@ describe('the catalog handler', () => {
   it('refuses with the request method named, and an empty one when there is none', () => {
     expect(readOnlyDetail('PATCH')).toBe('The API is read-only: PATCH is not supported. Retry as GET or HEAD.')
     const {response, written} = fakeResponse()
-    sendReadOnlyRefusal(fakeRequest(undefined as unknown as string, '/x'), response, BASE, '/x')
+    sendReadOnlyRefusal(fakeRequest(undefined, '/x'), response, BASE, '/x')
     expect(json(written.body).detail).toBe(readOnlyDetail(''))
   })
 })

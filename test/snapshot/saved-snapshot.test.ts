@@ -1,15 +1,15 @@
 // The saved snapshot file on its own: what a restart gets back, and when it must read the source
-// instead. Snapshots are stand-ins holding only what saving reads, so bodies can be of any size.
+// instead. Snapshots are stand-ins holding only what saving reads (test/helpers/saved-snapshot-stand-in.ts).
 import {createHash} from 'node:crypto'
 import {mkdtemp, readFile, rm, writeFile, readdir} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
-import type {Catalog, CatalogEntry} from '../../server/api/v1/catalog.ts'
+import type {CatalogEntry} from '../../server/api/v1/catalog.ts'
 import type {CollectionName} from '../../server/api/v1/links.ts'
 import {strongEtag} from '../../server/snapshot/representation.ts'
 import {describeRefused, openSnapshotFile} from '../../server/snapshot/saved-snapshot.ts'
-import type {Snapshot} from '../../server/snapshot/snapshot.ts'
+import {standInSnapshot, type StandInItem} from '../helpers/saved-snapshot-stand-in.ts'
 
 const SETTINGS = {version: '1.0.0', publicBaseUrl: 'http://api.test'}
 const CODE = 'code-digest-1'
@@ -20,53 +20,20 @@ beforeEach(async () => {
 })
 afterEach(() => rm(directory, {recursive: true, force: true}))
 
-interface Item {
-  slug: string
-  body: Buffer
-  transcript?: Buffer
-}
+type Item = StandInItem
 
 const item = (slug: string, filler = ''): Item => ({slug, body: Buffer.from(JSON.stringify({data: {slug, filler}}))})
 const transcribed = (slug: string, filler: string, said: string): Item => ({
   ...item(slug, filler),
   transcript: Buffer.from(JSON.stringify({version: '1.0.0', segments: [{startTime: 0, endTime: 1, body: said}]})),
 })
+const BAD = {documentId: 'episodes-bad', collection: 'episodes', severity: 'rejected', messages: ['no title']}
 
 /** `etagOf` gives each item's ETag; by default a stand-in, as saving does not check it (loading a damaged file does). */
-function snapshotOf(
+const snapshotOf = (
   collections: Partial<Record<CollectionName, Item[]>>,
   options: {missing?: string; etagOf?: (item: Item) => string} = {},
-): Snapshot {
-  const {etagOf = (entry: Item) => `"etag-${entry.slug}"`} = options
-  const entries = (name: CollectionName) =>
-    (collections[name] ?? []).map((entry, index) => ({
-      value: {slug: entry.slug},
-      documentId: `${name}-${entry.slug}`,
-      updatedAt: `2026-01-0${index + 1}T00:00:00Z`,
-      ...(entry.transcript ? {transcript: entry.transcript} : {}),
-    }))
-  const catalog = {
-    episodes: entries('episodes'),
-    meetups: entries('meetups'),
-    voices: entries('voices'),
-    problems: [{documentId: 'episodes-bad', collection: 'episodes', severity: 'rejected', messages: ['no title']}],
-    podcast: null,
-  } as unknown as Catalog
-  return {
-    catalog,
-    builtAt: new Date('2026-02-02T00:00:00Z'),
-    item: (name: CollectionName, slug: string) => {
-      const found = collections[name]?.find((entry) => entry.slug === slug)
-      return found && slug !== options.missing
-        ? {
-            body: found.body,
-            etag: etagOf(found),
-            lastModified: new Date(`2025-0${(collections[name]?.indexOf(found) ?? 0) + 1}-01T00:00:00Z`),
-          }
-        : undefined
-    },
-  } as unknown as Snapshot
-}
+) => standInSnapshot(collections, {...options, problems: [BAD]})
 
 describe('a saved snapshot', () => {
   it('gives back the catalog, each item as served, its ETag and date, and when it was saved', async () => {
