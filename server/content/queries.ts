@@ -156,7 +156,7 @@ export const VOICE_BY_ID_QUERY = defineQuery(`*[_id == $id][_type == "voice" && 
 // documents that link to it (and only those), with the catalog's projections. The filter looks in
 // the two reference fields, not the whole document as references() does: 10x faster in groq-js.
 export const REFERENCING_QUERY = defineQuery(`{
-  "episodes": *[_type == "episode" && $id in guests[]._ref][${published}] ${episodeProjection},
+  "episodes": *[_type == "episode" && ($id in guests[]._ref || $id in transcript[].speaker._ref)][${published}] ${episodeProjection},
   "meetups": *[_type == "meetup" && $id in speakers[]._ref][${published}] ${meetupProjection}
 }`)
 

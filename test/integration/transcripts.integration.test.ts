@@ -209,6 +209,19 @@ describe("an episode's transcript", () => {
     }, 10_000)
   })
 
+  it('names a speaker as the voice is named now: renaming a host renames them in the transcript', async () => {
+    // דן שפירא hosts ep-24 and is no guest of it: only the transcript's cues reference the voice.
+    const host = documents.find((document) => document._id === '0add12f4-bb96-46dd-a6ff-ed06847a0086')
+    if (!host) throw new Error('no host voice in the sample')
+    const renamed = {...host, name: 'דן שפירא-לוי', _updatedAt: new Date().toISOString()}
+    documents = documents.map((document) => (document === host ? renamed : document))
+    expect((await sendSignedWebhook(server.baseUrl, SECRET, {_id: host._id, _type: 'voice'})).status).toBe(202)
+    await eventually(async () => {
+      const vtt = await (await fetch(`${server.baseUrl}${transcriptPath(TRANSCRIBED, 'vtt')}`)).text()
+      expect(vtt).toContain('<v דן שפירא-לוי>ניר וייס, ברוך הבא.')
+    }, 10_000)
+  })
+
   it('keeps hostile text from breaking any format: markup, "-->", "]]>" and control characters', async () => {
     await publish(TRANSCRIBED, {
       transcript: [
