@@ -18,7 +18,7 @@ const ITEM_TYPE = {episodes: 'episode', meetups: 'meetup', voices: 'voice'} as c
 
 const uri = z.url({protocol: /^https?$/})
 
-export const searchCueSchema = z
+const searchCueSchema = z
   .strictObject({
     start_seconds: z
       .number()
