@@ -1,7 +1,7 @@
 import type {SearchResult} from 'minisearch'
 import type {CollectionName} from '../api/v1/links.ts'
 import {MAX_SEARCH_LIMIT, type RankedHit, type SearchCue} from '../api/v1/search.ts'
-import {cuesOf} from '../api/v1/transcript.ts'
+import {cuesOf, type TranscriptCue} from '../api/v1/transcript.ts'
 import {itemKeyOf} from './change-history.ts'
 import {termsOf} from './hebrew-analysis.ts'
 import {words} from './hebrew-text.ts'
@@ -36,18 +36,26 @@ function snippetOf(document: SearchDocument, matched: ReadonlySet<string>): stri
   return undefined
 }
 
-/** The first cue of the item's transcript holding a word whose terms matched there: where a player starts. */
+/**
+ * The cue of the item's transcript that says the most of what matched there (the first of equals, and
+ * the first to say all of it ends the scan): where a player starts.
+ */
 function cueOf(document: SearchDocument, result: SearchResult): SearchCue | undefined {
   if (!document.transcript) return undefined
   const inTranscript = new Set(Object.keys(result.match).filter((term) => result.match[term]?.includes('transcript')))
   if (inTranscript.size === 0) return undefined
+  let best: {cue: TranscriptCue; written: string[]; at: number; said: number} | undefined
   for (const cue of cuesOf(document.transcript)) {
     const written = cue.text.split(/\s+/).filter(Boolean)
-    const at = firstMatch(written, inTranscript)
-    if (at !== -1)
-      return {start_seconds: cue.start, end_seconds: cue.end, speaker: cue.speaker, text: around(written, at)}
+    const said = new Set(
+      written.flatMap((token) => words(token).flatMap(termsOf)).filter((term) => inTranscript.has(term)),
+    )
+    if (said.size > (best?.said ?? 0)) best = {cue, written, at: firstMatch(written, inTranscript), said: said.size}
+    if (said.size === inTranscript.size) break
   }
-  return undefined
+  if (!best) return undefined
+  const {cue, written, at} = best
+  return {start_seconds: cue.start, end_seconds: cue.end, speaker: cue.speaker, text: around(written, at)}
 }
 
 /**

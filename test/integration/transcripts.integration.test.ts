@@ -203,6 +203,9 @@ describe("an episode's transcript", () => {
       slug: TRANSCRIBED,
       cue: {start_seconds: 6, end_seconds: 18.4, speaker: 'ניר וייס', text: expect.stringContaining(said)},
     })
+    // The cue is the one that says the most of the query: "קוד" is also in the show's name, said at 0 s.
+    const [typing] = await searchFor('איפה מריצים קוד שמגיב להקלדה')
+    expect(typing).toMatchObject({slug: 'ep-2-react-server-components', cue: {start_seconds: 63.4}})
     await publish(TRANSCRIBED, {transcript: [cue('a', 0, 4, 'שורה אחרת לגמרי.')]})
     await eventually(async () => {
       expect((await searchFor(said)).find((hit) => hit.slug === TRANSCRIBED)).toBeUndefined()
