@@ -8,7 +8,11 @@ import type {EncodedVariant, Representation, VariantStore} from './representatio
  * bytes: least recently used entries go first, retired snapshots' entries with them.
  */
 export interface DemandCaches {
-  /** List pages other than the default, by snapshot version, collection, `limit` and the position the page starts at (never the cursor's text). */
+  /**
+   * Documents made on a client's first request: list pages other than the default (by snapshot
+   * version, collection, `limit` and the position the page starts at, never the cursor's text),
+   * search and change-feed pages, and episodes' chapters and transcripts (by their item's ETag).
+   */
   pages: LRUCache<string, Representation<Buffer>>
   /** Compressed variants of items, by ETag and coding: the ETag names the bytes, so snapshots share them. */
   variants: LRUCache<string, EncodedVariant> & VariantStore

@@ -56,8 +56,6 @@ interface CollectionState extends CollectionLists {
 // entry is memoised by its identity: a one-document update serialises, hashes and keys one item,
 // and the next snapshot's lists are arrays of references to what the last one made.
 const entryParts = new WeakMap<CatalogEntry<unknown>, EntryParts>()
-// An episode's chapters document, made on first request and kept while its entry is served.
-const chapterDocuments = new WeakMap<CatalogEntry<Episode>, Representation<Buffer>>()
 const collectionStates = new WeakMap<Snapshot, Record<CollectionName, CollectionState>>()
 // An episode's entry by its item, so its chapters are found through the slug index, not a Map per snapshot.
 const episodeOfItem = new WeakMap<Representation<Buffer>, CatalogEntry<Episode>>()
@@ -269,20 +267,21 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
 
   const item = (collection: CollectionName, slug: string) => states[collection].bySlug.get(slug)
   const keysMemo: ChangesPageSource['keysMemo'] = new Map()
-  // Served under the episode's own surrogate key: its chapters change only with its item's bytes.
+  // Served under the episode's own surrogate key: its chapters change only with its item's bytes,
+  // so the item's ETag names them in the bounded page cache, shared by every snapshot.
   const chapters = (slug: string): Representation<Buffer> | undefined => {
     const episodeItem = item('episodes', slug)
     const entry = episodeItem && episodeOfItem.get(episodeItem)
     if (!entry?.value.chapters || !episodeItem) return undefined
-    let document = chapterDocuments.get(entry)
-    if (!document) {
-      document = represent(JSON.stringify(chaptersDocument(entry.value)), () => episodeItem.lastModified, {
-        contentType: MEDIA_TYPES.chapters,
-        variants: settings.caches.variants,
-        headers: keying?.headersFor(itemKey('episodes', slug), listKey('episodes')),
-      })
-      chapterDocuments.set(entry, document)
-    }
+    const cacheKey = `chapters ${episodeItem.etag}`
+    const cached = pageCache.get(cacheKey)
+    if (cached) return cached
+    const document = represent(JSON.stringify(chaptersDocument(entry.value)), () => episodeItem.lastModified, {
+      contentType: MEDIA_TYPES.chapters,
+      variants: settings.caches.variants,
+      headers: keying?.headersFor(itemKey('episodes', slug), listKey('episodes')),
+    })
+    pageCache.set(cacheKey, document)
     return document
   }
   // Made on first request into the bounded page cache, under the episode's item ETag (which names
