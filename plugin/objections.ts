@@ -17,6 +17,8 @@ const STUDIO_FIELDS: Record<CollectionName, Record<string, string>> = {
     audio: 'audioFile',
     duration_seconds: 'duration',
     episode_type: 'episodeType',
+    season_name: 'seasonName',
+    alternate_enclosures: 'alternateEnclosures',
     transcript: 'transcriptFile',
     video_id: 'videoId',
     podcast_directory_url: 'podcastDirectoryUrl',

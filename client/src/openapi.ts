@@ -378,7 +378,12 @@ export interface components {
             /** @description Length of the audio in seconds. */
             duration_seconds: number | null;
             season: number | null;
-            /** @enum {string} */
+            /** @description The season's name (podcast:season's `name`, at most 128 characters); null without one, or without a season number for it to name. */
+            season_name: string | null;
+            /**
+             * @description A published trailer with audio is also the feed channel's podcast:trailer (with its season, when set).
+             * @enum {string}
+             */
             episode_type: "full" | "trailer" | "bonus";
             explicit: boolean;
             /** @description The audio file as the podcast feed encloses it: an https URL in printable ASCII and one of Apple Podcasts' types; null while it has no exact size and type. */
@@ -413,6 +418,35 @@ export interface components {
                 url: string | null;
                 image_url: string | null;
             }[] | null;
+            /** @description Highlights of the episode (podcast:soundbite), each 15 to 120 seconds and within the episode's duration, in the order the editor gave them; empty without any. One that breaks those rules is left out and reported as a document problem. */
+            soundbites: {
+                /** @description Seconds from the start of the audio. */
+                start_seconds: number;
+                /** @description How long it plays: 15 to 120 seconds. */
+                duration_seconds: number;
+                /** @description A title; null when apps show their own. */
+                title: string | null;
+            }[];
+            /** @description The episode's own license (podcast:license in its item), which overrides the show's license in the feed's channel; null when the episode has none (the show's applies) or its license breaks the rules (reported). */
+            license: {
+                /** @description A lower-case license identifier: the Podcasting 2.0 list's or SPDX's (`cc-by-4.0`, `arr`), else a custom license's name. */
+                identifier: string;
+                /** @description The license's full text; always set for a custom license. */
+                url: string | null;
+            } | null;
+            /** @description Other versions of the media (podcast:alternateEnclosure): a lower bitrate, a video. Empty without any; an entry that breaks the rules (https URL, MIME type, size in bytes, at most one default) is left out and reported. */
+            alternate_enclosures: {
+                url: string;
+                mime_type: string;
+                length_bytes: number;
+                /** @description Average bitrate in bits per second. */
+                bitrate: number | null;
+                /** @description Height in pixels, for a video. */
+                height: number | null;
+                title: string | null;
+                /** @description The enclosure's own file at another address; at most one entry is. The feed lists the enclosure as a default podcast:alternateEnclosure with this entry's URL as a second podcast:source. */
+                default: boolean;
+            }[];
             /** @description The chapters in the Podcasting 2.0 JSON chapters format (application/json+chapters), as the feed links them; null without chapters. */
             chapters_url: string | null;
         };

@@ -10,8 +10,9 @@ const published = `!(_id in path("drafts.**")) && !(_id in path("versions.**"))`
 
 const personRefs = `{"slug": slug.current, _updatedAt}`
 
-// Chapters (and transcripts) that are not a list pass as they are, for the mapper to report rather than GROQ to drop;
-// each chapter image says whether its asset exists, since the image URL is built from the reference alone.
+// Chapters (and transcripts, soundbites, alternate enclosures, a license) not of their shape pass
+// as they are, for the mapper to report rather than GROQ to drop; each chapter image says whether
+// its asset exists, since the image URL is built from the reference alone.
 const episodeProjection = `{
   _id,
   _updatedAt,
@@ -30,6 +31,7 @@ const episodeProjection = `{
   ),
   "duration_seconds": duration,
   season,
+  "season_name": seasonName,
   "episode_type": episodeType,
   explicit,
   "transcript": select(
@@ -48,6 +50,12 @@ const episodeProjection = `{
   "chapters": select(
     defined(count(chapters)) => chapters[]{start, title, url, image, "image_found": defined(image.asset->_id)},
     chapters
+  ),
+  "soundbites": select(defined(count(soundbites)) => soundbites[]{start, duration, title}, soundbites),
+  "license": select(defined(license.identifier) || defined(license.url) => license{identifier, url}, license),
+  "alternate_enclosures": select(
+    defined(count(alternateEnclosures)) => alternateEnclosures[]{url, type, length, bitrate, height, title, default},
+    alternateEnclosures
   )
 }`
 
@@ -104,7 +112,8 @@ const podcastSettingsProjection = `{
   "podroll": podroll[]{"feed_guid": feedGuid, "feed_url": feedUrl, title},
   "new_feed_url": newFeedUrl,
   block,
-  complete
+  complete,
+  "license": select(defined(license.identifier) || defined(license.url) => license{identifier, url}, license)
 }`
 
 const podcastSettings = `*[_id == "podcastSettings"][_type == "podcastSettings"][0] ${podcastSettingsProjection}`

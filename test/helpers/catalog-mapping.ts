@@ -60,4 +60,5 @@ export const UNSET_CHANNEL_TAGS = {
   newFeedUrl: null,
   block: false,
   complete: false,
+  license: null,
 }

@@ -2,9 +2,10 @@ import {z} from 'zod'
 import {fetchedUrl} from './contract.ts'
 import {rruleProblem} from './rrule.ts'
 import {optional} from './rows.ts'
+import {mapLicense} from './license.ts'
 
 // The channel tags an editor sets one by one in the podcast settings (podcast:txt, medium,
-// updateFrequency, podroll; itunes:new-feed-url, block, complete). Each is read on its own: one
+// updateFrequency, podroll, license; itunes:new-feed-url, block, complete). Each is read on its own: one
 // that is not valid is left out of the feed and reported as a warning, never the channel with it.
 
 /** The mediums of `podcast:medium` for a feed of items (the "L" list mediums hold no items). */
@@ -61,6 +62,7 @@ export const channelTagsRowShape = {
   new_feed_url: z.unknown().optional(),
   block: z.unknown().optional(),
   complete: z.unknown().optional(),
+  license: z.unknown().optional(),
 }
 type ChannelTagsRow = {[Key in keyof typeof channelTagsRowShape]?: unknown}
 
@@ -77,6 +79,8 @@ export const channelTagsSchema = z.object({
   newFeedUrl: z.string().nullable(),
   block: z.boolean(),
   complete: z.boolean(),
+  /** The show's podcast:license (an episode's own overrides it in its item); null when none is set or it breaks the rule. */
+  license: z.object({identifier: z.string(), url: z.string().nullable()}).nullable(),
 })
 type ChannelTags = z.infer<typeof channelTagsSchema>
 
@@ -111,6 +115,8 @@ export function mapChannelTags(row: ChannelTagsRow): {tags: ChannelTags; warning
     const show = read(`podroll.${index}`, remoteShowSchema, entry, null)
     return show ? [{feedGuid: show.feed_guid, feedUrl: show.feed_url, title: show.title}] : []
   })
+  const license = mapLicense(row.license, 'license')
+  warnings.push(...license.warnings.map((warning) => `${warning}; left out of the feed`))
   return {
     tags: {
       txts,
@@ -120,6 +126,7 @@ export function mapChannelTags(row: ChannelTagsRow): {tags: ChannelTags; warning
       newFeedUrl: read('new_feed_url', fetchedUrl, row.new_feed_url, null),
       block: read('block', z.boolean(), row.block, false),
       complete: read('complete', z.boolean(), row.complete, false),
+      license: license.license,
     },
     warnings,
   }

@@ -27,6 +27,15 @@ export const ENCLOSURE_MIME_TYPES = [
   'video/quicktime',
   'video/x-m4v',
 ] as const
+/** A MIME type as RFC 6838 names them: `type/subtype`, e.g. `audio/opus` or `video/mp4`. */
+export const MIME_TYPE_PATTERN = /^[a-z]+\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i
+/** The namespace recommends soundbites of 15 to 120 seconds (podcast-namespace docs/tags/soundbite.md). */
+export const SOUNDBITE_MIN_SECONDS = 15
+export const SOUNDBITE_MAX_SECONDS = 120
+/** The namespace's bound on a tag's text (a soundbite's title, a season's name, a license): aggregators may cut more. */
+export const NAMESPACE_TEXT_MAX_CHARACTERS = 128
+/** The namespace: an alternate enclosure's title "should be limited to 32 characters for UX". */
+export const ALTERNATE_TITLE_MAX_CHARACTERS = 32
 const isoDate = z.iso.date()
 export const LANGUAGE_TAG_PATTERN = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/
 export const ENGLISH_TAG_PATTERN = /^[a-z0-9][a-z0-9 .+#-]*$/
@@ -68,7 +77,14 @@ export const episodeSchema = z
     feed_url: uri,
     duration_seconds: z.number().int().positive().nullable().meta({description: 'Length of the audio in seconds.'}),
     season: z.number().int().positive().nullable(),
-    episode_type: z.enum(['full', 'trailer', 'bonus']),
+    season_name: z.string().min(1).max(NAMESPACE_TEXT_MAX_CHARACTERS).nullable().meta({
+      description:
+        "The season's name (podcast:season's `name`, at most 128 characters); null without one, or without a season number for it to name.",
+    }),
+    episode_type: z.enum(['full', 'trailer', 'bonus']).meta({
+      description:
+        "A published trailer with audio is also the feed channel's podcast:trailer (with its season, when set).",
+    }),
     explicit: z.boolean(),
     audio: z
       .strictObject({
@@ -121,6 +137,59 @@ export const episodeSchema = z
       .meta({
         description:
           'Chapters, strictly ascending from 0 and within the duration; null when the episode has none (or its list breaks those rules, which is reported as a document problem).',
+      }),
+    soundbites: z
+      .array(
+        z.strictObject({
+          start_seconds: z.number().nonnegative().meta({description: 'Seconds from the start of the audio.'}),
+          duration_seconds: z
+            .number()
+            .min(SOUNDBITE_MIN_SECONDS)
+            .max(SOUNDBITE_MAX_SECONDS)
+            .meta({description: 'How long it plays: 15 to 120 seconds.'}),
+          title: z
+            .string()
+            .min(1)
+            .max(NAMESPACE_TEXT_MAX_CHARACTERS)
+            .nullable()
+            .meta({description: 'A title; null when apps show their own.'}),
+        }),
+      )
+      .meta({
+        description:
+          "Highlights of the episode (podcast:soundbite), each 15 to 120 seconds and within the episode's duration, in the order the editor gave them; empty without any. One that breaks those rules is left out and reported as a document problem.",
+      }),
+    license: z
+      .strictObject({
+        identifier: z.string().min(1).max(NAMESPACE_TEXT_MAX_CHARACTERS).meta({
+          description:
+            "A lower-case license identifier: the Podcasting 2.0 list's or SPDX's (`cc-by-4.0`, `arr`), else a custom license's name.",
+        }),
+        url: fetchedUrl.nullable().meta({description: "The license's full text; always set for a custom license."}),
+      })
+      .nullable()
+      .meta({
+        description:
+          "The episode's own license (podcast:license in its item), which overrides the show's license in the feed's channel; null when the episode has none (the show's applies) or its license breaks the rules (reported).",
+      }),
+    alternate_enclosures: z
+      .array(
+        z.strictObject({
+          url: fetchedUrl,
+          mime_type: z.string().regex(MIME_TYPE_PATTERN),
+          length_bytes: z.number().int().positive(),
+          bitrate: z.number().positive().nullable().meta({description: 'Average bitrate in bits per second.'}),
+          height: z.number().int().positive().nullable().meta({description: 'Height in pixels, for a video.'}),
+          title: z.string().min(1).max(ALTERNATE_TITLE_MAX_CHARACTERS).nullable(),
+          default: z.boolean().meta({
+            description:
+              "The enclosure's own file at another address; at most one entry is. The feed lists the enclosure as a default podcast:alternateEnclosure with this entry's URL as a second podcast:source.",
+          }),
+        }),
+      )
+      .meta({
+        description:
+          'Other versions of the media (podcast:alternateEnclosure): a lower bitrate, a video. Empty without any; an entry that breaks the rules (https URL, MIME type, size in bytes, at most one default) is left out and reported.',
       }),
     chapters_url: uri.nullable().meta({
       description:

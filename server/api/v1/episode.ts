@@ -6,6 +6,10 @@ import {podcastArtworkSide} from './artwork.ts'
 import type {Links} from './links.ts'
 import {chaptersPath, mapChapters} from './chapters.ts'
 import {releaseFieldsOf, releaseTimeRowSchema} from './release-time.ts'
+import {mapSoundbites} from './soundbites.ts'
+import {mapLicense} from './license.ts'
+import {mapAlternateEnclosures} from './alternate-enclosures.ts'
+import {mapSeasonName} from './season.ts'
 import {
   checkedTranscript,
   describeTranscriptFaults,
@@ -37,6 +41,7 @@ export const episodeRowSchema = documentRowSchema.extend({
   ),
   duration_seconds: optional(z.number()),
   season: optional(z.number()),
+  season_name: optional(z.string()),
   episode_type: optional(z.enum(['full', 'trailer', 'bonus'])),
   explicit: optional(z.boolean()),
   transcript: optional(z.object({url: z.string(), name: optional(z.string())})),
@@ -46,6 +51,11 @@ export const episodeRowSchema = documentRowSchema.extend({
   chapters: z.unknown().optional(),
   // Checked cue by cue in the mapper, the same way.
   transcript_cues: z.unknown().optional(),
+  // Each checked on its own in the mapper (a soundbite, an alternate enclosure, the license): one
+  // that breaks a rule is left out with a warning, never the episode.
+  soundbites: z.unknown().optional(),
+  license: z.unknown().optional(),
+  alternate_enclosures: z.unknown().optional(),
 })
 
 export type EpisodeRow = z.infer<typeof episodeRowSchema>
@@ -135,6 +145,10 @@ export function mapEpisode(row: EpisodeRow, context: MappingContext): Mapped<Epi
   const episodeNumber = episodeNumberOf(row.episode_number, row.slug)
   const chapters = mapChapters(row.chapters, row.duration_seconds, links)
   const transcript = transcriptOf(row, links)
+  const seasonName = mapSeasonName(row.season_name, row.season)
+  const soundbites = mapSoundbites(row.soundbites, row.duration_seconds)
+  const license = mapLicense(row.license, 'license')
+  const alternates = mapAlternateEnclosures(row.alternate_enclosures)
   return {
     value: {
       slug: row.slug,
@@ -157,6 +171,7 @@ export function mapEpisode(row: EpisodeRow, context: MappingContext): Mapped<Epi
       feed_url: context.feedUrl,
       duration_seconds: row.duration_seconds,
       season: row.season,
+      season_name: seasonName.seasonName,
       episode_type: row.episode_type ?? 'full',
       explicit: row.explicit ?? false,
       audio:
@@ -166,10 +181,22 @@ export function mapEpisode(row: EpisodeRow, context: MappingContext): Mapped<Epi
       ...transcript.fields,
       artwork_url: artworkUrlOf(row.image, links),
       chapters: chapters.chapters,
+      soundbites: soundbites.soundbites,
+      license: license.license,
+      alternate_enclosures: alternates.alternates,
       chapters_url: chapters.chapters && links.apiPath(chaptersPath(row.slug)),
     },
     updatedAt: guests.updatedAt,
-    warnings: [...guests.warnings, ...episodeNumber.warnings, ...chapters.warnings, ...transcript.warnings],
+    warnings: [
+      ...guests.warnings,
+      ...episodeNumber.warnings,
+      ...chapters.warnings,
+      ...transcript.warnings,
+      ...seasonName.warnings,
+      ...soundbites.warnings,
+      ...license.warnings,
+      ...alternates.warnings,
+    ],
     ...(transcript.bytes ? {transcript: transcript.bytes} : {}),
   }
 }

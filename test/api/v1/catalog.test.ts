@@ -33,6 +33,34 @@ describe('mapCatalog', () => {
         coverImage: image(asset),
         takeaways: ['אחת'],
         faq: [{_key: 'a', _type: 'faqItem', question: 'שאלה?', answer: 'תשובה.'}],
+        duration: 600,
+        season: 2,
+        seasonName: ' עונה שנייה ',
+        soundbites: [
+          {_key: 's1', _type: 'soundbite', start: 73.5, duration: 60, title: 'למה GROQ'},
+          {_key: 's2', _type: 'soundbite', start: 480, duration: 120},
+        ],
+        license: {_type: 'object', identifier: 'cc-by-4.0'},
+        alternateEnclosures: [
+          {
+            _key: 'a',
+            _type: 'alternateEnclosure',
+            url: 'https://media.test/7-low.opus',
+            type: 'audio/opus',
+            length: 1000,
+          },
+          {
+            _key: 'b',
+            _type: 'alternateEnclosure',
+            url: 'https://media.test/7.mp4',
+            type: 'video/mp4',
+            length: 90000,
+            bitrate: 1800000,
+            height: 720,
+            title: 'וידאו',
+            default: false,
+          },
+        ],
       }),
     ])
     expect(catalog.problems).toEqual([])
@@ -58,8 +86,9 @@ describe('mapCatalog', () => {
       takeaways: ['אחת'],
       faq: [{question: 'שאלה?', answer: 'תשובה.'}],
       feed_url: 'https://site.test/feed.xml',
-      duration_seconds: null,
-      season: null,
+      duration_seconds: 600,
+      season: 2,
+      season_name: 'עונה שנייה',
       episode_type: 'full',
       explicit: false,
       audio: null,
@@ -68,8 +97,79 @@ describe('mapCatalog', () => {
       transcript_revision: null,
       artwork_url: `https://cdn.sanity.io/images/proj/prod/0123456789abcdef0123456789abcdef01234567-3000x3000.jpg?w=3000&h=3000&fm=jpg&fit=crop`,
       chapters: null,
+      soundbites: [
+        {start_seconds: 73.5, duration_seconds: 60, title: 'למה GROQ'},
+        {start_seconds: 480, duration_seconds: 120, title: null},
+      ],
+      license: {identifier: 'cc-by-4.0', url: null},
+      alternate_enclosures: [
+        {
+          url: 'https://media.test/7-low.opus',
+          mime_type: 'audio/opus',
+          length_bytes: 1000,
+          bitrate: null,
+          height: null,
+          title: null,
+          default: false,
+        },
+        {
+          url: 'https://media.test/7.mp4',
+          mime_type: 'video/mp4',
+          length_bytes: 90000,
+          bitrate: 1800000,
+          height: 720,
+          title: 'וידאו',
+          default: false,
+        },
+      ],
       chapters_url: null,
     })
+  })
+
+  it('leaves out a soundbite, an alternate enclosure, a license or a season name that breaks a rule, with a warning, and serves the episode', async () => {
+    const catalog = await catalogOf([
+      episode('ep-8-rules', {
+        audioUrl: 'https://media.test/8.mp3',
+        duration: 300,
+        seasonName: 'בלי מספר',
+        soundbites: [
+          {_key: 's1', start: 10, duration: 10},
+          {_key: 's2', start: 250, duration: 60},
+          {_key: 's3', start: 0, duration: 15, title: 'בסדר'},
+        ],
+        license: {identifier: 'my-own-license'},
+        alternateEnclosures: [
+          {_key: 'a', url: 'http://media.test/8.opus', type: 'audio/opus', length: 1000},
+          {_key: 'b', url: 'https://mirror.test/8.mp3', type: 'audio/mpeg', length: 2000, default: true},
+          {_key: 'c', url: 'https://other.test/8.mp3', type: 'audio/mpeg', length: 2000, default: true},
+          {_key: 'd', url: 'https://media.test/8.mp4', type: 'video/mp4', length: 3000},
+        ],
+      }),
+    ])
+    const served = catalog.episodes[0]?.value
+    expect(served?.slug).toBe('ep-8-rules')
+    expect(served?.soundbites).toEqual([{start_seconds: 0, duration_seconds: 15, title: 'בסדר'}])
+    expect(served?.license).toBeNull()
+    expect(served?.season_name).toBeNull()
+    expect(served?.alternate_enclosures.map((alternate) => alternate.url)).toEqual(['https://media.test/8.mp4'])
+    expect(catalog.problems).toEqual([
+      {
+        documentId: 'ep-8-rules',
+        collection: 'episodes',
+        severity: 'warning',
+        messages: [
+          'season_name: left out: the episode has no season number for it to name',
+          'soundbites.0: left out: lasts 10 seconds, not 15 to 120',
+          "soundbites.1: left out: ends at 5:10, past the episode's end (5:00)",
+          expect.stringMatching(
+            /^license: left out: "my-own-license" is not a known license .*needs the URL of its text$/,
+          ),
+          'alternate_enclosures.0: left out: "http://media.test/8.opus" is not an https URL in printable ASCII',
+          expect.stringMatching(/^alternate_enclosures\.1: left out: one of 2 entries marked default/),
+          expect.stringMatching(/^alternate_enclosures\.2: left out: one of 2 entries marked default/),
+        ],
+      },
+    ])
   })
 
   it('sizes meetup thumbnails 800x450 and headshots 400x400', async () => {

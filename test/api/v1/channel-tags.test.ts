@@ -21,6 +21,7 @@ describe('mapChannelTags', () => {
         new_feed_url: 'https://new.test/feed.xml',
         block: true,
         complete: false,
+        license: {identifier: 'cc-by-4.0', url: null},
       }),
     ).toEqual({
       tags: {
@@ -37,6 +38,7 @@ describe('mapChannelTags', () => {
         newFeedUrl: 'https://new.test/feed.xml',
         block: true,
         complete: false,
+        license: {identifier: 'cc-by-4.0', url: null},
       },
       warnings: [],
     })
@@ -50,6 +52,7 @@ describe('mapChannelTags', () => {
       podroll: [{title: 'no address'}, {feed_url: 'http://insecure.test/feed.xml'}, {feed_url: 'https://פיד.test/'}],
       new_feed_url: 'http://old.test/feed.xml',
       block: 'yes',
+      license: {identifier: 'my-own-license', url: null},
     })
     expect(tags).toEqual({
       txts: Array.from({length: MAX_TXTS - 1}, (_, index) => ({text: index === 0 ? 'ok' : 'more', purpose: null})),
@@ -59,6 +62,7 @@ describe('mapChannelTags', () => {
       newFeedUrl: null,
       block: false,
       complete: false,
+      license: null,
     })
     expect(warnings.map((warning) => warning.split(':')[0])).toEqual([
       'txts',
@@ -66,6 +70,7 @@ describe('mapChannelTags', () => {
       'podroll.0',
       'podroll.1.feed_url',
       'podroll.2.feed_url',
+      'license',
       'medium',
       'update_frequency.rrule',
       'new_feed_url',

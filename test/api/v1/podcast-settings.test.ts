@@ -212,6 +212,7 @@ describe('an episode row', () => {
     audio: null,
     duration_seconds: null,
     season: null,
+    season_name: null,
     episode_type: null,
     explicit: null,
     transcript: null,
