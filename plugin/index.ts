@@ -7,6 +7,7 @@ import {CatalogInput} from './CatalogInput.tsx'
 import {episodeAudioPlugin} from './AudioFileInput.tsx'
 import {DirectionalTitles} from './DirectionalTitles.tsx'
 import {episodeNumberInput} from './EpisodeNumberInput.tsx'
+import {episodeTranscriptPlugin} from './TranscriptInput.tsx'
 import {catalogLocaleBundle, validationLocaleBundle} from './i18n.ts'
 import {feedUrlOf, type CatalogPluginOptions} from './preview-settings.ts'
 import {catalogDocumentNode, catalogStructure} from './structure.ts'
@@ -50,6 +51,7 @@ export const catalogPlugin = definePlugin<CatalogPluginOptions>((options) => ({
   plugins: [
     episodeNumberInput(),
     episodeAudioPlugin(),
+    episodeTranscriptPlugin(),
     ...(options.structure === false
       ? []
       : [structureTool({structure: catalogStructure, defaultDocumentNode: catalogDocumentNode(options)})]),

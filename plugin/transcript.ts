@@ -56,7 +56,7 @@ function hebrewFault(fault: TranscriptFault, where: (index: number) => string): 
 }
 
 /** The faults of a transcript in Hebrew, each naming its line; empty when the server would serve it. */
-export function transcriptFaultsInHebrew(cues: readonly unknown[], duration: unknown): string[] {
+function transcriptFaultsInHebrew(cues: readonly unknown[], duration: unknown): string[] {
   return transcriptFaults(cues.map(cueOf), secondsOf(duration)).map((fault) =>
     hebrewFault(fault, (index) => `שורה ${index + 1}`),
   )

@@ -1,0 +1,129 @@
+// Browser, end to end: an editor imports a transcript into an episode of the sample dataset in the
+// Studio as this repository builds it, in Debian's headless Chromium, against the Content Lake
+// stand-in (test/helpers/studio-stack.ts). The WebVTT file names two speakers in voice spans: one
+// is the episode's guest (found by name), the other no voice in the catalog (kept by name, as the
+// editor confirms). A file with overlapping cues is refused first, naming its line.
+// Screenshots go to test/artifacts/studio-transcript-*.png.
+import {readFile} from 'node:fs/promises'
+import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {z} from 'zod'
+import {parseNdjson} from '../../server/content/ndjson.ts'
+import {STUDIO_HOST} from '../../support/content-lake-stand-in.ts'
+import {SAMPLE_DATASET} from '../../support/server.ts'
+import {startStudioStack, type StudioStack} from '../helpers/studio-stack.ts'
+
+const documents = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)
+const referencesSchema = z.array(z.object({_ref: z.string()}))
+// A published episode with one guest and no transcript yet, and its guest's voice.
+const episode = documents
+  .filter((document) => document._type === 'episode' && !document._id.startsWith('drafts.'))
+  .filter((document) => !document.transcript && referencesSchema.safeParse(document.guests).data?.length === 1)
+  .toSorted((one, other) => one._id.localeCompare(other._id))[0]
+const guestId = referencesSchema.parse(episode?.guests)[0]?._ref ?? ''
+const guestName = z.string().parse(documents.find((document) => document._id === guestId)?.name)
+const episodeId = episode?._id ?? ''
+const listener = 'מאזין מהקהל'
+
+/** The guest's name as a file might spell it: extra spaces around and inside. */
+const spelledByTheFile = ` ${guestName.replace(' ', '  ')} `
+const vtt = [
+  'WEBVTT',
+  '',
+  '1',
+  '00:00:00.000 --> 00:00:02.500',
+  `<v ${spelledByTheFile}>שלום לכולם, ותודה שבאתם</v>`,
+  '',
+  '2',
+  '00:00:02.500 --> 00:00:05.250',
+  `<v ${listener}>יש לי שאלה על <i>הביצועים</i></v>`,
+  '',
+  '3',
+  '00:00:06.000 --> 00:00:09.000',
+  `<v ${guestName}>בשמחה &amp; בקצרה</v>`,
+  '',
+].join('\n')
+// The same file with its second cue starting before the first ends: line 8 is its timing.
+const overlapping = vtt.replace('00:00:02.500 --> 00:00:05.250', '00:00:02.000 --> 00:00:05.250')
+
+let stack: StudioStack
+
+beforeAll(async () => {
+  stack = await startStudioStack()
+}, 300_000)
+afterAll(() => stack?.close(), 60_000)
+
+// A failing test leaves its page as it was, and what the page logged.
+afterEach(async ({task}) => {
+  if (task.result?.state === 'fail') await stack?.reportFailure('transcript', task.name)
+}, 90_000)
+
+const draft = () => stack.lake.dataset.get(`drafts.${episodeId}`)
+const textOf = async (testId: string) => {
+  const element = stack.page.getByTestId(testId)
+  return (await element.isVisible()) ? element.innerText() : ''
+}
+const vttFile = (text: string) => ({name: 'episode.vtt', mimeType: 'text/vtt', buffer: Buffer.from(text)})
+
+describe('an editor imports a WebVTT transcript into an episode, its speakers matched to voices', () => {
+  it('refuses a file whose cues overlap, in Hebrew, naming the line', async () => {
+    expect(episodeId, 'the sample dataset has an episode with one guest').not.toBe('')
+    const {page} = stack
+    await page.goto(`https://${STUDIO_HOST}/structure/episodes;${episodeId}`)
+    await page.getByTestId('transcript-import-file').setInputFiles(vttFile(overlapping), {timeout: 120_000})
+    await expect
+      .poll(() => textOf('transcript-import-error'), {timeout: 60_000})
+      .toContain('הכתובית שבשורה 8 בקובץ מתחילה ב-00:02, לפני שהקודמת לה מסתיימת (00:02.500).')
+    await page.getByTestId('transcript-import').scrollIntoViewIfNeeded()
+    await page.screenshot({path: 'test/artifacts/studio-transcript-refused.png'})
+    expect(draft()).toBeUndefined()
+  }, 300_000)
+
+  it("matches the guest by name, keeps the other speaker's name as confirmed, and replaces the transcript", async () => {
+    const {page, lake} = stack
+    await page.getByTestId('transcript-import-file').setInputFiles(vttFile(vtt), {timeout: 60_000})
+    await expect
+      .poll(() => textOf('transcript-import-summary'), {timeout: 60_000})
+      .toBe('3 כתוביות ו-2 דוברים, מקובץ WebVTT.')
+    expect(await page.getByTestId('transcript-import-error').count()).toBe(0)
+
+    // The guest is found (the voices arrive from the lake: poll), the listener is not.
+    const guestRow = page.getByTestId('transcript-speaker-1')
+    const listenerRow = page.getByTestId('transcript-speaker-2')
+    await expect.poll(() => guestRow.locator('select').inputValue(), {timeout: 60_000}).toBe(guestId)
+    expect(await guestRow.innerText()).toContain(`${guestName}: נמצא קול בשם הזה.`)
+    expect(await listenerRow.innerText()).toContain(`${listener}: לא נמצא קול בשם הזה.`)
+    const replace = page.getByRole('button', {name: 'החלפת התמלול'})
+    expect(await replace.isDisabled()).toBe(true)
+    await page.getByTestId('transcript-import').scrollIntoViewIfNeeded()
+    await page.screenshot({path: 'test/artifacts/studio-transcript-speakers.png'})
+
+    await listenerRow.locator('select').selectOption({label: `להשאיר את השם „${listener}" כפי שהוא`})
+    await expect.poll(() => replace.isEnabled(), {timeout: 30_000}).toBe(true)
+    await replace.click({timeout: 30_000})
+
+    const key = expect.stringMatching(/^[0-9a-f]{12}$/)
+    const guest = {_type: 'reference', _ref: guestId}
+    await expect
+      .poll(() => draft()?.transcript, {timeout: 60_000})
+      .toEqual([
+        {_key: key, _type: 'transcriptCue', start: 0, end: 2.5, speaker: guest, text: 'שלום לכולם, ותודה שבאתם'},
+        {
+          _key: key,
+          _type: 'transcriptCue',
+          start: 2.5,
+          end: 5.25,
+          speakerName: listener,
+          text: 'יש לי שאלה על הביצועים',
+        },
+        {_key: key, _type: 'transcriptCue', start: 6, end: 9, speaker: guest, text: 'בשמחה & בקצרה'},
+      ])
+    // The list below shows the cues, and the import says what it did.
+    await expect.poll(() => textOf('transcript-import-done'), {timeout: 30_000}).toBe('התמלול הוחלף: 3 כתוביות.')
+    const items = page.getByTestId('field-transcript').locator('[data-testid="default-preview__header"]')
+    await expect
+      .poll(async () => (await items.allInnerTexts()).map((text) => text.split('\n')[0]), {timeout: 30_000})
+      .toEqual(['שלום לכולם, ותודה שבאתם', 'יש לי שאלה על הביצועים', 'בשמחה & בקצרה'])
+    await page.screenshot({path: 'test/artifacts/studio-transcript-replaced.png'})
+    expect(lake.refused).toEqual([])
+  }, 300_000)
+})
