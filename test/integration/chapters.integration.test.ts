@@ -2,20 +2,16 @@
 // over an in-memory copy of the sample dataset that tests edit as an editor would and announce
 // with a delivery signed by @sanity/webhook. The chapters documents are checked against a JSON
 // Schema written from the Podcasting 2.0 JSON chapters format, and the feed is read by podcast-partytime.
-import {readFile} from 'node:fs/promises'
 import {gunzipSync} from 'node:zlib'
 import {Ajv2020} from 'ajv/dist/2020.js'
 import {parseFeed} from 'podcast-partytime'
-import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {z} from 'zod'
 import {episodeSchema, itemEnvelope} from '../../server/api/v1/contract.ts'
-import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
-import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
 import {eventually} from '../../support/eventually.ts'
 import {readContract} from '../helpers/contract.ts'
 import {rawRequest} from '../helpers/raw-http.ts'
-import {SAMPLE_DATASET, startTestServer, type TestServer} from '../../support/server.ts'
-import {sendSignedWebhook} from '../helpers/signed-webhook.ts'
+import {editableSample} from '../helpers/editable-sample.ts'
 
 // podcast-namespace docs/examples/chapters/jsonChapters.md, version 1.2: `version` and `chapters`
 // required; a chapter needs `startTime` (seconds, a float); `title`, `img`, `url` are strings.
@@ -53,43 +49,24 @@ const JSON_CHAPTERS_SCHEMA = {
 const validateChapters = new Ajv2020({allErrors: true}).compile(JSON_CHAPTERS_SCHEMA)
 const chaptersFileSchema = z.object({chapters: z.array(z.object({startTime: z.number(), title: z.string()}))})
 
-const SECRET = 'a-webhook-secret-of-some-length'
-const sample = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)
-let documents: SanityDocument[]
-let server: TestServer
-
-beforeEach(async () => {
-  documents = [...sample]
-  server = await startTestServer({
-    source: createEmbeddedSource('in-memory sample', async () => documents),
-    environment: {SANITY_WEBHOOK_SECRET: SECRET},
-  })
-})
-afterEach(() => server.close())
+const sample = editableSample()
 
 const CHAPTERED = 'ep-31-webhooks-done-right'
-const documentOf = (slug: string) => {
-  const found = documents.find(
-    (document) => document._type === 'episode' && JSON.stringify(document['slug']).includes(`"${slug}"`),
-  )
-  if (!found) throw new Error(`no episode ${slug} in the sample`)
-  return found
-}
-/** Replaces an episode in the in-memory dataset as a publish would, and announces it with a signed delivery. */
-async function publish(slug: string, fields: Record<string, unknown>) {
-  const before = documentOf(slug)
-  const edited = {...before, ...fields, _updatedAt: new Date().toISOString()}
-  documents = documents.map((document) => (document === before ? edited : document))
-  expect((await sendSignedWebhook(server.baseUrl, SECRET, {_id: edited._id, _type: 'episode'})).status).toBe(202)
-}
-const local = (url: string) => url.replace('http://api.test', server.baseUrl)
+const documentOf = (slug: string) => sample.episode(slug)
+const publish = (slug: string, fields: Record<string, unknown>) => sample.publish(slug, fields)
+const local = (url: string) => url.replace('http://api.test', sample.server.baseUrl)
 const chaptersPathOf = (slug: string) => `/api/v1/episodes/${slug}/chapters.json`
 const episodeOf = async (slug: string) =>
-  (await readContract(await fetch(`${server.baseUrl}/api/v1/episodes/${slug}.json`), itemEnvelope(episodeSchema))).data
+  (
+    await readContract(
+      await fetch(`${sample.server.baseUrl}/api/v1/episodes/${slug}.json`),
+      itemEnvelope(episodeSchema),
+    )
+  ).data
 
 describe('an episode chapters document', () => {
   it('is JSON chapters 1.2.0 as application/json+chapters, with ETag, 304, HEAD and gzip', async () => {
-    const response = await rawRequest(`${server.baseUrl}${chaptersPathOf(CHAPTERED)}`)
+    const response = await rawRequest(`${sample.server.baseUrl}${chaptersPathOf(CHAPTERED)}`)
     expect(response.status).toBe(200)
     expect(response.headers['content-type']).toBe('application/json+chapters')
     const document: unknown = JSON.parse(response.body.toString('utf8'))
@@ -100,36 +77,38 @@ describe('an episode chapters document', () => {
         expect.objectContaining({startTime: chapter.start_seconds, title: chapter.title}),
       ),
     )
-    expect(episode.chapters_url && local(episode.chapters_url)).toBe(`${server.baseUrl}${chaptersPathOf(CHAPTERED)}`)
+    expect(episode.chapters_url && local(episode.chapters_url)).toBe(
+      `${sample.server.baseUrl}${chaptersPathOf(CHAPTERED)}`,
+    )
 
     const etag = String(response.headers.etag)
     expect(etag).toMatch(/^"[\w-]+"$/)
-    const conditional = await rawRequest(`${server.baseUrl}${chaptersPathOf(CHAPTERED)}`, {
+    const conditional = await rawRequest(`${sample.server.baseUrl}${chaptersPathOf(CHAPTERED)}`, {
       headers: {'if-none-match': etag},
     })
     expect(conditional.status).toBe(304)
     expect(conditional.body.length).toBe(0)
-    const head = await rawRequest(`${server.baseUrl}${chaptersPathOf(CHAPTERED)}`, {method: 'HEAD'})
+    const head = await rawRequest(`${sample.server.baseUrl}${chaptersPathOf(CHAPTERED)}`, {method: 'HEAD'})
     expect(head.status).toBe(200)
     expect(head.headers.etag).toBe(etag)
     expect(head.body.length).toBe(0)
     await eventually(async () => {
-      const gzip = await rawRequest(`${server.baseUrl}${chaptersPathOf(CHAPTERED)}`, {
+      const gzip = await rawRequest(`${sample.server.baseUrl}${chaptersPathOf(CHAPTERED)}`, {
         headers: {'accept-encoding': 'gzip'},
       })
       expect(gzip.headers['content-encoding']).toBe('gzip')
       expect(gunzipSync(gzip.body).equals(response.body)).toBe(true)
     })
     // The sandbox serves the same bytes; an episode without chapters has none to serve.
-    const sandbox = await rawRequest(`${server.baseUrl}/api/v1/sandbox/episodes/${CHAPTERED}/chapters.json`)
+    const sandbox = await rawRequest(`${sample.server.baseUrl}/api/v1/sandbox/episodes/${CHAPTERED}/chapters.json`)
     expect(sandbox.body.equals(response.body)).toBe(true)
-    const none = await fetch(`${server.baseUrl}${chaptersPathOf('ep-8-on-call')}`)
+    const none = await fetch(`${sample.server.baseUrl}${chaptersPathOf('ep-8-on-call')}`)
     expect(none.status).toBe(404)
     expect(none.headers.get('content-type')).toMatch(/^application\/problem\+json/)
   })
 
   it('is linked from the feed item with podcast:chapters, and that URL is served', async () => {
-    const feed = parseFeed(await (await fetch(`${server.baseUrl}/feed.xml`)).text())
+    const feed = parseFeed(await (await fetch(`${sample.server.baseUrl}/feed.xml`)).text())
     const linked = (feed?.items ?? []).flatMap((item) => (item.podcastChapters ? [item.podcastChapters] : []))
     expect(linked.length).toBeGreaterThanOrEqual(5)
     for (const chapters of linked) {
@@ -142,7 +121,7 @@ describe('an episode chapters document', () => {
   })
 
   it('follows an edit of the chapters announced by a signed webhook', async () => {
-    const before = await fetch(`${server.baseUrl}${chaptersPathOf(CHAPTERED)}`)
+    const before = await fetch(`${sample.server.baseUrl}${chaptersPathOf(CHAPTERED)}`)
     const etag = String(before.headers.get('etag'))
     const chapters = [
       {_key: 'a', _type: 'chapter', start: '0:00', title: 'פתיחה חדשה'},
@@ -150,7 +129,9 @@ describe('an episode chapters document', () => {
     ]
     await publish(CHAPTERED, {chapters})
     await eventually(async () => {
-      const after = await fetch(`${server.baseUrl}${chaptersPathOf(CHAPTERED)}`, {headers: {'if-none-match': etag}})
+      const after = await fetch(`${sample.server.baseUrl}${chaptersPathOf(CHAPTERED)}`, {
+        headers: {'if-none-match': etag},
+      })
       expect(after.status).toBe(200)
       expect(chaptersFileSchema.parse(await after.json()).chapters).toEqual([
         {startTime: 0, title: 'פתיחה חדשה'},
@@ -163,7 +144,7 @@ describe('an episode chapters document', () => {
     // One in the feed: ep-31 has no audio, so no item.
     const IN_FEED = 'ep-22-cache-invalidation'
     const id = documentOf(IN_FEED)._id
-    expect((await fetch(`${server.baseUrl}${chaptersPathOf(IN_FEED)}`)).status).toBe(200)
+    expect((await fetch(`${sample.server.baseUrl}${chaptersPathOf(IN_FEED)}`)).status).toBe(200)
     await publish(IN_FEED, {
       chapters: [
         {_key: 'a', _type: 'chapter', start: '0:00', title: 'פתיחה'},
@@ -172,12 +153,12 @@ describe('an episode chapters document', () => {
       ],
     })
     await eventually(async () => {
-      expect((await fetch(`${server.baseUrl}${chaptersPathOf(IN_FEED)}`)).status).toBe(404)
+      expect((await fetch(`${sample.server.baseUrl}${chaptersPathOf(IN_FEED)}`)).status).toBe(404)
     }, 10_000)
     const episode = await episodeOf(IN_FEED)
     expect(episode.chapters).toBeNull()
     expect(episode.chapters_url).toBeNull()
-    const statusResponse = await fetch(`${server.baseUrl}/status`)
+    const statusResponse = await fetch(`${sample.server.baseUrl}/status`)
     // Read as of now, never from a cache.
     expect(statusResponse.headers.get('cache-control')).toBe('no-store')
     const status = z
@@ -190,7 +171,7 @@ describe('an episode chapters document', () => {
       severity: 'warning',
       messages: ['chapters: left out: chapter 3 starts at 10:00, not after the one before it (20:00)'],
     })
-    const feedResponse = await fetch(`${server.baseUrl}/feed.xml`)
+    const feedResponse = await fetch(`${sample.server.baseUrl}/feed.xml`)
     expect(feedResponse.status).toBe(200)
     const item = parseFeed(await feedResponse.text())?.items.find((entry) => entry.guid === id)
     expect(item).toBeDefined()

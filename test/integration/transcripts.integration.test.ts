@@ -3,21 +3,17 @@
 // editor would and announce with a signed webhook. Each format is read back by what apps use: a
 // captions parser (media-captions) for WebVTT and SubRip, a JSON Schema written from the
 // Podcasting 2.0 JSON transcript format, and podcast-partytime for the feed.
-import {readFile} from 'node:fs/promises'
 import {Ajv2020} from 'ajv/dist/2020.js'
 import {parseText} from 'media-captions'
 import {parseFeed} from 'podcast-partytime'
-import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {z} from 'zod'
 import {episodeSchema, itemEnvelope} from '../../server/api/v1/contract.ts'
 import {searchEnvelope} from '../../server/api/v1/search.ts'
-import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
-import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
 import {eventually} from '../../support/eventually.ts'
 import {readContract} from '../helpers/contract.ts'
 import {rawRequest} from '../helpers/raw-http.ts'
-import {SAMPLE_DATASET, startTestServer, type TestServer} from '../../support/server.ts'
-import {sendSignedWebhook} from '../helpers/signed-webhook.ts'
+import {editableSample} from '../helpers/editable-sample.ts'
 
 // podcast-namespace docs/examples/transcripts/transcripts.md, the JSON form: `version` and
 // `segments`, each with `startTime`, `endTime` and `body`, and `speaker` when one is named.
@@ -54,39 +50,21 @@ const statusSchema = z.object({
   problems: z.array(z.object({document_id: z.string(), severity: z.string(), messages: z.array(z.string())})),
 })
 
-const SECRET = 'a-webhook-secret-of-some-length'
-const sample = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)
-let documents: SanityDocument[]
-let server: TestServer
-
-beforeEach(async () => {
-  documents = [...sample]
-  server = await startTestServer({
-    source: createEmbeddedSource('in-memory sample', async () => documents),
-    environment: {SANITY_WEBHOOK_SECRET: SECRET},
-  })
-})
-afterEach(() => server.close())
+const sample = editableSample()
 
 // In the feed (it has audio), with a host, a guest and a listener who is no voice in the catalog.
 const TRANSCRIBED = 'ep-24-redis-internals'
-const documentOf = (slug: string) => {
-  const found = documents.find(
-    (document) => document._type === 'episode' && JSON.stringify(document['slug']).includes(`"${slug}"`),
-  )
-  if (!found) throw new Error(`no episode ${slug} in the sample`)
-  return found
-}
-async function publish(slug: string, fields: Record<string, unknown>) {
-  const before = documentOf(slug)
-  const edited = {...before, ...fields, _updatedAt: new Date().toISOString()}
-  documents = documents.map((document) => (document === before ? edited : document))
-  expect((await sendSignedWebhook(server.baseUrl, SECRET, {_id: edited._id, _type: 'episode'})).status).toBe(202)
-}
+const documentOf = (slug: string) => sample.episode(slug)
+const publish = (slug: string, fields: Record<string, unknown>) => sample.publish(slug, fields)
 const transcriptPath = (slug: string, extension: string) => `/api/v1/episodes/${slug}/transcript.${extension}`
-const local = (url: string) => url.replace('http://api.test', server.baseUrl)
+const local = (url: string) => url.replace('http://api.test', sample.server.baseUrl)
 const episodeOf = async (slug: string) =>
-  (await readContract(await fetch(`${server.baseUrl}/api/v1/episodes/${slug}.json`), itemEnvelope(episodeSchema))).data
+  (
+    await readContract(
+      await fetch(`${sample.server.baseUrl}/api/v1/episodes/${slug}.json`),
+      itemEnvelope(episodeSchema),
+    )
+  ).data
 const cue = (key: string, start: number, end: number, text: string) => ({
   _key: key,
   _type: 'transcriptCue',
@@ -97,14 +75,14 @@ const cue = (key: string, start: number, end: number, text: string) => ({
 
 describe("an episode's transcript", () => {
   it('is served as WebVTT with voice spans, SubRip and JSON, each read back as the same cues', async () => {
-    const vtt = await rawRequest(`${server.baseUrl}${transcriptPath(TRANSCRIBED, 'vtt')}`)
+    const vtt = await rawRequest(`${sample.server.baseUrl}${transcriptPath(TRANSCRIBED, 'vtt')}`)
     expect(vtt.status).toBe(200)
     expect(vtt.headers['content-type']).toBe('text/vtt; charset=utf-8')
     expect(vtt.headers['access-control-allow-origin']).toBe('*')
     const readVtt = await parseText(vtt.body.toString('utf8'), {type: 'vtt', strict: true, errors: true})
     expect(readVtt.errors).toEqual([])
 
-    const json = await rawRequest(`${server.baseUrl}${transcriptPath(TRANSCRIBED, 'json')}`)
+    const json = await rawRequest(`${sample.server.baseUrl}${transcriptPath(TRANSCRIBED, 'json')}`)
     expect(json.headers['content-type']).toBe('application/json; charset=utf-8')
     const document: unknown = JSON.parse(json.body.toString('utf8'))
     expect(validateTranscript(document), JSON.stringify(validateTranscript.errors)).toBe(true)
@@ -122,7 +100,7 @@ describe("an episode's transcript", () => {
       segments.map((segment) => [segment.startTime, segment.endTime, `<v ${segment.speaker}>${segment.body}`]),
     )
 
-    const srt = await rawRequest(`${server.baseUrl}${transcriptPath(TRANSCRIBED, 'srt')}`)
+    const srt = await rawRequest(`${sample.server.baseUrl}${transcriptPath(TRANSCRIBED, 'srt')}`)
     // application/srt, not application/x-subrip: Pocket Casts refused the latter.
     expect(srt.headers['content-type']).toBe('application/srt; charset=utf-8')
     const readSrt = await parseText(srt.body.toString('utf8'), {type: 'srt', strict: true, errors: true})
@@ -134,16 +112,16 @@ describe("an episode's transcript", () => {
     // The item links the three, the VTT first, and names the revision it serves.
     const episode = await episodeOf(TRANSCRIBED)
     expect(episode.transcripts.map((link) => [local(link.url), link.mime_type])).toEqual([
-      [`${server.baseUrl}${transcriptPath(TRANSCRIBED, 'vtt')}`, 'text/vtt'],
-      [`${server.baseUrl}${transcriptPath(TRANSCRIBED, 'srt')}`, 'application/srt'],
-      [`${server.baseUrl}${transcriptPath(TRANSCRIBED, 'json')}`, 'application/json'],
+      [`${sample.server.baseUrl}${transcriptPath(TRANSCRIBED, 'vtt')}`, 'text/vtt'],
+      [`${sample.server.baseUrl}${transcriptPath(TRANSCRIBED, 'srt')}`, 'application/srt'],
+      [`${sample.server.baseUrl}${transcriptPath(TRANSCRIBED, 'json')}`, 'application/json'],
     ])
     expect(episode.transcript).toEqual(episode.transcripts[0])
     expect(episode.transcript_revision).toMatch(/^[0-9a-f]{32}$/)
   })
 
   it('answers conditional and range requests, under the sandbox too', async () => {
-    const url = `${server.baseUrl}${transcriptPath(TRANSCRIBED, 'vtt')}`
+    const url = `${sample.server.baseUrl}${transcriptPath(TRANSCRIBED, 'vtt')}`
     const whole = await rawRequest(url)
     const etag = String(whole.headers.etag)
     expect(etag).toMatch(/^"[\w-]+"$/)
@@ -152,17 +130,17 @@ describe("an episode's transcript", () => {
     expect(part.status).toBe(206)
     expect(part.headers['content-range']).toBe(`bytes 0-5/${whole.body.length}`)
     expect(part.body.toString('utf8')).toBe('WEBVTT')
-    const sandbox = await rawRequest(`${server.baseUrl}/api/v1/sandbox/episodes/${TRANSCRIBED}/transcript.vtt`)
+    const sandbox = await rawRequest(`${sample.server.baseUrl}/api/v1/sandbox/episodes/${TRANSCRIBED}/transcript.vtt`)
     expect(sandbox.body.equals(whole.body)).toBe(true)
     // An episode without a transcript of its own answers a problem naming it.
-    const none = await fetch(`${server.baseUrl}${transcriptPath('ep-8-on-call', 'srt')}`)
+    const none = await fetch(`${sample.server.baseUrl}${transcriptPath('ep-8-on-call', 'srt')}`)
     expect(none.status).toBe(404)
     expect(none.headers.get('content-type')).toMatch(/^application\/problem\+json/)
     expect(await none.text()).toContain('ep-8-on-call')
   })
 
   it('is linked from the feed item once per format, WebVTT first as captions in Hebrew, and each link is served', async () => {
-    const feed = parseFeed(await (await fetch(`${server.baseUrl}/feed.xml`)).text())
+    const feed = parseFeed(await (await fetch(`${sample.server.baseUrl}/feed.xml`)).text())
     const item = feed?.items.find((entry) => entry.guid === documentOf(TRANSCRIBED)._id)
     expect(item?.podcastTranscripts?.map((link) => [link.type, link.rel, link.language])).toEqual([
       ['text/vtt', 'captions', 'he'],
@@ -182,7 +160,7 @@ describe("an episode's transcript", () => {
       transcript: [cue('a', 0, 4, 'שורה אחת שנכתבה מחדש.'), cue('b', 4, 9.5, 'ועוד אחת, בלי דובר.')],
     })
     await eventually(async () => {
-      const srt = await (await fetch(`${server.baseUrl}${transcriptPath(TRANSCRIBED, 'srt')}`)).text()
+      const srt = await (await fetch(`${sample.server.baseUrl}${transcriptPath(TRANSCRIBED, 'srt')}`)).text()
       expect(srt).toBe(
         '1\n00:00:00,000 --> 00:00:04,000\nשורה אחת שנכתבה מחדש.\n\n2\n00:00:04,000 --> 00:00:09,500\nועוד אחת, בלי דובר.\n',
       )
@@ -194,7 +172,9 @@ describe("an episode's transcript", () => {
   it("is searched over HTTP: a phrase said only in the transcript finds the episode, with the cue's time, until it is edited away", async () => {
     const searchFor = async (query: string) =>
       searchEnvelope.parse(
-        await (await fetch(`${server.baseUrl}/api/v1/search.json?q=${encodeURIComponent(query)}&limit=3`)).json(),
+        await (
+          await fetch(`${sample.server.baseUrl}/api/v1/search.json?q=${encodeURIComponent(query)}&limit=3`)
+        ).json(),
       ).data
     const said = 'דוגם חמישה מפתחות'
     expect(JSON.stringify(await episodeOf(TRANSCRIBED))).not.toContain('דוגם')
@@ -214,13 +194,9 @@ describe("an episode's transcript", () => {
 
   it('names a speaker as the voice is named now: renaming a host renames them in the transcript', async () => {
     // דן שפירא hosts ep-24 and is no guest of it: only the transcript's cues reference the voice.
-    const host = documents.find((document) => document._id === '0add12f4-bb96-46dd-a6ff-ed06847a0086')
-    if (!host) throw new Error('no host voice in the sample')
-    const renamed = {...host, name: 'דן שפירא-לוי', _updatedAt: new Date().toISOString()}
-    documents = documents.map((document) => (document === host ? renamed : document))
-    expect((await sendSignedWebhook(server.baseUrl, SECRET, {_id: host._id, _type: 'voice'})).status).toBe(202)
+    await sample.edit('0add12f4-bb96-46dd-a6ff-ed06847a0086', {name: 'דן שפירא-לוי'})
     await eventually(async () => {
-      const vtt = await (await fetch(`${server.baseUrl}${transcriptPath(TRANSCRIBED, 'vtt')}`)).text()
+      const vtt = await (await fetch(`${sample.server.baseUrl}${transcriptPath(TRANSCRIBED, 'vtt')}`)).text()
       expect(vtt).toContain('<v דן שפירא-לוי>ניר וייס, ברוך הבא.')
     }, 10_000)
   })
@@ -235,12 +211,12 @@ describe("an episode's transcript", () => {
     })
     await eventually(async () => {
       const json = segmentsSchema.parse(
-        await (await fetch(`${server.baseUrl}${transcriptPath(TRANSCRIBED, 'json')}`)).json(),
+        await (await fetch(`${sample.server.baseUrl}${transcriptPath(TRANSCRIBED, 'json')}`)).json(),
       )
       expect(json.segments).toHaveLength(3)
     }, 10_000)
-    const vttText = await (await fetch(`${server.baseUrl}${transcriptPath(TRANSCRIBED, 'vtt')}`)).text()
-    const srtText = await (await fetch(`${server.baseUrl}${transcriptPath(TRANSCRIBED, 'srt')}`)).text()
+    const vttText = await (await fetch(`${sample.server.baseUrl}${transcriptPath(TRANSCRIBED, 'vtt')}`)).text()
+    const srtText = await (await fetch(`${sample.server.baseUrl}${transcriptPath(TRANSCRIBED, 'srt')}`)).text()
     // Cue text may not hold "-->" (WebVTT 4.1; SubRip readers take such a line for a timing): every
     // line that has one is a cue's own timing.
     const timing = /^\d\d:\d\d:\d\d[.,]\d{3} --> \d\d:\d\d:\d\d[.,]\d{3}$/
@@ -254,17 +230,17 @@ describe("an episode's transcript", () => {
     const srt = await parseText(srtText, {type: 'srt', strict: true, errors: true})
     expect(srt.cues.map((read) => read.startTime)).toEqual([0, 3, 6])
     // The bell is removed where the text is cleaned, and that is reported; the feed stays a feed.
-    const status = statusSchema.parse(await (await fetch(`${server.baseUrl}/status`)).json())
+    const status = statusSchema.parse(await (await fetch(`${sample.server.baseUrl}/status`)).json())
     const problem = status.problems.find((entry) => entry.document_id === documentOf(TRANSCRIBED)._id)
     expect(problem?.messages.join(' ')).toContain('transcript_cues.1.text: removed characters')
-    expect(parseFeed(await (await fetch(`${server.baseUrl}/feed.xml`)).text())?.items.length).toBeGreaterThan(0)
+    expect(parseFeed(await (await fetch(`${sample.server.baseUrl}/feed.xml`)).text())?.items.length).toBeGreaterThan(0)
   })
 
   it('leaves out cues that break a rule, serving the episode, its external link and the feed, and /status says why', async () => {
     const id = documentOf(TRANSCRIBED)._id
     await publish(TRANSCRIBED, {transcript: [cue('a', 0, 10, 'ראשונה'), cue('b', 5, 12, 'חופפת')]})
     await eventually(async () => {
-      expect((await fetch(`${server.baseUrl}${transcriptPath(TRANSCRIBED, 'vtt')}`)).status).toBe(404)
+      expect((await fetch(`${sample.server.baseUrl}${transcriptPath(TRANSCRIBED, 'vtt')}`)).status).toBe(404)
     }, 10_000)
     const episode = await episodeOf(TRANSCRIBED)
     expect(episode.transcript_revision).toBeNull()
@@ -272,13 +248,13 @@ describe("an episode's transcript", () => {
       url: 'https://media.codetalks.example/transcripts/ep-24-redis-internals.vtt',
       mime_type: 'text/vtt',
     })
-    const status = statusSchema.parse(await (await fetch(`${server.baseUrl}/status`)).json())
+    const status = statusSchema.parse(await (await fetch(`${sample.server.baseUrl}/status`)).json())
     expect(status.problems.find((problem) => problem.document_id === id)).toEqual({
       document_id: id,
       severity: 'warning',
       messages: ['transcript: left out: cue 2: starts at 5 s, before the cue before it ends at 10 s'],
     })
-    const item = parseFeed(await (await fetch(`${server.baseUrl}/feed.xml`)).text())?.items.find(
+    const item = parseFeed(await (await fetch(`${sample.server.baseUrl}/feed.xml`)).text())?.items.find(
       (entry) => entry.guid === id,
     )
     expect(item?.podcastTranscripts?.map((link) => link.url)).toEqual([
