@@ -38,6 +38,9 @@ export function channelTagsOf(channel: PodcastChannel, siteUrl: string) {
             },
           }
         : {}),
+      ...(tags.license
+        ? {license: {display: tags.license.identifier, ...(tags.license.url ? {url: tags.license.url} : {})}}
+        : {}),
       ...(tags.podroll.length > 0
         ? {
             podroll: {

@@ -89,10 +89,69 @@ function rssItemOf(
         : {}),
       ...(episode.chapters_url ? {chapters: {url: episode.chapters_url, type: MEDIA_TYPES.chapters}} : {}),
       // The Podcasting 2.0 numbers beside the iTunes ones, for the apps that read only the namespace.
-      ...(episode.season === null ? {} : {season: {number: episode.season}}),
+      ...(episode.season === null
+        ? {}
+        : {season: {number: episode.season, ...(episode.season_name ? {name: episode.season_name} : {})}}),
       ...(episode.episode_number === null ? {} : {episode: {number: episode.episode_number}}),
+      ...(episode.soundbites.length > 0
+        ? {
+            soundbites: episode.soundbites.map((soundbite) => ({
+              startTime: soundbite.start_seconds,
+              duration: soundbite.duration_seconds,
+              ...(soundbite.title ? {display: soundbite.title} : {}),
+            })),
+          }
+        : {}),
+      ...(episode.license ? {license: licenseOf(episode.license)} : {}),
+      ...(episode.alternate_enclosures.length > 0
+        ? {alternateEnclosures: alternateEnclosuresOf(audio, episode.alternate_enclosures)}
+        : {}),
     },
   }
+}
+
+/** A `podcast:license`: the identifier, and the URL of its text when there is one. */
+export function licenseOf(license: NonNullable<Episode['license']>) {
+  return {display: license.identifier, ...(license.url ? {url: license.url} : {})}
+}
+
+type Alternate = Episode['alternate_enclosures'][number]
+
+/**
+ * The item's `podcast:alternateEnclosure`s, as the namespace lists them (docs/tags/alternate-enclosure.md
+ * and its companion document): the enclosure itself first, marked default, then the other versions.
+ * An entry the editor marked default is the enclosure's own file at another address, so it is a
+ * second `podcast:source` of the enclosure's entry (with its type as `contentType` should it differ).
+ */
+function alternateEnclosuresOf(audio: NonNullable<Episode['audio']>, alternates: readonly Alternate[]) {
+  const mirror = alternates.find((alternate) => alternate.default)
+  const attributes = (alternate: Alternate | undefined) => ({
+    ...(alternate?.bitrate ? {bitrate: alternate.bitrate} : {}),
+    ...(alternate?.height ? {height: alternate.height} : {}),
+    ...(alternate?.title ? {title: alternate.title} : {}),
+  })
+  return [
+    {
+      type: audio.mime_type,
+      length: audio.length_bytes,
+      ...attributes(mirror),
+      default: true,
+      sources: [
+        {uri: audio.url},
+        ...(mirror
+          ? [{uri: mirror.url, ...(mirror.mime_type === audio.mime_type ? {} : {contentType: mirror.mime_type})}]
+          : []),
+      ],
+    },
+    ...alternates
+      .filter((alternate) => !alternate.default)
+      .map((alternate) => ({
+        type: alternate.mime_type,
+        length: alternate.length_bytes,
+        ...attributes(alternate),
+        sources: [{uri: alternate.url}],
+      })),
+  ]
 }
 
 /**

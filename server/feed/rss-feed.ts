@@ -186,7 +186,7 @@ export function buildFeed(catalog: Catalog, settings: FeedSettings): FeedDocumen
     if (made.changedAtMs > newest) newest = made.changedAtMs
   }
   const lastBuildDate = new Date(newest)
-  const [head, tail] = channelXml(channel, hosts, settings, lastBuildDate)
+  const [head, tail] = channelXml(channel, hosts, settings, lastBuildDate, trailersOf(catalog.episodes))
   chunks[0] = head
   chunks.push(tail)
   const digest = createHash('sha256').update(head).update(digests.join(' ')).update(tail)
@@ -207,12 +207,37 @@ export function feedItemCount(catalog: Catalog): number | undefined {
   return count
 }
 
+type Trailer = NonNullable<NonNullable<Parameters<typeof generateRssFeed>[0]['podcast']>['trailers']>[number]
+
+/**
+ * The channel's `podcast:trailer`s (podcast-namespace docs/tags/trailer.md): one per served episode
+ * of type trailer that has audio, as its item encloses it, with its title, release time and season.
+ * Newest first, as the episodes are: apps show the newest by its pubdate.
+ */
+function trailersOf(episodes: readonly CatalogEntry<Episode>[]): Trailer[] {
+  // A loop, not flatMap: the feed is assembled after every edit, over every served episode.
+  const trailers: Trailer[] = []
+  for (const {value: episode} of episodes) {
+    if (episode.episode_type !== 'trailer' || !hasFeedItem(episode)) continue
+    trailers.push({
+      display: episode.title,
+      url: episode.audio.url,
+      pubDate: new Date(episode.published_at),
+      length: episode.audio.length_bytes,
+      type: episode.audio.mime_type,
+      ...(episode.season === null ? {} : {season: episode.season}),
+    })
+  }
+  return trailers
+}
+
 /** The document around the items: everything before them and everything after. */
 function channelXml(
   channel: PodcastChannel,
   hosts: readonly CatalogEntry<Voice>[],
   settings: FeedSettings,
   lastBuildDate: Date,
+  trailers: readonly Trailer[],
 ): [Buffer, Buffer] {
   const tags = channelTagsOf(channel, settings.siteUrl)
   const xml = channelSpellings(
@@ -248,6 +273,7 @@ function channelXml(
           locked: {value: channel.locked, owner: channel.owner.email},
           persons: hosts.map((host) => personOf(host.value, 'host')),
           ...(channel.funding ? {fundings: [{url: channel.funding.url, display: channel.funding.text}]} : {}),
+          ...(trailers.length > 0 ? {trailers: [...trailers]} : {}),
           ...tags.podcast,
         },
       }),
