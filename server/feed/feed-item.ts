@@ -111,7 +111,7 @@ function rssItemOf(
 }
 
 /** A `podcast:license`: the identifier, and the URL of its text when there is one. */
-export function licenseOf(license: NonNullable<Episode['license']>) {
+function licenseOf(license: NonNullable<Episode['license']>) {
   return {display: license.identifier, ...(license.url ? {url: license.url} : {})}
 }
 
