@@ -11,6 +11,10 @@ const FIELD_DIRECTIONS: Record<string, Record<string, TextDirection>> = {
     takeaways: 'rtl',
     faq: 'rtl',
     chapters: 'rtl',
+    soundbites: 'rtl',
+    seasonName: 'rtl',
+    alternateEnclosures: 'rtl',
+    license: 'ltr',
     slug: 'ltr',
     tags: 'ltr',
     audioUrl: 'ltr',
@@ -30,12 +34,19 @@ const FIELD_DIRECTIONS: Record<string, Record<string, TextDirection>> = {
     guid: 'ltr',
     txts: 'ltr',
     newFeedUrl: 'ltr',
+    license: 'ltr',
   },
 }
 
-// Latin inputs inside a right-to-left object or list: a chapter's start time and link, an e-mail, a feed's id.
+// Latin inputs inside a right-to-left object or list: a chapter's start time and link, a version's link and
+// type, an e-mail, a feed's id.
 const NESTED_DIRECTIONS: Record<string, Record<string, TextDirection>> = {
-  episode: {'chapters.start': 'ltr', 'chapters.url': 'ltr'},
+  episode: {
+    'chapters.start': 'ltr',
+    'chapters.url': 'ltr',
+    'alternateEnclosures.url': 'ltr',
+    'alternateEnclosures.type': 'ltr',
+  },
   podcastSettings: {
     'owner.email': 'ltr',
     'funding.url': 'ltr',

@@ -9,6 +9,7 @@ import {
 import {checkRemoteShow, checkRrule, checkRuleStart, MEDIUM_CHOICES} from '../plugin/channel-tags.ts'
 import {REQUIRED} from '../plugin/validation.ts'
 import {fetchedUrlField} from './fields.ts'
+import {licenseField} from './podcast-tag-fields.ts'
 
 const atMost = (count: number) => `עד ${count} תווים.`
 
@@ -121,4 +122,5 @@ export const channelTagFields = [
     type: 'boolean',
     description: 'לא יצאו עוד פרקים לעולם.',
   }),
+  licenseField('מה מותר לעשות בפרקים אחרי שפורסמו. פרק יכול לקבוע רישיון משלו.'),
 ]

@@ -26,6 +26,7 @@ import {
   voiceReferences,
 } from './fields.ts'
 import {EPISODE_NUMBER_DESCRIPTION, EPISODE_NUMBER_NOT_WHOLE} from '../plugin/episode-number.ts'
+import {alternateEnclosuresField, licenseField, seasonNameField, soundbitesField} from './podcast-tag-fields.ts'
 
 /** An uploaded audio file makes the external URL, length and type fields moot, so they are hidden. */
 function hasAudioFile(document: Record<string, unknown> | undefined): boolean {
@@ -140,6 +141,7 @@ export const episodeType = defineType({
         rule.custom((value: string | undefined) => checkAudioType(value)).error(),
       ],
     }),
+    alternateEnclosuresField,
     defineField({
       name: 'duration',
       title: 'משך (שניות)',
@@ -203,7 +205,9 @@ export const episodeType = defineType({
       validation: (rule) =>
         rule.custom((value: unknown[] | undefined, context) => checkChapters(value, context.document?.['duration'])),
     }),
+    soundbitesField,
     defineField({name: 'season', title: 'עונה', type: 'number', validation: (rule) => rule.integer().positive()}),
+    seasonNameField,
     defineField({
       name: 'episodeType',
       title: 'סוג הפרק',
@@ -220,6 +224,7 @@ export const episodeType = defineType({
       },
     }),
     defineField({name: 'explicit', title: 'תוכן בוטה', type: 'boolean', initialValue: false}),
+    licenseField('לא חובה: רישיון לפרק הזה בלבד, במקום הרישיון של התוכנית (בהגדרות הפודקאסט).'),
     defineField({
       name: 'transcriptFile',
       title: 'תמלול (קובץ VTT או SRT)',

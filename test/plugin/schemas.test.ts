@@ -260,4 +260,50 @@ describe('validation rules', () => {
     )
     expect(await errorsOf({...sample('podcastSettings'), ...funding('https://codetalks.example/support')})).toEqual([])
   })
+
+  it('refuses what the server would leave out of the Podcasting 2.0 tags, in Hebrew on the field that holds it', async () => {
+    const episode = {...sample('episode'), duration: 300, season: undefined}
+    const errors = await errorsOf({
+      ...episode,
+      seasonName: 'עונה בלי מספר',
+      soundbites: [
+        {_key: 'a', _type: 'soundbite', start: 0, duration: 10},
+        {_key: 'b', _type: 'soundbite', start: 250, duration: 60},
+      ],
+      license: {_type: 'object', identifier: 'our-terms-v1'},
+      alternateEnclosures: [
+        {_key: 'a', _type: 'alternateEnclosure', url: 'http://m.test/1.opus', type: 'audio/opus', length: 1},
+        {
+          _key: 'b',
+          _type: 'alternateEnclosure',
+          url: 'https://m.test/1.mp3',
+          type: 'audio/mpeg',
+          length: 1,
+          default: true,
+        },
+        {
+          _key: 'c',
+          _type: 'alternateEnclosure',
+          url: 'https://n.test/1.mp3',
+          type: 'audio/mpeg',
+          length: 1,
+          default: true,
+        },
+      ],
+    })
+    expect(errors).toEqual(
+      expect.arrayContaining([
+        'seasonName: לשם עונה צריך מספר עונה: מלאו את השדה "עונה".',
+        'soundbites.[].duration: בין 15 ל-120 שניות.',
+        'soundbites: קטע 1: אורך הקטע 10 שניות; הוא בין 15 ל-120 שניות. קטע 2: הקטע נגמר ב-5:10, אחרי סוף הפרק (5:00).',
+        expect.stringMatching(/^license: "our-terms-v1" אינו רישיון מוכר/),
+        'alternateEnclosures: 2 גרסאות מסומנות כברירת המחדל; רק אחת יכולה להיות: הקובץ הראשי עצמו בכתובת אחרת. גרסה 1: הקישור מתחיל ב-https:// וכתוב באותיות לטיניות (אותיות אחרות ורווחים בקידוד אחוזים).',
+      ]),
+    )
+    const settingsErrors = await errorsOf({
+      ...sample('podcastSettings'),
+      license: {_type: 'object', identifier: 'CC-BY'},
+    })
+    expect(settingsErrors).toEqual(['license: מזהה הרישיון נכתב באותיות קטנות: "cc-by".'])
+  })
 })
