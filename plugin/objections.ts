@@ -20,6 +20,7 @@ const STUDIO_FIELDS: Record<CollectionName, Record<string, string>> = {
     season_name: 'seasonName',
     alternate_enclosures: 'alternateEnclosures',
     transcript: 'transcriptFile',
+    transcript_cues: 'transcript',
     video_id: 'videoId',
     podcast_directory_url: 'podcastDirectoryUrl',
     image: 'coverImage',
