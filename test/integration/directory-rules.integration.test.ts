@@ -1,7 +1,8 @@
 // Integration: what podcast directories refuse never takes the feed down. Real HTTP on loopback,
 // over an in-memory copy of the sample dataset that each test edits and rebuilds from: invalid
 // settings keep the last good channel (or answer 503 with the reason on a first start), a bad
-// enclosure or transcript URL is a document problem, and /status and /metrics say what is held back.
+// enclosure URL is a document problem, a bad transcript link is left out alone, and /status and
+// /metrics say what is held back.
 import {mkdtemp, readFile, rm, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -157,37 +158,49 @@ describe('invalid podcast settings, as `npm start` runs', () => {
 })
 
 describe('URLs a podcast app fetches', () => {
-  it('refuse an http:// or spaced enclosure or transcript URL as a document problem, and the feed stays', async () => {
+  it('refuse an http:// or spaced enclosure as a document problem, leave out such a transcript link alone, and the feed stays', async () => {
     const dataset = parseNdjson(await readFile(SAMPLE_DATASET, 'utf8'), SAMPLE_DATASET)
     const episodes = publishedWithAudio(dataset)
-    const [plain, spaced, transcript] = episodes
+    // An episode that holds no transcript of its own, so its link is what the feed would name.
+    const [plain, spaced, transcript] = episodes.filter((episode) => episode['transcript'] === undefined)
     if (!plain || !spaced || !transcript) throw new Error('the sample has too few episodes with audio')
+    const link = 'http://files.example/transcript.vtt'
     const served = await serve((document) => {
       if (document._id === plain._id)
         return {...document, audioUrl: String(document['audioUrl']).replace('https://', 'http://')}
       if (document._id === spaced._id)
         return {...document, audioUrl: String(document['audioUrl']).replace(/\.mp3$/, ' final.mp3')}
-      if (document._id === transcript._id)
-        return {...document, transcriptFile: undefined, transcriptUrl: 'http://files.example/transcript.vtt'}
+      if (document._id === transcript._id) return {...document, transcriptFile: undefined, transcriptUrl: link}
       return document
     })
     const response = await served.get('/feed.xml')
     expect(response.status).toBe(200)
     const xml = await response.text()
-    const guids = parseFeed(xml)?.items.map((item) => item.guid) ?? []
-    expect(guids.length).toBe(episodes.length - 3)
-    for (const refused of [plain, spaced, transcript]) expect(guids).not.toContain(refused._id)
-    // The enclosures and transcripts; the chapters documents are this origin's own (PUBLIC_BASE_URL).
-    expect(xml).not.toMatch(/<(?:enclosure|podcast:transcript)\b[^>]*url="(?:http:\/\/|[^"]* )/)
+    const items = parseFeed(xml)?.items ?? []
+    const guids = items.map((item) => item.guid)
+    expect(guids.length).toBe(episodes.length - 2)
+    for (const refused of [plain, spaced]) expect(guids).not.toContain(refused._id)
+    // The episode whose link podcast apps could not fetch is served without it.
+    expect(items.find((item) => item.guid === transcript._id)?.podcastTranscripts).toBeUndefined()
+    // The enclosures and transcript links; the chapters and transcript documents this origin serves
+    // are under PUBLIC_BASE_URL (http://api.test here, https in production).
+    expect(xml).not.toMatch(/<(?:enclosure|podcast:transcript)\b[^>]*url="(?:http:\/\/(?!api\.test\/)|[^"]* )/)
 
     const problems = (await served.status()).problems
     expect(problems.map((problem) => [problem.document_id, problem.severity]).sort()).toEqual(
-      [plain._id, spaced._id, transcript._id].map((id) => [id, 'rejected']).sort(),
+      [
+        [plain._id, 'rejected'],
+        [spaced._id, 'rejected'],
+        [transcript._id, 'warning'],
+      ].sort(),
     )
     expect(problems.find((problem) => problem.document_id === spaced._id)?.messages.join(' ')).toMatch(
       /printable ASCII/,
     )
-    expect(problemsMetric(await served.metrics(), 'episodes', 'rejected')).toBe(3)
+    expect(problems.find((problem) => problem.document_id === transcript._id)?.messages).toEqual([
+      `transcript: left out "${link}", not an https URL in printable ASCII that podcast apps can fetch`,
+    ])
+    expect(problemsMetric(await served.metrics(), 'episodes', 'rejected')).toBe(2)
   })
 })
 
