@@ -261,7 +261,14 @@ export const episodeType = defineType({
             defineField({name: 'speakerName', title: 'שם הדובר (כשאינו קול בקטלוג)', type: 'string'}),
             hebrewText('text', 'טקסט', {rows: 2}),
           ],
-          preview: {select: {title: 'text', subtitle: 'speakerName'}},
+          // Who speaks: the voice's name, or the name kept from the imported file.
+          preview: {
+            select: {title: 'text', voice: 'speaker.name', speakerName: 'speakerName'},
+            prepare: ({title, voice, speakerName}: {title?: string; voice?: string; speakerName?: string}) => ({
+              title,
+              subtitle: voice ?? speakerName,
+            }),
+          },
         }),
       ],
       validation: (rule) =>

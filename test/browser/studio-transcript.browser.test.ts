@@ -144,12 +144,17 @@ describe('an editor imports a WebVTT transcript into an episode, its speakers ma
         },
         {_key: key, _type: 'transcriptCue', start: 6, end: 9, speaker: guest, text: 'בשמחה & בקצרה'},
       ])
-    // The list below shows the cues, and the import says what it did.
+    // The list below shows each cue with who speaks (the voice's name, or the name kept), and the
+    // import says what it did.
     await expect.poll(() => textOf('transcript-import-done'), {timeout: 30_000}).toBe('התמלול הוחלף: 3 כתוביות.')
     const items = page.getByTestId('field-transcript').locator('[data-testid="default-preview__header"]')
     await expect
-      .poll(async () => (await items.allInnerTexts()).map((text) => text.split('\n')[0]), {timeout: 30_000})
-      .toEqual(['שלום לכולם, ותודה שבאתם', 'יש לי שאלה על הביצועים', 'בשמחה & בקצרה'])
+      .poll(async () => (await items.allInnerTexts()).map((text) => text.split('\n')), {timeout: 30_000})
+      .toEqual([
+        ['שלום לכולם, ותודה שבאתם', guestName],
+        ['יש לי שאלה על הביצועים', listener],
+        ['בשמחה & בקצרה', guestName],
+      ])
     await page.screenshot({path: 'test/artifacts/studio-transcript-replaced.png'})
     expect(lake.refused).toEqual([])
   }, 300_000)
