@@ -1,6 +1,6 @@
-// Integration over real HTTP: a flood of 100,000 distinct valid cursors of 1,000 characters, each
-// landing past the end of a list (the attack: every one a new page to the old cache, keyed by the
-// cursor's text), leaves the memory the server holds within the page cache's bound plus 64 MB.
+// Integration over real HTTP: a flood of 100,000 distinct valid cursors of 1,000 characters, all
+// landing on one position of their list (the attack: every one a new page to the old cache, keyed
+// by the cursor's text), leaves the memory the server holds within the page cache's bound plus 64 MB.
 // Memory is measured live, after full collections, in this process: resident memory moves by tens
 // of MB with the allocator on a busy machine, which would hide the bound or fail at random.
 import {connect} from 'node:net'
@@ -33,6 +33,9 @@ async function pipelined(port: number, first: number, count: number): Promise<nu
   const statuses: number[] = []
   let text = ''
   let waiting: (() => void) | undefined
+  // How many answers the batch in flight completes: a chunk that completes none (one answer of an
+  // episodes page spans several) must not count as the batch answered.
+  let expected = 0
   socket.on('data', (chunk: Buffer) => {
     text += chunk.toString('latin1')
     // Every answer is a head and a Content-Length body; only the status lines are kept.
@@ -46,13 +49,14 @@ async function pipelined(port: number, first: number, count: number): Promise<nu
       statuses.push(Number(match[1]))
       text = text.slice(end)
     }
-    if (statuses.length % PIPELINED === 0 || statuses.length === count) waiting?.()
+    if (statuses.length >= expected) waiting?.()
   })
   for (let sent = 0; sent < count; sent += PIPELINED) {
     const batch = Array.from(
       {length: Math.min(PIPELINED, count - sent)},
       (_, index) => `GET ${floodTarget(first + sent + index)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`,
     )
+    expected = sent + batch.length
     const done = new Promise<void>((resolve) => (waiting = resolve))
     socket.write(batch.join(''))
     await done
@@ -82,7 +86,8 @@ describe('a flood of distinct cursors', () => {
       const cacheBytes = Number(
         /^catalog_page_cache_bytes (\d+)/m.exec(await (await fetch(`${server.baseUrl}/metrics`)).text())?.[1],
       )
-      // Every one of those cursors lands past the end of its list: one page per collection, shared.
+      // Every one of those cursors lands on one position of its list (past the last voice, before the
+      // newest episode and meetup): one page per collection, shared.
       expect(cacheBytes).toBeLessThan(1024 * 1024)
       const grown = (await liveBytes(server)) - baseline
       expect(grown).toBeLessThan(PAGE_CACHE_MEGABYTES * 1024 * 1024 + MARGIN)
