@@ -198,6 +198,10 @@ export type PodcastSettings = {
   newFeedUrl?: string
   block?: boolean
   complete?: boolean
+  license?: {
+    identifier?: string
+    url?: string
+  }
 }
 
 export type SanityImageCrop = {
@@ -214,34 +218,6 @@ export type SanityImageHotspot = {
   y: number
   height: number
   width: number
-}
-
-export type Voice = {
-  _id: string
-  _type: 'voice'
-  _createdAt: string
-  _updatedAt: string
-  _rev: string
-  name: string
-  slug: Slug
-  role: string
-  bio: string
-  language: 'he' | 'en'
-  techStack?: Array<string>
-  socialProfileUrl?: string
-  headshot?: {
-    asset?: SanityImageAssetReference
-    media?: unknown
-    hotspot?: SanityImageHotspot
-    crop?: SanityImageCrop
-    _type: 'image'
-  }
-}
-
-export type Slug = {
-  _type: 'slug'
-  current: string
-  source?: string
 }
 
 export type Meetup = {
@@ -270,6 +246,12 @@ export type Meetup = {
     crop?: SanityImageCrop
     _type: 'image'
   }
+}
+
+export type Slug = {
+  _type: 'slug'
+  current: string
+  source?: string
 }
 
 export type SanityFileAssetReference = {
@@ -305,6 +287,17 @@ export type Episode = {
   audioUrl?: string
   audioLength?: number
   audioType?: 'audio/mpeg' | 'audio/x-m4a' | 'audio/mp4' | 'video/mp4' | 'video/quicktime' | 'video/x-m4v'
+  alternateEnclosures?: Array<{
+    url?: string
+    type?: string
+    length?: number
+    bitrate?: number
+    height?: number
+    title?: string
+    default?: boolean
+    _type: 'alternateEnclosure'
+    _key: string
+  }>
   duration?: number
   episodeNumber?: number
   chapters?: Array<{
@@ -321,15 +314,36 @@ export type Episode = {
     _type: 'chapter'
     _key: string
   }>
+  soundbites?: Array<{
+    start: number
+    duration: number
+    title?: string
+    _type: 'soundbite'
+    _key: string
+  }>
   season?: number
+  seasonName?: string
   episodeType?: 'full' | 'trailer' | 'bonus'
   explicit?: boolean
+  license?: {
+    identifier?: string
+    url?: string
+  }
   transcriptFile?: {
     asset?: SanityFileAssetReference
     media?: unknown
     _type: 'file'
   }
   transcriptUrl?: string
+  transcript?: Array<{
+    start: number
+    end: number
+    speaker?: VoiceReference
+    speakerName?: string
+    text: string
+    _type: 'transcriptCue'
+    _key: string
+  }>
   videoId?: string
   podcastDirectoryUrl?: string
   coverImage?: {
@@ -346,6 +360,28 @@ export type Episode = {
     _type: 'faqEntry'
     _key: string
   }>
+}
+
+export type Voice = {
+  _id: string
+  _type: 'voice'
+  _createdAt: string
+  _updatedAt: string
+  _rev: string
+  name: string
+  slug: Slug
+  role: string
+  bio: string
+  language: 'he' | 'en'
+  techStack?: Array<string>
+  socialProfileUrl?: string
+  headshot?: {
+    asset?: SanityImageAssetReference
+    media?: unknown
+    hotspot?: SanityImageHotspot
+    crop?: SanityImageCrop
+    _type: 'image'
+  }
 }
 
 export type SanityImagePaletteSwatch = {
@@ -451,11 +487,11 @@ export type AllSanitySchemaTypes =
   | PodcastSettings
   | SanityImageCrop
   | SanityImageHotspot
-  | Voice
-  | Slug
   | Meetup
+  | Slug
   | SanityFileAssetReference
   | Episode
+  | Voice
   | SanityImagePaletteSwatch
   | SanityImagePalette
   | SanityImageDimensions
@@ -467,7 +503,7 @@ export type AllSanitySchemaTypes =
 
 // Source: server/content/queries.ts
 // Variable: CATALOG_QUERY
-// Query: {  "episodes": *[_type == "episode"][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(publishedAt desc, slug.current asc) {  _id,  _updatedAt,  "slug": slug.current,  "episode_number": episodeNumber,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": select(    defined(count(chapters)) => chapters[]{start, title, url, image, "image_found": defined(image.asset->_id)},    chapters  )},  "meetups": *[_type == "meetup"][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(talkDate desc, slug.current asc) {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail},  "voices": *[_type == "voice"][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] {  _id,  _updatedAt,  "slug": slug.current,  name,  role,  bio,  language,  "tech_stack": coalesce(techStack, []),  "social_profile_url": socialProfileUrl,  "image": headshot},  "podcast": *[_id == "podcastSettings"][_type == "podcastSettings"][0] {  _id,  _updatedAt,  title,  description,  author,  "owner_name": owner.name,  "owner_email": owner.email,  "artwork": artwork,  "categories": coalesce(categories, []),  explicit,  "show_type": showType,  copyright,  "hosts": coalesce(hosts[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "funding_url": funding.url,  "funding_text": funding.text,  locked,  guid,  "txts": txts[]{text, purpose},  medium,  "update_frequency": updateFrequency{text, rrule, start, complete},  "podroll": podroll[]{"feed_guid": feedGuid, "feed_url": feedUrl, title},  "new_feed_url": newFeedUrl,  block,  complete}}
+// Query: {  "episodes": *[_type == "episode"][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(publishedAt desc, slug.current asc) {  _id,  _updatedAt,  "slug": slug.current,  "episode_number": episodeNumber,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "season_name": seasonName,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "transcript_cues": select(    defined(count(transcript)) => transcript[]{start, end, "speaker": coalesce(speaker->name, speakerName), text},    transcript  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": select(    defined(count(chapters)) => chapters[]{start, title, url, image, "image_found": defined(image.asset->_id)},    chapters  ),  "soundbites": select(defined(count(soundbites)) => soundbites[]{start, duration, title}, soundbites),  "license": select(defined(license.identifier) || defined(license.url) => license{identifier, url}, license),  "alternate_enclosures": select(    defined(count(alternateEnclosures)) => alternateEnclosures[]{url, type, length, bitrate, height, title, default},    alternateEnclosures  )},  "meetups": *[_type == "meetup"][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(talkDate desc, slug.current asc) {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail},  "voices": *[_type == "voice"][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] {  _id,  _updatedAt,  "slug": slug.current,  name,  role,  bio,  language,  "tech_stack": coalesce(techStack, []),  "social_profile_url": socialProfileUrl,  "image": headshot},  "podcast": *[_id == "podcastSettings"][_type == "podcastSettings"][0] {  _id,  _updatedAt,  title,  description,  author,  "owner_name": owner.name,  "owner_email": owner.email,  "artwork": artwork,  "categories": coalesce(categories, []),  explicit,  "show_type": showType,  copyright,  "hosts": coalesce(hosts[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "funding_url": funding.url,  "funding_text": funding.text,  locked,  guid,  "txts": txts[]{text, purpose},  medium,  "update_frequency": updateFrequency{text, rrule, start, complete},  "podroll": podroll[]{"feed_guid": feedGuid, "feed_url": feedUrl, title},  "new_feed_url": newFeedUrl,  block,  complete,  "license": select(defined(license.identifier) || defined(license.url) => license{identifier, url}, license)}}
 export type CATALOG_QUERY_RESULT = {
   episodes: Array<{
     _id: string
@@ -499,6 +535,7 @@ export type CATALOG_QUERY_RESULT = {
         }
     duration_seconds: number | null
     season: number | null
+    season_name: string | null
     episode_type: 'bonus' | 'full' | 'trailer' | null
     explicit: boolean | null
     transcript:
@@ -510,6 +547,23 @@ export type CATALOG_QUERY_RESULT = {
           url: string
           name: string | null
         }
+    transcript_cues:
+      | Array<{
+          start: number
+          end: number
+          speaker?: VoiceReference
+          speakerName?: string
+          text: string
+          _type: 'transcriptCue'
+          _key: string
+        }>
+      | Array<{
+          start: number
+          end: number
+          speaker: string | null
+          text: string
+        }>
+      | null
     video_id: string | null
     podcast_directory_url: string | null
     image: {
@@ -553,6 +607,52 @@ export type CATALOG_QUERY_RESULT = {
             _type: 'image'
           } | null
           image_found: false | true
+        }>
+      | null
+    soundbites:
+      | Array<{
+          start: number
+          duration: number
+          title?: string
+          _type: 'soundbite'
+          _key: string
+        }>
+      | Array<{
+          start: number
+          duration: number
+          title: string | null
+        }>
+      | null
+    license:
+      | {
+          identifier?: string
+          url?: string
+        }
+      | null
+      | {
+          identifier: string | null
+          url: string | null
+        }
+    alternate_enclosures:
+      | Array<{
+          url?: string
+          type?: string
+          length?: number
+          bitrate?: number
+          height?: number
+          title?: string
+          default?: boolean
+          _type: 'alternateEnclosure'
+          _key: string
+        }>
+      | Array<{
+          url: string | null
+          type: string | null
+          length: number | null
+          bitrate: number | null
+          height: number | null
+          title: string | null
+          default: boolean | null
         }>
       | null
   }>
@@ -758,12 +858,22 @@ export type CATALOG_QUERY_RESULT = {
     new_feed_url: string | null
     block: boolean | null
     complete: boolean | null
+    license:
+      | {
+          identifier?: string
+          url?: string
+        }
+      | null
+      | {
+          identifier: string | null
+          url: string | null
+        }
   } | null
 }
 
 // Source: server/content/queries.ts
 // Variable: PODCAST_SETTINGS_QUERY
-// Query: *[_id == "podcastSettings"][_type == "podcastSettings"][0] {  _id,  _updatedAt,  title,  description,  author,  "owner_name": owner.name,  "owner_email": owner.email,  "artwork": artwork,  "categories": coalesce(categories, []),  explicit,  "show_type": showType,  copyright,  "hosts": coalesce(hosts[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "funding_url": funding.url,  "funding_text": funding.text,  locked,  guid,  "txts": txts[]{text, purpose},  medium,  "update_frequency": updateFrequency{text, rrule, start, complete},  "podroll": podroll[]{"feed_guid": feedGuid, "feed_url": feedUrl, title},  "new_feed_url": newFeedUrl,  block,  complete}
+// Query: *[_id == "podcastSettings"][_type == "podcastSettings"][0] {  _id,  _updatedAt,  title,  description,  author,  "owner_name": owner.name,  "owner_email": owner.email,  "artwork": artwork,  "categories": coalesce(categories, []),  explicit,  "show_type": showType,  copyright,  "hosts": coalesce(hosts[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "funding_url": funding.url,  "funding_text": funding.text,  locked,  guid,  "txts": txts[]{text, purpose},  medium,  "update_frequency": updateFrequency{text, rrule, start, complete},  "podroll": podroll[]{"feed_guid": feedGuid, "feed_url": feedUrl, title},  "new_feed_url": newFeedUrl,  block,  complete,  "license": select(defined(license.identifier) || defined(license.url) => license{identifier, url}, license)}
 export type PODCAST_SETTINGS_QUERY_RESULT = {
   _id: 'podcastSettings'
   _updatedAt: string
@@ -923,11 +1033,21 @@ export type PODCAST_SETTINGS_QUERY_RESULT = {
   new_feed_url: string | null
   block: boolean | null
   complete: boolean | null
+  license:
+    | {
+        identifier?: string
+        url?: string
+      }
+    | null
+    | {
+        identifier: string | null
+        url: string | null
+      }
 } | null
 
 // Source: server/content/queries.ts
 // Variable: CATALOG_PAGE_QUERY
-// Query: *[_id > $after][_type in ["episode", "meetup", "voice"] && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(_id asc) [0...10000] {  _type,  _type == "episode" => {  _id,  _updatedAt,  "slug": slug.current,  "episode_number": episodeNumber,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": select(    defined(count(chapters)) => chapters[]{start, title, url, image, "image_found": defined(image.asset->_id)},    chapters  )},  _type == "meetup" => {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail},  _type == "voice" => {  _id,  _updatedAt,  "slug": slug.current,  name,  role,  bio,  language,  "tech_stack": coalesce(techStack, []),  "social_profile_url": socialProfileUrl,  "image": headshot}}
+// Query: *[_id > $after][_type in ["episode", "meetup", "voice"] && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(_id asc) [0...10000] {  _type,  _type == "episode" => {  _id,  _updatedAt,  "slug": slug.current,  "episode_number": episodeNumber,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "season_name": seasonName,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "transcript_cues": select(    defined(count(transcript)) => transcript[]{start, end, "speaker": coalesce(speaker->name, speakerName), text},    transcript  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": select(    defined(count(chapters)) => chapters[]{start, title, url, image, "image_found": defined(image.asset->_id)},    chapters  ),  "soundbites": select(defined(count(soundbites)) => soundbites[]{start, duration, title}, soundbites),  "license": select(defined(license.identifier) || defined(license.url) => license{identifier, url}, license),  "alternate_enclosures": select(    defined(count(alternateEnclosures)) => alternateEnclosures[]{url, type, length, bitrate, height, title, default},    alternateEnclosures  )},  _type == "meetup" => {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail},  _type == "voice" => {  _id,  _updatedAt,  "slug": slug.current,  name,  role,  bio,  language,  "tech_stack": coalesce(techStack, []),  "social_profile_url": socialProfileUrl,  "image": headshot}}
 export type CATALOG_PAGE_QUERY_RESULT = Array<
   | {
       _type: 'episode'
@@ -960,6 +1080,7 @@ export type CATALOG_PAGE_QUERY_RESULT = Array<
           }
       duration_seconds: number | null
       season: number | null
+      season_name: string | null
       episode_type: 'bonus' | 'full' | 'trailer' | null
       explicit: boolean | null
       transcript:
@@ -971,6 +1092,23 @@ export type CATALOG_PAGE_QUERY_RESULT = Array<
             url: string
             name: string | null
           }
+      transcript_cues:
+        | Array<{
+            start: number
+            end: number
+            speaker?: VoiceReference
+            speakerName?: string
+            text: string
+            _type: 'transcriptCue'
+            _key: string
+          }>
+        | Array<{
+            start: number
+            end: number
+            speaker: string | null
+            text: string
+          }>
+        | null
       video_id: string | null
       podcast_directory_url: string | null
       image: {
@@ -1014,6 +1152,52 @@ export type CATALOG_PAGE_QUERY_RESULT = Array<
               _type: 'image'
             } | null
             image_found: false | true
+          }>
+        | null
+      soundbites:
+        | Array<{
+            start: number
+            duration: number
+            title?: string
+            _type: 'soundbite'
+            _key: string
+          }>
+        | Array<{
+            start: number
+            duration: number
+            title: string | null
+          }>
+        | null
+      license:
+        | {
+            identifier?: string
+            url?: string
+          }
+        | null
+        | {
+            identifier: string | null
+            url: string | null
+          }
+      alternate_enclosures:
+        | Array<{
+            url?: string
+            type?: string
+            length?: number
+            bitrate?: number
+            height?: number
+            title?: string
+            default?: boolean
+            _type: 'alternateEnclosure'
+            _key: string
+          }>
+        | Array<{
+            url: string | null
+            type: string | null
+            length: number | null
+            bitrate: number | null
+            height: number | null
+            title: string | null
+            default: boolean | null
           }>
         | null
     }
@@ -1066,7 +1250,7 @@ export type CATALOG_PAGE_QUERY_RESULT = Array<
 
 // Source: server/content/queries.ts
 // Variable: EPISODE_BY_ID_QUERY
-// Query: *[_id == $id][_type == "episode" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))][0] {  _id,  _updatedAt,  "slug": slug.current,  "episode_number": episodeNumber,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": select(    defined(count(chapters)) => chapters[]{start, title, url, image, "image_found": defined(image.asset->_id)},    chapters  )}
+// Query: *[_id == $id][_type == "episode" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))][0] {  _id,  _updatedAt,  "slug": slug.current,  "episode_number": episodeNumber,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "season_name": seasonName,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "transcript_cues": select(    defined(count(transcript)) => transcript[]{start, end, "speaker": coalesce(speaker->name, speakerName), text},    transcript  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": select(    defined(count(chapters)) => chapters[]{start, title, url, image, "image_found": defined(image.asset->_id)},    chapters  ),  "soundbites": select(defined(count(soundbites)) => soundbites[]{start, duration, title}, soundbites),  "license": select(defined(license.identifier) || defined(license.url) => license{identifier, url}, license),  "alternate_enclosures": select(    defined(count(alternateEnclosures)) => alternateEnclosures[]{url, type, length, bitrate, height, title, default},    alternateEnclosures  )}
 export type EPISODE_BY_ID_QUERY_RESULT = {
   _id: string
   _updatedAt: string
@@ -1097,6 +1281,7 @@ export type EPISODE_BY_ID_QUERY_RESULT = {
       }
   duration_seconds: number | null
   season: number | null
+  season_name: string | null
   episode_type: 'bonus' | 'full' | 'trailer' | null
   explicit: boolean | null
   transcript:
@@ -1108,6 +1293,23 @@ export type EPISODE_BY_ID_QUERY_RESULT = {
         url: string
         name: string | null
       }
+  transcript_cues:
+    | Array<{
+        start: number
+        end: number
+        speaker?: VoiceReference
+        speakerName?: string
+        text: string
+        _type: 'transcriptCue'
+        _key: string
+      }>
+    | Array<{
+        start: number
+        end: number
+        speaker: string | null
+        text: string
+      }>
+    | null
   video_id: string | null
   podcast_directory_url: string | null
   image: {
@@ -1151,6 +1353,52 @@ export type EPISODE_BY_ID_QUERY_RESULT = {
           _type: 'image'
         } | null
         image_found: false | true
+      }>
+    | null
+  soundbites:
+    | Array<{
+        start: number
+        duration: number
+        title?: string
+        _type: 'soundbite'
+        _key: string
+      }>
+    | Array<{
+        start: number
+        duration: number
+        title: string | null
+      }>
+    | null
+  license:
+    | {
+        identifier?: string
+        url?: string
+      }
+    | null
+    | {
+        identifier: string | null
+        url: string | null
+      }
+  alternate_enclosures:
+    | Array<{
+        url?: string
+        type?: string
+        length?: number
+        bitrate?: number
+        height?: number
+        title?: string
+        default?: boolean
+        _type: 'alternateEnclosure'
+        _key: string
+      }>
+    | Array<{
+        url: string | null
+        type: string | null
+        length: number | null
+        bitrate: number | null
+        height: number | null
+        title: string | null
+        default: boolean | null
       }>
     | null
 } | null
@@ -1208,7 +1456,7 @@ export type VOICE_BY_ID_QUERY_RESULT = {
 
 // Source: server/content/queries.ts
 // Variable: REFERENCING_QUERY
-// Query: {  "episodes": *[_type == "episode" && $id in guests[]._ref][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] {  _id,  _updatedAt,  "slug": slug.current,  "episode_number": episodeNumber,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": select(    defined(count(chapters)) => chapters[]{start, title, url, image, "image_found": defined(image.asset->_id)},    chapters  )},  "meetups": *[_type == "meetup" && $id in speakers[]._ref][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail}}
+// Query: {  "episodes": *[_type == "episode" && ($id in guests[]._ref || $id in transcript[].speaker._ref)][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] {  _id,  _updatedAt,  "slug": slug.current,  "episode_number": episodeNumber,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "season_name": seasonName,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "transcript_cues": select(    defined(count(transcript)) => transcript[]{start, end, "speaker": coalesce(speaker->name, speakerName), text},    transcript  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": select(    defined(count(chapters)) => chapters[]{start, title, url, image, "image_found": defined(image.asset->_id)},    chapters  ),  "soundbites": select(defined(count(soundbites)) => soundbites[]{start, duration, title}, soundbites),  "license": select(defined(license.identifier) || defined(license.url) => license{identifier, url}, license),  "alternate_enclosures": select(    defined(count(alternateEnclosures)) => alternateEnclosures[]{url, type, length, bitrate, height, title, default},    alternateEnclosures  )},  "meetups": *[_type == "meetup" && $id in speakers[]._ref][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail}}
 export type REFERENCING_QUERY_RESULT = {
   episodes: Array<{
     _id: string
@@ -1240,6 +1488,7 @@ export type REFERENCING_QUERY_RESULT = {
         }
     duration_seconds: number | null
     season: number | null
+    season_name: string | null
     episode_type: 'bonus' | 'full' | 'trailer' | null
     explicit: boolean | null
     transcript:
@@ -1251,6 +1500,23 @@ export type REFERENCING_QUERY_RESULT = {
           url: string
           name: string | null
         }
+    transcript_cues:
+      | Array<{
+          start: number
+          end: number
+          speaker?: VoiceReference
+          speakerName?: string
+          text: string
+          _type: 'transcriptCue'
+          _key: string
+        }>
+      | Array<{
+          start: number
+          end: number
+          speaker: string | null
+          text: string
+        }>
+      | null
     video_id: string | null
     podcast_directory_url: string | null
     image: {
@@ -1296,6 +1562,52 @@ export type REFERENCING_QUERY_RESULT = {
           image_found: false | true
         }>
       | null
+    soundbites:
+      | Array<{
+          start: number
+          duration: number
+          title?: string
+          _type: 'soundbite'
+          _key: string
+        }>
+      | Array<{
+          start: number
+          duration: number
+          title: string | null
+        }>
+      | null
+    license:
+      | {
+          identifier?: string
+          url?: string
+        }
+      | null
+      | {
+          identifier: string | null
+          url: string | null
+        }
+    alternate_enclosures:
+      | Array<{
+          url?: string
+          type?: string
+          length?: number
+          bitrate?: number
+          height?: number
+          title?: string
+          default?: boolean
+          _type: 'alternateEnclosure'
+          _key: string
+        }>
+      | Array<{
+          url: string | null
+          type: string | null
+          length: number | null
+          bitrate: number | null
+          height: number | null
+          title: string | null
+          default: boolean | null
+        }>
+      | null
   }>
   meetups: Array<{
     _id: string
@@ -1334,7 +1646,7 @@ export type FINGERPRINT_QUERY_RESULT = {
 
 // Source: server/content/queries.ts
 // Variable: EPISODE_PREVIEW_QUERY
-// Query: *[_id == $id][0] {  _id,  _updatedAt,  "slug": slug.current,  "episode_number": episodeNumber,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": select(    defined(count(chapters)) => chapters[]{start, title, url, image, "image_found": defined(image.asset->_id)},    chapters  )}
+// Query: *[_id == $id][0] {  _id,  _updatedAt,  "slug": slug.current,  "episode_number": episodeNumber,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "season_name": seasonName,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "transcript_cues": select(    defined(count(transcript)) => transcript[]{start, end, "speaker": coalesce(speaker->name, speakerName), text},    transcript  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": select(    defined(count(chapters)) => chapters[]{start, title, url, image, "image_found": defined(image.asset->_id)},    chapters  ),  "soundbites": select(defined(count(soundbites)) => soundbites[]{start, duration, title}, soundbites),  "license": select(defined(license.identifier) || defined(license.url) => license{identifier, url}, license),  "alternate_enclosures": select(    defined(count(alternateEnclosures)) => alternateEnclosures[]{url, type, length, bitrate, height, title, default},    alternateEnclosures  )}
 export type EPISODE_PREVIEW_QUERY_RESULT =
   | {
       _id: string
@@ -1351,15 +1663,20 @@ export type EPISODE_PREVIEW_QUERY_RESULT =
       audio: null
       duration_seconds: null
       season: null
+      season_name: null
       episode_type: null
       explicit: null
       transcript: null
+      transcript_cues: null
       video_id: string
       podcast_directory_url: null
       image: null
       takeaways: Array<never>
       faq: Array<never>
       chapters: null
+      soundbites: null
+      license: null
+      alternate_enclosures: null
     }
   | {
       _id: string
@@ -1376,15 +1693,20 @@ export type EPISODE_PREVIEW_QUERY_RESULT =
       audio: null
       duration_seconds: null
       season: null
+      season_name: null
       episode_type: null
       explicit: null
       transcript: null
+      transcript_cues: null
       video_id: null
       podcast_directory_url: null
       image: null
       takeaways: Array<never>
       faq: Array<never>
       chapters: null
+      soundbites: null
+      license: null
+      alternate_enclosures: null
     }
   | {
       _id: string
@@ -1401,15 +1723,29 @@ export type EPISODE_PREVIEW_QUERY_RESULT =
       audio: null
       duration_seconds: null
       season: null
+      season_name: null
       episode_type: null
       explicit: boolean
       transcript: null
+      transcript_cues: null
       video_id: null
       podcast_directory_url: null
       image: null
       takeaways: Array<never>
       faq: Array<never>
       chapters: null
+      soundbites: null
+      license:
+        | {
+            identifier?: string
+            url?: string
+          }
+        | null
+        | {
+            identifier: string | null
+            url: string | null
+          }
+      alternate_enclosures: null
     }
   | {
       _id: string
@@ -1426,15 +1762,20 @@ export type EPISODE_PREVIEW_QUERY_RESULT =
       audio: null
       duration_seconds: null
       season: null
+      season_name: null
       episode_type: null
       explicit: null
       transcript: null
+      transcript_cues: null
       video_id: null
       podcast_directory_url: null
       image: null
       takeaways: Array<never>
       faq: Array<never>
       chapters: null
+      soundbites: null
+      license: null
+      alternate_enclosures: null
     }
   | {
       _id: string
@@ -1466,6 +1807,7 @@ export type EPISODE_PREVIEW_QUERY_RESULT =
           }
       duration_seconds: number | null
       season: number | null
+      season_name: string | null
       episode_type: 'bonus' | 'full' | 'trailer' | null
       explicit: boolean | null
       transcript:
@@ -1477,6 +1819,23 @@ export type EPISODE_PREVIEW_QUERY_RESULT =
             url: string
             name: string | null
           }
+      transcript_cues:
+        | Array<{
+            start: number
+            end: number
+            speaker?: VoiceReference
+            speakerName?: string
+            text: string
+            _type: 'transcriptCue'
+            _key: string
+          }>
+        | Array<{
+            start: number
+            end: number
+            speaker: string | null
+            text: string
+          }>
+        | null
       video_id: string | null
       podcast_directory_url: string | null
       image: {
@@ -1520,6 +1879,52 @@ export type EPISODE_PREVIEW_QUERY_RESULT =
               _type: 'image'
             } | null
             image_found: false | true
+          }>
+        | null
+      soundbites:
+        | Array<{
+            start: number
+            duration: number
+            title?: string
+            _type: 'soundbite'
+            _key: string
+          }>
+        | Array<{
+            start: number
+            duration: number
+            title: string | null
+          }>
+        | null
+      license:
+        | {
+            identifier?: string
+            url?: string
+          }
+        | null
+        | {
+            identifier: string | null
+            url: string | null
+          }
+      alternate_enclosures:
+        | Array<{
+            url?: string
+            type?: string
+            length?: number
+            bitrate?: number
+            height?: number
+            title?: string
+            default?: boolean
+            _type: 'alternateEnclosure'
+            _key: string
+          }>
+        | Array<{
+            url: string | null
+            type: string | null
+            length: number | null
+            bitrate: number | null
+            height: number | null
+            title: string | null
+            default: boolean | null
           }>
         | null
     }

@@ -1,4 +1,3 @@
-import {parseText, parseVTTTimestamp, tokenizeVTTCue} from 'media-captions'
 import {
   MAX_TRANSCRIPT_BYTES,
   MAX_TRANSCRIPT_CUES,
@@ -108,8 +107,20 @@ const IGNORED_ERRORS = new Set([3, 5])
 /** A left-to-right run inside a Hebrew message (a timing line), isolated so it reads in its own order. */
 const ltr = (text: string) => `\u2066${text}\u2069`
 
+type Captions = typeof import('media-captions')
+/**
+ * media-captions, loaded when a file is imported rather than with this module: its cue class
+ * extends the browser's VTTCue wherever a `document` exists, and the worker in which `sanity schema
+ * validate` loads the schema (which imports this module's rules) has a document and no VTTCue.
+ */
+const loadCaptions = (): Promise<Captions> => import('media-captions')
+
 /** The start and end a timing line gives, read by media-captions' own timestamp parser. */
-function timingOf(line: string, format: 'vtt' | 'srt'): {start: number; end: number} | undefined {
+function timingOf(
+  line: string,
+  format: 'vtt' | 'srt',
+  parseVTTTimestamp: Captions['parseVTTTimestamp'],
+): {start: number; end: number} | undefined {
   // SubRip writes the milliseconds after a comma, as media-captions' SubRip parser reads them.
   const [startText = '', trailing = ''] = (format === 'srt' ? line.replaceAll(',', '.') : line).split(ARROW)
   const start = parseVTTTimestamp(startText)
@@ -118,10 +129,10 @@ function timingOf(line: string, format: 'vtt' | 'srt'): {start: number; end: num
 }
 
 /** A cue's plain text and the first voice it names: tags dropped, character references replaced. */
-function plainCue(nodes: ReturnType<typeof tokenizeVTTCue>): {text: string; voice?: string} {
+function plainCue(nodes: ReturnType<Captions['tokenizeVTTCue']>): {text: string; voice?: string} {
   let text = ''
   let voice: string | undefined
-  const visit = (node: ReturnType<typeof tokenizeVTTCue>[number]) => {
+  const visit = (node: ReturnType<Captions['tokenizeVTTCue']>[number]) => {
     if (node.type === 'text') return void (text += node.data)
     if (node.type === 'v' && voice === undefined && node.voice?.trim()) voice = node.voice
     node.children.forEach(visit)
@@ -144,6 +155,7 @@ export async function transcriptFromText(text: string, duration: unknown): Promi
   const format = WEBVTT_HEADER.test(text) ? 'vtt' : 'srt'
   const example = format === 'vtt' ? '00:01:02.500 --> 00:01:04.000' : '00:01:02,500 --> 00:01:04,000'
   const lines = text.replace(/^\uFEFF/, '').split(LINE_BREAK)
+  const {parseText, parseVTTTimestamp, tokenizeVTTCue} = await loadCaptions()
   const parsed = await parseText(text.replace(/^\uFEFF/, ''), {type: format, errors: true})
   const errors = parsed.errors
     .filter((error) => !IGNORED_ERRORS.has(error.code))
@@ -156,7 +168,7 @@ export async function transcriptFromText(text: string, duration: unknown): Promi
   // Each timing line that both times read from. media-captions drops a cue that ends before it
   // starts without a word (its range check is inverted in 1.0.4), so those are found here.
   const timings = lines.flatMap((line, index) => {
-    const timing = line.includes('-->') ? timingOf(line, format) : undefined
+    const timing = line.includes('-->') ? timingOf(line, format, parseVTTTimestamp) : undefined
     return timing ? [{line: index + 1, ...timing}] : []
   })
   const cueAtLine = (line: number) => `הכתובית שבשורה ${line} בקובץ`
