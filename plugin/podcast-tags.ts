@@ -49,14 +49,26 @@ function soundbiteMessage(fault: SoundbiteFault): string {
   }
 }
 
+const tooManySoundbites = (count: number) => `יש ${count} קטעים נבחרים; לכל היותר ${MAX_SOUNDBITES}.`
+
 /** The soundbites as a whole: each one's faults, named by its place in the list, within the episode's duration. */
 export function checkSoundbites(soundbites: readonly unknown[] | undefined, duration: unknown): Verdict {
   if (!soundbites || soundbites.length === 0) return true
-  if (soundbites.length > MAX_SOUNDBITES) return `יש ${soundbites.length} קטעים נבחרים; לכל היותר ${MAX_SOUNDBITES}.`
+  if (soundbites.length > MAX_SOUNDBITES) return tooManySoundbites(soundbites.length)
   const messages = soundbites.flatMap((soundbite, index) =>
     soundbiteFaults(soundbite, durationOf(duration)).map((fault) => `קטע ${index + 1}: ${soundbiteMessage(fault)}`),
   )
   return messages.length === 0 ? true : messages.join(' ')
+}
+
+/**
+ * Why one more soundbite may not join the `existing` ones, in the words checkSoundbites gives the
+ * list (without its place in it), or undefined when the server would serve it.
+ */
+export function soundbiteRefusal(soundbite: unknown, existing: number, duration: unknown): string | undefined {
+  if (existing + 1 > MAX_SOUNDBITES) return tooManySoundbites(existing + 1)
+  const messages = soundbiteFaults(soundbite, durationOf(duration)).map(soundbiteMessage)
+  return messages.length === 0 ? undefined : messages.join(' ')
 }
 
 /** A season's name goes with a season number, and stays within the namespace's 128 characters. */
