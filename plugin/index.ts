@@ -7,6 +7,7 @@ import {CatalogInput} from './CatalogInput.tsx'
 import {episodeAudioPlugin} from './AudioFileInput.tsx'
 import {DirectionalTitles} from './DirectionalTitles.tsx'
 import {episodeNumberInput} from './EpisodeNumberInput.tsx'
+import {episodeSoundbitesPlugin} from './SoundbitesInput.tsx'
 import {episodeTranscriptPlugin} from './TranscriptInput.tsx'
 import {catalogLocaleBundle, validationLocaleBundle} from './i18n.ts'
 import {feedUrlOf, type CatalogPluginOptions} from './preview-settings.ts'
@@ -52,6 +53,7 @@ export const catalogPlugin = definePlugin<CatalogPluginOptions>((options) => ({
     episodeNumberInput(),
     episodeAudioPlugin(),
     episodeTranscriptPlugin(),
+    episodeSoundbitesPlugin(),
     ...(options.structure === false
       ? []
       : [structureTool({structure: catalogStructure, defaultDocumentNode: catalogDocumentNode(options)})]),

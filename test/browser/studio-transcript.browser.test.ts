@@ -2,8 +2,9 @@
 // Studio as this repository builds it, in Debian's headless Chromium, against the Content Lake
 // stand-in (test/helpers/studio-stack.ts). The WebVTT file names two speakers in voice spans: one
 // is the episode's guest (found by name), the other no voice in the catalog (kept by name, as the
-// editor confirms). A file with overlapping cues is refused first, naming its line; pasted SubRip
-// text replaces the imported transcript last.
+// editor confirms). A file with overlapping cues is refused first, naming its line; a soundbite is
+// then taken from a stretch of the imported cues (one too short refused) and the Feed view shows it
+// beside the transcript's three formats; pasted SubRip text replaces the imported transcript last.
 // Screenshots go to test/artifacts/studio-transcript-*.png.
 import {readFile} from 'node:fs/promises'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
@@ -23,6 +24,7 @@ const episode = documents
 const guestId = referencesSchema.parse(episode?.guests)[0]?._ref ?? ''
 const guestName = z.string().parse(documents.find((document) => document._id === guestId)?.name)
 const episodeId = episode?._id ?? ''
+const episodeSlug = z.object({current: z.string()}).parse(episode?.slug).current
 const listener = 'מאזין מהקהל'
 
 /** The guest's name as a file might spell it: extra spaces around and inside. */
@@ -39,7 +41,7 @@ const vtt = [
   `<v ${listener}>יש לי שאלה על <i>הביצועים</i></v>`,
   '',
   '3',
-  '00:00:06.000 --> 00:00:09.000',
+  '00:00:06.000 --> 00:00:24.000',
   `<v ${guestName}>בשמחה &amp; בקצרה</v>`,
   '',
 ].join('\n')
@@ -142,7 +144,7 @@ describe('an editor imports a WebVTT transcript into an episode, its speakers ma
           speakerName: listener,
           text: 'יש לי שאלה על הביצועים',
         },
-        {_key: key, _type: 'transcriptCue', start: 6, end: 9, speaker: guest, text: 'בשמחה & בקצרה'},
+        {_key: key, _type: 'transcriptCue', start: 6, end: 24, speaker: guest, text: 'בשמחה & בקצרה'},
       ])
     // The list below shows each cue with who speaks (the voice's name, or the name kept), and the
     // import says what it did.
@@ -159,8 +161,89 @@ describe('an editor imports a WebVTT transcript into an episode, its speakers ma
     expect(lake.refused).toEqual([])
   }, 300_000)
 
+  it('adds a soundbite from a stretch of the imported cues, refusing one under 15 s, and the Feed view shows it and the transcripts', async () => {
+    const {page, lake} = stack
+    const open = page.getByRole('button', {name: 'הוספת קטע שמע מהתמלול'})
+    await open.scrollIntoViewIfNeeded({timeout: 60_000})
+    await expect.poll(() => open.isEnabled(), {timeout: 60_000}).toBe(true)
+    await open.click({timeout: 30_000})
+    const first = page.getByRole('combobox', {name: 'הכתובית הראשונה'})
+    const last = page.getByRole('combobox', {name: 'הכתובית האחרונה'})
+    // Each cue by its start time (isolated left to right) and the start of its text; the placeholder first.
+    await expect
+      .poll(() => first.locator('option').allTextContents(), {timeout: 30_000})
+      .toEqual([
+        'בחרו כתובית…',
+        '\u20660:00\u2069 שלום לכולם, ותודה שבאתם',
+        '\u20660:02.50\u2069 יש לי שאלה על הביצועים',
+        '\u20660:06\u2069 בשמחה & בקצרה',
+      ])
+    const add = page.getByRole('button', {name: 'הוספת הקטע'})
+
+    // The first two cues last 5.25 s: the shared rule refuses it, in its Hebrew words, before it is added.
+    await first.selectOption({index: 1}, {timeout: 30_000})
+    await last.selectOption({index: 2}, {timeout: 30_000})
+    await expect
+      .poll(() => textOf('soundbite-stretch'), {timeout: 30_000})
+      .toBe('מתחיל ב-\u20660:00\u2069, אורכו 5.25 שניות.')
+    await expect
+      .poll(() => textOf('soundbite-stretch-error'), {timeout: 30_000})
+      .toBe('אורך הקטע 5.25 שניות; הוא בין 15 ל-120 שניות.')
+    expect(await add.isDisabled()).toBe(true)
+    await page.getByTestId('soundbite-from-transcript').scrollIntoViewIfNeeded()
+    await page.screenshot({path: 'test/artifacts/studio-transcript-soundbite-refused.png'})
+
+    // From the second cue to the third: 2.5 s to 24 s.
+    await first.selectOption({index: 2}, {timeout: 30_000})
+    await last.selectOption({index: 3}, {timeout: 30_000})
+    await expect
+      .poll(() => textOf('soundbite-stretch'), {timeout: 30_000})
+      .toBe('מתחיל ב-\u20660:02.50\u2069, אורכו 21.5 שניות.')
+    expect(await page.getByTestId('soundbite-stretch-error').count()).toBe(0)
+    await expect.poll(() => add.isEnabled(), {timeout: 30_000}).toBe(true)
+    await add.click({timeout: 30_000})
+    const title = 'יש לי שאלה על הביצועים בשמחה & בקצרה'
+    await expect
+      .poll(() => draft()?.soundbites, {timeout: 60_000})
+      .toEqual([{_key: expect.stringMatching(/^[0-9a-f]{12}$/), _type: 'soundbite', start: 2.5, duration: 21.5, title}])
+    const soundbites = page.getByTestId('field-soundbites').locator('[data-testid="default-preview__header"]')
+    await expect
+      .poll(() => soundbites.allInnerTexts(), {timeout: 30_000})
+      .toEqual([`${title}\nמ-2.5 שניות, 21.5 שניות`])
+    await page.screenshot({path: 'test/artifacts/studio-transcript-soundbite-added.png'})
+
+    // The Feed view shows the item as the server will serve it: the transcript held as cues in its
+    // three formats, WebVTT first, and the soundbite.
+    await page.getByRole('tab', {name: 'פיד'}).click({timeout: 30_000})
+    const code = page.locator('pre code').first()
+    await expect
+      .poll(async () => ((await code.isVisible()) ? await code.innerText() : ''), {timeout: 60_000})
+      .toContain('<podcast:soundbite')
+    const item = await code.innerText()
+    const transcript = (extension: string) =>
+      `url="https://api.codetalks.test/api/v1/episodes/${episodeSlug}/transcript.${extension}"`
+    expect([...item.matchAll(/<podcast:transcript [^>]*>/g)].map((match) => match[0])).toEqual([
+      `<podcast:transcript ${transcript('vtt')} type="text/vtt" language="he" rel="captions"/>`,
+      `<podcast:transcript ${transcript('srt')} type="application/srt" language="he"/>`,
+      `<podcast:transcript ${transcript('json')} type="application/json" language="he"/>`,
+    ])
+    // The item writer indents a title's CDATA on lines of its own.
+    const soundbite = [...item.matchAll(/<podcast:soundbite [\s\S]*?<\/podcast:soundbite>/g)].map((match) =>
+      match[0].replaceAll(/>\s+</g, '><'),
+    )
+    expect(soundbite).toEqual([
+      `<podcast:soundbite startTime="2.5" duration="21.5"><![CDATA[${title}]]></podcast:soundbite>`,
+    ])
+    await page.screenshot({path: 'test/artifacts/studio-transcript-feed.png'})
+    await page.getByRole('tab', {name: 'Editor'}).click({timeout: 30_000})
+    await page.getByTestId('transcript-import').waitFor({timeout: 60_000})
+    expect(lake.refused).toEqual([])
+  }, 300_000)
+
   it('imports pasted SubRip text over it: no speakers, the "Name:" prefix kept as text', async () => {
     const {page, lake} = stack
+    // The form, whichever view an earlier test left open.
+    await page.getByRole('tab', {name: 'Editor'}).click({timeout: 30_000})
     const srt = '1\n00:00:01,000 --> 00:00:03,000\nיוסי: ברוכים הבאים\n\n2\n00:00:04,000 --> 00:00:06,500\nתודה רבה\n'
     await page.getByRole('button', {name: 'הדבקה'}).click({timeout: 30_000})
     await page.getByTestId('transcript-import-paste').fill(srt, {timeout: 30_000})
