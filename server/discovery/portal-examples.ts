@@ -1,6 +1,7 @@
 import escape from 'escape-html'
 import {API_V1_PREFIX, COLLECTION_PATTERN, isCollectionName, type CollectionName} from '../api/v1/links.ts'
 import {chaptersPath} from '../api/v1/chapters.ts'
+import {isTranscriptExtension, transcriptPath} from '../api/v1/transcript.ts'
 import {parseChangesRequest} from '../api/v1/changes.ts'
 import {parseSearchRequest} from '../api/v1/search.ts'
 import {splitTarget} from '../http/request-target.ts'
@@ -14,6 +15,7 @@ export const code = (text: string) => `<code>${escape(text)}</code>`
 
 // An OpenAPI path (`/episodes/{slug}.json`) and a list path relative to the API prefix.
 const CHAPTERS_OPERATION_PATH = '/episodes/{slug}/chapters.json'
+const TRANSCRIPT_OPERATION_PATH = /^\/episodes\/\{slug\}\/transcript\.(vtt|srt|json)$/
 export const SEARCH_OPERATION_PATH = '/search.json'
 export const CHANGES_OPERATION_PATH = '/changes.json'
 /** A stream, not a document: no try-it (a fetch would wait for its end), and none in a static export. */
@@ -32,6 +34,11 @@ export function examplePath(path: string, snapshot: Snapshot, staticExport: bool
   if (path === CHAPTERS_OPERATION_PATH) {
     const chaptered = snapshot.catalog.episodes.find((entry) => entry.value.chapters)
     return `${API_V1_PREFIX}/${chaptersPath(chaptered?.value.slug ?? 'example')}`
+  }
+  const extension = TRANSCRIPT_OPERATION_PATH.exec(path)?.[1]
+  if (isTranscriptExtension(extension)) {
+    const transcribed = snapshot.catalog.episodes.find((entry) => entry.transcript)
+    return `${API_V1_PREFIX}/${transcriptPath(transcribed?.value.slug ?? 'example', extension)}`
   }
   const [, collection, item] = OPERATION_PATH.exec(path) ?? []
   if (!isCollectionName(collection)) return `${API_V1_PREFIX}${path}`
@@ -64,6 +71,8 @@ function exampleBody(url: string, snapshot: Snapshot): string {
     const page = changes.ok ? snapshot.changesPage(changes.request) : undefined
     return page?.ok ? pretty(JSON.parse(page.representation.body.toString('utf8'))) : ''
   }
+  // WebVTT and SubRip are text: shown as served, cut to the same length.
+  if (TEXT_DOCUMENT.test(path)) return cut(snapshot.representation(path)?.body.toString('utf8') ?? '')
   const list = LIST_DOCUMENT_PATH.exec(path)?.[1]
   const representation = query && isCollectionName(list) ? snapshot.listPage(list, {limit: 1, cursor: null}) : undefined
   const body = representation?.ok ? representation.representation.body : snapshot.representation(path)?.body
@@ -78,20 +87,29 @@ function bulkExample(snapshot: Snapshot): unknown {
   }
 }
 
-function pretty(value: unknown): string {
-  const text = JSON.stringify(value, null, 2)
-  return text.length > EXAMPLE_CHARACTERS ? `${text.slice(0, EXAMPLE_CHARACTERS)}\n…` : text
-}
+const TEXT_DOCUMENT = /\.(?:vtt|srt)$/
+/** Podcasting 2.0 documents (chapters, a transcript) are served as they are, without the API's `data` envelope. */
+const BARE_DOCUMENT = /\/(?:chapters|transcript)\.json$/
 
+const cut = (text: string) => (text.length > EXAMPLE_CHARACTERS ? `${text.slice(0, EXAMPLE_CHARACTERS)}\n…` : text)
+const pretty = (value: unknown) => cut(JSON.stringify(value, null, 2))
+
+/** curl, then reading the answer as what it is: the API's envelope, a bare JSON document, or text. */
 function codeSamples(url: string): string {
+  const path = splitTarget(url).path
+  const [javascript, python] = TEXT_DOCUMENT.test(path)
+    ? ['const text = await response.text()', 'text = response.read().decode("utf-8")']
+    : BARE_DOCUMENT.test(path)
+      ? ['const document = await response.json()', 'document = json.load(response)']
+      : ['const {data} = await response.json()', 'data = json.load(response)["data"]']
   return `<pre><code>curl -i ${escape(url)}</code></pre>
 <pre><code>// JavaScript (browser or Node 18+)
 const response = await fetch(${escape(JSON.stringify(url))})
-const {data} = await response.json()</code></pre>
+${escape(javascript)}</code></pre>
 <pre><code># Python 3
 import json, urllib.request
 with urllib.request.urlopen(${escape(JSON.stringify(url))}) as response:
-    data = json.load(response)["data"]</code></pre>`
+    ${escape(python)}</code></pre>`
 }
 
 export function tryIt(example: string, id: string, snapshot: Snapshot, base: string): string {

@@ -24,6 +24,11 @@ afterAll(async () => {
   await server?.close()
 })
 
+const TEXT_EXAMPLES: Record<string, RegExp> = {
+  'op-getEpisodeTranscriptVtt': /^WEBVTT\n\n00:00:00\.000 --> /,
+  'op-getEpisodeTranscriptSrt': /^1\n00:00:00,000 --> /,
+}
+
 describe('the developer portal in Chromium', () => {
   it('renders the reference and the prose sections, makes no request beyond its own page, and keeps a screenshot', async () => {
     const page = await browser.newPage({viewport: {width: 1200, height: 900}})
@@ -108,7 +113,10 @@ describe('the developer portal in Chromium', () => {
         expect(await operation.locator('details:not(.example) pre').count()).toBe(2)
         continue
       }
-      expect(await operation.locator('.example-body').innerText()).toMatch(/^\{\n {2}"/)
+      // A transcript's WebVTT and SubRip are text, shown as served; every other example is JSON.
+      const id = (await operation.getAttribute('id')) ?? ''
+      const shape = TEXT_EXAMPLES[id] ?? /^\{\n {2}"/
+      expect(await operation.locator('.example-body').innerText(), id).toMatch(shape)
       expect(await operation.locator('button[data-try]').count()).toBe(1)
       expect(await operation.locator('details:not(.example) pre').count()).toBe(3) // curl, JavaScript, Python
     }
