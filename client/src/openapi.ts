@@ -617,7 +617,7 @@ export interface components {
             score: number;
             /** @description The words around where the item matches, as written in the catalog. */
             snippet: string;
-            /** @description Where the match is said in the episode's transcript, so a player can start there; null when the item's transcript does not match. */
+            /** @description Where the match is said in the episode's transcript, so a player can start there; null when the item's transcript does not match, or, for the lower hits of a query matching many long transcripts, once the search has read its budget of 8 MiB of them. */
             cue: components["schemas"]["SearchCue"] | null;
         };
         /** @description The transcript cue a search hit matched. */

@@ -11,6 +11,12 @@ import type {Searched} from './search-index.ts'
 /** A hit as the search ranks it; the API gives it its shape (api/v1/search.ts). */
 export type SearchHit = RankedHit
 
+/**
+ * How many bytes of transcripts one search reads to find its hits' cues: four transcripts at the
+ * rule's 2 MB limit. Past it, the lower hits answer without a cue: a query matching fifty long
+ * transcripts would otherwise parse 100 MB on the event loop, and a client can send many queries.
+ */
+export const CUE_BYTES_PER_SEARCH = 8 * 1024 * 1024
 const SNIPPET_WORDS_BEFORE = 6
 const SNIPPET_WORDS_AFTER = 12
 
@@ -40,12 +46,9 @@ function snippetOf(document: SearchDocument, matched: ReadonlySet<string>): stri
  * The cue of the item's transcript that says the most of what matched there (the first of equals, and
  * the first to say all of it ends the scan): where a player starts.
  */
-function cueOf(document: SearchDocument, result: SearchResult): SearchCue | undefined {
-  if (!document.transcript) return undefined
-  const inTranscript = new Set(Object.keys(result.match).filter((term) => result.match[term]?.includes('transcript')))
-  if (inTranscript.size === 0) return undefined
+function cueOf(transcript: Uint8Array, inTranscript: ReadonlySet<string>): SearchCue | undefined {
   let best: {cue: TranscriptCue; written: string[]; at: number; said: number} | undefined
-  for (const cue of cuesOf(document.transcript)) {
+  for (const cue of cuesOf(transcript)) {
     const written = cue.text.split(/\s+/).filter(Boolean)
     const said = new Set(
       written.flatMap((token) => words(token).flatMap(termsOf)).filter((term) => inTranscript.has(term)),
@@ -79,12 +82,19 @@ export function searchCatalog(snapshot: Searched, query: string, collections: re
     const place = listPlaces(snapshot)
     results.sort((a, b) => b.score - a.score || (place.get(a.id) ?? 0) - (place.get(b.id) ?? 0))
   }
+  let cueBytesLeft = CUE_BYTES_PER_SEARCH
   return results.flatMap((result, rank) => {
     const document = documentOf(result)
     if (!document) return []
     const {collection, slug, title, url, api_url} = document
-    // Only hits a page can show read their transcript: a common word may match thousands of them.
-    const cue = rank < MAX_SEARCH_LIMIT ? cueOf(document, result) : undefined
+    // Only hits a page can show read their transcript (a common word may match thousands of them),
+    // and only while the search's budget lasts.
+    const {transcript} = document
+    const inTranscript = new Set(Object.keys(result.match).filter((term) => result.match[term]?.includes('transcript')))
+    const readable =
+      transcript !== undefined && inTranscript.size > 0 && rank < MAX_SEARCH_LIMIT && transcript.length <= cueBytesLeft
+    if (readable) cueBytesLeft -= transcript.length
+    const cue = readable ? cueOf(transcript, inTranscript) : undefined
     return [
       {
         collection,

@@ -42,7 +42,7 @@ const searchHitSchema = z
     snippet: z.string().meta({description: 'The words around where the item matches, as written in the catalog.'}),
     cue: searchCueSchema.nullable().meta({
       description:
-        "Where the match is said in the episode's transcript, so a player can start there; null when the item's transcript does not match.",
+        "Where the match is said in the episode's transcript, so a player can start there; null when the item's transcript does not match, or, for the lower hits of a query matching many long transcripts, once the search has read its budget of 8 MiB of them.",
     }),
   })
   .meta({id: 'SearchHit', description: 'One item a search found.'})
