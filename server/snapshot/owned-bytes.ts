@@ -10,3 +10,6 @@ export function ownedBytes(bytes: Buffer): Buffer {
   bytes.copy(own)
   return own
 }
+
+/** A Buffer over the same memory as `bytes` (made by TextEncoder, say), for Node's APIs: nothing is copied. */
+export const bufferOver = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)

@@ -6,6 +6,7 @@ import {PROBLEM_SEVERITIES, PROBLEM_SOURCES, type Catalog, type CatalogEntry} fr
 import {episodeSchema, type Episode, type Meetup, type Voice} from '../api/v1/contract.ts'
 import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
 import {ChangeHistory} from './change-history.ts'
+import {bufferOver} from './owned-bytes.ts'
 import {strongEtag} from './representation.ts'
 import type {KnownItem, KnownItems, Snapshot} from './snapshot.ts'
 import {mappedSettingsSchema} from '../api/v1/podcast-settings.ts'
@@ -203,7 +204,7 @@ export function openSnapshotFile(directory: string, settings: unknown, code: str
         snapshot.catalog[collection].map((entry) => {
           const item = snapshot.item(collection, entry.value.slug)
           if (!item) throw new Error(`${collection}/${entry.value.slug} is in the catalog but not served`)
-          const transcript = entry.transcript && bufferView(entry.transcript)
+          const transcript = entry.transcript && bufferOver(entry.transcript)
           const record = [entry.documentId, entry.updatedAt, item.etag, item.lastModified.getTime()]
           return transcript
             ? {record: [...record, strongEtag(transcript)], bodies: [item.body, transcript]}
@@ -226,7 +227,7 @@ export function openSnapshotFile(directory: string, settings: unknown, code: str
         podcast: snapshot.catalog.podcast,
         scheduled: (snapshot.catalog.scheduled ?? []).map(({transcript, ...entry}) => ({
           ...entry,
-          ...(transcript ? {transcript: bufferView(transcript).toString('utf8')} : {}),
+          ...(transcript ? {transcript: bufferOver(transcript).toString('utf8')} : {}),
         })),
         history: snapshot.history,
         items: Object.fromEntries(
@@ -369,5 +370,3 @@ function savedItem<Item>(body: Buffer): Item {
   const {data}: {data: Item} = JSON.parse(body.toString('utf8'))
   return data
 }
-
-const bufferView = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)

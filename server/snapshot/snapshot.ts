@@ -26,7 +26,7 @@ import {
 } from '../api/v1/transcript.ts'
 import {whileBuildingNow} from './heap-growth.ts'
 import {forEachConcurrently} from './compression.ts'
-import {ownedBytes} from './owned-bytes.ts'
+import {bufferOver, ownedBytes} from './owned-bytes.ts'
 import {ACCEPT_RANGES, represent, type Representation} from './representation.ts'
 import type {ChunkedBody} from './chunked-body.ts'
 import {bulkBody, itemBody, itemJson, pageBody} from './list-bodies.ts'
@@ -267,42 +267,47 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
 
   const item = (collection: CollectionName, slug: string) => states[collection].bySlug.get(slug)
   const keysMemo: ChangesPageSource['keysMemo'] = new Map()
-  // Served under the episode's own surrogate key: its chapters change only with its item's bytes,
-  // so the item's ETag names them in the bounded page cache, shared by every snapshot.
-  const chapters = (slug: string): Representation<Buffer> | undefined => {
+  // An episode's chapters and transcripts: made on first request into the bounded page cache, under
+  // the episode's item ETag (its bytes name the chapters and the transcript's revision), so snapshots
+  // share them and a crawl of every one cannot grow memory past the cache's bound. Served under the
+  // episode's own surrogate key: they change only with its item.
+  const episodeDocument = (
+    slug: string,
+    name: string,
+    make: (entry: CatalogEntry<Episode>) => {body: Buffer | string; contentType: string; ranges?: boolean} | undefined,
+  ): Representation<Buffer> | undefined => {
     const episodeItem = item('episodes', slug)
     const entry = episodeItem && episodeOfItem.get(episodeItem)
-    if (!entry?.value.chapters || !episodeItem) return undefined
-    const cacheKey = `chapters ${episodeItem.etag}`
+    if (!entry) return undefined
+    const cacheKey = `${name} ${episodeItem.etag}`
     const cached = pageCache.get(cacheKey)
     if (cached) return cached
-    const document = represent(JSON.stringify(chaptersDocument(entry.value)), () => episodeItem.lastModified, {
-      contentType: MEDIA_TYPES.chapters,
+    const made = make(entry)
+    if (!made) return undefined
+    const keys = keying?.headersFor(itemKey('episodes', slug), listKey('episodes'))
+    const document = represent(made.body, () => episodeItem.lastModified, {
+      contentType: made.contentType,
       variants: settings.caches.variants,
-      headers: keying?.headersFor(itemKey('episodes', slug), listKey('episodes')),
+      headers: made.ranges ? {...keys, ...ACCEPT_RANGES} : keys,
     })
     pageCache.set(cacheKey, document)
     return document
   }
-  // Made on first request into the bounded page cache, under the episode's item ETag (which names
-  // the transcript's revision), so snapshots share them and a crawl of every transcript cannot grow
-  // memory past the cache's bound. Served under the episode's own surrogate key, as its chapters are.
-  const transcript = (slug: string, extension: TranscriptExtension): Representation<Buffer> | undefined => {
-    const episodeItem = item('episodes', slug)
-    const bytes = episodeItem && episodeOfItem.get(episodeItem)?.transcript
-    if (!bytes) return undefined
-    const cacheKey = `transcript ${episodeItem.etag} ${extension}`
-    const cached = pageCache.get(cacheKey)
-    if (cached) return cached
-    const document = represent(transcriptBody(bytes, extension), () => episodeItem.lastModified, {
-      contentType: TRANSCRIPT_MEDIA_TYPES[extension],
-      variants: settings.caches.variants,
-      // A player that seeks asks for part of a long transcript.
-      headers: {...keying?.headersFor(itemKey('episodes', slug), listKey('episodes')), ...ACCEPT_RANGES},
-    })
-    pageCache.set(cacheKey, document)
-    return document
-  }
+  const chapters = (slug: string) =>
+    episodeDocument(slug, 'chapters', ({value}) =>
+      value.chapters ? {body: JSON.stringify(chaptersDocument(value)), contentType: MEDIA_TYPES.chapters} : undefined,
+    )
+  // A player that seeks asks for part of a long transcript: its formats take ranges.
+  const transcript = (slug: string, extension: TranscriptExtension) =>
+    episodeDocument(slug, `transcript.${extension}`, (entry) =>
+      entry.transcript
+        ? {
+            body: transcriptBody(entry.transcript, extension),
+            contentType: TRANSCRIPT_MEDIA_TYPES[extension],
+            ranges: true,
+          }
+        : undefined,
+    )
   const feed = settings.feed
   const site = siteDocumentsOnFirstUse({
     documents: () => settings.site?.(snapshot) ?? [],
@@ -401,7 +406,7 @@ function historyOf(cell: {readonly value: ChangeHistory | undefined}): ChangeHis
 
 /** The JSON transcript is served as the catalog holds it; the other two are made from its cues. */
 function transcriptBody(bytes: Uint8Array, extension: TranscriptExtension): Buffer {
-  if (extension === 'json') return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  if (extension === 'json') return bufferOver(bytes)
   const cues = cuesOf(bytes)
   return Buffer.from(extension === 'vtt' ? transcriptVtt(cues) : transcriptSrt(cues), 'utf8')
 }
