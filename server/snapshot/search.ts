@@ -90,9 +90,11 @@ export function searchCatalog(snapshot: Searched, query: string, collections: re
     // Only hits a page can show read their transcript (a common word may match thousands of them),
     // and only while the search's budget lasts.
     const {transcript} = document
-    const inTranscript = new Set(Object.keys(result.match).filter((term) => result.match[term]?.includes('transcript')))
-    const readable =
-      transcript !== undefined && inTranscript.size > 0 && rank < MAX_SEARCH_LIMIT && transcript.length <= cueBytesLeft
+    const inTranscript =
+      transcript && rank < MAX_SEARCH_LIMIT && transcript.length <= cueBytesLeft
+        ? new Set(Object.keys(result.match).filter((term) => result.match[term]?.includes('transcript')))
+        : undefined
+    const readable = transcript !== undefined && inTranscript !== undefined && inTranscript.size > 0
     if (readable) cueBytesLeft -= transcript.length
     const cue = readable ? cueOf(transcript, inTranscript) : undefined
     return [

@@ -97,41 +97,45 @@ function transcriptOf(
   row: EpisodeRow,
   links: Links,
 ): {fields: TranscriptFields; bytes: Uint8Array | undefined; warnings: string[]} {
-  const linkedUrl = row.transcript?.url
-  const fetchable = linkedUrl !== undefined && FETCHED_URL_PATTERN.test(linkedUrl)
-  const linked =
-    row.transcript && fetchable ? linkedTranscript(row.transcript.url, row.transcript.name ?? linkedUrl) : null
-  const fallback = {transcript: linked, transcripts: linked ? [linked] : [], transcript_revision: null}
-  const linkWarnings =
-    linkedUrl !== undefined && !fetchable
-      ? [`transcript: left out "${linkedUrl}", not an https URL in printable ASCII that podcast apps can fetch`]
-      : []
-  const raw = row.transcript_cues
-  if (raw === null || raw === undefined || (Array.isArray(raw) && raw.length === 0))
-    return {fields: fallback, bytes: undefined, warnings: linkWarnings}
-  if (!Array.isArray(raw))
-    return {fields: fallback, bytes: undefined, warnings: [...linkWarnings, 'transcript: left out: not a list']}
-  const checked = checkedTranscript(raw, row.duration_seconds)
-  if (!checked.ok)
-    return {
-      fields: fallback,
-      bytes: undefined,
-      warnings: [...linkWarnings, `transcript: left out: ${describeTranscriptFaults(checked.faults)}`],
-    }
-  const bytes = transcriptBytes(checked.cues)
-  const transcripts = TRANSCRIPT_FORMATS.map((format) => ({
-    url: links.apiPath(transcriptPath(row.slug, format.extension)),
-    mime_type: format.mimeType,
-  }))
-  return {
-    fields: {
-      transcript: {url: links.apiPath(transcriptPath(row.slug, 'vtt')), mime_type: 'text/vtt'},
-      transcripts,
-      transcript_revision: transcriptRevision(bytes),
-    },
-    bytes,
-    warnings: [],
+  const held = heldTranscript(row.transcript_cues, row.duration_seconds)
+  if (held.bytes) {
+    const transcripts = TRANSCRIPT_FORMATS.map((format) => ({
+      url: links.apiPath(transcriptPath(row.slug, format.extension)),
+      mime_type: format.mimeType,
+    }))
+    const transcript = {url: links.apiPath(transcriptPath(row.slug, 'vtt')), mime_type: 'text/vtt' as const}
+    const fields = {transcript, transcripts, transcript_revision: transcriptRevision(held.bytes)}
+    return {fields, bytes: held.bytes, warnings: []}
   }
+  const linked = linkedTranscriptOf(row)
+  const fields = {
+    transcript: linked.transcript,
+    transcripts: linked.transcript ? [linked.transcript] : [],
+    transcript_revision: null,
+  }
+  return {fields, bytes: undefined, warnings: [...linked.warnings, ...held.warnings]}
+}
+
+/** The cues as the catalog holds them, when there are any and they break no rule. */
+function heldTranscript(raw: unknown, duration: number | null): {bytes?: Uint8Array; warnings: string[]} {
+  if (raw === null || raw === undefined || (Array.isArray(raw) && raw.length === 0)) return {warnings: []}
+  if (!Array.isArray(raw)) return {warnings: ['transcript: left out: not a list']}
+  const checked = checkedTranscript(raw, duration)
+  return checked.ok
+    ? {bytes: transcriptBytes(checked.cues), warnings: []}
+    : {warnings: [`transcript: left out: ${describeTranscriptFaults(checked.faults)}`]}
+}
+
+/** The file an editor linked, when podcast apps can fetch it (https in printable ASCII). */
+function linkedTranscriptOf(row: EpisodeRow): {transcript: Episode['transcript']; warnings: string[]} {
+  const url = row.transcript?.url
+  if (url === undefined) return {transcript: null, warnings: []}
+  if (!FETCHED_URL_PATTERN.test(url))
+    return {
+      transcript: null,
+      warnings: [`transcript: left out "${url}", not an https URL in printable ASCII that podcast apps can fetch`],
+    }
+  return {transcript: linkedTranscript(url, row.transcript?.name ?? url), warnings: []}
 }
 
 function artworkUrlOf(image: EpisodeRow['image'], links: Links): string | null {
