@@ -9,6 +9,15 @@ import {CURSOR_DIRECTORY, type StaticFile} from './static-files.ts'
 import {MEDIA_TYPES, TRANSCRIPT_MEDIA_TYPES} from '../media-types.ts'
 import {TRANSCRIPT_FORMATS} from '../api/v1/transcript.ts'
 
+/** An episode's own documents (a path pattern's last part) and the type each is served as. */
+const EPISODE_DOCUMENTS = [
+  {file: 'chapters\\.json', type: MEDIA_TYPES.chapters},
+  ...TRANSCRIPT_FORMATS.map((format) => ({
+    file: `transcript\\.${format.extension}`,
+    type: TRANSCRIPT_MEDIA_TYPES[format.extension],
+  })),
+]
+
 export interface NginxSettings {
   /** Absolute path of the export. */
   root: string
@@ -171,18 +180,10 @@ ${success(api)}
     location ~ "/${CURSOR_DIRECTORY}/" {
       internal;
     }
-    location ~ "^${API_V1_PREFIX}/(?:sandbox/)?episodes/[a-z0-9-]{1,128}/chapters\\.json$" {
+${EPISODE_DOCUMENTS.map(
+  ({file, type}) => `    location ~ "^${API_V1_PREFIX}/(?:sandbox/)?episodes/[a-z0-9-]{1,128}/${file}$" {
       types {}
-      default_type ${quoted(MEDIA_TYPES.chapters)};
-${success(api)}
-      try_files $uri =404;
-    }
-${TRANSCRIPT_FORMATS.map(
-  (
-    format,
-  ) => `    location ~ "^${API_V1_PREFIX}/(?:sandbox/)?episodes/[a-z0-9-]{1,128}/transcript\\.${format.extension}$" {
-      types {}
-      default_type ${quoted(TRANSCRIPT_MEDIA_TYPES[format.extension])};
+      default_type ${quoted(type)};
 ${success(api)}
       try_files $uri =404;
     }
