@@ -4,6 +4,7 @@ import {join} from 'node:path'
 import {z} from 'zod'
 import {PROBLEM_SEVERITIES, PROBLEM_SOURCES, type Catalog, type CatalogEntry} from '../api/v1/catalog.ts'
 import {episodeSchema, type Episode, type Meetup, type Voice} from '../api/v1/contract.ts'
+import {transcriptRevision} from '../api/v1/transcript.ts'
 import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
 import {ChangeHistory} from './change-history.ts'
 import {bufferOver} from './owned-bytes.ts'
@@ -67,7 +68,10 @@ const READ_BLOCK_BYTES = 1 << 20
 const NEWLINE = Buffer.from('\n')
 
 // document id, updatedAt, ETag, Last-Modified ms, and for an episode that holds a transcript, the
-// transcript's ETag: its bytes are the line after the item's.
+// transcript's revision (transcript.ts's digest, which the item names too): its bytes are the line
+// after the item's. The revision is made once, when the transcript is mapped, not at every save.
+/** What an entry that holds a transcript names it by: an episode's `transcript_revision`. */
+const revisionSchema = z.object({transcript_revision: z.string()})
 const recordSchema = z.tuple([z.string(), z.string(), z.string(), z.number()], z.string())
 const headerSchema = z.object({
   format: z.literal(FORMAT),
@@ -146,7 +150,7 @@ export function openSnapshotFile(directory: string, settings: unknown, code: str
       const refused: RefusedItem[] = []
       let offset = 0
       const entries = <Item>(collection: CollectionName): CatalogEntry<Item>[] =>
-        header.items[collection].flatMap(([documentId, updatedAt, etag, lastModified, transcriptEtag]) => {
+        header.items[collection].flatMap(([documentId, updatedAt, etag, lastModified, revision]) => {
           const line = () => {
             const end = bytes.indexOf(0x0a, offset)
             if (end === -1) throw new Error(`${path} ends before its last item: it was cut short`)
@@ -156,10 +160,10 @@ export function openSnapshotFile(directory: string, settings: unknown, code: str
             return viewed
           }
           const body = line()
-          const transcript = transcriptEtag === undefined ? undefined : line()
+          const transcript = revision === undefined ? undefined : line()
           const damaged =
             !intact &&
-            (strongEtag(body) !== etag || (transcript !== undefined && strongEtag(transcript) !== transcriptEtag))
+            (strongEtag(body) !== etag || (transcript !== undefined && transcriptRevision(transcript) !== revision))
           if (damaged) {
             refused.push({collection, documentId})
             return []
@@ -204,11 +208,10 @@ export function openSnapshotFile(directory: string, settings: unknown, code: str
         snapshot.catalog[collection].map((entry) => {
           const item = snapshot.item(collection, entry.value.slug)
           if (!item) throw new Error(`${collection}/${entry.value.slug} is in the catalog but not served`)
-          const transcript = entry.transcript && bufferOver(entry.transcript)
           const record = [entry.documentId, entry.updatedAt, item.etag, item.lastModified.getTime()]
-          return transcript
-            ? {record: [...record, strongEtag(transcript)], bodies: [item.body, transcript]}
-            : {record, bodies: [item.body]}
+          if (!entry.transcript) return {record, bodies: [item.body]}
+          const {transcript_revision: revision} = revisionSchema.parse(entry.value)
+          return {record: [...record, revision], bodies: [item.body, bufferOver(entry.transcript)]}
         })
       const records = Object.fromEntries(COLLECTION_NAMES.map((collection) => [collection, record(collection)]))
       const bodies = COLLECTION_NAMES.flatMap((collection) =>

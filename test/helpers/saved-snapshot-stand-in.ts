@@ -3,6 +3,7 @@
 // and any shape. The two casts of the test suite's saved-snapshot tests live here.
 import type {Catalog} from '../../server/api/v1/catalog.ts'
 import type {CollectionName} from '../../server/api/v1/links.ts'
+import {transcriptRevision} from '../../server/api/v1/transcript.ts'
 import {strongEtag} from '../../server/snapshot/representation.ts'
 import type {Snapshot} from '../../server/snapshot/snapshot.ts'
 
@@ -41,7 +42,10 @@ export function standInSnapshot(
   } = options
   const entries = (name: CollectionName) =>
     (collections[name] ?? []).map((entry, index) => ({
-      value: {slug: entry.slug},
+      // An entry that holds a transcript names its revision, as an episode's item does.
+      value: entry.transcript
+        ? {slug: entry.slug, transcript_revision: transcriptRevision(entry.transcript)}
+        : {slug: entry.slug},
       documentId: documentIdOf(name, entry.slug),
       updatedAt: datedBy(index).updatedAt,
       ...(entry.transcript ? {transcript: entry.transcript} : {}),
