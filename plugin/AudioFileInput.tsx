@@ -1,7 +1,6 @@
 import {Button, Card, Flex, Stack, Text} from '@sanity/ui'
 import {useEffect, useRef, useState, type ChangeEvent, type DragEvent} from 'react'
 import {
-  definePlugin,
   getPublishedId,
   isObjectInputProps,
   set,
@@ -10,10 +9,10 @@ import {
   useClient,
   useDocumentOperation,
   useFormValue,
-  type InputProps,
   type ObjectInputProps,
 } from 'sanity'
 import {z} from 'zod'
+import {episodeFieldPlugin} from './EpisodeFieldInput.tsx'
 import {STUDIO_API_VERSION} from '../schemas/fields.ts'
 import {formatDuration} from './audio-checks.ts'
 import {readAudioFacts, type AudioFacts} from './audio-metadata.ts'
@@ -28,18 +27,13 @@ const assetSchema = z.object({size: z.number(), mimeType: z.string()}).nullable(
 
 type Reading = {state: 'reading'} | {state: 'read'; facts: AudioFacts; assetBefore?: string}
 
-/** Gives the episode's `audioFile` field its input (schemas cannot import JSX: the server reads them). */
-export const episodeAudioPlugin = definePlugin({
+/** Gives the episode's `audioFile` field its input. */
+export const episodeAudioPlugin = episodeFieldPlugin({
   name: 'code-talks-episode-audio',
-  form: {components: {input: EpisodeAudioInput}},
+  field: 'audioFile',
+  accepts: isObjectInputProps,
+  input: AudioFileInput,
 })
-
-function EpisodeAudioInput(props: InputProps) {
-  const isEpisode = useFormValue(['_type']) === 'episode'
-  if (isEpisode && isObjectInputProps(props) && props.path.length === 1 && props.path[0] === 'audioFile')
-    return <AudioFileInput {...props} />
-  return props.renderDefault(props)
-}
 
 /**
  * The episode's audio upload, which describes itself: the default file input, plus the duration read

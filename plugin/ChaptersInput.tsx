@@ -2,8 +2,7 @@ import {Button, Card, Stack, Text} from '@sanity/ui'
 import {useId, useState, type ChangeEvent} from 'react'
 import {set, type ArrayOfObjectsInputProps} from 'sanity'
 import {chaptersFromJson, CHAPTERS_FILE_MAX_BYTES} from './chapters.ts'
-
-const newKey = () => crypto.randomUUID().replaceAll('-', '').slice(0, 12)
+import {newArrayKey} from './lib/array-key.ts'
 
 /**
  * The chapters list with an import beside it: a Podcasting 2.0 chapters JSON file, read in the
@@ -22,7 +21,7 @@ export function ChaptersInput(props: ArrayOfObjectsInputProps) {
       setError('הקובץ גדול מדי לקובץ מקטעים (יותר מ-1MB).')
       return
     }
-    const imported = chaptersFromJson(await file.text(), newKey)
+    const imported = chaptersFromJson(await file.text(), newArrayKey)
     setError(imported.ok ? undefined : imported.message)
     if (imported.ok) onChange(set(imported.chapters))
   }

@@ -1,36 +1,24 @@
 import {Button, Card, Flex, Select, Stack, Text} from '@sanity/ui'
 import {useMemo, useState, type ChangeEvent} from 'react'
-import {
-  definePlugin,
-  insert,
-  isArrayOfObjectsInputProps,
-  setIfMissing,
-  useFormValue,
-  type ArrayOfObjectsInputProps,
-  type InputProps,
-} from 'sanity'
+import {insert, isArrayOfObjectsInputProps, setIfMissing, useFormValue, type ArrayOfObjectsInputProps} from 'sanity'
 import {formatSoundbiteTime} from '../server/api/v1/soundbites.ts'
+import {episodeFieldPlugin} from './EpisodeFieldInput.tsx'
+import {newArrayKey} from './lib/array-key.ts'
 import {cueLabel, soundbiteFromStretch, stretchCuesOf, type Stretch, type StretchCue} from './soundbite-stretch.ts'
 
 /**
  * Gives the episode's `soundbites` field a way to take a soundbite from a stretch of the transcript.
  * It sits on the soundbites field, not in the transcript's import: an editor adds a soundbite where
  * the soundbites are listed and sees it join them, and the field's own `onChange` adds it (the
- * transcript is only read). Schemas cannot import JSX: the server reads them.
+ * transcript is only read).
  */
-export const episodeSoundbitesPlugin = definePlugin({
+export const episodeSoundbitesPlugin = episodeFieldPlugin({
   name: 'code-talks-episode-soundbites',
-  form: {components: {input: EpisodeSoundbitesInput}},
+  field: 'soundbites',
+  accepts: isArrayOfObjectsInputProps,
+  input: SoundbitesInput,
 })
 
-function EpisodeSoundbitesInput(props: InputProps) {
-  const isEpisode = useFormValue(['_type']) === 'episode'
-  if (isEpisode && isArrayOfObjectsInputProps(props) && props.path.length === 1 && props.path[0] === 'soundbites')
-    return <SoundbitesInput {...props} />
-  return props.renderDefault(props)
-}
-
-const newKey = () => crypto.randomUUID().replaceAll('-', '').slice(0, 12)
 const seconds = (value: number) => `${value.toLocaleString('he-IL', {maximumFractionDigits: 3})} שניות`
 
 /** The stretch's start and length, as the editor reads it before adding it. */
@@ -58,7 +46,7 @@ function SoundbitesInput(props: ArrayOfObjectsInputProps) {
   const stretch =
     firstKey === '' || lastKey === ''
       ? undefined
-      : soundbiteFromStretch(cues, firstKey, lastKey, {existing, episodeDuration: duration, newKey})
+      : soundbiteFromStretch(cues, firstKey, lastKey, {existing, episodeDuration: duration, newKey: newArrayKey})
   const summary = stretch && stretchSummary(stretch)
 
   const add = () => {

@@ -1,15 +1,9 @@
 import {Button, Card, Flex, Heading, Select, Stack, Text, TextArea} from '@sanity/ui'
 import {useEffect, useId, useRef, useState, type ChangeEvent} from 'react'
-import {
-  definePlugin,
-  isArrayOfObjectsInputProps,
-  set,
-  useClient,
-  useFormValue,
-  type ArrayOfObjectsInputProps,
-  type InputProps,
-} from 'sanity'
+import {isArrayOfObjectsInputProps, set, useClient, useFormValue, type ArrayOfObjectsInputProps} from 'sanity'
 import {z} from 'zod'
+import {episodeFieldPlugin} from './EpisodeFieldInput.tsx'
+import {newArrayKey} from './lib/array-key.ts'
 import {PODCAST_SETTINGS_ID} from '../schemas/podcast-settings.ts'
 import {STUDIO_API_VERSION} from '../schemas/fields.ts'
 import {
@@ -21,20 +15,14 @@ import {
   type ImportedCue,
 } from './transcript.ts'
 
-/** Gives the episode's `transcript` field its import (schemas cannot import JSX: the server reads them). */
-export const episodeTranscriptPlugin = definePlugin({
+/** Gives the episode's `transcript` field its import. */
+export const episodeTranscriptPlugin = episodeFieldPlugin({
   name: 'code-talks-episode-transcript',
-  form: {components: {input: EpisodeTranscriptInput}},
+  field: 'transcript',
+  accepts: isArrayOfObjectsInputProps,
+  input: TranscriptInput,
 })
 
-function EpisodeTranscriptInput(props: InputProps) {
-  const isEpisode = useFormValue(['_type']) === 'episode'
-  if (isEpisode && isArrayOfObjectsInputProps(props) && props.path.length === 1 && props.path[0] === 'transcript')
-    return <TranscriptInput {...props} />
-  return props.renderDefault(props)
-}
-
-const newKey = () => crypto.randomUUID().replaceAll('-', '').slice(0, 12)
 // A select's value for "keep the name as the file gives it": a colon is in no document id.
 const KEEP_NAME = ':keep-name'
 /** How many of a refused file's errors are listed; the rest are counted. */
@@ -103,7 +91,7 @@ function TranscriptInput(props: ArrayOfObjectsInputProps) {
         return choice === KEEP_NAME ? [] : [[match.name, choice]]
       }),
     )
-    onChange(set(studioTranscript(imported.cues, voiceOf, newKey)))
+    onChange(set(studioTranscript(imported.cues, voiceOf, newArrayKey)))
     setReplaced(imported.cues.length)
     setImported(undefined)
     setPasted('')
