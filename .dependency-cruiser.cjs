@@ -1,7 +1,10 @@
 // The layer order, written once: content -> api -> snapshot -> delivery -> operations -> app.
 // A lower layer never imports a higher one, type-only imports included; what a lower layer needs
 // from a higher one is passed in. `npm run lint` runs this, and so does CI.
-const FOUNDATION = '^(server/(config|version|clock|errors|media-types|deadline|backoff)\\.ts|sanity\\.types\\.ts)$'
+const FOUNDATION = '^(server/(config|version|clock|errors|deadline|backoff)\\.ts|sanity\\.types\\.ts)$'
+// The catalog core that the Studio and the server share (the contract and its mapping, text rules,
+// GROQ queries, the feed item, the rules worded in Hebrew for editors): below every layer of both.
+const CATALOG = '^catalog/'
 const layers = [
   ['content', '^server/content/'],
   ['api', '^server/api/'],
@@ -34,18 +37,57 @@ module.exports = {
     {
       name: 'foundation-imports-no-layer',
       comment:
-        'config.ts, version.ts, clock.ts, errors.ts, media-types.ts, deadline.ts and backoff.ts are read by every layer, so they import none (only each other)',
+        'config.ts, version.ts, clock.ts, errors.ts, deadline.ts and backoff.ts are read by every layer, so they import none (only each other)',
       severity: 'error',
       from: {path: FOUNDATION},
       to: {path: '^server/', pathNot: FOUNDATION},
     },
     ...backward,
     {
+      name: 'catalog-imports-only-catalog',
+      comment:
+        'catalog/ is shared by the Studio (in a browser) and the server: it imports npm packages and itself, never the server, the plugin, the schemas or a Node built-in',
+      severity: 'error',
+      from: {path: CATALOG},
+      to: {path: '^(server|plugin|schemas|studio|client|test|bench|scripts|support)/'},
+    },
+    {
+      name: 'catalog-imports-no-node-built-in',
+      comment: 'catalog/ runs in the Studio too, where importing a Node built-in stops it loading',
+      severity: 'error',
+      from: {path: CATALOG},
+      to: {dependencyTypes: ['core']},
+    },
+    {
+      name: 'schemas-import-only-catalog',
+      comment:
+        'schemas/ is plain data: the document types, with the rules of catalog/; the plugin attaches its inputs itself',
+      severity: 'error',
+      from: {path: '^schemas/'},
+      to: {path: '^(server|plugin|studio|client|test|bench|scripts|support)/'},
+    },
+    {
+      name: 'plugin-imports-no-server-or-tools',
+      comment:
+        'The Studio plugin is its own package (plugin/package.json): it reads catalog/ and schemas/, never the server, the client, tests or tools',
+      severity: 'error',
+      from: {path: '^plugin/'},
+      to: {path: '^(server|client|test|bench|scripts|support)/'},
+    },
+    {
+      name: 'plugin-lib-imports-no-components',
+      comment:
+        "plugin/lib/ is the plugin's logic without React; plugin/components/ renders it, never the other way round",
+      severity: 'error',
+      from: {path: '^plugin/lib/'},
+      to: {path: '^plugin/components/'},
+    },
+    {
       name: 'server-imports-no-tests-or-tools',
       comment: 'What is served never depends on tests, benchmarks, the Studio or the typed client',
       severity: 'error',
       from: {path: '^server/'},
-      to: {path: '^(test|bench|plugin|studio|client)/'},
+      to: {path: '^(test|bench|plugin|schemas|studio|client)/'},
     },
     {
       name: 'client-imports-only-client',
@@ -82,6 +124,6 @@ module.exports = {
     doNotFollow: {path: 'node_modules'},
     tsPreCompilationDeps: true,
     tsConfig: {fileName: 'tsconfig.json'},
-    enhancedResolveOptions: {extensions: ['.ts', '.js', '.json']},
+    enhancedResolveOptions: {extensions: ['.ts', '.tsx', '.js', '.json']},
   },
 }

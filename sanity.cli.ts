@@ -11,7 +11,7 @@ export default defineCliConfig({
   },
   schemaExtraction: {path: 'studio/schema.json', enforceRequiredFields: true},
   typegen: {
-    path: ['./server/**/*.ts', './plugin/**/*.{ts,tsx}'],
+    path: ['./catalog/**/*.ts', './server/**/*.ts', './plugin/**/*.{ts,tsx}'],
     schema: 'studio/schema.json',
     generates: 'sanity.types.ts',
     overloadClientMethods: false,

@@ -501,7 +501,7 @@ export type AllSanitySchemaTypes =
   | SanityImageAsset
   | Geopoint
 
-// Source: server/content/queries.ts
+// Source: catalog/queries.ts
 // Variable: CATALOG_QUERY
 // Query: {  "episodes": *[_type == "episode"][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(publishedAt desc, slug.current asc) {  _id,  _updatedAt,  "slug": slug.current,  "episode_number": episodeNumber,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "season_name": seasonName,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "transcript_cues": select(    defined(count(transcript)) => transcript[]{start, end, "speaker": coalesce(speaker->name, speakerName), text},    transcript  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": select(    defined(count(chapters)) => chapters[]{start, title, url, image, "image_found": defined(image.asset->_id)},    chapters  ),  "soundbites": select(defined(count(soundbites)) => soundbites[]{start, duration, title}, soundbites),  "license": select(defined(license.identifier) || defined(license.url) => license{identifier, url}, license),  "alternate_enclosures": select(    defined(count(alternateEnclosures)) => alternateEnclosures[]{url, type, length, bitrate, height, title, default},    alternateEnclosures  )},  "meetups": *[_type == "meetup"][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(talkDate desc, slug.current asc) {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail},  "voices": *[_type == "voice"][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] {  _id,  _updatedAt,  "slug": slug.current,  name,  role,  bio,  language,  "tech_stack": coalesce(techStack, []),  "social_profile_url": socialProfileUrl,  "image": headshot},  "podcast": *[_id == "podcastSettings"][_type == "podcastSettings"][0] {  _id,  _updatedAt,  title,  description,  author,  "owner_name": owner.name,  "owner_email": owner.email,  "artwork": artwork,  "categories": coalesce(categories, []),  explicit,  "show_type": showType,  copyright,  "hosts": coalesce(hosts[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "funding_url": funding.url,  "funding_text": funding.text,  locked,  guid,  "txts": txts[]{text, purpose},  medium,  "update_frequency": updateFrequency{text, rrule, start, complete},  "podroll": podroll[]{"feed_guid": feedGuid, "feed_url": feedUrl, title},  "new_feed_url": newFeedUrl,  block,  complete,  "license": select(defined(license.identifier) || defined(license.url) => license{identifier, url}, license)}}
 export type CATALOG_QUERY_RESULT = {
@@ -871,7 +871,7 @@ export type CATALOG_QUERY_RESULT = {
   } | null
 }
 
-// Source: server/content/queries.ts
+// Source: catalog/queries.ts
 // Variable: PODCAST_SETTINGS_QUERY
 // Query: *[_id == "podcastSettings"][_type == "podcastSettings"][0] {  _id,  _updatedAt,  title,  description,  author,  "owner_name": owner.name,  "owner_email": owner.email,  "artwork": artwork,  "categories": coalesce(categories, []),  explicit,  "show_type": showType,  copyright,  "hosts": coalesce(hosts[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "funding_url": funding.url,  "funding_text": funding.text,  locked,  guid,  "txts": txts[]{text, purpose},  medium,  "update_frequency": updateFrequency{text, rrule, start, complete},  "podroll": podroll[]{"feed_guid": feedGuid, "feed_url": feedUrl, title},  "new_feed_url": newFeedUrl,  block,  complete,  "license": select(defined(license.identifier) || defined(license.url) => license{identifier, url}, license)}
 export type PODCAST_SETTINGS_QUERY_RESULT = {
@@ -1045,7 +1045,7 @@ export type PODCAST_SETTINGS_QUERY_RESULT = {
       }
 } | null
 
-// Source: server/content/queries.ts
+// Source: catalog/queries.ts
 // Variable: CATALOG_PAGE_QUERY
 // Query: *[_id > $after][_type in ["episode", "meetup", "voice"] && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(_id asc) [0...10000] {  _type,  _type == "episode" => {  _id,  _updatedAt,  "slug": slug.current,  "episode_number": episodeNumber,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "season_name": seasonName,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "transcript_cues": select(    defined(count(transcript)) => transcript[]{start, end, "speaker": coalesce(speaker->name, speakerName), text},    transcript  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": select(    defined(count(chapters)) => chapters[]{start, title, url, image, "image_found": defined(image.asset->_id)},    chapters  ),  "soundbites": select(defined(count(soundbites)) => soundbites[]{start, duration, title}, soundbites),  "license": select(defined(license.identifier) || defined(license.url) => license{identifier, url}, license),  "alternate_enclosures": select(    defined(count(alternateEnclosures)) => alternateEnclosures[]{url, type, length, bitrate, height, title, default},    alternateEnclosures  )},  _type == "meetup" => {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail},  _type == "voice" => {  _id,  _updatedAt,  "slug": slug.current,  name,  role,  bio,  language,  "tech_stack": coalesce(techStack, []),  "social_profile_url": socialProfileUrl,  "image": headshot}}
 export type CATALOG_PAGE_QUERY_RESULT = Array<
@@ -1248,7 +1248,7 @@ export type CATALOG_PAGE_QUERY_RESULT = Array<
     }
 >
 
-// Source: server/content/queries.ts
+// Source: catalog/queries.ts
 // Variable: EPISODE_BY_ID_QUERY
 // Query: *[_id == $id][_type == "episode" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))][0] {  _id,  _updatedAt,  "slug": slug.current,  "episode_number": episodeNumber,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "season_name": seasonName,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "transcript_cues": select(    defined(count(transcript)) => transcript[]{start, end, "speaker": coalesce(speaker->name, speakerName), text},    transcript  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": select(    defined(count(chapters)) => chapters[]{start, title, url, image, "image_found": defined(image.asset->_id)},    chapters  ),  "soundbites": select(defined(count(soundbites)) => soundbites[]{start, duration, title}, soundbites),  "license": select(defined(license.identifier) || defined(license.url) => license{identifier, url}, license),  "alternate_enclosures": select(    defined(count(alternateEnclosures)) => alternateEnclosures[]{url, type, length, bitrate, height, title, default},    alternateEnclosures  )}
 export type EPISODE_BY_ID_QUERY_RESULT = {
@@ -1403,7 +1403,7 @@ export type EPISODE_BY_ID_QUERY_RESULT = {
     | null
 } | null
 
-// Source: server/content/queries.ts
+// Source: catalog/queries.ts
 // Variable: MEETUP_BY_ID_QUERY
 // Query: *[_id == $id][_type == "meetup" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))][0] {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail}
 export type MEETUP_BY_ID_QUERY_RESULT = {
@@ -1432,7 +1432,7 @@ export type MEETUP_BY_ID_QUERY_RESULT = {
   } | null
 } | null
 
-// Source: server/content/queries.ts
+// Source: catalog/queries.ts
 // Variable: VOICE_BY_ID_QUERY
 // Query: *[_id == $id][_type == "voice" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))][0] {  _id,  _updatedAt,  "slug": slug.current,  name,  role,  bio,  language,  "tech_stack": coalesce(techStack, []),  "social_profile_url": socialProfileUrl,  "image": headshot}
 export type VOICE_BY_ID_QUERY_RESULT = {
@@ -1454,7 +1454,7 @@ export type VOICE_BY_ID_QUERY_RESULT = {
   } | null
 } | null
 
-// Source: server/content/queries.ts
+// Source: catalog/queries.ts
 // Variable: REFERENCING_QUERY
 // Query: {  "episodes": *[_type == "episode" && ($id in guests[]._ref || $id in transcript[].speaker._ref)][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] {  _id,  _updatedAt,  "slug": slug.current,  "episode_number": episodeNumber,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "season_name": seasonName,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "transcript_cues": select(    defined(count(transcript)) => transcript[]{start, end, "speaker": coalesce(speaker->name, speakerName), text},    transcript  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": select(    defined(count(chapters)) => chapters[]{start, title, url, image, "image_found": defined(image.asset->_id)},    chapters  ),  "soundbites": select(defined(count(soundbites)) => soundbites[]{start, duration, title}, soundbites),  "license": select(defined(license.identifier) || defined(license.url) => license{identifier, url}, license),  "alternate_enclosures": select(    defined(count(alternateEnclosures)) => alternateEnclosures[]{url, type, length, bitrate, height, title, default},    alternateEnclosures  )},  "meetups": *[_type == "meetup" && $id in speakers[]._ref][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail}}
 export type REFERENCING_QUERY_RESULT = {
@@ -1636,7 +1636,7 @@ export type REFERENCING_QUERY_RESULT = {
   }>
 }
 
-// Source: server/content/queries.ts
+// Source: catalog/queries.ts
 // Variable: FINGERPRINT_QUERY
 // Query: {  "documents": count(*[_type in ["episode", "meetup", "voice", "podcastSettings"]][!(_id in path("drafts.**")) && !(_id in path("versions.**"))]),  "updated": *[_type in ["episode", "meetup", "voice", "podcastSettings"]][!(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(_updatedAt desc) [0]._updatedAt}
 export type FINGERPRINT_QUERY_RESULT = {
@@ -1644,7 +1644,7 @@ export type FINGERPRINT_QUERY_RESULT = {
   updated: string | null
 }
 
-// Source: server/content/queries.ts
+// Source: catalog/queries.ts
 // Variable: EPISODE_PREVIEW_QUERY
 // Query: *[_id == $id][0] {  _id,  _updatedAt,  "slug": slug.current,  "episode_number": episodeNumber,  title,  description,  language,  "published_at": publishedAt,  "tags": coalesce(tags, []),  "guests": coalesce(guests[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "audio_url": coalesce(audioFile.asset->url, audioUrl),  "audio": select(    defined(audioFile.asset) => audioFile.asset->{url, "length": size, "type": mimeType},    defined(audioUrl) => {"url": audioUrl, "length": audioLength, "type": audioType}  ),  "duration_seconds": duration,  season,  "season_name": seasonName,  "episode_type": episodeType,  explicit,  "transcript": select(    defined(transcriptFile.asset) => transcriptFile.asset->{url, "name": originalFilename},    defined(transcriptUrl) => {"url": transcriptUrl, "name": transcriptUrl}  ),  "transcript_cues": select(    defined(count(transcript)) => transcript[]{start, end, "speaker": coalesce(speaker->name, speakerName), text},    transcript  ),  "video_id": videoId,  "podcast_directory_url": podcastDirectoryUrl,  "image": coverImage,  "takeaways": coalesce(takeaways, []),  "faq": coalesce(faq[]{question, answer}, []),  "chapters": select(    defined(count(chapters)) => chapters[]{start, title, url, image, "image_found": defined(image.asset->_id)},    chapters  ),  "soundbites": select(defined(count(soundbites)) => soundbites[]{start, duration, title}, soundbites),  "license": select(defined(license.identifier) || defined(license.url) => license{identifier, url}, license),  "alternate_enclosures": select(    defined(count(alternateEnclosures)) => alternateEnclosures[]{url, type, length, bitrate, height, title, default},    alternateEnclosures  )}
 export type EPISODE_PREVIEW_QUERY_RESULT =
@@ -1930,7 +1930,7 @@ export type EPISODE_PREVIEW_QUERY_RESULT =
     }
   | null
 
-// Source: server/content/queries.ts
+// Source: catalog/queries.ts
 // Variable: MEETUP_PREVIEW_QUERY
 // Query: *[_id == $id][0] {  _id,  _updatedAt,  "slug": slug.current,  title,  abstract,  language,  "published_date": talkDate,  "tags": coalesce(tags, []),  "audience": coalesce(audience, []),  "speakers": coalesce(speakers[defined(@->slug.current)]->{"slug": slug.current, _updatedAt}, []),  "video_id": videoId,  "image": thumbnail}
 export type MEETUP_PREVIEW_QUERY_RESULT =
@@ -2017,7 +2017,7 @@ export type MEETUP_PREVIEW_QUERY_RESULT =
     }
   | null
 
-// Source: server/content/queries.ts
+// Source: catalog/queries.ts
 // Variable: VOICE_PREVIEW_QUERY
 // Query: *[_id == $id][0] {  _id,  _updatedAt,  "slug": slug.current,  name,  role,  bio,  language,  "tech_stack": coalesce(techStack, []),  "social_profile_url": socialProfileUrl,  "image": headshot}
 export type VOICE_PREVIEW_QUERY_RESULT =
@@ -2065,7 +2065,7 @@ export type VOICE_PREVIEW_QUERY_RESULT =
     }
   | null
 
-// Source: server/content/queries.ts
+// Source: catalog/queries.ts
 // Variable: VOICES_BY_SLUG_QUERY
 // Query: *[_type == "voice" && slug.current in $slugs] {  _id,  _updatedAt,  "slug": slug.current,  name,  role,  bio,  language,  "tech_stack": coalesce(techStack, []),  "social_profile_url": socialProfileUrl,  "image": headshot}
 export type VOICES_BY_SLUG_QUERY_RESULT = Array<{

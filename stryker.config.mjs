@@ -1,9 +1,10 @@
-// Mutation testing of the projection server's core (`npm run mutate`). Slow, so not in CI; the
+// Mutation testing of the catalog core and the projection server's core (`npm run mutate`). Slow, so not in CI; the
 // latest score is in bench/results/mutation.md. Only the unit tests run (vitest.mutation.config.ts).
 const config = {
   testRunner: 'vitest',
   vitest: {configFile: 'vitest.mutation.config.ts'},
   mutate: [
+    'catalog/v1/**/*.ts',
     'server/api/**/*.ts',
     'server/snapshot/**/*.ts',
     'server/http/**/*.ts',

@@ -4,7 +4,7 @@
 import {loadConfig, type Config} from '../server/config.ts'
 import {createEmbeddedFileSource} from '../server/content/embedded-source.ts'
 import {CACHE_CONTROL} from '../server/http/representation-response.ts'
-import {COLLECTION_NAMES} from '../server/api/v1/links.ts'
+import {COLLECTION_NAMES} from '../catalog/v1/links.ts'
 import {searchCatalog} from '../server/snapshot/search.ts'
 import {catalogSnapshotBuilder} from '../server/catalog-builder.ts'
 import type {Snapshot} from '../server/snapshot/snapshot.ts'

@@ -1,12 +1,12 @@
 // npm run bench: full rebuild and one-document updates at 1k, 10k and 100k documents, with memory.
 // Writes bench/results/rebuild.md. Runs on the embedded source (groq-js) over an in-memory dataset.
 import {readFile, writeFile} from 'node:fs/promises'
-import {mapCatalog} from '../server/api/v1/catalog.ts'
-import {createLinks} from '../server/api/v1/links.ts'
+import {mapCatalog} from '../catalog/v1/catalog.ts'
+import {createLinks} from '../catalog/v1/links.ts'
 import {loadConfig} from '../server/config.ts'
 import {createEmbeddedSource} from '../server/content/embedded-source.ts'
 import {parseNdjson, type SanityDocument} from '../server/content/ndjson.ts'
-import {CATALOG_QUERY} from '../server/content/queries.ts'
+import {CATALOG_QUERY} from '../catalog/queries.ts'
 import {catalogSnapshotBuilder} from '../server/catalog-builder.ts'
 import {createDemandCaches} from '../server/snapshot/demand-caches.ts'
 import {buildSnapshot, type Snapshot} from '../server/snapshot/snapshot.ts'

@@ -21,7 +21,7 @@ import {
 } from '../server/snapshot/search-documents.ts'
 import {SearchIndex, type Searched} from '../server/snapshot/search-index.ts'
 import {catalogSnapshotBuilder} from '../server/catalog-builder.ts'
-import {cuesOf} from '../server/api/v1/transcript.ts'
+import {cuesOf} from '../catalog/v1/transcript.ts'
 
 /** `paraphrase`: no word in common with the answer's title and description; `transcript`: a paraphrase only a transcript answers. */
 type Kind = 'keyword' | 'paraphrase' | 'transcript'

@@ -6,7 +6,7 @@
 import {readFile, writeFile} from 'node:fs/promises'
 import {cpus} from 'node:os'
 import {encodeCursor} from '../server/api/v1/cursor.ts'
-import {episodeOrder} from '../server/api/v1/order.ts'
+import {episodeOrder} from '../catalog/v1/order.ts'
 import {loadConfig} from '../server/config.ts'
 import {createEmbeddedSource} from '../server/content/embedded-source.ts'
 import {parseNdjson, type SanityDocument} from '../server/content/ndjson.ts'

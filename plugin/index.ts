@@ -2,16 +2,16 @@ import {definePlugin} from 'sanity'
 import {structureTool} from 'sanity/structure'
 import {schemaTypes} from '../schemas/index.ts'
 import {PODCAST_SETTINGS_ID} from '../schemas/podcast-settings.ts'
-import {podcastGuidOf} from '../server/feed/podcast-guid.ts'
-import {CatalogInput} from './CatalogInput.tsx'
-import {episodeAudioPlugin} from './AudioFileInput.tsx'
-import {DirectionalTitles} from './DirectionalTitles.tsx'
-import {episodeNumberInput} from './EpisodeNumberInput.tsx'
-import {episodeSoundbitesPlugin} from './SoundbitesInput.tsx'
-import {episodeTranscriptPlugin} from './TranscriptInput.tsx'
-import {catalogLocaleBundle, validationLocaleBundle} from './i18n.ts'
-import {feedUrlOf, type CatalogPluginOptions} from './preview-settings.ts'
-import {catalogDocumentNode, catalogStructure} from './structure.ts'
+import {podcastGuidOf} from '../catalog/feed/podcast-guid.ts'
+import {CatalogInput} from './components/CatalogInput.tsx'
+import {episodeAudioPlugin} from './components/AudioFileInput.tsx'
+import {DirectionalTitles} from './components/DirectionalTitles.tsx'
+import {episodeNumberInput} from './components/EpisodeNumberInput.tsx'
+import {episodeSoundbitesPlugin} from './components/SoundbitesInput.tsx'
+import {episodeTranscriptPlugin} from './components/TranscriptInput.tsx'
+import {catalogLocaleBundle, validationLocaleBundle} from './lib/i18n.ts'
+import {feedUrlOf, type CatalogPluginOptions} from './lib/preview-settings.ts'
+import {catalogDocumentNode, catalogStructure} from './components/structure.ts'
 
 /**
  * Everything the catalog's editors need, configured by its options alone: the document types
@@ -60,7 +60,7 @@ export const catalogPlugin = definePlugin<CatalogPluginOptions>((options) => ({
   ],
 }))
 
-export {catalogDocumentNode, catalogStructure} from './structure.ts'
-export {previewSettings, type CatalogPluginOptions} from './preview-settings.ts'
-export {slugify} from './slugify.ts'
-export type {PreviewSettings} from './api-preview.ts'
+export {catalogDocumentNode, catalogStructure} from './components/structure.ts'
+export {previewSettings, type CatalogPluginOptions} from './lib/preview-settings.ts'
+export {slugify} from '../catalog/editor-rules/slugify.ts'
+export type {PreviewSettings} from './lib/api-preview.ts'

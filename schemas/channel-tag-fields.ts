@@ -5,9 +5,9 @@ import {
   MAX_TXTS,
   PURPOSE_MAX_CHARACTERS,
   TXT_MAX_CHARACTERS,
-} from '../server/api/v1/channel-tags.ts'
-import {checkRemoteShow, checkRrule, checkRuleStart, MEDIUM_CHOICES} from '../plugin/channel-tags.ts'
-import {REQUIRED} from '../plugin/validation.ts'
+} from '../catalog/v1/channel-tags.ts'
+import {checkRemoteShow, checkRrule, checkRuleStart, MEDIUM_CHOICES} from '../catalog/editor-rules/channel-tags.ts'
+import {REQUIRED} from '../catalog/editor-rules/validation.ts'
 import {fetchedUrlField} from './fields.ts'
 import {licenseField} from './podcast-tag-fields.ts'
 

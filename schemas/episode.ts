@@ -9,10 +9,10 @@ import {
   checkText,
   feedBytesLeft,
   REQUIRED,
-} from '../plugin/validation.ts'
-import {checkChapters, checkChapterTime, checkChapterTitle} from '../plugin/chapters.ts'
-import {checkTranscript} from '../plugin/transcript.ts'
-import {checkDurationAgainstFile, checkHasAudio} from '../plugin/audio-checks.ts'
+} from '../catalog/editor-rules/validation.ts'
+import {checkChapters, checkChapterTime, checkChapterTitle} from '../catalog/editor-rules/chapters.ts'
+import {checkTranscript} from '../catalog/editor-rules/transcript.ts'
+import {checkDurationAgainstFile, checkHasAudio} from '../catalog/editor-rules/audio-checks.ts'
 import {releaseTimeField, releaseTimePreview} from './release-time.ts'
 import {
   fetchedUrlField,
@@ -25,7 +25,7 @@ import {
   videoIdField,
   voiceReferences,
 } from './fields.ts'
-import {EPISODE_NUMBER_DESCRIPTION, EPISODE_NUMBER_NOT_WHOLE} from '../plugin/episode-number.ts'
+import {EPISODE_NUMBER_DESCRIPTION, EPISODE_NUMBER_NOT_WHOLE} from '../catalog/editor-rules/episode-number.ts'
 import {alternateEnclosuresField, licenseField, seasonNameField, soundbitesField} from './podcast-tag-fields.ts'
 
 /** An uploaded audio file makes the external URL, length and type fields moot, so they are hidden. */
@@ -76,7 +76,7 @@ export const episodeType = defineType({
       options: {
         accept: 'audio/mpeg,audio/x-m4a,audio/mp4,video/mp4,video/quicktime,video/x-m4v,.mp3,.m4a,.mp4,.mov,.m4v',
       },
-      // Read from the file in the browser when it is picked (plugin/AudioFileInput.tsx, wired by the
+      // Read from the file in the browser when it is picked (plugin/components/AudioFileInput.tsx, wired by the
       // plugin: the server reads these schemas and loads no JSX), kept so the typed duration can be compared.
       fields: [
         defineField({

@@ -1,5 +1,5 @@
 import {defineArrayMember, defineField, type SanityClient, type SanityDocumentLike} from 'sanity'
-import {slugify} from '../plugin/slugify.ts'
+import {slugify} from '../catalog/editor-rules/slugify.ts'
 import {
   checkEnglishTag,
   checkFetchedUrl,
@@ -12,11 +12,11 @@ import {
   REQUIRED,
   SLUG_MISSING,
   slugQueryParameters,
-} from '../plugin/validation.ts'
-import {SLUG_MAX_LENGTH} from '../server/api/v1/contract.ts'
+} from '../catalog/editor-rules/validation.ts'
+import {SLUG_MAX_LENGTH} from '../catalog/v1/contract.ts'
 
 // Field builders shared by the three document types. Names are Sanity's camelCase; the GROQ
-// projections in server/content/queries.ts rename them for the API. Titles, descriptions and
+// projections in catalog/queries.ts rename them for the API. Titles, descriptions and
 // messages are Hebrew, for the editors who write the content.
 // A required field says REQUIRED in its own rule, apart from its other checks: a rule's message
 // replaces every message of that rule.

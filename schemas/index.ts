@@ -1,5 +1,5 @@
 import type {DocumentRule} from 'sanity'
-import {checkCharacters} from '../plugin/validation.ts'
+import {checkCharacters} from '../catalog/editor-rules/validation.ts'
 import {episodeType} from './episode.ts'
 import {meetupType} from './meetup.ts'
 import {podcastSettingsType} from './podcast-settings.ts'

@@ -1,5 +1,5 @@
 import {defineArrayMember, defineField, defineType} from 'sanity'
-import {checkText} from '../plugin/validation.ts'
+import {checkText} from '../catalog/editor-rules/validation.ts'
 import {
   dateField,
   hebrewText,

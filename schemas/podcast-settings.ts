@@ -1,12 +1,12 @@
 import {defineArrayMember, defineField, defineType} from 'sanity'
-import {APPLE_CATEGORY_CHOICES} from '../server/api/v1/apple-categories.ts'
+import {APPLE_CATEGORY_CHOICES} from '../catalog/v1/apple-categories.ts'
 import {
   checkArtworkFormat,
   checkFeedTextBytes,
   checkPodcastArtwork,
   feedBytesLeft,
   REQUIRED,
-} from '../plugin/validation.ts'
+} from '../catalog/editor-rules/validation.ts'
 import {fetchedUrlField, hebrewText, voiceReferences} from './fields.ts'
 import {channelTagFields} from './channel-tag-fields.ts'
 

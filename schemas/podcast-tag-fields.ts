@@ -1,23 +1,19 @@
 import {defineArrayMember, defineField} from 'sanity'
-import {
-  ALTERNATE_TITLE_MAX_CHARACTERS,
-  SOUNDBITE_MAX_SECONDS,
-  SOUNDBITE_MIN_SECONDS,
-} from '../server/api/v1/contract.ts'
-import {SOUNDBITE_TITLE_MAX_CHARACTERS} from '../server/api/v1/soundbites.ts'
+import {ALTERNATE_TITLE_MAX_CHARACTERS, SOUNDBITE_MAX_SECONDS, SOUNDBITE_MIN_SECONDS} from '../catalog/v1/contract.ts'
+import {SOUNDBITE_TITLE_MAX_CHARACTERS} from '../catalog/v1/soundbites.ts'
 import {
   checkAlternateEnclosures,
   checkLicense,
   checkSeasonName,
   checkSoundbites,
   KNOWN_LICENSE_LIST,
-} from '../plugin/podcast-tags.ts'
-import {checkText, REQUIRED} from '../plugin/validation.ts'
+} from '../catalog/editor-rules/podcast-tags.ts'
+import {checkText, REQUIRED} from '../catalog/editor-rules/validation.ts'
 import {fetchedUrlField} from './fields.ts'
 
 // Podcasting 2.0 tags an editor sets on an episode (podcast:soundbite, podcast:season's name,
 // podcast:license, podcast:alternateEnclosure) and the show's license in the podcast settings.
-// Each is checked by the server's own rule (plugin/podcast-tags.ts words it in Hebrew): what the
+// Each is checked by the server's own rule (catalog/editor-rules/podcast-tags.ts words it in Hebrew): what the
 // Studio refuses is what the server would leave out of the API and the feed.
 
 const atMost = (count: number) => `עד ${count} תווים.`

@@ -1,7 +1,7 @@
 import {defineField, type PreviewConfig, type PreviewValue} from 'sanity'
-import {checkReleaseTime, releaseSubtitle} from '../plugin/release-time.ts'
-import {REQUIRED} from '../plugin/validation.ts'
-import {RELEASE_TIME_ZONE} from '../server/api/v1/release-time.ts'
+import {checkReleaseTime, releaseSubtitle} from '../catalog/editor-rules/release-time.ts'
+import {REQUIRED} from '../catalog/editor-rules/validation.ts'
+import {RELEASE_TIME_ZONE} from '../catalog/v1/release-time.ts'
 
 /**
  * An episode's release time, edited in Israel time whatever the editor's own zone; stored in UTC.

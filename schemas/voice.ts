@@ -1,5 +1,5 @@
 import {defineArrayMember, defineField, defineType} from 'sanity'
-import {REQUIRED} from '../plugin/validation.ts'
+import {REQUIRED} from '../catalog/editor-rules/validation.ts'
 import {hebrewText, imageField, languageField, slugField, urlField} from './fields.ts'
 
 export const voiceType = defineType({

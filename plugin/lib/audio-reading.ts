@@ -1,4 +1,4 @@
-import {formatDuration} from '../audio-checks.ts'
+import {formatDuration} from '../../catalog/editor-rules/audio-checks.ts'
 
 // When a duration music-metadata reads in the browser may be trusted, and what the input does with
 // it. A parser finds what it is told to look for: random bytes labelled audio/mpeg parse as a few

@@ -1,9 +1,9 @@
 import {z} from 'zod'
 import {createDocument} from 'zod-openapi'
-import {DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT} from './v1/contract.ts'
-import {API_V1_PREFIX} from './v1/links.ts'
-import {chaptersDocumentSchema} from './v1/chapters.ts'
-import {TRANSCRIPT_FORMATS, transcriptDocumentSchema, type TranscriptExtension} from './v1/transcript.ts'
+import {DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT} from '../../catalog/v1/contract.ts'
+import {API_V1_PREFIX} from '../../catalog/v1/links.ts'
+import {chaptersDocumentSchema} from '../../catalog/v1/chapters.ts'
+import {TRANSCRIPT_FORMATS, transcriptDocumentSchema, type TranscriptExtension} from '../../catalog/v1/transcript.ts'
 import {CHANGES_DEFAULT_LIMIT, CHANGES_MAX_LIMIT, changesEnvelope} from './v1/changes.ts'
 import {DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, SEARCH_QUERY_MAX_LENGTH, searchEnvelope} from './v1/search.ts'
 import {
@@ -16,8 +16,8 @@ import {
   serviceIndexSchema,
   SLUG_MAX_LENGTH,
   voiceSchema,
-} from './v1/contract.ts'
-import {MEDIA_TYPES} from '../media-types.ts'
+} from '../../catalog/v1/contract.ts'
+import {MEDIA_TYPES} from '../../catalog/media-types.ts'
 
 export interface OpenApiSettings {
   publicBaseUrl: string

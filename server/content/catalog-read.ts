@@ -1,6 +1,6 @@
 import {z} from 'zod'
-import {COLLECTION_OF_DOCUMENT_TYPE, SERVED_DOCUMENT_TYPES} from './document-types.ts'
-import {CATALOG_PAGE_QUERY, CATALOG_PAGE_SIZE, CATALOG_QUERY, PODCAST_SETTINGS_QUERY} from './queries.ts'
+import {COLLECTION_OF_DOCUMENT_TYPE, SERVED_DOCUMENT_TYPES} from '../../catalog/document-types.ts'
+import {CATALOG_PAGE_QUERY, CATALOG_PAGE_SIZE, CATALOG_QUERY, PODCAST_SETTINGS_QUERY} from '../../catalog/queries.ts'
 import type {ContentSource} from './source.ts'
 
 const pageSchema = z.array(z.looseObject({_id: z.string(), _type: z.enum(SERVED_DOCUMENT_TYPES)}))

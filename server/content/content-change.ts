@@ -1,5 +1,5 @@
 import {isPublished} from './document-set.ts'
-import {COLLECTION_OF_DOCUMENT_TYPE, SERVED_DOCUMENT_TYPES} from './document-types.ts'
+import {COLLECTION_OF_DOCUMENT_TYPE, SERVED_DOCUMENT_TYPES} from '../../catalog/document-types.ts'
 
 /** A document that changed, as a webhook or the dataset file names it. */
 export interface DocumentChange {

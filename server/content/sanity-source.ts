@@ -1,5 +1,5 @@
 import {createClient} from '@sanity/client'
-import {FINGERPRINT_QUERY} from './queries.ts'
+import {FINGERPRINT_QUERY} from '../../catalog/queries.ts'
 import type {ContentSource} from './source.ts'
 
 export interface SanitySourceOptions {

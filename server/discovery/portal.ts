@@ -1,7 +1,7 @@
 import escape from 'escape-html'
 import {createHash} from 'node:crypto'
 import {z} from 'zod'
-import {DEFAULT_PAGE_LIMIT} from '../api/v1/contract.ts'
+import {DEFAULT_PAGE_LIMIT} from '../../catalog/v1/contract.ts'
 import {PROBLEM_STATUSES, problemAnchor, problemTitle} from '../http/problem.ts'
 import {MAX_URL_LENGTH} from '../http/request-listener.ts'
 import {DEFAULT_LIMITS} from '../http/server.ts'

@@ -12,7 +12,7 @@ import {ACCEPT_RANGES} from '../snapshot/representation.ts'
 import {buildDeveloperPortal} from './portal.ts'
 import {catalogSkills} from './skills.ts'
 import {buildSitemaps, type LeftOut} from './sitemaps.ts'
-import {MEDIA_TYPES} from '../media-types.ts'
+import {MEDIA_TYPES} from '../../catalog/media-types.ts'
 
 export interface SiteSettings {
   publicBaseUrl: string

@@ -1,12 +1,12 @@
 import escape from 'escape-html'
-import type {CatalogEntry} from '../api/v1/catalog.ts'
-import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
+import type {CatalogEntry} from '../../catalog/v1/catalog.ts'
+import {COLLECTION_NAMES, type CollectionName} from '../../catalog/v1/links.ts'
 import type {SiteDocument} from '../snapshot/site-documents-on-first-use.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
-import {firstForbiddenCharacter} from '../api/v1/xml-text.ts'
+import {firstForbiddenCharacter} from '../../catalog/v1/xml-text.ts'
 import {strongEtag} from '../snapshot/representation.ts'
 import {errorMessage} from '../errors.ts'
-import {MEDIA_TYPES} from '../media-types.ts'
+import {MEDIA_TYPES} from '../../catalog/media-types.ts'
 
 const MAX_URLS = 50_000 // per sitemap file, as the sitemaps protocol allows
 

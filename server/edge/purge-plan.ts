@@ -1,4 +1,4 @@
-import {COLLECTION_NAMES} from '../api/v1/links.ts'
+import {COLLECTION_NAMES} from '../../catalog/v1/links.ts'
 import {changedItems} from '../snapshot/changed-items.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
 import {

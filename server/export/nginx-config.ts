@@ -1,13 +1,13 @@
 import {missingItemDetail, notASlugDetail, unknownApiPathDetail} from '../http/resolve.ts'
 import {readOnlyDetail} from '../http/api-router.ts'
-import {API_V1_PREFIX, COLLECTION_NAMES, COLLECTION_PATTERN} from '../api/v1/links.ts'
+import {API_V1_PREFIX, COLLECTION_NAMES, COLLECTION_PATTERN} from '../../catalog/v1/links.ts'
 import {lifecycleHeaders, type VersionLifecycle} from '../http/lifecycle.ts'
 import {buildProblem, unknownPathDetail, type ProblemStatus} from '../http/problem.ts'
 import {CACHE_CONTROL} from '../http/representation-response.ts'
 import {EXPOSED_HEADERS, PREFLIGHT_HEADERS} from '../http/request-listener.ts'
 import {CURSOR_DIRECTORY, type StaticFile} from './static-files.ts'
-import {MEDIA_TYPES, TRANSCRIPT_MEDIA_TYPES} from '../media-types.ts'
-import {TRANSCRIPT_FORMATS} from '../api/v1/transcript.ts'
+import {MEDIA_TYPES, TRANSCRIPT_MEDIA_TYPES} from '../../catalog/media-types.ts'
+import {TRANSCRIPT_FORMATS} from '../../catalog/v1/transcript.ts'
 
 /** An episode's own documents (a path pattern's last part) and the type each is served as. */
 const EPISODE_DOCUMENTS = [

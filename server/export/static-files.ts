@@ -1,7 +1,7 @@
 import {z} from 'zod'
-import {paginationSchema} from '../api/v1/contract.ts'
-import {API_V1_PREFIX, COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
-import {DEFAULT_PAGE_LIMIT} from '../api/v1/contract.ts'
+import {paginationSchema} from '../../catalog/v1/contract.ts'
+import {API_V1_PREFIX, COLLECTION_NAMES, type CollectionName} from '../../catalog/v1/links.ts'
+import {DEFAULT_PAGE_LIMIT} from '../../catalog/v1/contract.ts'
 import type {PageResult, Snapshot} from '../snapshot/snapshot.ts'
 import type {Representation} from '../snapshot/representation.ts'
 

@@ -1,8 +1,8 @@
 import escapeHtml from 'escape-html'
 import type {RssFeed} from 'feedsmith'
-import type {PodcastChannel} from '../api/v1/podcast-settings.ts'
-import {podcastGuidOf} from './podcast-guid.ts'
-import {CDATA_SECTION, indexOutsideCdata} from './item-xml.ts'
+import type {PodcastChannel} from '../../catalog/v1/podcast-settings.ts'
+import {podcastGuidOf} from '../../catalog/feed/podcast-guid.ts'
+import {CDATA_SECTION, indexOutsideCdata} from '../../catalog/feed/item-xml.ts'
 
 // The channel tags an editor sets in the podcast settings, as feedsmith writes them: each only when
 // it is set, except podcast:medium, which says `podcast` (the namespace's own default) until set.

@@ -2,7 +2,7 @@ import {STATUS_CODES, type IncomingMessage, type Server, type ServerResponse} fr
 import type {Socket} from 'node:net'
 import type {Duplex} from 'node:stream'
 import {buildProblem, type ProblemStatus} from './problem.ts'
-import {MEDIA_TYPES} from '../media-types.ts'
+import {MEDIA_TYPES} from '../../catalog/media-types.ts'
 
 /**
  * How long a refused connection is still read (and what it sends dropped) after its answer is

@@ -2,7 +2,7 @@ import type {IncomingMessage, ServerResponse} from 'node:http'
 import {changedSince} from '../snapshot/changes-page.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
 import {buildProblem, sendProblem} from './problem.ts'
-import {MEDIA_TYPES} from '../media-types.ts'
+import {MEDIA_TYPES} from '../../catalog/media-types.ts'
 
 /** `GET /api/v1/events`: one server-sent event per served version. */
 export const EVENTS_PATH = '/api/v1/events'

@@ -1,5 +1,5 @@
 import type {IncomingMessage, ServerResponse} from 'node:http'
-import {API_V1_PREFIX} from '../api/v1/links.ts'
+import {API_V1_PREFIX} from '../../catalog/v1/links.ts'
 import {resolveCatalogPath} from './resolve.ts'
 import type {Representation} from '../snapshot/representation.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'

@@ -1,6 +1,6 @@
 import {STATUS_CODES, type ServerResponse} from 'node:http'
-import type {Problem} from '../api/v1/contract.ts'
-import {MEDIA_TYPES} from '../media-types.ts'
+import type {Problem} from '../../catalog/v1/contract.ts'
+import {MEDIA_TYPES} from '../../catalog/media-types.ts'
 
 // Every error this service sends is application/problem+json (RFC 9457), modelled once here.
 // Its `type` is a stable URI per status: an anchor in the errors section of the developer

@@ -1,5 +1,5 @@
 import type {IncomingMessage, RequestListener, ServerResponse} from 'node:http'
-import {API_V1_PREFIX} from '../api/v1/links.ts'
+import {API_V1_PREFIX} from '../../catalog/v1/links.ts'
 import type {FastPath} from './fast-path.ts'
 import {fixedHeaders, joinFixedHeaders, NO_FIXED_HEADERS, writeHeadWithFixed, type FixedHeaders} from './fixed-head.ts'
 import {lifecycleHeaders, sendRetired, type VersionLifecycle} from './lifecycle.ts'

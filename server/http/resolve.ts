@@ -1,11 +1,11 @@
-import {DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT} from '../api/v1/contract.ts'
+import {DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT} from '../../catalog/v1/contract.ts'
 import type {PageRequest, Snapshot} from '../snapshot/snapshot.ts'
 import type {Representation} from '../snapshot/representation.ts'
-import {SLUG_MAX_LENGTH, SLUG_PATTERN} from '../api/v1/contract.ts'
+import {SLUG_MAX_LENGTH, SLUG_PATTERN} from '../../catalog/v1/contract.ts'
 import {parseSearchRequest} from '../api/v1/search.ts'
 import {parseChangesRequest} from '../api/v1/changes.ts'
-import {isTranscriptExtension} from '../api/v1/transcript.ts'
-import {API_V1_PREFIX, COLLECTION_PATTERN, isCollectionName, type CollectionName} from '../api/v1/links.ts'
+import {isTranscriptExtension} from '../../catalog/v1/transcript.ts'
+import {API_V1_PREFIX, COLLECTION_PATTERN, isCollectionName, type CollectionName} from '../../catalog/v1/links.ts'
 
 const SANDBOX_PREFIX = '/sandbox'
 export const LIST_PATH = new RegExp(`^/(${COLLECTION_PATTERN})\\.json$`)

@@ -1,6 +1,6 @@
 import type {GetPromptResult, McpServer} from '@modelcontextprotocol/server'
 import {z} from 'zod'
-import {slugSchema} from '../api/v1/contract.ts'
+import {slugSchema} from '../../catalog/v1/contract.ts'
 
 // Prompts an agent's user picks from a menu: Hebrew, since the catalog is, and each names the
 // tools that answer it, so the model calls them instead of answering from memory.

@@ -1,4 +1,4 @@
-import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
+import {COLLECTION_NAMES, type CollectionName} from '../../catalog/v1/links.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
 
 /** One entry of `resources/list`. */

@@ -1,4 +1,4 @@
-import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
+import {COLLECTION_NAMES, type CollectionName} from '../../catalog/v1/links.ts'
 import type {ResourceDefinition} from './resource-list.ts'
 
 /** Resources are the API's own documents, addressed by their API URLs, with the served bytes. */

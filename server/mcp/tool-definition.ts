@@ -1,8 +1,8 @@
 import {type McpServer, type CallToolResult} from '@modelcontextprotocol/server'
 import {distance} from 'fastest-levenshtein'
 import type {z} from 'zod'
-import type {CatalogEntry} from '../api/v1/catalog.ts'
-import type {CollectionName} from '../api/v1/links.ts'
+import type {CatalogEntry} from '../../catalog/v1/catalog.ts'
+import type {CollectionName} from '../../catalog/v1/links.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
 
 // What an MCP tool is: a read-only definition (data, so the discovery documents list exactly what

@@ -1,12 +1,12 @@
 import {z} from 'zod'
-import {slugSchema, type Episode, type Meetup, type PersonRef, type Voice} from '../api/v1/contract.ts'
+import {slugSchema, type Episode, type Meetup, type PersonRef, type Voice} from '../../catalog/v1/contract.ts'
 import {decodeCursor, encodeCursor} from '../api/v1/cursor.ts'
-import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
-import type {CatalogEntry} from '../api/v1/catalog.ts'
-import {episodeOrder, meetupOrder, voiceOrder, type ListOrder} from '../api/v1/order.ts'
+import {COLLECTION_NAMES, type CollectionName} from '../../catalog/v1/links.ts'
+import type {CatalogEntry} from '../../catalog/v1/catalog.ts'
+import {episodeOrder, meetupOrder, voiceOrder, type ListOrder} from '../../catalog/v1/order.ts'
 import {searchCatalog} from './search.ts'
 import {defineTool, notFound, ToolFailure, type ToolDefinition} from './tool-definition.ts'
-import {cuesOf, transcriptJson} from '../api/v1/transcript.ts'
+import {cuesOf, transcriptJson} from '../../catalog/v1/transcript.ts'
 
 // The MCP tools: read-only, with zod input and output schemas. Every call reads the current
 // snapshot once, so tools and the HTTP API always answer from the same content. The definitions

@@ -1,6 +1,6 @@
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import {collectDefaultMetrics, Counter, Gauge, Histogram, Registry} from 'prom-client'
-import {PROBLEM_SEVERITIES, PROBLEM_SOURCES} from '../api/v1/catalog.ts'
+import {PROBLEM_SEVERITIES, PROBLEM_SOURCES} from '../../catalog/v1/catalog.ts'
 import {PODPING_OUTCOMES, type PodpingOutcome} from '../feed/podping.ts'
 import type {RequestObserver} from '../http/request-listener.ts'
 import {pathOf} from '../http/request-target.ts'

@@ -1,4 +1,4 @@
-import {API_V1_PREFIX} from '../api/v1/links.ts'
+import {API_V1_PREFIX} from '../../catalog/v1/links.ts'
 import {CHAPTERS_PATH, ITEM_PATH, LIST_PATH, TRANSCRIPT_PATH, withoutSandbox} from '../http/resolve.ts'
 import {MCP_PATH} from '../mcp/http.ts'
 import {WEBHOOK_PATH} from '../webhooks/sanity-webhook.ts'

@@ -1,5 +1,5 @@
 import {z} from 'zod'
-import {COLLECTION_NAMES} from '../api/v1/links.ts'
+import {COLLECTION_NAMES} from '../../catalog/v1/links.ts'
 import type {ContentChange} from '../content/content-change.ts'
 import {errorMessage} from '../errors.ts'
 

@@ -1,5 +1,5 @@
 import {z} from 'zod'
-import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
+import {COLLECTION_NAMES, type CollectionName} from '../../catalog/v1/links.ts'
 import type {HistoryStep, SharedHistory} from './shared-history.ts'
 
 /** An item a served version changed, with its ETag in the version before (null: not served then). */

@@ -1,4 +1,4 @@
-import {COLLECTION_NAMES, type CollectionName} from '../api/v1/links.ts'
+import {COLLECTION_NAMES, type CollectionName} from '../../catalog/v1/links.ts'
 
 /** An item whose served bytes differ between two snapshots: edited, or present in only one of them. */
 export interface ChangedItem {

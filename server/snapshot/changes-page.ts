@@ -1,6 +1,6 @@
 import type {LRUCache} from 'lru-cache'
 import {encodeChangesCursor, unknownTokenDetail, type ChangesRequest} from '../api/v1/changes.ts'
-import {COLLECTION_NAMES, type CollectionName, type Links} from '../api/v1/links.ts'
+import {COLLECTION_NAMES, type CollectionName, type Links} from '../../catalog/v1/links.ts'
 import {itemKeyOf, type ChangeHistory} from './change-history.ts'
 import {ownedBytes} from './owned-bytes.ts'
 import {represent, type Representation} from './representation.ts'

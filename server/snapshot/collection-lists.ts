@@ -2,8 +2,8 @@
 // changes one or two entries of a list of 70k, so the next lists are made from the previous ones:
 // entries that are the same objects keep their parts by position, and only the changed slugs go
 // into the index (slug-index.ts), instead of every item being looked up and indexed again.
-import type {CatalogEntry} from '../api/v1/catalog.ts'
-import type {SortKey} from '../api/v1/order.ts'
+import type {CatalogEntry} from '../../catalog/v1/catalog.ts'
+import type {SortKey} from '../../catalog/v1/order.ts'
 import type {Representation} from './representation.ts'
 import {SlugIndex} from './slug-index.ts'
 

@@ -1,7 +1,7 @@
-import {DEFAULT_PAGE_LIMIT, type Pagination} from '../api/v1/contract.ts'
+import {DEFAULT_PAGE_LIMIT, type Pagination} from '../../catalog/v1/contract.ts'
 import {encodeCursor} from '../api/v1/cursor.ts'
-import type {CollectionName, Links} from '../api/v1/links.ts'
-import type {SortKey} from '../api/v1/order.ts'
+import type {CollectionName, Links} from '../../catalog/v1/links.ts'
+import type {SortKey} from '../../catalog/v1/order.ts'
 import {ChunkedBody} from './chunked-body.ts'
 import type {Representation} from './representation.ts'
 

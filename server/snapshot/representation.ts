@@ -1,7 +1,7 @@
 import {createHash} from 'node:crypto'
 import {ChunkedBody, type Body} from './chunked-body.ts'
 import {compress, CONTENT_CODINGS, type ContentCoding} from './compression.ts'
-import {MEDIA_TYPES} from '../media-types.ts'
+import {MEDIA_TYPES} from '../../catalog/media-types.ts'
 
 /** The header a representation carries to take range requests (http/byte-ranges.ts): its bytes are served in parts. */
 export const ACCEPT_RANGES = {'Accept-Ranges': 'bytes'} as const

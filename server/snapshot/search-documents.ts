@@ -1,9 +1,9 @@
-import type {Catalog} from '../api/v1/catalog.ts'
-import type {CollectionName} from '../api/v1/links.ts'
+import type {Catalog} from '../../catalog/v1/catalog.ts'
+import type {CollectionName} from '../../catalog/v1/links.ts'
 import {itemKeyOf} from './change-history.ts'
 import {DEVELOPER_TERMS, MIN_SKELETON, skeleton, surfaceForms, termsOf} from './hebrew-analysis.ts'
 import {words} from './hebrew-text.ts'
-import {cuesOf} from '../api/v1/transcript.ts'
+import {cuesOf} from '../../catalog/v1/transcript.ts'
 
 /** One item as it is searched: its identity and its text by field. */
 export interface SearchDocument {
@@ -19,7 +19,7 @@ export interface SearchDocument {
   takeaways: string
   body: string
   /**
-   * An episode's transcript as the catalog holds it (api/v1/transcript.ts), by reference: its text is
+   * An episode's transcript as the catalog holds it (catalog/v1/transcript.ts), by reference: its text is
    * read when the item is indexed and when a hit needs its cue, never kept beside the index.
    */
   transcript: Uint8Array | undefined

@@ -1,5 +1,5 @@
 import MiniSearch from 'minisearch'
-import type {Catalog} from '../api/v1/catalog.ts'
+import type {Catalog} from '../../catalog/v1/catalog.ts'
 import {itemKeyOf, type ItemChange} from './change-history.ts'
 import {termsOf} from './hebrew-analysis.ts'
 import {words} from './hebrew-text.ts'

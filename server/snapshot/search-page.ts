@@ -1,5 +1,5 @@
 import type {LRUCache} from 'lru-cache'
-import {COLLECTION_NAMES} from '../api/v1/links.ts'
+import {COLLECTION_NAMES} from '../../catalog/v1/links.ts'
 import {searchResults, type SearchRequest} from '../api/v1/search.ts'
 import {ownedBytes} from './owned-bytes.ts'
 import {represent, type Representation} from './representation.ts'

@@ -1,5 +1,5 @@
 import {z} from 'zod'
-import {COLLECTION_NAMES} from '../api/v1/links.ts'
+import {COLLECTION_NAMES} from '../../catalog/v1/links.ts'
 
 const stepItemSchema = z.object({collection: z.enum(COLLECTION_NAMES), slug: z.string(), before: z.string().nullable()})
 /** An item a step changed, with its ETag before the step (change-history.ts's ItemChange, which this module may not import). */

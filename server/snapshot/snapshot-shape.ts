@@ -1,8 +1,8 @@
 // What a snapshot is to its readers: the interface every delivery reads, and what a build is given.
-import type {TranscriptExtension} from '../api/v1/transcript.ts'
-import type {Catalog, CatalogEntry} from '../api/v1/catalog.ts'
+import type {TranscriptExtension} from '../../catalog/v1/transcript.ts'
+import type {Catalog, CatalogEntry} from '../../catalog/v1/catalog.ts'
 import type {ChangesRequest} from '../api/v1/changes.ts'
-import type {CollectionName, Links} from '../api/v1/links.ts'
+import type {CollectionName, Links} from '../../catalog/v1/links.ts'
 import type {SearchRequest} from '../api/v1/search.ts'
 import type {ServiceIndexSettings} from '../api/v1/service-index.ts'
 import type {ChangeHistory} from './change-history.ts'
@@ -41,7 +41,7 @@ export interface Snapshot {
   item(collection: CollectionName, slug: string): Representation<Buffer> | undefined
   /** An episode's chapters in the Podcasting 2.0 JSON chapters format; undefined when it has none. */
   chapters(slug: string): Representation<Buffer> | undefined
-  /** An episode's transcript in one of its three formats (api/v1/transcript.ts); undefined when it holds none. */
+  /** An episode's transcript in one of its three formats (catalog/v1/transcript.ts); undefined when it holds none. */
   transcript(slug: string, extension: TranscriptExtension): Representation<Buffer> | undefined
   /** A document outside `/api/v1`, by absolute path. */
   site(path: string): Representation | undefined

@@ -1,8 +1,8 @@
 import {createHash} from 'node:crypto'
-import type {Catalog, CatalogEntry} from '../api/v1/catalog.ts'
+import type {Catalog, CatalogEntry} from '../../catalog/v1/catalog.ts'
 import {decodeCursor} from '../api/v1/cursor.ts'
-import {DEFAULT_PAGE_LIMIT} from '../api/v1/contract.ts'
-import {COLLECTION_NAMES, COLLECTION_PATTERN, isCollectionName, type CollectionName} from '../api/v1/links.ts'
+import {DEFAULT_PAGE_LIMIT} from '../../catalog/v1/contract.ts'
+import {COLLECTION_NAMES, COLLECTION_PATTERN, isCollectionName, type CollectionName} from '../../catalog/v1/links.ts'
 import {
   episodeOrder,
   firstIndexNotBefore,
@@ -10,11 +10,11 @@ import {
   voiceOrder,
   type ListOrder,
   type SortKey,
-} from '../api/v1/order.ts'
+} from '../../catalog/v1/order.ts'
 import {nextRelease} from '../api/v1/scheduled.ts'
 import {buildServiceIndex} from '../api/v1/service-index.ts'
-import {chaptersDocument, chaptersPath} from '../api/v1/chapters.ts'
-import type {Episode} from '../api/v1/contract.ts'
+import {chaptersDocument, chaptersPath} from '../../catalog/v1/chapters.ts'
+import type {Episode} from '../../catalog/v1/contract.ts'
 import {
   cuesOf,
   isTranscriptExtension,
@@ -23,7 +23,7 @@ import {
   transcriptSrt,
   transcriptVtt,
   type TranscriptExtension,
-} from '../api/v1/transcript.ts'
+} from '../../catalog/v1/transcript.ts'
 import {whileBuildingNow} from './heap-growth.ts'
 import {forEachConcurrently} from './compression.ts'
 import {bufferOver, ownedBytes} from './owned-bytes.ts'
@@ -41,7 +41,7 @@ import {changedItems} from './changed-items.ts'
 import type {ChangesRequest} from '../api/v1/changes.ts'
 import type {SearchRequest} from '../api/v1/search.ts'
 import type {KnownItems, PageRequest, PageResult, Snapshot, SnapshotSettings} from './snapshot-shape.ts'
-import {MEDIA_TYPES, TRANSCRIPT_MEDIA_TYPES} from '../media-types.ts'
+import {MEDIA_TYPES, TRANSCRIPT_MEDIA_TYPES} from '../../catalog/media-types.ts'
 export type {KnownItem, KnownItems, PageRequest, PageResult, Snapshot, SnapshotSettings} from './snapshot-shape.ts'
 
 /** What a snapshot knows about one collection; reused whole by the next snapshot when the collection did not change. */

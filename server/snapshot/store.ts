@@ -1,5 +1,5 @@
 import {backoffDelay} from '../backoff.ts'
-import type {CollectionName} from '../api/v1/links.ts'
+import type {CollectionName} from '../../catalog/v1/links.ts'
 import type {DocumentChange} from '../content/content-change.ts'
 import type {Snapshot} from './snapshot.ts'
 import type {Clock} from '../clock.ts'

@@ -1,4 +1,4 @@
-import type {CollectionName} from '../api/v1/links.ts'
+import type {CollectionName} from '../../catalog/v1/links.ts'
 
 export type EdgeProvider = 'varnish' | 'fastly' | 'cloudflare'
 

@@ -5,7 +5,7 @@ import {evaluate, parse} from 'groq-js'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {idLookupParameter, textLookupParameter} from '../../server/content/dataset-lookup.ts'
 import {createEmbeddedFileSource, createEmbeddedSource} from '../../server/content/embedded-source.ts'
-import {EPISODE_BY_ID_QUERY, REFERENCING_QUERY, VOICE_BY_ID_QUERY} from '../../server/content/queries.ts'
+import {EPISODE_BY_ID_QUERY, REFERENCING_QUERY, VOICE_BY_ID_QUERY} from '../../catalog/queries.ts'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
 import {episode, guests, meetup, voice} from '../fixtures/documents.ts'
 

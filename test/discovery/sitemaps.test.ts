@@ -1,7 +1,7 @@
 // The sitemaps across an edit: what changed is written again, and a file whose lines did not
 // change keeps its bytes (neither joined nor hashed again at 100k items).
 import {beforeAll, describe, expect, it} from 'vitest'
-import type {Catalog} from '../../server/api/v1/catalog.ts'
+import type {Catalog} from '../../catalog/v1/catalog.ts'
 import {buildSitemaps} from '../../server/discovery/sitemaps.ts'
 import {buildSnapshot} from '../../server/snapshot/snapshot.ts'
 import {episode, voice} from '../fixtures/documents.ts'

@@ -1,7 +1,7 @@
 // planPurge over snapshots built with buildSnapshot: which site documents an edit purges, and
 // what the plan builds to know it (a feed's first render is seconds of work at 100k documents).
 import {beforeAll, describe, expect, it} from 'vitest'
-import type {Catalog} from '../../server/api/v1/catalog.ts'
+import type {Catalog} from '../../catalog/v1/catalog.ts'
 import {planPurge} from '../../server/edge/purge-plan.ts'
 import {buildSnapshot} from '../../server/snapshot/snapshot.ts'
 import {createSurrogateKeying} from '../../server/snapshot/surrogate-keys.ts'

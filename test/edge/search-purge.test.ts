@@ -1,7 +1,7 @@
 // The search answers' surrogate key: every publish that changes what is served purges it, since
 // any answer may rank any item; a rebuild that serves the same content does not.
 import {beforeAll, describe, expect, it} from 'vitest'
-import type {Catalog} from '../../server/api/v1/catalog.ts'
+import type {Catalog} from '../../catalog/v1/catalog.ts'
 import {planPurge} from '../../server/edge/purge-plan.ts'
 import {buildSnapshot} from '../../server/snapshot/snapshot.ts'
 import {createSurrogateKeying, SEARCH_KEY} from '../../server/snapshot/surrogate-keys.ts'

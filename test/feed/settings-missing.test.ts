@@ -2,9 +2,9 @@
 // feed is served with it and its items follow the episodes; with none, /feed.xml's 503 says what
 // to publish. No sockets: the catalog mapping and the feed's writer.
 import {describe, expect, it} from 'vitest'
-import {mapCatalog} from '../../server/api/v1/catalog.ts'
+import {mapCatalog} from '../../catalog/v1/catalog.ts'
 import type {SanityDocument} from '../../server/content/ndjson.ts'
-import {CATALOG_QUERY} from '../../server/content/queries.ts'
+import {CATALOG_QUERY} from '../../catalog/queries.ts'
 import {buildFeed, feedUnavailableDetail} from '../../server/feed/rss-feed.ts'
 import {episode} from '../fixtures/documents.ts'
 import {fetchFrom, settings, settingsRow} from '../helpers/catalog-mapping.ts'

@@ -4,7 +4,7 @@
 // bad entry by hand, as a bug upstream of the writers could. Checked by xmllint, run as a process.
 import {execFileSync} from 'node:child_process'
 import {describe, expect, it} from 'vitest'
-import type {Catalog, CatalogEntry} from '../../server/api/v1/catalog.ts'
+import type {Catalog, CatalogEntry} from '../../catalog/v1/catalog.ts'
 import {feedSiteDocument} from '../../server/discovery/site-documents.ts'
 import {buildSitemaps, type LeftOut} from '../../server/discovery/sitemaps.ts'
 import {buildFeed} from '../../server/feed/rss-feed.ts'

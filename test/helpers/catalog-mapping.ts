@@ -1,9 +1,9 @@
 // The settings and GROQ evaluation the catalog mapping tests share: documents in memory, read with
 // the server's own queries through the embedded source.
-import {createLinks} from '../../server/api/v1/links.ts'
+import {createLinks} from '../../catalog/v1/links.ts'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import type {SanityDocument} from '../../server/content/ndjson.ts'
-import {CATALOG_QUERY} from '../../server/content/queries.ts'
+import {CATALOG_QUERY} from '../../catalog/queries.ts'
 
 const links = createLinks({
   publicBaseUrl: 'http://api.test',

@@ -1,6 +1,6 @@
 import {expect} from 'vitest'
 import type {z} from 'zod'
-import {problemSchema} from '../../server/api/v1/contract.ts'
+import {problemSchema} from '../../catalog/v1/contract.ts'
 import {expectMatchesOpenApi} from './openapi.ts'
 
 /**

@@ -1,9 +1,9 @@
 // Stand-in snapshots for the saved snapshot file's tests: they hold only what saving reads (the
 // catalog's entries and each item's served bytes, ETag and date), so bodies can be of any size
 // and any shape. The two casts of the test suite's saved-snapshot tests live here.
-import type {Catalog} from '../../server/api/v1/catalog.ts'
-import type {CollectionName} from '../../server/api/v1/links.ts'
-import {transcriptRevision} from '../../server/api/v1/transcript.ts'
+import type {Catalog} from '../../catalog/v1/catalog.ts'
+import type {CollectionName} from '../../catalog/v1/links.ts'
+import {transcriptRevision} from '../../catalog/v1/transcript.ts'
 import {strongEtag} from '../../server/snapshot/representation.ts'
 import type {Snapshot} from '../../server/snapshot/snapshot.ts'
 

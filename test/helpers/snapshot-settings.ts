@@ -1,10 +1,10 @@
 // A small catalog and the settings to build its snapshot with buildSnapshot, for tests that control
 // the site documents and the feed themselves (and count how often they are built).
-import {mapCatalog, type Catalog} from '../../server/api/v1/catalog.ts'
-import {createLinks} from '../../server/api/v1/links.ts'
+import {mapCatalog, type Catalog} from '../../catalog/v1/catalog.ts'
+import {createLinks} from '../../catalog/v1/links.ts'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import type {SanityDocument} from '../../server/content/ndjson.ts'
-import {CATALOG_QUERY} from '../../server/content/queries.ts'
+import {CATALOG_QUERY} from '../../catalog/queries.ts'
 import {createDemandCaches} from '../../server/snapshot/demand-caches.ts'
 import type {SnapshotSettings} from '../../server/snapshot/snapshot.ts'
 

@@ -2,7 +2,7 @@
 // records what it is given: no server, no socket.
 import {describe, expect, it} from 'vitest'
 import {lifecycleHeaders, sendRetired} from '../../server/http/lifecycle.ts'
-import {MEDIA_TYPES} from '../../server/media-types.ts'
+import {MEDIA_TYPES} from '../../catalog/media-types.ts'
 import {
   buildProblem,
   isProblemStatus,

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {SLUG_MAX_LENGTH} from '../../server/api/v1/contract.ts'
+import {SLUG_MAX_LENGTH} from '../../catalog/v1/contract.ts'
 import {encodeCursor} from '../../server/api/v1/cursor.ts'
 import {ITEM_PATH, LIST_PATH, resolveCatalogPath, type Resolution} from '../../server/http/resolve.ts'
 import {loadConfig} from '../../server/config.ts'

@@ -7,7 +7,7 @@ import {loadConfig} from '../../server/config.ts'
 import {createEmbeddedFileSource} from '../../server/content/embedded-source.ts'
 import {catalogSnapshotBuilder} from '../../server/catalog-builder.ts'
 import {searchCatalog} from '../../server/mcp/search.ts'
-import {COLLECTION_NAMES} from '../../server/api/v1/links.ts'
+import {COLLECTION_NAMES} from '../../catalog/v1/links.ts'
 import {createSurrogateKeying} from '../../server/snapshot/surrogate-keys.ts'
 import {SAMPLE_DATASET} from '../../support/server.ts'
 

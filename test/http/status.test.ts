@@ -1,6 +1,6 @@
 // GET /status as an operator reads it, from a store and an edge status the test makes up.
 import {describe, expect, it} from 'vitest'
-import type {Catalog} from '../../server/api/v1/catalog.ts'
+import type {Catalog} from '../../catalog/v1/catalog.ts'
 import type {EdgeStatus} from '../../server/edge/edge-purging.ts'
 import {statusDocument, type StatusParts} from '../../server/http/status.ts'
 import type {StoreStatus} from '../../server/snapshot/store.ts'

@@ -10,7 +10,7 @@ import {
   meetupSchema,
   serviceIndexSchema,
   voiceSchema,
-} from '../../server/api/v1/contract.ts'
+} from '../../catalog/v1/contract.ts'
 import {readContract, readProblem} from '../helpers/contract.ts'
 import {sampleCounts} from '../helpers/sample.ts'
 import {SAMPLE_DATASET, startTestServer, type TestServer} from '../../support/server.ts'

@@ -7,7 +7,7 @@ import {parseFeed as parseWithPartytime} from 'podcast-partytime'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
-import {podcastGuidOf} from '../../server/feed/podcast-guid.ts'
+import {podcastGuidOf} from '../../catalog/feed/podcast-guid.ts'
 import {SAMPLE_DATASET, startTestServer, type TestServer} from '../../support/server.ts'
 
 const OTHER_SHOW_GUID = '917393e3-1b1e-5cef-ace4-edaa54e1f810'

@@ -4,7 +4,7 @@
 import {Client, StreamableHTTPClientTransport} from '@modelcontextprotocol/client'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {z} from 'zod'
-import {episodeSchema, voiceSchema} from '../../server/api/v1/contract.ts'
+import {episodeSchema, voiceSchema} from '../../catalog/v1/contract.ts'
 
 const episodeSummary = z
   .object({

@@ -2,7 +2,7 @@
 // a test can publish a document between two page requests and rebuild the snapshot.
 import {readFile} from 'node:fs/promises'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {episodeSchema, listEnvelope, voiceSchema} from '../../server/api/v1/contract.ts'
+import {episodeSchema, listEnvelope, voiceSchema} from '../../catalog/v1/contract.ts'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
 import type {z} from 'zod'

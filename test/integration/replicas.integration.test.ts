@@ -2,7 +2,7 @@
 // reading a local stand-in for Sanity's query API, as replicas behind a load balancer would.
 import {readFile} from 'node:fs/promises'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {episodeSchema, itemEnvelope} from '../../server/api/v1/contract.ts'
+import {episodeSchema, itemEnvelope} from '../../catalog/v1/contract.ts'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
 import {readContract} from '../helpers/contract.ts'
 import {eventually} from '../../support/eventually.ts'

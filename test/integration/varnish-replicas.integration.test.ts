@@ -6,7 +6,7 @@
 import {readFile} from 'node:fs/promises'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {z} from 'zod'
-import {episodeSchema, itemEnvelope} from '../../server/api/v1/contract.ts'
+import {episodeSchema, itemEnvelope} from '../../catalog/v1/contract.ts'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
 import {eventually} from '../../support/eventually.ts'
 import {freePort} from '../../support/free-port.ts'

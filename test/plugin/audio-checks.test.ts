@@ -1,5 +1,5 @@
-// The episode's audio in the Studio: the pure checks (plugin/audio-checks.ts), the duration read from
-// a real MP3 made here by Debian's sox (plugin/audio-metadata.ts, as the browser reads a picked file),
+// The episode's audio in the Studio: the pure checks (catalog/editor-rules/audio-checks.ts), the duration read from
+// a real MP3 made here by Debian's sox (plugin/lib/audio-metadata.ts, as the browser reads a picked file),
 // and the schema's rules run by Sanity's own validator at the warning level.
 import {execFileSync} from 'node:child_process'
 import {mkdtemp, readFile, rm} from 'node:fs/promises'
@@ -17,9 +17,9 @@ import {
   formatDuration,
   NO_AUDIO,
   wholeSeconds,
-} from '../../plugin/audio-checks.ts'
-import {readAudioFacts} from '../../plugin/audio-metadata.ts'
-import {checkAudioFile, checkAudioType, checkAudioUrl} from '../../plugin/validation.ts'
+} from '../../catalog/editor-rules/audio-checks.ts'
+import {readAudioFacts} from '../../plugin/lib/audio-metadata.ts'
+import {checkAudioFile, checkAudioType, checkAudioUrl} from '../../catalog/editor-rules/validation.ts'
 import {parseNdjson} from '../../server/content/ndjson.ts'
 import {episodeType} from '../../schemas/episode.ts'
 import {schemaTypes} from '../../schemas/index.ts'

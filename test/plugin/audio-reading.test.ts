@@ -1,12 +1,12 @@
 // When the Studio trusts a duration read from an audio file in the browser (plugin/lib/audio-reading.ts),
-// and how much reading it costs (plugin/audio-metadata.ts): random bytes labelled audio/mpeg, a real
+// and how much reading it costs (plugin/lib/audio-metadata.ts): random bytes labelled audio/mpeg, a real
 // MP3 made here by Debian's sox, and an MP4 of 200,000 tiny boxes made here, read as a picked file is.
 import {execFileSync} from 'node:child_process'
 import {mkdtemp, readFile, rm} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {AUDIO_READ_LIMITS, readAudioFacts} from '../../plugin/audio-metadata.ts'
+import {AUDIO_READ_LIMITS, readAudioFacts} from '../../plugin/lib/audio-metadata.ts'
 import {
   durationChoice,
   plausibleDuration,

@@ -1,5 +1,5 @@
 // A chapter title's length, as the Studio validates it with Sanity's own validator (environment
-// "studio") and as the plugin words it: the server's limit (server/api/v1/chapters.ts), in Hebrew,
+// "studio") and as the plugin words it: the server's limit (catalog/v1/chapters.ts), in Hebrew,
 // on the title's own field and not again on the list.
 import {readFile} from 'node:fs/promises'
 import {createClient} from '@sanity/client'
@@ -7,8 +7,8 @@ import {validateDocumentWithWorkspace} from '@sanity/validation'
 import {getFallbackLocaleSource} from '@sanity/validation/_internal'
 import {createSchema, type SanityDocument as StudioDocument} from 'sanity'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {checkChapters, checkChapterTitle} from '../../plugin/chapters.ts'
-import {CHAPTER_TITLE_MAX_CHARACTERS} from '../../server/api/v1/chapters.ts'
+import {checkChapters, checkChapterTitle} from '../../catalog/editor-rules/chapters.ts'
+import {CHAPTER_TITLE_MAX_CHARACTERS} from '../../catalog/v1/chapters.ts'
 import {parseNdjson} from '../../server/content/ndjson.ts'
 import {schemaTypes} from '../../schemas/index.ts'
 import {startSanityStandIn} from '../../support/sanity-stand-in.ts'

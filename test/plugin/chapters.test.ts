@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import {checkChapters, checkChapterTime, chaptersFromJson} from '../../plugin/chapters.ts'
+import {checkChapters, checkChapterTime} from '../../catalog/editor-rules/chapters.ts'
+import {chaptersFromJson} from '../../plugin/lib/chapters-import.ts'
 
 const chapter = (start: string, title = 'כותרת') => ({_key: start, _type: 'chapter', start, title})
 

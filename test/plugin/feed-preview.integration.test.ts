@@ -4,9 +4,9 @@
 import {readFile} from 'node:fs/promises'
 import {evaluate, parse} from 'groq-js'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {buildFeedPreview, voiceSlugsFor} from '../../plugin/feed-preview.ts'
-import {previewSettings} from '../../plugin/preview-settings.ts'
-import {EPISODE_PREVIEW_QUERY, PODCAST_SETTINGS_QUERY, VOICES_BY_SLUG_QUERY} from '../../server/content/queries.ts'
+import {buildFeedPreview, voiceSlugsFor} from '../../plugin/lib/feed-preview.ts'
+import {previewSettings} from '../../plugin/lib/preview-settings.ts'
+import {EPISODE_PREVIEW_QUERY, PODCAST_SETTINGS_QUERY, VOICES_BY_SLUG_QUERY} from '../../catalog/queries.ts'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
 import {SAMPLE_DATASET, startTestServer, type TestServer} from '../../support/server.ts'
 

@@ -1,5 +1,5 @@
 // The plugin is installed as its own package: every package that it, or a module it imports
-// (schemas/, server/api/v1/, server/feed/), imports must be in plugin/package.json, or a Studio that
+// (schemas/, catalog/), imports must be in plugin/package.json, or a Studio that
 // installs the plugin alone fails to build. Imports are read with TypeScript's own scanner.
 import {readdirSync, readFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
@@ -22,7 +22,7 @@ const packageOf = (specifier: string) =>
 
 /** The packages imported by the plugin's modules and by every module they import, transitively. */
 function importedPackages(): {packages: Set<string>; builtIns: string[]} {
-  const pending = readdirSync(PLUGIN)
+  const pending = readdirSync(PLUGIN, {recursive: true, encoding: 'utf8'})
     .filter((name) => /\.tsx?$/.test(name))
     .map((name) => join(PLUGIN, name))
   const read = new Set<string>()
@@ -33,7 +33,7 @@ function importedPackages(): {packages: Set<string>; builtIns: string[]} {
     read.add(file)
     for (const {fileName} of ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles) {
       if (fileName.startsWith('.')) pending.push(join(dirname(file), fileName))
-      else if (fileName.startsWith('node:')) builtIns.push(`${file.slice(file.indexOf('/server/') + 1)}: ${fileName}`)
+      else if (fileName.startsWith('node:')) builtIns.push(`${file}: ${fileName}`)
       else packages.add(packageOf(fileName))
     }
   }
@@ -43,8 +43,8 @@ function importedPackages(): {packages: Set<string>; builtIns: string[]} {
 describe("the plugin's package.json", () => {
   const {packages: imported, builtIns} = importedPackages()
 
-  it('declares every package the plugin and the server modules it imports use', () => {
-    // The walk reaches the server's feed modules through the feed preview.
+  it('declares every package the plugin and the catalog modules it imports use', () => {
+    // The walk reaches the catalog's feed modules through the feed preview.
     expect(imported).toContain('feedsmith')
     const declared = new Set([...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies)])
     expect([...imported].filter((name) => !declared.has(name)).sort()).toEqual([])

@@ -1,7 +1,12 @@
 // The Podcasting 2.0 tags in the Studio (soundbites, a season's name, a license, other versions of
 // the media): the server's rules worded in Hebrew, as the schemas' custom rules return them.
 import {describe, expect, it} from 'vitest'
-import {checkAlternateEnclosures, checkLicense, checkSeasonName, checkSoundbites} from '../../plugin/podcast-tags.ts'
+import {
+  checkAlternateEnclosures,
+  checkLicense,
+  checkSeasonName,
+  checkSoundbites,
+} from '../../catalog/editor-rules/podcast-tags.ts'
 
 const soundbite = (start: number, duration: number, title?: string) => ({
   _key: `${start}`,

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {checkReleaseTime, releaseSubtitle} from '../../plugin/release-time.ts'
+import {checkReleaseTime, releaseSubtitle} from '../../catalog/editor-rules/release-time.ts'
 import {releaseTimePreview} from '../../schemas/release-time.ts'
 
 const NOW = new Date('2027-05-31T12:00:00Z')
@@ -24,7 +24,7 @@ describe("the Studio's release time", () => {
   it('refuses, in Hebrew, a value that is neither a date-time nor a date', () => {
     expect(checkReleaseTime('2027-06-01T06:00:00.000Z')).toBe(true)
     expect(checkReleaseTime('2025-02-01')).toBe(true)
-    // Without seconds, as ISO 8601 allows: the server takes it too (server/api/v1/release-time.ts).
+    // Without seconds, as ISO 8601 allows: the server takes it too (catalog/v1/release-time.ts).
     expect(checkReleaseTime('2026-12-01T21:47Z')).toBe(true)
     expect(checkReleaseTime('2026-12-01T23:47+02:00')).toBe(true)
     expect(checkReleaseTime('2026-13-01T00:00:00Z')).toMatch(/מועד הפרסום/)

@@ -2,9 +2,9 @@
 // cue's start to the last cue's end, titled with what is said, judged by the server's soundbite
 // rule before it is added and refused in that rule's Hebrew words.
 import {describe, expect, it} from 'vitest'
-import {mapSoundbites, SOUNDBITE_TITLE_MAX_CHARACTERS} from '../../server/api/v1/soundbites.ts'
-import {checkSoundbites} from '../../plugin/podcast-tags.ts'
-import {cueLabel, soundbiteFromStretch, soundbiteTitle, stretchCuesOf} from '../../plugin/soundbite-stretch.ts'
+import {mapSoundbites, SOUNDBITE_TITLE_MAX_CHARACTERS} from '../../catalog/v1/soundbites.ts'
+import {checkSoundbites} from '../../catalog/editor-rules/podcast-tags.ts'
+import {cueLabel, soundbiteFromStretch, soundbiteTitle, stretchCuesOf} from '../../plugin/lib/soundbite-stretch.ts'
 
 const cue = (key: string, start: number, end: number, text: string) => ({
   _key: key,

@@ -2,8 +2,8 @@
 // by media-captions and judged by the server's rule, with Hebrew errors naming the file's line, and
 // the file's speakers matched to the episode's voices by name.
 import {describe, expect, it, vi} from 'vitest'
-import {MAX_TRANSCRIPT_BYTES} from '../../server/api/v1/transcript.ts'
-import {matchSpeakers, studioTranscript, transcriptFromText} from '../../plugin/transcript.ts'
+import {MAX_TRANSCRIPT_BYTES} from '../../catalog/v1/transcript.ts'
+import {matchSpeakers, studioTranscript, transcriptFromText} from '../../plugin/lib/transcript-import.ts'
 
 // Counts media-captions' parses, so a refusal can be seen to come before any.
 const parsing = vi.hoisted(() => ({calls: 0}))

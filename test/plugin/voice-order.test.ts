@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {voicesInApiOrder} from '../../plugin/voice-order.ts'
+import {voicesInApiOrder} from '../../plugin/lib/voice-order.ts'
 
 describe("the Studio's voice list", () => {
   it('orders voices as the API does (Hebrew collator), not by code point', () => {

@@ -2,7 +2,7 @@
 // purges and re-indexes), which parts were looked up again, where the walk gives up and the lists
 // are made whole, and previous lists that are not of one length.
 import {describe, expect, it} from 'vitest'
-import type {CatalogEntry} from '../../server/api/v1/catalog.ts'
+import type {CatalogEntry} from '../../catalog/v1/catalog.ts'
 import {listsAfterEdit, listsOf, type EntryParts} from '../../server/snapshot/collection-lists.ts'
 import {represent} from '../../server/snapshot/representation.ts'
 

@@ -1,7 +1,7 @@
 // A collection's lists made from the previous snapshot's after a per-document edit: the same
 // lists and slug lookups as made whole, with only the changed entries' parts looked up.
 import {describe, expect, it} from 'vitest'
-import type {CatalogEntry} from '../../server/api/v1/catalog.ts'
+import type {CatalogEntry} from '../../catalog/v1/catalog.ts'
 import {listsAfterEdit, listsOf, type CollectionLists, type EntryParts} from '../../server/snapshot/collection-lists.ts'
 import {represent} from '../../server/snapshot/representation.ts'
 import {MAX_CHANGES} from '../../server/snapshot/slug-index.ts'

@@ -3,7 +3,7 @@
 // one on the event loop. No sockets.
 import {readFileSync} from 'node:fs'
 import {describe, expect, it} from 'vitest'
-import {COLLECTION_NAMES} from '../../server/api/v1/links.ts'
+import {COLLECTION_NAMES} from '../../catalog/v1/links.ts'
 import {parseNdjson} from '../../server/content/ndjson.ts'
 import {CUE_BYTES_PER_SEARCH, searchCatalog} from '../../server/snapshot/search.ts'
 import {buildSnapshot} from '../../server/snapshot/snapshot.ts'

@@ -2,7 +2,7 @@
 // changed, and every answer is the one a fresh index of the same content gives. No sockets.
 import {readFileSync} from 'node:fs'
 import {describe, expect, it} from 'vitest'
-import {COLLECTION_NAMES} from '../../server/api/v1/links.ts'
+import {COLLECTION_NAMES} from '../../catalog/v1/links.ts'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
 import {searchCatalog} from '../../server/snapshot/search.ts'
 import {buildSnapshot, type Snapshot} from '../../server/snapshot/snapshot.ts'

@@ -1,9 +1,9 @@
 // One snapshot of a small catalog, built with buildSnapshot and settings the test controls (site
 // documents, a feed, surrogate keys): its paths, the bulk document, list pages and their cache.
 import {beforeAll, describe, expect, it} from 'vitest'
-import type {Catalog} from '../../server/api/v1/catalog.ts'
+import type {Catalog} from '../../catalog/v1/catalog.ts'
 import {encodeCursor} from '../../server/api/v1/cursor.ts'
-import {releaseInstant} from '../../server/api/v1/release-time.ts'
+import {releaseInstant} from '../../catalog/v1/release-time.ts'
 import {createDemandCaches} from '../../server/snapshot/demand-caches.ts'
 import {buildSnapshot, type Snapshot, type SnapshotSettings} from '../../server/snapshot/snapshot.ts'
 import {createSurrogateKeying} from '../../server/snapshot/surrogate-keys.ts'

@@ -2,7 +2,7 @@
 // whose bytes a saved snapshot gave, an episode's chapters (or none), its paths, its version and
 // dates across rebuilds, the service index, and the default page's next link.
 import {beforeEach, describe, expect, it} from 'vitest'
-import type {Catalog} from '../../server/api/v1/catalog.ts'
+import type {Catalog} from '../../catalog/v1/catalog.ts'
 import {buildSnapshot, type KnownItem, type Snapshot} from '../../server/snapshot/snapshot.ts'
 import {createSurrogateKeying} from '../../server/snapshot/surrogate-keys.ts'
 import {episode, voice} from '../fixtures/documents.ts'

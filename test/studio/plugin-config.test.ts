@@ -2,7 +2,7 @@
 import {createClient} from '@sanity/client'
 import {createMockAuthStore, prepareConfig, type Source} from 'sanity'
 import {describe, expect, it} from 'vitest'
-import {CATALOG_NAMESPACE} from '../../plugin/i18n.ts'
+import {CATALOG_NAMESPACE} from '../../plugin/lib/i18n.ts'
 import {catalogPlugin, catalogStructure, type CatalogPluginOptions} from '../../plugin/index.ts'
 
 const options = {publicBaseUrl: 'https://api.example', siteUrl: 'https://codetalks.example'}

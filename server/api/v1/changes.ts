@@ -1,5 +1,5 @@
 import {z} from 'zod'
-import {episodeSchema, meetupSchema, paginationSchema, slugSchema, voiceSchema} from './contract.ts'
+import {episodeSchema, meetupSchema, paginationSchema, slugSchema, voiceSchema} from '../../../catalog/v1/contract.ts'
 
 /** The change feed's page size: the lists' default, up to five times their largest page. */
 export const CHANGES_DEFAULT_LIMIT = 100

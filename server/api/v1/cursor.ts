@@ -1,5 +1,5 @@
 import {z} from 'zod'
-import type {SortKey} from './order.ts'
+import type {SortKey} from '../../../catalog/v1/order.ts'
 
 // A cursor is the sort key of the last item already seen, so a page stays correct when items are
 // added or removed between requests (keyset pagination). It is opaque to clients: base64url JSON.

@@ -5,9 +5,9 @@ import type {
   EPISODE_BY_ID_QUERY_RESULT,
   MEETUP_BY_ID_QUERY_RESULT,
 } from '../../../sanity.types.ts'
-import type {episodeRowSchema} from './episode.ts'
-import type {meetupRowSchema} from './meetup.ts'
-import type {voiceRowSchema} from './voice.ts'
+import type {episodeRowSchema} from '../../../catalog/v1/episode.ts'
+import type {meetupRowSchema} from '../../../catalog/v1/meetup.ts'
+import type {voiceRowSchema} from '../../../catalog/v1/voice.ts'
 
 // A compile-time check, no code: what Sanity TypeGen says each query returns under the Studio's
 // schemas (sanity.types.ts, from `npm run typegen`) is what the mappers accept. Rename or drop a

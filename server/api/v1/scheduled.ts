@@ -1,6 +1,6 @@
-import {releaseHeldNote, type Catalog, type CatalogEntry} from './catalog.ts'
-import type {Episode} from './contract.ts'
-import {firstIndexNotBefore} from './order.ts'
+import {releaseHeldNote, type Catalog, type CatalogEntry} from '../../../catalog/v1/catalog.ts'
+import type {Episode} from '../../../catalog/v1/contract.ts'
+import {firstIndexNotBefore} from '../../../catalog/v1/order.ts'
 
 /**
  * The catalog as served `asOf` an instant: episodes whose release time is after it are held back

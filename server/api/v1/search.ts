@@ -1,6 +1,6 @@
 import {z} from 'zod'
-import {slugSchema} from './contract.ts'
-import type {CollectionName} from './links.ts'
+import {slugSchema} from '../../../catalog/v1/contract.ts'
+import type {CollectionName} from '../../../catalog/v1/links.ts'
 
 // `GET /api/v1/search.json?q=`: the catalog search MCP's search_catalog answers with
 // (snapshot/search.ts), as a JSON document. Its parameters, its hit and its envelope.

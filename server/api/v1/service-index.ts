@@ -1,5 +1,5 @@
-import type {ServiceIndex} from './contract.ts'
-import type {Links} from './links.ts'
+import type {ServiceIndex} from '../../../catalog/v1/contract.ts'
+import type {Links} from '../../../catalog/v1/links.ts'
 
 export interface ServiceIndexSettings {
   publicBaseUrl: string

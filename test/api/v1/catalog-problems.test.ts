@@ -2,10 +2,10 @@
 // settings) it belongs to, the severity, and the messages, exactly once each; and the voices an
 // episode may link to when a voice and the episode arrive in one batch of updates.
 import {describe, expect, it} from 'vitest'
-import {mapCatalog, patchCatalog, type DocumentUpdate} from '../../../server/api/v1/catalog.ts'
-import {mapOneDocument} from '../../../server/api/v1/document-mapping.ts'
+import {mapCatalog, patchCatalog, type DocumentUpdate} from '../../../catalog/v1/catalog.ts'
+import {mapOneDocument} from '../../../catalog/v1/document-mapping.ts'
 import type {SanityDocument} from '../../../server/content/ndjson.ts'
-import {EPISODE_BY_ID_QUERY, VOICE_BY_ID_QUERY} from '../../../server/content/queries.ts'
+import {EPISODE_BY_ID_QUERY, VOICE_BY_ID_QUERY} from '../../../catalog/queries.ts'
 import {episode, guests, meetup, voice} from '../../fixtures/documents.ts'
 import {catalogRowsOf, fetchFrom, settings, settingsRow} from '../../helpers/catalog-mapping.ts'
 

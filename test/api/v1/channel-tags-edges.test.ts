@@ -1,7 +1,7 @@
 // The edges of reading the channel tags: unset values, values of the wrong shape, list bounds and
 // the COUNT rule, each seen in the tags and warnings the mapper returns. Rows the test writes.
 import {describe, expect, it} from 'vitest'
-import {mapChannelTags, MAX_TXTS} from '../../../server/api/v1/channel-tags.ts'
+import {mapChannelTags, MAX_TXTS} from '../../../catalog/v1/channel-tags.ts'
 import {UNSET_CHANNEL_TAGS} from '../../helpers/catalog-mapping.ts'
 
 describe('mapChannelTags at the edges', () => {

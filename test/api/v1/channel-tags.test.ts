@@ -1,9 +1,14 @@
 // The channel tags of the podcast settings: each valid one is kept, each invalid one is left out
 // with a warning that names it, and the channel stays. Rows the test writes, no source.
 import {describe, expect, it} from 'vitest'
-import {mapChannelTags, MAX_TXTS, PODCAST_MEDIUMS} from '../../../server/api/v1/channel-tags.ts'
-import {rruleProblem} from '../../../server/api/v1/rrule.ts'
-import {MEDIUM_CHOICES, checkRemoteShow, checkRrule, checkRuleStart} from '../../../plugin/channel-tags.ts'
+import {mapChannelTags, MAX_TXTS, PODCAST_MEDIUMS} from '../../../catalog/v1/channel-tags.ts'
+import {rruleProblem} from '../../../catalog/v1/rrule.ts'
+import {
+  MEDIUM_CHOICES,
+  checkRemoteShow,
+  checkRrule,
+  checkRuleStart,
+} from '../../../catalog/editor-rules/channel-tags.ts'
 
 const GUID = '917393e3-1b1e-5cef-ace4-edaa54e1f810'
 

@@ -10,8 +10,8 @@ import {
   formatChapterTime,
   mapChapters,
   MAX_CHAPTERS,
-} from '../../../server/api/v1/chapters.ts'
-import {createLinks} from '../../../server/api/v1/links.ts'
+} from '../../../catalog/v1/chapters.ts'
+import {createLinks} from '../../../catalog/v1/links.ts'
 
 const links = createLinks({
   publicBaseUrl: 'http://api.test',

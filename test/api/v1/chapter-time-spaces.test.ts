@@ -1,6 +1,6 @@
 // A chapter time as typed, with spaces around it: read as the time it names.
 import {describe, expect, it} from 'vitest'
-import {parseChapterTime} from '../../../server/api/v1/chapters.ts'
+import {parseChapterTime} from '../../../catalog/v1/chapters.ts'
 
 describe('parseChapterTime', () => {
   it('reads a time with spaces around it', () => {

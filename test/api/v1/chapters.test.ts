@@ -1,16 +1,16 @@
 import {describe, expect, it} from 'vitest'
-import {mapCatalog} from '../../../server/api/v1/catalog.ts'
+import {mapCatalog} from '../../../catalog/v1/catalog.ts'
 import {
   CHAPTER_TITLE_MAX_CHARACTERS,
   chaptersDocument,
   formatChapterTime,
   MAX_CHAPTERS,
   parseChapterTime,
-} from '../../../server/api/v1/chapters.ts'
-import {createLinks} from '../../../server/api/v1/links.ts'
+} from '../../../catalog/v1/chapters.ts'
+import {createLinks} from '../../../catalog/v1/links.ts'
 import {createEmbeddedSource} from '../../../server/content/embedded-source.ts'
 import type {SanityDocument} from '../../../server/content/ndjson.ts'
-import {CATALOG_QUERY} from '../../../server/content/queries.ts'
+import {CATALOG_QUERY} from '../../../catalog/queries.ts'
 import {settingsDocument} from '../../helpers/catalog-mapping.ts'
 import {episode, image, imageAsset} from '../../fixtures/documents.ts'
 

@@ -1,9 +1,9 @@
 // One document policy for full and per-document builds: for each scenario, the catalog a webhook's
 // per-document build makes must equal the one a full re-read makes from the same previous catalog.
 import {describe, expect, it} from 'vitest'
-import {mapCatalog, patchCatalog, type Catalog} from '../../../server/api/v1/catalog.ts'
+import {mapCatalog, patchCatalog, type Catalog} from '../../../catalog/v1/catalog.ts'
 import type {SanityDocument} from '../../../server/content/ndjson.ts'
-import {EPISODE_BY_ID_QUERY} from '../../../server/content/queries.ts'
+import {EPISODE_BY_ID_QUERY} from '../../../catalog/queries.ts'
 import {episode} from '../../fixtures/documents.ts'
 import {catalogRowsOf, fetchFrom, settings} from '../../helpers/catalog-mapping.ts'
 

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {episodeOrder, meetupOrder, voiceOrder, type ListOrder, type SortKey} from '../../../server/api/v1/order.ts'
+import {episodeOrder, meetupOrder, voiceOrder, type ListOrder, type SortKey} from '../../../catalog/v1/order.ts'
 import {loadConfig} from '../../../server/config.ts'
 import {createEmbeddedFileSource} from '../../../server/content/embedded-source.ts'
 import {catalogSnapshotBuilder} from '../../../server/catalog-builder.ts'

@@ -1,15 +1,10 @@
 // Per-document updates (patchCatalog) for every collection, one document mapped on its own
 // (mapOneDocument, the Studio's API view), and the podcast settings in a mapped catalog.
 import {describe, expect, it} from 'vitest'
-import {mapCatalog, patchCatalog, type Catalog, type DocumentUpdate} from '../../../server/api/v1/catalog.ts'
-import {mapOneDocument} from '../../../server/api/v1/document-mapping.ts'
+import {mapCatalog, patchCatalog, type Catalog, type DocumentUpdate} from '../../../catalog/v1/catalog.ts'
+import {mapOneDocument} from '../../../catalog/v1/document-mapping.ts'
 import type {SanityDocument} from '../../../server/content/ndjson.ts'
-import {
-  CATALOG_QUERY,
-  EPISODE_BY_ID_QUERY,
-  MEETUP_BY_ID_QUERY,
-  VOICE_BY_ID_QUERY,
-} from '../../../server/content/queries.ts'
+import {CATALOG_QUERY, EPISODE_BY_ID_QUERY, MEETUP_BY_ID_QUERY, VOICE_BY_ID_QUERY} from '../../../catalog/queries.ts'
 import {episode, guests, meetup, voice} from '../../fixtures/documents.ts'
 import {catalogRowsOf, fetchFrom, settings} from '../../helpers/catalog-mapping.ts'
 

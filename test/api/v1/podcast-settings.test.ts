@@ -1,13 +1,13 @@
 // The podcast settings singleton as the feed's channel, Apple's artwork and category rules, and
 // the service index: mapped from rows the test writes, no source.
 import {describe, expect, it} from 'vitest'
-import {APPLE_CATEGORY_CHOICES, isAppleCategory, parseCategoryChoice} from '../../../server/api/v1/apple-categories.ts'
-import {ARTWORK_MIN_PIXELS, imageAssetDimensions, podcastArtworkSide} from '../../../server/api/v1/artwork.ts'
-import {episodeNumberFromSlug, mapEpisode, type EpisodeRow} from '../../../server/api/v1/episode.ts'
-import {createLinks} from '../../../server/api/v1/links.ts'
-import {mapMeetup, meetupRowSchema} from '../../../server/api/v1/meetup.ts'
-import {mapPodcastSettings} from '../../../server/api/v1/podcast-settings.ts'
-import {mapVoice, voiceRowSchema} from '../../../server/api/v1/voice.ts'
+import {APPLE_CATEGORY_CHOICES, isAppleCategory, parseCategoryChoice} from '../../../catalog/v1/apple-categories.ts'
+import {ARTWORK_MIN_PIXELS, imageAssetDimensions, podcastArtworkSide} from '../../../catalog/v1/artwork.ts'
+import {episodeNumberFromSlug, mapEpisode, type EpisodeRow} from '../../../catalog/v1/episode.ts'
+import {createLinks} from '../../../catalog/v1/links.ts'
+import {mapMeetup, meetupRowSchema} from '../../../catalog/v1/meetup.ts'
+import {mapPodcastSettings} from '../../../catalog/v1/podcast-settings.ts'
+import {mapVoice, voiceRowSchema} from '../../../catalog/v1/voice.ts'
 import {buildServiceIndex} from '../../../server/api/v1/service-index.ts'
 import {settingsRow, UNSET_CHANNEL_TAGS} from '../../helpers/catalog-mapping.ts'
 

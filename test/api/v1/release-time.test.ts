@@ -1,7 +1,7 @@
 // Release times as the API gives them: the instant in UTC and the day in Israel, for date-times and
 // for the plain dates written before episodes had release times, on both sides of Israel's clock changes.
 import {describe, expect, it} from 'vitest'
-import {releaseFieldsOf, releaseInstant, releaseTimeRowSchema} from '../../../server/api/v1/release-time.ts'
+import {releaseFieldsOf, releaseInstant, releaseTimeRowSchema} from '../../../catalog/v1/release-time.ts'
 
 describe('releaseFieldsOf', () => {
   it('reads a plain date as 00:00 Israel time that day, in winter (+02:00) and in summer (+03:00)', () => {

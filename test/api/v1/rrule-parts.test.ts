@@ -1,7 +1,7 @@
 // A rule part must be NAME=VALUE with a known name and exactly one "=": anything else is named
 // as not a rule part, whatever the value would be.
 import {describe, expect, it} from 'vitest'
-import {rruleProblem} from '../../../server/api/v1/rrule.ts'
+import {rruleProblem} from '../../../catalog/v1/rrule.ts'
 
 describe('rruleProblem on malformed parts', () => {
   it.each([

@@ -2,9 +2,9 @@
 // was served (the last good channel is held, as for invalid settings, and reported as `kept`), or
 // never there (no channel, and a problem that says what to publish). No sockets: the catalog mapping.
 import {describe, expect, it} from 'vitest'
-import {mapCatalog, patchCatalog} from '../../../server/api/v1/catalog.ts'
+import {mapCatalog, patchCatalog} from '../../../catalog/v1/catalog.ts'
 import type {SanityDocument} from '../../../server/content/ndjson.ts'
-import {CATALOG_QUERY, EPISODE_BY_ID_QUERY} from '../../../server/content/queries.ts'
+import {CATALOG_QUERY, EPISODE_BY_ID_QUERY} from '../../../catalog/queries.ts'
 import {episode} from '../../fixtures/documents.ts'
 import {fetchFrom, settings, settingsRow} from '../../helpers/catalog-mapping.ts'
 

@@ -10,7 +10,7 @@ import {
   transcriptSrt,
   transcriptVtt,
   type TranscriptCue,
-} from '../../../server/api/v1/transcript.ts'
+} from '../../../catalog/v1/transcript.ts'
 
 const cues: TranscriptCue[] = [
   {start: 0, end: 2.5, speaker: 'דנה לוי', text: 'שלום וברוכים הבאים לפרק'},

@@ -1,7 +1,7 @@
 // cleanStrings over values that hold more than strings: null, undefined, numbers and booleans sit
 // beside the text it cleans and come out as they went in.
 import {describe, expect, it} from 'vitest'
-import {cleanStrings} from '../../../server/api/v1/xml-text.ts'
+import {cleanStrings} from '../../../catalog/v1/xml-text.ts'
 
 describe('cleanStrings beside values that are not text', () => {
   it('keeps null, undefined, numbers and booleans as they are, and cleans the string beside them', () => {

@@ -1,7 +1,7 @@
 // The one rule for text XML can carry, as the catalog and the Studio use it: what is refused, where
 // it is reported, and what is left of the text. No I/O: the values are made here.
 import {describe, expect, it} from 'vitest'
-import {cleanStrings, codePointName, firstForbiddenCharacter} from '../../../server/api/v1/xml-text.ts'
+import {cleanStrings, codePointName, firstForbiddenCharacter} from '../../../catalog/v1/xml-text.ts'
 
 describe('firstForbiddenCharacter', () => {
   it('accepts Hebrew text, emoji, tab, line feed and carriage return', () => {
