@@ -14,10 +14,11 @@ import {words} from '../server/snapshot/hebrew-text.ts'
 import {searchCatalog, type SearchHit} from '../server/snapshot/search.ts'
 import {
   FIELD_BOOST,
-  fieldText,
   queryAnalyser,
   SEARCH_FIELDS,
   searchDocuments,
+  transcriptText,
+  type SearchDocument,
 } from '../server/snapshot/search-documents.ts'
 import {SearchIndex, type Searched} from '../server/snapshot/search-index.ts'
 import {catalogSnapshotBuilder} from '../server/catalog-builder.ts'
@@ -189,9 +190,15 @@ const afterTimings: number[] = []
 const before = run(withoutTranscripts, beforeTimings)
 const after = run(snapshot, afterTimings)
 
+// Every field searched, the transcript (its own index in the server, boost 1) included.
+const FIELDS = [...SEARCH_FIELDS, 'transcript'] as const
+const BOOST = {...FIELD_BOOST, transcript: 1}
+const fieldText = (document: SearchDocument, field: (typeof FIELDS)[number]) =>
+  field !== 'transcript' ? document[field] : document.transcript ? transcriptText(document.transcript) : ''
+
 // The same questions through FlexSearch with the same analysis and field boosts: one index per
 // field (FlexSearch ranks, it does not score), ranks combined as boost / (rank + 1).
-const fieldIndexes = SEARCH_FIELDS.map((field) => {
+const fieldIndexes = FIELDS.map((field) => {
   const index = new FlexSearch.Index({tokenize: 'strict', encode: (text: string) => words(text).flatMap(termsOf)})
   documents.forEach((document, position) => index.add(position, fieldText(document, field)))
   return {field, index}
@@ -205,7 +212,7 @@ const flexRanks = QUESTIONS.map(([question, wanted]) => {
     const ranked = index.search(expanded, {limit: 50, suggest: true})
     ranked.forEach((id, rank) => {
       const number = Number(id)
-      scores.set(number, (scores.get(number) ?? 0) + FIELD_BOOST[field] / (rank + 1))
+      scores.set(number, (scores.get(number) ?? 0) + BOOST[field] / (rank + 1))
     })
   }
   const order = [...scores].sort((a, b) => b[1] - a[1]).map(([id]) => documents[id]?.slug)
@@ -253,7 +260,7 @@ const failing = QUESTIONS.flatMap(([question, wanted, kind], index) => {
   if (!kind || kind === 'keyword' || (rank >= 1 && rank <= 3)) return []
   const document = documentOf.get(wanted)
   const terms = questionTerms(question)
-  const anywhere = document && SEARCH_FIELDS.some((field) => shared(terms, fieldText(document, field)).length > 0)
+  const anywhere = document && FIELDS.some((field) => shared(terms, fieldText(document, field)).length > 0)
   return [
     `${question} (${rank ? `rank ${rank}` : 'not found'}${anywhere ? '' : ', no term in any field of the answer'})`,
   ]

@@ -20,25 +20,34 @@ export interface SearchDocument {
   body: string
   /**
    * An episode's transcript as the catalog holds it (catalog/v1/transcript.ts), by reference: its text is
-   * read when the item is indexed and when a hit needs its cue, never kept beside the index.
+   * read when the item is indexed (transcript-index.ts) and when a hit needs its cue, never kept beside the index.
    */
   transcript: Uint8Array | undefined
   /** The slugs of the voices whose names `people` holds (not searched). */
   voices: readonly string[]
 }
 
-export const SEARCH_FIELDS = ['title', 'tags', 'people', 'takeaways', 'body', 'transcript'] as const
-export const FIELD_BOOST = {title: 5, tags: 4, people: 3, takeaways: 2, body: 1, transcript: 1}
+/** The fields MiniSearch indexes, and their boosts; a transcript (boost 1) has its own index. */
+export const SEARCH_FIELDS = ['title', 'tags', 'people', 'takeaways', 'body'] as const
+export const FIELD_BOOST = {title: 5, tags: 4, people: 3, takeaways: 2, body: 1}
 
-/** A field's text as the index reads it; the transcript's is its cues' text, read from its bytes. */
-export function fieldText(document: SearchDocument, field: (typeof SEARCH_FIELDS)[number]): string {
-  if (field !== 'transcript') return document[field]
-  return document.transcript
-    ? cuesOf(document.transcript)
-        .map((cue) => cue.text)
-        .join('\n')
-    : ''
-}
+/**
+ * How a query term also matches: one typo in words of five letters or more, two from ten; prefixes
+ * of four letters or more; each weighted below a word as written.
+ */
+export const MATCHING = {
+  fuzzy: (term: string) => (term.length >= 5 ? 0.2 : false),
+  prefix: (term: string) => term.length >= 4,
+  weights: {fuzzy: 0.3, prefix: 0.5},
+  // MiniSearch's default bound on the typos a fuzzy term allows.
+  maxTypos: 6,
+} as const
+
+/** A transcript's text as it is indexed: its cues' text, read from its bytes. */
+export const transcriptText = (transcript: Uint8Array): string =>
+  cuesOf(transcript)
+    .map((cue) => cue.text)
+    .join('\n')
 
 /**
  * The catalog's items as search documents: episodes, then meetups, then voices, in list order;

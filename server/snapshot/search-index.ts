@@ -5,15 +5,14 @@ import {termsOf} from './hebrew-analysis.ts'
 import {words} from './hebrew-text.ts'
 import {
   FIELD_BOOST,
-  fieldText,
+  MATCHING,
   queryAnalyser,
   SEARCH_FIELDS,
   searchDocuments,
+  transcriptText,
   type SearchDocument,
 } from './search-documents.ts'
-
-const isSearchField = (field: string): field is (typeof SEARCH_FIELDS)[number] =>
-  SEARCH_FIELDS.some((known) => known === field)
+import {TranscriptIndex} from './transcript-index.ts'
 
 /** What a snapshot offers the search: its content, its version, and what changed since an earlier one. */
 export interface Searched {
@@ -26,6 +25,8 @@ export interface Searched {
 /** The index of one snapshot's content, ready to search. */
 export interface IndexedContent {
   readonly search: MiniSearch<SearchDocument>
+  /** What the episodes' transcripts say, indexed apart (transcript-index.ts). */
+  readonly transcripts: TranscriptIndex
   readonly documents: ReadonlyMap<string, SearchDocument>
   /** What a query word is searched as (search-documents.ts's queryAnalyser, over this content's tags). */
   readonly analyse: (word: string) => string[]
@@ -76,23 +77,28 @@ function indexOf(snapshot: Searched): FollowedState {
   const documents = searchDocuments(snapshot.catalog)
   const search = new MiniSearch<SearchDocument>({
     fields: [...SEARCH_FIELDS],
-    extractField: (document, field) =>
-      isSearchField(field) ? fieldText(document, field) : String(Reflect.get(document, field)),
     tokenize: words,
     processTerm: termsOf,
     searchOptions: {
       boost: FIELD_BOOST,
-      // One typo in words of five letters or more, two from ten; prefixes of four letters or more.
-      fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
-      prefix: (term) => term.length >= 4,
-      weights: {fuzzy: 0.3, prefix: 0.5},
+      fuzzy: MATCHING.fuzzy,
+      prefix: MATCHING.prefix,
+      weights: MATCHING.weights,
+      maxFuzzy: MATCHING.maxTypos,
     },
   })
   search.addAll(documents)
+  const transcripts = new TranscriptIndex()
+  // A transcript says the same words many times over: each word is analysed once per build.
+  const termsOfWord = memoised(termsOf)
+  for (const document of documents)
+    if (document.transcript) transcripts.add(document.id, transcriptText(document.transcript), termsOfWord)
+  transcripts.trim()
   const state: FollowedState = {
     version: snapshot.version,
     history: snapshot.history,
     search,
+    transcripts,
     documents: new Map(),
     namedBy: new Map(),
     tagWords: new Map(),
@@ -114,15 +120,18 @@ function reindex(state: FollowedState, snapshot: Searched, changes: ReadonlyMap<
       document,
     ]),
   )
+  const termsOfWord = memoised(termsOf)
   for (const id of stale) {
     const before = state.documents.get(id)
     if (before) {
       state.search.remove(before)
+      state.transcripts.remove(id)
       track(state, before, -1)
     }
     const after = fresh.get(id)
     if (after) {
       state.search.add(after)
+      if (after.transcript) state.transcripts.add(id, transcriptText(after.transcript), termsOfWord)
       track(state, after, 1)
     }
   }
@@ -151,3 +160,13 @@ function track(state: FollowedState, document: SearchDocument, delta: 1 | -1): v
 
 // Sorted: the loanwords, and so every score, do not depend on the order the words were first seen.
 const analyserOf = (tagWords: ReadonlyMap<string, number>) => queryAnalyser([...tagWords.keys()].sort())
+
+/** `analyse` remembering each word's terms, for one build. */
+function memoised(analyse: (word: string) => string[]): (word: string) => readonly string[] {
+  const known = new Map<string, readonly string[]>()
+  return (word) => {
+    let terms = known.get(word)
+    if (!terms) known.set(word, (terms = analyse(word)))
+    return terms
+  }
+}

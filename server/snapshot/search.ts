@@ -1,12 +1,12 @@
-import type {SearchResult} from 'minisearch'
 import type {CollectionName} from '../../catalog/v1/links.ts'
 import {MAX_SEARCH_LIMIT, type RankedHit, type SearchCue} from '../api/v1/search.ts'
 import {cuesOf, type TranscriptCue} from '../../catalog/v1/transcript.ts'
 import {itemKeyOf} from './change-history.ts'
 import {termsOf} from './hebrew-analysis.ts'
 import {words} from './hebrew-text.ts'
-import type {SearchDocument} from './search-documents.ts'
-import type {Searched} from './search-index.ts'
+import {MATCHING, type SearchDocument} from './search-documents.ts'
+import type {IndexedContent, Searched} from './search-index.ts'
+import type {TermQuery} from './transcript-index.ts'
 
 /** A hit as the search ranks it; the API gives it its shape (api/v1/search.ts). */
 export type SearchHit = RankedHit
@@ -61,55 +61,106 @@ function cueOf(transcript: Uint8Array, inTranscript: ReadonlySet<string>): Searc
   return {start_seconds: cue.start, end_seconds: cue.end, speaker: cue.speaker, text: around(written, at)}
 }
 
+/** An item's match over all its fields: what MiniSearch found in the others, and what its transcript says. */
+interface Ranked {
+  readonly document: SearchDocument
+  score: number
+  /** The terms of the item's other fields that matched (a snippet is found with them). */
+  readonly inFields: ReadonlySet<string>
+  /** The terms of the transcript that matched (its cue is found with them). */
+  readonly inTranscript: ReadonlySet<string>
+}
+
 /**
- * Ranks catalog items for a question or keywords, in Hebrew or English: one score (MiniSearch's
- * BM25+ with field boosts, typo and prefix tolerance) and one order, highest score first, equal
- * scores in the catalog's list order (episodes, meetups, voices).
+ * Ranks catalog items for a question or keywords, in Hebrew or English: one score (BM25+ with field
+ * boosts, typo and prefix tolerance: MiniSearch's over the fields, and the transcript index's,
+ * added as MiniSearch adds its fields) and one order, highest score first, equal scores in the
+ * catalog's list order (episodes, meetups, voices).
  */
 export function searchCatalog(snapshot: Searched, query: string, collections: readonly CollectionName[]): SearchHit[] {
-  const {search, documents, analyse} = snapshot.searchIndex.of(snapshot)
+  const indexed = snapshot.searchIndex.of(snapshot)
   const allowed = new Set(collections)
-  const documentOf = (result: SearchResult) => (typeof result.id === 'string' ? documents.get(result.id) : undefined)
-  const results = search.search(query, {
-    processTerm: analyse,
-    filter: (result) => {
-      const collection = documentOf(result)?.collection
-      return collection !== undefined && allowed.has(collection)
-    },
-  })
+  const results = ranked(indexed, query, (document) => allowed.has(document.collection))
   const tied = results.some((result, index) => index > 0 && result.score === results[index - 1]?.score)
   if (tied) {
     const place = listPlaces(snapshot)
-    results.sort((a, b) => b.score - a.score || (place.get(a.id) ?? 0) - (place.get(b.id) ?? 0))
+    results.sort((a, b) => b.score - a.score || (place.get(a.document.id) ?? 0) - (place.get(b.document.id) ?? 0))
   }
   let cueBytesLeft = CUE_BYTES_PER_SEARCH
-  return results.flatMap((result, rank) => {
-    const document = documentOf(result)
-    if (!document) return []
-    const {collection, slug, title, url, api_url} = document
+  return results.map(({document, score, inFields, inTranscript}, rank) => {
+    const {collection, slug, title, url, api_url, transcript} = document
     // Only hits a page can show read their transcript (a common word may match thousands of them),
     // and only while the search's budget lasts.
-    const {transcript} = document
-    const inTranscript =
-      transcript && rank < MAX_SEARCH_LIMIT && transcript.length <= cueBytesLeft
-        ? new Set(Object.keys(result.match).filter((term) => result.match[term]?.includes('transcript')))
-        : undefined
-    const readable = transcript !== undefined && inTranscript !== undefined && inTranscript.size > 0
+    const readable =
+      transcript !== undefined && inTranscript.size > 0 && rank < MAX_SEARCH_LIMIT && transcript.length <= cueBytesLeft
     if (readable) cueBytesLeft -= transcript.length
     const cue = readable ? cueOf(transcript, inTranscript) : undefined
-    return [
-      {
-        collection,
-        slug,
-        title,
-        url,
-        api_url,
-        score: Math.round(result.score * 100) / 100,
-        snippet: snippetOf(document, new Set(result.terms)) ?? cue?.text ?? title,
-        cue: cue ?? null,
-      },
-    ]
+    return {
+      collection,
+      slug,
+      title,
+      url,
+      api_url,
+      score: Math.round(score * 100) / 100,
+      snippet: snippetOf(document, inFields) ?? cue?.text ?? title,
+      cue: cue ?? null,
+    }
   })
+}
+
+/**
+ * Both indexes' matches of the query, as one MiniSearch over every field would score them: each
+ * item's raw scores added, then multiplied by how many of the query's terms it matched anywhere.
+ */
+function ranked(indexed: IndexedContent, query: string, wanted: (document: SearchDocument) => boolean): Ranked[] {
+  const {search, transcripts, documents, analyse} = indexed
+  const matches = new Map<string, Ranked & {queryTerms: Set<string>}>()
+  for (const result of search.search(query, {processTerm: analyse})) {
+    const document = typeof result.id === 'string' ? documents.get(result.id) : undefined
+    if (!document || !wanted(document)) continue
+    // MiniSearch's score is already multiplied by the query terms it matched: taken back out here.
+    const raw = result.score / (result.queryTerms.length || 1)
+    const queryTerms = new Set(result.queryTerms)
+    matches.set(document.id, {
+      document,
+      score: raw,
+      inFields: new Set(result.terms),
+      inTranscript: new Set(),
+      queryTerms,
+    })
+  }
+  const termQueries = words(query)
+    .flatMap(analyse)
+    .filter(Boolean)
+    .map((term): TermQuery => {
+      const fuzzy = MATCHING.fuzzy(term)
+      return {
+        term,
+        prefix: MATCHING.prefix(term),
+        typos: fuzzy === false ? 0 : Math.min(MATCHING.maxTypos, Math.round(term.length * fuzzy)),
+      }
+    })
+  for (const [id, said] of transcripts.search(termQueries, search.documentCount, MATCHING.weights)) {
+    const known = matches.get(id)
+    if (known) {
+      known.score += said.score
+      for (const term of said.queryTerms) known.queryTerms.add(term)
+      matches.set(id, {...known, inTranscript: said.matched})
+      continue
+    }
+    const document = documents.get(id)
+    if (document && wanted(document))
+      matches.set(id, {
+        document,
+        score: said.score,
+        inFields: new Set(),
+        inTranscript: said.matched,
+        queryTerms: said.queryTerms,
+      })
+  }
+  return [...matches.values()]
+    .map((match) => ({...match, score: match.score * (match.queryTerms.size || 1)}))
+    .sort((a, b) => b.score - a.score)
 }
 
 const places = new WeakMap<Searched, ReadonlyMap<unknown, number>>()
