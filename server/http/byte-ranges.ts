@@ -1,5 +1,6 @@
 import type {IncomingMessage} from 'node:http'
 import {ChunkedBody, type Body} from '../snapshot/chunked-body.ts'
+import {ifRangeHolds} from './validators.ts'
 
 // RFC 9110 range requests (14.1, 14.2, 13.1.5, 15.3.7, 15.5.17) for documents that say
 // `Accept-Ranges: bytes`. A GET gets a 206 for exactly one valid byte range (a suffix longer than
@@ -19,14 +20,12 @@ const ONE_RANGE = /^bytes=(\d*)-(\d*)$/i
 /**
  * What a GET with `Range` gets for bytes of `length` named by `etag` and `lastModified` (an HTTP
  * date, as sent): the whole when the Range is not one valid byte range or `If-Range` names other
- * bytes; HEAD and other methods never take a range.
+ * bytes (validators.ts); HEAD and other methods never take a range.
  */
 export function answerRange(request: IncomingMessage, length: number, etag: string, lastModified: string): RangeAnswer {
   const range = request.headers.range
   if (request.method !== 'GET' || range === undefined) return WHOLE
-  const ifRange = request.headers['if-range']
-  // A strong comparison: a weak tag never matches, and a date only when it is exactly Last-Modified.
-  if (ifRange !== undefined && ifRange !== etag && ifRange !== lastModified) return WHOLE
+  if (!ifRangeHolds(request.headers['if-range'], etag, lastModified)) return WHOLE
   const [, first = '', last = ''] = ONE_RANGE.exec(range) ?? []
   if (first === '') {
     if (last === '') return WHOLE // not a range-spec (or not bytes)

@@ -1,5 +1,4 @@
 import type {IncomingMessage, ServerResponse} from 'node:http'
-import fresh from 'fresh'
 import {LRUCache} from 'lru-cache'
 import type {Representation, Variant} from '../snapshot/representation.ts'
 import type {Body, ChunkedBody} from '../snapshot/chunked-body.ts'
@@ -10,6 +9,7 @@ import {fixedHeaders, NO_FIXED_HEADERS, writeHeadWithFixed, type FixedHeaders} f
 import type {Snapshot} from '../snapshot/snapshot.ts'
 import type {SnapshotStore} from '../snapshot/store.ts'
 import {CDN_CACHE_CONTROL, SURROGATE_CONTROL} from '../snapshot/surrogate-keys.ts'
+import {evaluatePreconditions} from './validators.ts'
 
 /** Browsers and CDNs may reuse a response for a minute, and serve it stale while they revalidate. */
 export const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300, stale-if-error=86400'
@@ -158,12 +158,9 @@ function headsFor(representation: Representation, variant: Variant): Heads {
 }
 
 /**
- * RFC 9110 13.2.2's order, against the selected variant: If-Match (strong comparison, lists and
- * `*`), If-Unmodified-Since only without it, a 412 when either is false; then If-None-Match (weak
- * comparison, lists and `*`), If-Modified-Since only without it, a 304 when either is false, which
- * `fresh` implements; then If-Range, with the Range. HEAD gets the headers of GET.
- * The variant's, the request's shared and its own lines go into the head as they are; Content-Length
- * to `writeHead`'s list, which Node reads to frame the body.
+ * The preconditions first (validators.ts: a 412, a 304), then a Range, then the whole 200; HEAD
+ * gets the headers of GET. The variant's, the request's shared and its own lines go into the head
+ * as they are; Content-Length to `writeHead`'s list, which Node reads to frame the body.
  */
 function writeVariant(
   request: IncomingMessage,
@@ -174,37 +171,17 @@ function writeVariant(
   fixed: FixedHeaders,
   notKeptByTheEdge = false,
 ): void {
-  const headers = request.headers
-  const ifMatch = headers['if-match']
-  const ifUnmodifiedSince = headers['if-unmodified-since']
-  // A request with neither (nearly all) pays two lookups here and nothing more.
-  if (
-    (ifMatch !== undefined || ifUnmodifiedSince !== undefined) &&
-    preconditionFails(ifMatch, ifUnmodifiedSince, variant.etag, representation.lastModified)
-  )
+  const outcome = evaluatePreconditions(request.headers, variant.etag, representation)
+  if (outcome === 'failed')
     return writeBodiless(response, 412, headsNotStored(representation, variant), fixed, extraHeaders)
   const heads = notKeptByTheEdge ? headsNotKeptByTheEdge(representation, variant) : headsFor(representation, variant)
-  // Only the validators go to `fresh`: its rule that a request's `Cache-Control: no-cache` forces a
-  // 200 suits caches, but an origin must evaluate the preconditions (RFC 9110, 13.2.1), and fetch()
-  // adds that directive to every request that carries If-None-Match.
-  const ifNoneMatch = headers['if-none-match']
-  const ifModifiedSince = headers['if-modified-since']
-  // The common revalidation, the ETag sent back as it was received, needs no parsing; a request
-  // with neither validator none at all.
-  const unchanged =
-    ifNoneMatch === variant.etag ||
-    ((ifNoneMatch !== undefined || ifModifiedSince !== undefined) &&
-      fresh(
-        {'if-none-match': ifNoneMatch, 'if-modified-since': ifModifiedSince},
-        {etag: variant.etag, 'last-modified': representation.lastModifiedHeader},
-      ))
-  if (unchanged) {
+  if (outcome === 'not-modified') {
     writeHeadWithFixed(response, 304, heads.notModified, fixed, extraHeaders)
     response.end()
     return
   }
   // Only a request with Range (for a document that takes them) leaves the common path here.
-  if (headers.range !== undefined && representation.headers['Accept-Ranges'] === ACCEPT_RANGES['Accept-Ranges'])
+  if (request.headers.range !== undefined && representation.headers['Accept-Ranges'] === ACCEPT_RANGES['Accept-Ranges'])
     if (writeRange(request, response, representation, variant, fixed, extraHeaders)) return
   writeHeadWithFixed(response, 200, heads.ok, fixed, extraHeaders, heads.framing)
   if (request.method === 'HEAD') response.end()
@@ -287,40 +264,3 @@ function writeChunks(response: ServerResponse, body: ChunkedBody): void {
 }
 
 const EMPTY = Buffer.alloc(0)
-
-/**
- * Whether the request's precondition is false for the selected variant: If-Match, when present,
- * unless it is `*` or lists this ETag by strong comparison (a `W/` tag never matches); else
- * If-Unmodified-Since, when it is an HTTP-date, if the document changed after it.
- */
-function preconditionFails(
-  ifMatch: string | undefined,
-  ifUnmodifiedSince: string | undefined,
-  etag: string,
-  lastModified: Date,
-): boolean {
-  if (ifMatch !== undefined) return ifMatch !== etag && !listsStrongly(ifMatch, etag)
-  const since = httpDate(ifUnmodifiedSince)
-  return since !== undefined && lastModified.getTime() > since
-}
-
-// An entity-tag holds no DQUOTE, so a comma within one leaves pieces with one quote each, never
-// equal to a whole tag: splitting at every comma finds exactly the tags a list names.
-function listsStrongly(ifMatch: string, etag: string): boolean {
-  if (ifMatch.trim() === '*') return true
-  for (const entry of ifMatch.split(',')) if (entry.trim() === etag) return true
-  return false
-}
-
-// RFC 9110 5.6.7's three forms: IMF-fixdate, RFC 850's and asctime's. Date.parse reads them all,
-// but also much that is no date ("1" is 2001), which a recipient must ignore.
-const HTTP_DATE =
-  /^(?:[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]{5,8}, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/
-
-/** Milliseconds since the epoch of an HTTP-date, undefined for anything else (a list of dates too). */
-function httpDate(value: string | undefined): number | undefined {
-  if (value === undefined || !HTTP_DATE.test(value)) return undefined
-  // asctime has no zone, and is UTC; Date.parse would read it as local time.
-  const time = Date.parse(value.endsWith(' GMT') ? value : `${value} GMT`)
-  return Number.isNaN(time) ? undefined : time
-}
