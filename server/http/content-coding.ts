@@ -1,5 +1,6 @@
 import Negotiator from 'negotiator'
 import {CONTENT_CODINGS, type ContentCoding} from '../snapshot/compression.ts'
+import type {Representation, Variant} from '../snapshot/representation.ts'
 
 const OFFERED = [...CONTENT_CODINGS, 'identity']
 const MAX_REMEMBERED = 256
@@ -20,4 +21,24 @@ export function negotiateContentCoding(acceptEncoding: string | undefined): Cont
   if (remembered.size >= MAX_REMEMBERED) remembered.clear()
   remembered.set(acceptEncoding, coding)
   return coding
+}
+
+/**
+ * The variant to send for this Accept-Encoding: the negotiated coding's when it is ready, identity
+ * when the client takes none or that coding would not be smaller, and otherwise the coding's
+ * variant once it is compressed (its first request: a large bulk document takes seconds), or
+ * identity if compressing fails.
+ */
+export function selectVariant(
+  representation: Pick<Representation, 'identity' | 'encoded' | 'encode'>,
+  acceptEncoding: string | undefined,
+): Variant | Promise<Variant> {
+  const coding = negotiateContentCoding(acceptEncoding)
+  if (coding === 'identity') return representation.identity
+  const variant = representation.encoded(coding)
+  if (variant !== undefined) return variant ?? representation.identity
+  return representation.encode(coding).then(
+    (encoded) => encoded ?? representation.identity,
+    () => representation.identity,
+  )
 }

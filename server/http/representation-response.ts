@@ -1,11 +1,11 @@
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import {LRUCache} from 'lru-cache'
 import type {Representation, Variant} from '../snapshot/representation.ts'
-import type {Body, ChunkedBody} from '../snapshot/chunked-body.ts'
 import {answerRange, contentRange, sliceBody} from './byte-ranges.ts'
 import {ACCEPT_RANGES} from '../snapshot/representation.ts'
-import {negotiateContentCoding} from './content-coding.ts'
+import {selectVariant} from './content-coding.ts'
 import {fixedHeaders, NO_FIXED_HEADERS, writeHeadWithFixed, type FixedHeaders} from './fixed-head.ts'
+import {writeBody} from './response-body.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
 import type {SnapshotStore} from '../snapshot/store.ts'
 import {CDN_CACHE_CONTROL, SURROGATE_CONTROL} from '../snapshot/surrogate-keys.ts'
@@ -15,9 +15,10 @@ import {evaluatePreconditions} from './validators.ts'
 export const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300, stale-if-error=86400'
 
 /**
- * Writes pre-built bytes in the content coding the client prefers, or a bodiless 304 when the
- * request's validators match that variant. Nothing is serialised, hashed or compressed here,
- * except a variant compressed on its first request when the snapshot has not done it yet.
+ * Writes pre-built bytes in the content coding the client prefers (content-coding.ts), or what
+ * the request's validators ask for instead (validators.ts: a bodiless 304 or 412, a range).
+ * Nothing is serialised, hashed or compressed here, except a variant compressed on its first
+ * request when the snapshot has not done it yet.
  * `extra` headers are the per-request ones (request id, rate limit, catalog version), whose values
  * this server makes so that they cannot break the header grammar (see `writeHeadWithFixed`), and
  * `fixed` the ones the request shares with many others (CORS, the rate-limit policy).
@@ -45,20 +46,16 @@ export function sendRepresentation(
   headers: RepresentationHeaders = {},
 ): void {
   const {extra = [], fixed = NO_FIXED_HEADERS, servedFrom} = headers
-  const coding = negotiateContentCoding(request.headers['accept-encoding'])
-  if (coding === 'identity')
-    return writeVariant(request, response, representation, representation.identity, extra, fixed)
-  const variant = representation.encoded(coding)
-  if (variant !== undefined)
-    return writeVariant(request, response, representation, variant ?? representation.identity, extra, fixed)
-  const writeAfterWait = (waited: Variant) => {
-    const replaced = servedFrom !== undefined && servedFrom.store.current() !== servedFrom.snapshot
-    writeVariant(request, response, representation, waited, extra, fixed, replaced)
+  const selected = selectVariant(representation, request.headers['accept-encoding'])
+  if (!(selected instanceof Promise)) {
+    writeVariant(request, response, headsFor(representation, selected), extra, fixed)
+    return
   }
-  representation.encode(coding).then(
-    (encoded) => writeAfterWait(encoded ?? representation.identity),
-    () => writeAfterWait(representation.identity),
-  )
+  void selected.then((variant) => {
+    const replaced = servedFrom !== undefined && servedFrom.store.current() !== servedFrom.snapshot
+    const heads = replaced ? headsNotKeptByTheEdge(representation, variant) : headsFor(representation, variant)
+    writeVariant(request, response, heads, extra, fixed)
+  })
 }
 
 /**
@@ -79,14 +76,17 @@ const EDGE_TTL_HEADERS = new Set([CDN_CACHE_CONTROL, SURROGATE_CONTROL])
 const NOT_STORED = 'no-store'
 
 /**
- * A variant's response heads, built on its first request: a 200's and a 304's fixed lines, and the
- * 200's Content-Length, which goes through `writeHead`'s own list (Node frames the body by it).
+ * A variant of a representation with its response heads, built on its first request: a 200's and
+ * a 304's fixed lines, and the 200's Content-Length, which goes through `writeHead`'s own list
+ * (Node frames the body by it).
  */
 interface Heads {
-  ok: FixedHeaders
+  readonly representation: Representation
+  readonly variant: Variant
+  readonly ok: FixedHeaders
   /** `writeHead`'s list: Content-Length. */
-  framing: string[]
-  notModified: FixedHeaders
+  readonly framing: string[]
+  readonly notModified: FixedHeaders
   /** For a 206 (`ok`) and a 416 or 412 (`notModified`): made on the variant's first such answer. */
   notStored: Heads | undefined
 }
@@ -113,6 +113,8 @@ function headsOfVariant(
     ...(variant.coding === 'identity' ? [] : ['Content-Encoding', variant.coding]),
   ]
   return {
+    representation,
+    variant,
     ok: fixedHeaders([...validators, ...content, ...headerList]),
     framing: ['Content-Length', String(variant.body.length)],
     notModified: fixedHeaders([...validators, ...headerList]),
@@ -139,7 +141,7 @@ function headsNotKeptByTheEdge(representation: Representation, variant: Variant)
 }
 
 /** The heads of a 206, 416 or 412, which no cache keeps (see NOT_STORED). */
-function headsNotStored(representation: Representation, variant: Variant): Heads {
+function headsNotStored({representation, variant}: Heads): Heads {
   const heads = headsFor(representation, variant)
   heads.notStored ??= headsOfVariant(representation, variant, withoutEdgeTtl(representation.headerList), NOT_STORED)
   return heads.notStored
@@ -165,24 +167,28 @@ function headsFor(representation: Representation, variant: Variant): Heads {
 function writeVariant(
   request: IncomingMessage,
   response: ServerResponse,
-  representation: Representation,
-  variant: Variant,
+  heads: Heads,
   extraHeaders: readonly string[],
   fixed: FixedHeaders,
-  notKeptByTheEdge = false,
 ): void {
+  const {representation, variant} = heads
   const outcome = evaluatePreconditions(request.headers, variant.etag, representation)
-  if (outcome === 'failed')
-    return writeBodiless(response, 412, headsNotStored(representation, variant), fixed, extraHeaders)
-  const heads = notKeptByTheEdge ? headsNotKeptByTheEdge(representation, variant) : headsFor(representation, variant)
+  if (outcome === 'failed') {
+    writeBodiless(response, 412, headsNotStored(heads), fixed, extraHeaders)
+    return
+  }
   if (outcome === 'not-modified') {
     writeHeadWithFixed(response, 304, heads.notModified, fixed, extraHeaders)
     response.end()
     return
   }
   // Only a request with Range (for a document that takes them) leaves the common path here.
-  if (request.headers.range !== undefined && representation.headers['Accept-Ranges'] === ACCEPT_RANGES['Accept-Ranges'])
-    if (writeRange(request, response, representation, variant, fixed, extraHeaders)) return
+  if (
+    request.headers.range !== undefined &&
+    representation.headers['Accept-Ranges'] === ACCEPT_RANGES['Accept-Ranges'] &&
+    writeRange(request, response, heads, fixed, extraHeaders)
+  )
+    return
   writeHeadWithFixed(response, 200, heads.ok, fixed, extraHeaders, heads.framing)
   if (request.method === 'HEAD') response.end()
   else writeBody(response, variant.body)
@@ -200,12 +206,6 @@ function writeBodiless(
   response.end()
 }
 
-function writeBody(response: ServerResponse, body: Body): void {
-  if (Buffer.isBuffer(body)) response.end(body)
-  else if (body.whole) response.end(body.whole)
-  else writeChunks(response, body)
-}
-
 /**
  * A 206 with the one range asked for, of this variant's bytes (a gzip range is of the gzip bytes,
  * as nginx serves a pre-compressed file), or a bodiless 416 naming the length; false for a request
@@ -216,51 +216,22 @@ function writeBody(response: ServerResponse, body: Body): void {
 function writeRange(
   request: IncomingMessage,
   response: ServerResponse,
-  representation: Representation,
-  variant: Variant,
+  heads: Heads,
   fixed: FixedHeaders,
   extraHeaders: readonly string[],
 ): boolean {
+  const {representation, variant} = heads
   const length = variant.body.length
   const answer = answerRange(request, length, variant.etag, representation.lastModifiedHeader)
   if (answer.status === 200) return false
-  const heads = headsNotStored(representation, variant)
+  const notStored = headsNotStored(heads)
   const own = [...extraHeaders, 'Content-Range', contentRange(answer, length)]
   if (answer.status === 416) {
-    writeBodiless(response, 416, heads, fixed, own)
+    writeBodiless(response, 416, notStored, fixed, own)
     return true
   }
   const part = sliceBody(variant.body, answer.start, answer.end)
-  writeHeadWithFixed(response, 206, heads.ok, fixed, own, ['Content-Length', String(part.length)])
+  writeHeadWithFixed(response, 206, notStored.ok, fixed, own, ['Content-Length', String(part.length)])
   writeBody(response, part)
   return true
 }
-
-/**
- * A large chunked body (the bulk document of a big catalog) is written from its own chunks, no
- * stream or copy per request: each burst is corked into one `writev` and goes on until the socket
- * has enough queued (write returns false); the next burst waits for 'drain'. A response that closes
- * first (the client went away) stops the writing and lets go of the chunks.
- */
-function writeChunks(response: ServerResponse, body: ChunkedBody): void {
-  const {chunks} = body
-  let next = 0
-  const writeBurst = () => {
-    response.cork()
-    let writable = true
-    while (writable && next < chunks.length) writable = response.write(chunks[next++] ?? EMPTY)
-    response.uncork()
-    if (next === chunks.length) {
-      response.off('close', stop)
-      response.end()
-    } else response.once('drain', writeBurst)
-  }
-  const stop = () => {
-    next = chunks.length
-    response.off('drain', writeBurst)
-  }
-  response.once('close', stop)
-  writeBurst()
-}
-
-const EMPTY = Buffer.alloc(0)

@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import {negotiateContentCoding} from '../../server/http/content-coding.ts'
+import {negotiateContentCoding, selectVariant} from '../../server/http/content-coding.ts'
+import {represent} from '../../server/snapshot/representation.ts'
 
 describe('Accept-Encoding negotiation', () => {
   it.each([
@@ -68,5 +69,48 @@ describe('Accept-Encoding negotiation', () => {
     ] as const)('%j -> %s', (header, expected) => {
       expect(negotiateContentCoding(header)).toBe(expected)
     })
+  })
+})
+
+describe('the variant sent', () => {
+  const date = new Date('2026-05-06T07:08:09Z')
+  const text = JSON.stringify({data: 'פרק '.repeat(300)})
+
+  it('is identity when the client takes no coding', () => {
+    const representation = represent(text, () => date)
+    for (const acceptEncoding of [undefined, '', 'identity', 'deflate'])
+      expect(selectVariant(representation, acceptEncoding), acceptEncoding).toBe(representation.identity)
+  })
+
+  it("is the negotiated coding's once compressed, at once", async () => {
+    const representation = represent(text, () => date)
+    await representation.precompress()
+    expect(selectVariant(representation, 'gzip')).toBe(representation.encoded('gzip'))
+    expect(selectVariant(representation, 'gzip, br')).toBe(representation.encoded('br'))
+  })
+
+  it('is identity at once when compressing would not make it smaller', async () => {
+    const representation = represent('{}', () => date)
+    await representation.precompress()
+    expect(selectVariant(representation, 'br')).toBe(representation.identity)
+  })
+
+  it('waits for its first compression, and is that variant', async () => {
+    const representation = represent(text, () => date)
+    const selected = selectVariant(representation, 'gzip')
+    expect(selected).toBeInstanceOf(Promise)
+    const variant = await selected
+    expect(variant).toBe(representation.encoded('gzip'))
+    expect(variant.coding).toBe('gzip')
+  })
+
+  it('is identity when the compression fails', async () => {
+    const identity = {coding: 'identity', body: Buffer.from(text), etag: '"x"'} as const
+    const failing = {
+      identity,
+      encoded: () => undefined,
+      encode: () => Promise.reject(new Error('no threadpool')),
+    }
+    expect(await selectVariant(failing, 'br')).toBe(identity)
   })
 })
