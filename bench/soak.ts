@@ -10,7 +10,7 @@ import {episodeOrder} from '../catalog/v1/order.ts'
 import {loadConfig} from '../server/config.ts'
 import {createEmbeddedSource} from '../server/content/embedded-source.ts'
 import {parseNdjson, type SanityDocument} from '../server/content/ndjson.ts'
-import {catalogSnapshotBuilder} from '../server/catalog-builder.ts'
+import {createCatalogBuilder} from '../server/catalog-builder.ts'
 import {createDemandCaches} from '../server/snapshot/demand-caches.ts'
 import {createSnapshotStore} from '../server/snapshot/store.ts'
 import {growDataset} from '../support/grow-dataset.ts'
@@ -44,7 +44,7 @@ const episodeIds = sample
   .filter((document) => document._type === 'episode' && !document._id.startsWith('drafts.'))
   .map((document) => document._id)
 const source = createEmbeddedSource('soak', () => Promise.resolve(documents))
-const store = await createSnapshotStore(catalogSnapshotBuilder({source, config, clock: () => new Date()}))
+const store = await createSnapshotStore(createCatalogBuilder({source, config, clock: () => new Date()}).build)
 const edit = async (round: number) => {
   const id = episodeIds[round % episodeIds.length] ?? ''
   documents = documents.map((document) =>
@@ -78,12 +78,12 @@ const grown = growDataset(sample, 3000)
 const caches = createDemandCaches(config.caches)
 const pageCache = caches.pages
 const bigStore = await createSnapshotStore(
-  catalogSnapshotBuilder({
+  createCatalogBuilder({
     source: createEmbeddedSource('soak 3k', () => Promise.resolve(grown)),
     config,
     clock: () => new Date(),
     caches,
-  }),
+  }).build,
 )
 const snapshot = bigStore.current()
 const keys = snapshot.catalog.episodes.map((entry) => episodeOrder.key(entry.value))

@@ -17,24 +17,14 @@ import {createDemandCaches, type DemandCaches} from './snapshot/demand-caches.ts
 import {describeRefused, type SnapshotFile} from './snapshot/saved-snapshot.ts'
 import {buildSnapshot, type Snapshot} from './snapshot/snapshot.ts'
 import type {SharedHistory} from './snapshot/shared-history.ts'
-import type {Restored, SnapshotBuilder} from './snapshot/store.ts'
+import type {BuildResult, PendingChange, SnapshotBuilder} from './snapshot/build-result.ts'
+import type {Restored} from './snapshot/restored-start.ts'
 import {errorMessage} from './errors.ts'
 
 const WARM_AFTER_MS = 1000
 
 const identified = z.looseObject({_id: z.string()})
 const referencingSchema = z.object({episodes: z.array(identified), meetups: z.array(identified)})
-
-// The source's fingerprint taken just before the full read a snapshot was built from: what it may
-// be saved with. (Taken before, so content that changes during the read never matches it later.)
-const fingerprints = new WeakMap<Snapshot, string>()
-// A restored snapshot's fingerprint, kept apart: it is already saved, so it is never saved again.
-const restoredFrom = new WeakMap<Snapshot, {fingerprint: string; savedAt: Date}>()
-
-/** The fingerprint a snapshot can be saved with: only snapshots built by a full read have one. */
-export function fingerprintOf(snapshot: Snapshot): string | undefined {
-  return fingerprints.get(snapshot)
-}
 
 export interface CatalogBuilderDependencies {
   source: ContentSource
@@ -58,13 +48,23 @@ export interface CatalogBuilderDependencies {
   sharedHistory?: SharedHistory
 }
 
+export interface CatalogBuilder {
+  /** Builds the next snapshot; a full read with a saved snapshot kept carries the source's fingerprint. */
+  build: SnapshotBuilder
+  /**
+   * The snapshot saved in SNAPSHOT_DIR, to serve before the first read (restored-start.ts): it
+   * carries the fingerprint it was saved with, unless it is only a fallback.
+   */
+  restore(): Promise<Restored>
+}
+
 /**
  * The one data flow: source -> GROQ -> mapping and validation -> release (episodes whose release
  * time is still ahead are held back, as of the build's clock) -> snapshot. A change that names
  * documents reads just those (and, for a voice, the episodes and meetups that reference it) and
  * patches the previous catalog; an unknown change reads the whole catalog.
  */
-export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies): SnapshotBuilder {
+export function createCatalogBuilder(dependencies: CatalogBuilderDependencies): CatalogBuilder {
   const {
     source,
     config,
@@ -121,26 +121,27 @@ export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies)
       ...meetups.map((meetup) => ({collection: 'meetups' as const, documentId: meetup._id, row: meetup})),
     ]
   }
-  const readAll = async (previous: Snapshot | undefined): Promise<Snapshot> => {
+  const readAll = async (previous: BuildResult | undefined): Promise<BuildResult> => {
     const fingerprint = saved && source.fingerprint ? await source.fingerprint() : undefined
     // A restored snapshot whose source has not moved since it was saved is the source's content.
-    const restored = previous && restoredFrom.get(previous)
-    if (restored && restored.fingerprint === fingerprint) {
-      restoredFrom.delete(previous) // confirmed once; a later reconcile reads in full, as it always has
+    const restored = previous?.restoredFrom
+    if (previous && restored && restored.fingerprint === fingerprint) {
       logger?.info(
         `reusing the snapshot saved at ${restored.savedAt.toISOString()}: the source's fingerprint has not changed`,
       )
-      return previous
+      // Confirmed once, without `restoredFrom`: a later reconcile reads in full, as it always has.
+      // No fingerprint either: it is already the saved file, so it is never saved again.
+      return {snapshot: previous.snapshot}
     }
-    const catalog = mapCatalog(await readCatalog(source), settings, previous && wholeCatalog(previous.catalog))
+    const before = previous?.snapshot
+    const catalog = mapCatalog(await readCatalog(source), settings, before && wholeCatalog(before.catalog))
     const now = clock()
-    const snapshot = buildSnapshot(releasedAsOf(catalog, now), snapshotSettings, previous, now)
-    if (fingerprint !== undefined) fingerprints.set(snapshot, fingerprint)
-    return snapshot
+    const snapshot = buildSnapshot(releasedAsOf(catalog, now), snapshotSettings, before, now)
+    return fingerprint === undefined ? {snapshot} : {snapshot, fingerprint}
   }
   // The saved snapshot, served before the source is asked anything: the source may be down,
   // emptied or cut short, and the store's first read (guarded, retried) decides what replaces it.
-  const restore = async (): Promise<Restored<Snapshot>> => {
+  const restore = async (): Promise<Restored> => {
     if (!saved) return {}
     try {
       const restored = await saved.file.load()
@@ -158,15 +159,17 @@ export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies)
       // Other code's bytes, or a catalog missing damaged items, are a fallback for a source that
       // fails at start: a read replaces them in full, whatever the fingerprint says.
       const partial = restored.refused.length > 0
-      if (!restored.otherCode && !partial)
-        restoredFrom.set(snapshot, {fingerprint: restored.fingerprint, savedAt: restored.savedAt})
+      const built: BuildResult =
+        restored.otherCode || partial
+          ? {snapshot}
+          : {snapshot, restoredFrom: {fingerprint: restored.fingerprint, savedAt: restored.savedAt}}
       const refused = partial ? describeRefused(restored.refused) : undefined
       if (refused)
         logger?.warn(
           `the snapshot saved in ${saved.directory} is damaged: ${refused}; reading the source first, serving the rest of the saved snapshot if it fails`,
         )
       return {
-        snapshot: {value: snapshot, savedAt: restored.savedAt, otherCode: restored.otherCode, partial},
+        snapshot: {built, savedAt: restored.savedAt, otherCode: restored.otherCode, partial},
         ...(refused === undefined ? {} : {refused}),
       }
     } catch (error) {
@@ -184,9 +187,9 @@ export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies)
     )
     // A document named by the change and also referencing a changed voice is applied once.
     const updates = [...new Map(reads.flat().map((update) => [update.documentId, update])).values()]
-    const catalog = patchCatalog(wholeCatalog(previous.catalog), updates, settings)
+    const catalog = patchCatalog(wholeCatalog(previous.snapshot.catalog), updates, settings)
     const now = clock()
-    return buildSnapshot(releasedAsOf(catalog, now), snapshotSettings, previous, now)
+    return {snapshot: buildSnapshot(releasedAsOf(catalog, now), snapshotSettings, previous.snapshot, now)}
   }
   // The site documents (sitemaps of every item among them) are built and compressed once a snapshot
   // has stayed the newest for WARM_AFTER_MS: a burst of edits would otherwise spend that CPU on
@@ -201,22 +204,34 @@ export function catalogSnapshotBuilder(dependencies: CatalogBuilderDependencies)
   const warmLater = (snapshot: Snapshot) => {
     warmTimer = setTimeout(() => void snapshot.warm().catch(() => undefined), WARM_AFTER_MS).unref()
   }
-  const built: SnapshotBuilder = async (previous, change) => {
-    const snapshot = await whileBuilding(async () => {
-      const next = await build(previous, change)
-      await next.precompress()
+  return {
+    async build(previous, change) {
+      const next = await whileBuilding(async () => {
+        const built = await build(previous, change)
+        await built.snapshot.precompress()
+        return built
+      })
+      clearTimeout(warmTimer)
+      if (previous) warmLater(next.snapshot)
       return next
-    })
-    clearTimeout(warmTimer)
-    if (previous) warmLater(snapshot)
-    return snapshot
+    },
+    async restore() {
+      const restored = await whileBuilding(restore)
+      await restored.snapshot?.built.snapshot.precompress()
+      return restored
+    },
   }
-  built.restore = async () => {
-    const restored = await whileBuilding(restore)
-    await restored.snapshot?.value.precompress()
-    return restored
-  }
-  return built
+}
+
+/**
+ * Snapshots alone, for what keeps nothing else of a build (`npm run export`, benchmarks, tests):
+ * each is built from the previous snapshot as the store's builds are, with no saved snapshot.
+ */
+export function catalogSnapshotBuilder(
+  dependencies: Omit<CatalogBuilderDependencies, 'saved'>,
+): (previous: Snapshot | undefined, change: PendingChange) => Promise<Snapshot> {
+  const {build} = createCatalogBuilder(dependencies)
+  return async (previous, change) => (await build(previous && {snapshot: previous}, change)).snapshot
 }
 
 /**

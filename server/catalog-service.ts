@@ -98,11 +98,11 @@ export async function createCatalogService(
     reconcileEveryMs: config.reconcileIntervalSeconds * 1000,
   })
   // Given before the first read behind a restored snapshot ends (no await since the store was made).
-  store.onBuild((outcome, snapshot) => {
-    publish.built(outcome, snapshot)
+  store.onBuild((outcome, built) => {
+    publish.built(outcome, built)
     overrides.onBuild?.(outcome)
   })
-  publish.served(store.current(), catalog.firstBuildStartedAt)
+  publish.served(store.currentBuild(), catalog.firstBuildStartedAt)
   replicas?.serve(store, (change) => publish.heardFromReplica(change))
   const watched = source !== overrides.source && config.content.kind === 'embedded' ? config.content : undefined
   const stopWatching = watched && watchDatasetFile(watched.datasetFile, source, publish)

@@ -1,6 +1,6 @@
 import type {Logger} from 'pino'
 import type {Registry} from 'prom-client'
-import {catalogSnapshotBuilder} from './catalog-builder.ts'
+import {createCatalogBuilder, type CatalogBuilder} from './catalog-builder.ts'
 import type {Clock} from './clock.ts'
 import type {Config} from './config.ts'
 import {createSource} from './content/create-source.ts'
@@ -9,7 +9,7 @@ import {createEdgePurging, type EdgePurging, type EdgePurgingOptions} from './ed
 import {createLeftOutItems, type LeftOutItems} from './left-out-items.ts'
 import {connectReplicas, type Replicas} from './scaling/replicas.ts'
 import {createDemandCaches, type DemandCaches} from './snapshot/demand-caches.ts'
-import {guardMassDeletion} from './snapshot/mass-deletion-guard.ts'
+import {guardMassDeletion, type MassDeletionGuard} from './snapshot/mass-deletion-guard.ts'
 import {bytesDependOn, openSnapshotFile} from './snapshot/saved-snapshot.ts'
 import {createSnapshotStore, type SnapshotStore, type StoreOptions} from './snapshot/store.ts'
 import {createSnapshotSaver, type SnapshotSaver} from './snapshot-saver.ts'
@@ -90,7 +90,7 @@ export async function openCatalogStore(
     })
   const saved = directory ? {file: openSnapshotFile(directory, bytesDependOn(config)), directory} : undefined
   const leftOut = createLeftOutItems(component('left-out'))
-  const builder = catalogSnapshotBuilder({
+  const builder = createCatalogBuilder({
     source,
     config,
     clock,
@@ -102,19 +102,19 @@ export async function openCatalogStore(
     saved,
     logger: component('builder'),
   })
-  const guard = guardMassDeletion(edge ? edge.markBuilds(builder) : builder, {
+  const firstBuildStartedAt = clock()
+  const {store, guard} = await startStore(builder, edge, {
     clock,
     confirmAfterMs: config.massDeletionConfirmMs,
-  })
-  const firstBuildStartedAt = clock()
-  const store = await createSnapshotStore(guard.build, {...overrides.store, clock}).catch((error: unknown) => {
+    store: overrides.store,
+  }).catch((error: unknown) => {
     void replicas?.close()
     edge?.close()
     throw new StartFailure(describeStartFailure(error, config.content), {cause: error})
   })
   const saver = saved && createSnapshotSaver({...saved, logger, refusedAtStart})
   // The restored snapshot is the saved file: the saver writes only what comes after it.
-  if (store.status().saved?.savedAt) saver?.alreadySaved(store.current())
+  if (store.status().saved?.savedAt) saver?.alreadySaved(store.currentBuild())
   return {
     source,
     clock,
@@ -131,4 +131,25 @@ export async function openCatalogStore(
       store.refresh().catch(() => undefined)
     },
   }
+}
+
+/**
+ * The saved snapshot restored, and checked against what the CDN was last told; then the store over
+ * the builder (each build marked with the changes it covers, behind the mass-deletion guard),
+ * serving what was restored or reading the source first when that is only a fallback.
+ */
+async function startStore(
+  builder: CatalogBuilder,
+  edge: EdgePurging | undefined,
+  options: {clock: Clock; confirmAfterMs: number; store: CatalogStoreOverrides['store']},
+): Promise<{store: SnapshotStore; guard: MassDeletionGuard}> {
+  const saved = await builder.restore()
+  const restored = edge ? edge.checkRestored(saved) : saved
+  const guard = guardMassDeletion(edge ? edge.markBuilds(builder.build) : builder.build, {
+    clock: options.clock,
+    confirmAfterMs: options.confirmAfterMs,
+    restored: restored.snapshot?.built.snapshot,
+  })
+  const store = await createSnapshotStore(guard.build, {...options.store, clock: options.clock, restored})
+  return {store, guard}
 }

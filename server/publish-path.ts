@@ -18,6 +18,7 @@ import type {ChangeFanOut} from './scaling/change-fan-out.ts'
 import type {HistoryFanOut} from './scaling/history-fan-out.ts'
 import type {ServedVersions} from './scaling/served-versions.ts'
 import type {SnapshotSaver} from './snapshot-saver.ts'
+import type {BuildResult} from './snapshot/build-result.ts'
 import type {Snapshot} from './snapshot/snapshot.ts'
 import type {BuildOutcome, SnapshotStore} from './snapshot/store.ts'
 
@@ -56,16 +57,16 @@ export interface PublishPath {
   /** Everything is read again, for `reason` (the reconcile timer, a dataset file that could not be read). */
   reread(reason: string): void
   /**
-   * A build ended; when it succeeded, `snapshot` is what the store now serves. In order: record,
-   * then the steps of `served`. A step that throws is logged and the next still runs: one failing
-   * output never holds back the others.
+   * A build ended; when it succeeded, `result` is what the build of the snapshot the store now
+   * serves produced. In order: record, then the steps of `served`. A step that throws is logged
+   * and the next still runs: one failing output never holds back the others.
    */
-  built(outcome: BuildOutcome, snapshot: Snapshot): void
+  built(outcome: BuildOutcome, result: BuildResult): void
   /**
-   * The steps after `record` for a snapshot now served (the first one, at start): report, save,
-   * replicas, purge, ping, podping, agents, events, releases.
+   * The steps after `record` for a build whose snapshot is now served (the first one, at start):
+   * report, save, replicas, purge, ping, podping, agents, events, releases.
    */
-  served(snapshot: Snapshot, buildStartedAt: Date): void
+  served(result: BuildResult, buildStartedAt: Date): void
   /** Stops the reconcile timer and the wait for the next scheduled release (at shutdown). */
   close(): void
 }
@@ -106,23 +107,24 @@ export function createPublishPath(parts: PublishPathParts): PublishPath {
     refresh(store, ['all'])
   }
 
-  function built(outcome: BuildOutcome, snapshot: Snapshot): void {
+  function built(outcome: BuildOutcome, result: BuildResult): void {
     contained('record', () => {
       logBuild(logger, outcome)
       metrics.recordBuild(outcome)
     })
-    if (outcome.ok) served(snapshot, outcome.startedAt)
+    if (outcome.ok) served(result, outcome.startedAt)
   }
 
-  function served(snapshot: Snapshot, buildStartedAt: Date): void {
+  function served(result: BuildResult, buildStartedAt: Date): void {
+    const {snapshot} = result
     contained('report', () => snapshot.catalog.problems.forEach(reportProblem))
-    contained('save', () => saver?.served(snapshot))
+    contained('save', () => saver?.served(result))
     contained('replicas', () => {
       replicas?.servedVersions.serving(snapshot.version)
       const step = snapshot.history.lastStep()
       if (step?.to === snapshot.version) replicas?.history.announce(step)
     })
-    contained('purge', () => edge?.snapshotServed(snapshot, buildStartedAt))
+    contained('purge', () => edge?.snapshotServed(result, buildStartedAt))
     contained('ping', () => feedPinger?.observe(snapshot.site(FEED_PATH)?.etag))
     contained('podping', () => podping?.observe(snapshot.site(FEED_PATH)?.etag))
     contained('agents', () => agents?.served(snapshot))

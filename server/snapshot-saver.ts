@@ -1,8 +1,7 @@
 import type {Logger} from 'pino'
-import {fingerprintOf} from './catalog-builder.ts'
 import {whileBuilding} from './snapshot/heap-growth.ts'
 import {UNCONFIRMED_FINGERPRINT, type SnapshotFile} from './snapshot/saved-snapshot.ts'
-import type {Snapshot} from './snapshot/snapshot.ts'
+import type {BuildResult} from './snapshot/build-result.ts'
 import {probeDirectory} from './start-failure.ts'
 import {errorMessage} from './errors.ts'
 
@@ -10,6 +9,9 @@ import {errorMessage} from './errors.ts'
 const SAVE_AFTER_MS = 1000
 /** How soon a directory that refused a write is tried again. */
 const WRITE_RETRY_MS = 5000
+
+/** What the saver reads of a build: its snapshot, and the source's fingerprint it may be saved with. */
+type Saved = Pick<BuildResult, 'snapshot' | 'fingerprint'>
 
 export interface SnapshotSaverOptions {
   file: SnapshotFile
@@ -24,10 +26,10 @@ export interface SnapshotSaverOptions {
 }
 
 export interface SnapshotSaver {
-  /** The snapshot is served now: it is saved within `saveAfterMs`, unless a newer one replaces it first. */
-  served(snapshot: Snapshot): void
-  /** The snapshot is the saved file (restored from it at start): nothing to write. */
-  alreadySaved(snapshot: Snapshot): void
+  /** The build's snapshot is served now: it is saved within `saveAfterMs`, unless a newer one replaces it first. */
+  served(built: Saved): void
+  /** The build's snapshot is the saved file (restored from it at start): nothing to write. */
+  alreadySaved(built: Saved): void
   /** Writes what is waiting now; resolves once it is written or refused (at shutdown, before exit). */
   flush(): Promise<void>
   /** Null while saves succeed; otherwise why the directory refused the last one. */
@@ -47,16 +49,16 @@ export function createSnapshotSaver(options: SnapshotSaverOptions): SnapshotSave
   const {file, directory, logger, probe = () => probeDirectory(directory)} = options
   const saveAfterMs = options.saveAfterMs ?? SAVE_AFTER_MS
   const retryMs = options.retryMs ?? WRITE_RETRY_MS
-  let waiting: Snapshot | undefined
+  let waiting: Saved | undefined
   // The last snapshot written, held weakly: a retired snapshot (its feed alone is 100 MB at 100k
   // documents) must not outlive its successor for the saver's sake.
-  let saved: {snapshot: WeakRef<Snapshot>; key: string} | undefined
+  let saved: {snapshot: WeakRef<Saved['snapshot']>; key: string} | undefined
   let writing: Promise<void> | undefined
   let timer: NodeJS.Timeout | undefined
   let refused: string | undefined = options.refusedAtStart
   let closed = false
 
-  const keyOf = (snapshot: Snapshot) => `${fingerprintOf(snapshot) ?? UNCONFIRMED_FINGERPRINT} ${snapshot.version}`
+  const keyOf = (built: Saved) => `${built.fingerprint ?? UNCONFIRMED_FINGERPRINT} ${built.snapshot.version}`
   const schedule = (delayMs: number) => {
     if (closed || timer !== undefined) return
     timer = setTimeout(() => {
@@ -80,20 +82,20 @@ export function createSnapshotSaver(options: SnapshotSaverOptions): SnapshotSave
   }
   const write = async (): Promise<void> => {
     if (writing) return writing.then(write)
-    const snapshot = waiting
+    const built = waiting
     waiting = undefined
     const started = performance.now()
     writing = (
-      snapshot === undefined
+      built === undefined
         ? probe().then(succeeded)
-        : whileBuilding(() => file.save(snapshot, fingerprintOf(snapshot) ?? UNCONFIRMED_FINGERPRINT)).then(() => {
-            saved = {snapshot: new WeakRef(snapshot), key: keyOf(snapshot)}
+        : whileBuilding(() => file.save(built.snapshot, built.fingerprint ?? UNCONFIRMED_FINGERPRINT)).then(() => {
+            saved = {snapshot: new WeakRef(built.snapshot), key: keyOf(built)}
             succeeded()
             logger.info(`saved the snapshot to ${directory} in ${Math.round(performance.now() - started)} ms`)
           })
     )
       .catch((error: unknown) => {
-        waiting ??= snapshot // the newest snapshot not yet written waits for the retry
+        waiting ??= built // the newest snapshot not yet written waits for the retry
         failed(error)
       })
       .finally(() => (writing = undefined))
@@ -102,20 +104,17 @@ export function createSnapshotSaver(options: SnapshotSaverOptions): SnapshotSave
   if (refused !== undefined) schedule(retryMs)
 
   return {
-    served(snapshot) {
+    served(built) {
       // A reconcile that read the same content under the same fingerprint has nothing new to save.
-      if (
-        saved &&
-        (saved.snapshot.deref() === snapshot || (fingerprintOf(snapshot) && saved.key === keyOf(snapshot)))
-      ) {
+      if (saved && (saved.snapshot.deref() === built.snapshot || (built.fingerprint && saved.key === keyOf(built)))) {
         waiting = undefined // what waited is older than what is served, which the file already holds
         return
       }
-      waiting = snapshot
+      waiting = built
       schedule(refused === undefined ? saveAfterMs : retryMs)
     },
-    alreadySaved(snapshot) {
-      saved = {snapshot: new WeakRef(snapshot), key: keyOf(snapshot)}
+    alreadySaved(built) {
+      saved = {snapshot: new WeakRef(built.snapshot), key: keyOf(built)}
     },
     async flush() {
       clearTimeout(timer)

@@ -3,7 +3,7 @@
 // dataset and a real logger; the other parts are recorders of the small interfaces the path calls.
 import {pino} from 'pino'
 import {afterEach, describe, expect, it} from 'vitest'
-import {catalogSnapshotBuilder} from '../server/catalog-builder.ts'
+import {createCatalogBuilder} from '../server/catalog-builder.ts'
 import {loadConfig} from '../server/config.ts'
 import {createEmbeddedSource} from '../server/content/embedded-source.ts'
 import {createPublishPath, type PublishPath} from '../server/publish-path.ts'
@@ -56,12 +56,12 @@ async function publishPath(options: {throwing?: string; recorded?: boolean} = {}
     steps.push(name)
     if (name === options.throwing) throw new Error(`${name} broke`)
   }
-  const builder = catalogSnapshotBuilder({
+  const {build} = createCatalogBuilder({
     source: createEmbeddedSource('inline', async () => documents),
     config,
     clock: () => BUILT_AT,
   })
-  const store = await createSnapshotStore(builder, {clock: () => BUILT_AT})
+  const store = await createSnapshotStore(build, {clock: () => BUILT_AT})
   const publish = createPublishPath({
     store: {
       refresh: (changes) => {
@@ -99,7 +99,7 @@ const succeeded = (): BuildOutcome => ({kind: 'full', ok: true, startedAt: BUILT
 describe('the publish path after a build', () => {
   it('records, reports, saves, tells the replicas, purges, pings, announces, and waits for the next release', async () => {
     const {publish, store, steps} = await publishPath()
-    publish.built(succeeded(), store.current())
+    publish.built(succeeded(), store.currentBuild())
     expect(steps).toEqual([
       'log: full rebuild done in 5 ms',
       'record',
@@ -113,15 +113,15 @@ describe('the publish path after a build', () => {
 
   it('reports a document problem once while it stays the same', async () => {
     const {publish, store, steps} = await publishPath()
-    publish.served(store.current(), BUILT_AT)
-    publish.served(store.current(), BUILT_AT)
+    publish.served(store.currentBuild(), BUILT_AT)
+    publish.served(store.currentBuild(), BUILT_AT)
     publish.close()
     expect(steps.filter(isProblem)).toHaveLength(1)
   })
 
   it.each(['record', ...SERVED_STEPS])('logs %s when it throws, and runs every step after it', async (broken) => {
     const {publish, store, steps, logged} = await publishPath({throwing: broken})
-    publish.built(succeeded(), store.current())
+    publish.built(succeeded(), store.currentBuild())
     publish.close()
     expect(logged).toContainEqual(
       expect.objectContaining({level: 50, step: broken, msg: `${broken} failed after a build; the other steps ran`}),
@@ -133,7 +133,7 @@ describe('the publish path after a build', () => {
   it('records a failed build and goes no further: the last good snapshot stays served as it was', async () => {
     const {publish, store, steps} = await publishPath()
     const failed: BuildOutcome = {kind: 'full', ok: false, startedAt: BUILT_AT, durationMs: 7, error: 'source down'}
-    publish.built(failed, store.current())
+    publish.built(failed, store.currentBuild())
     publish.close()
     expect(steps).toEqual([
       'log: full rebuild failed after 7 ms (source down); still serving the last good snapshot, retrying',

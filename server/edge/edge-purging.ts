@@ -2,7 +2,8 @@ import type {Logger} from 'pino'
 import type {Registry} from 'prom-client'
 import type {EdgeConfig} from '../config.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
-import type {SnapshotBuilder} from '../snapshot/store.ts'
+import type {BuildResult, SnapshotBuilder} from '../snapshot/build-result.ts'
+import type {Restored} from '../snapshot/restored-start.ts'
 import {cloudflareAdapter} from './cloudflare-adapter.ts'
 import {registerEdgeMetrics} from './edge-metrics.ts'
 import {fastlyAdapter} from './fastly-adapter.ts'
@@ -30,12 +31,17 @@ export interface EdgePurging {
    */
   changeAccepted(): boolean
   /**
-   * Wraps the snapshot builder so each snapshot knows which accepted changes its build covers
-   * (those accepted before it started), whatever the clock's resolution.
+   * Wraps the snapshot builder so each build says which accepted changes it covers (those accepted
+   * before it started), whatever the clock's resolution.
    */
   markBuilds(build: SnapshotBuilder): SnapshotBuilder
-  /** The store swapped in `snapshot` (it is being served): purge what differs from the last one served. Never throws. */
-  snapshotServed(snapshot: Snapshot, buildStartedAt: Date): void
+  /**
+   * The snapshot restored at start, checked against what the edge was last told: one older is only
+   * a fallback (`behindEdge`), and one the edge holds is what the start's purges are planned from.
+   */
+  checkRestored(restored: Restored): Restored
+  /** The store swapped in `built.snapshot` (it is being served): purge what differs from the last one served. Never throws. */
+  snapshotServed(built: BuildResult, buildStartedAt: Date): void
   status(): EdgeStatus
   drained(): Promise<void>
   close(): void
@@ -89,7 +95,6 @@ export function createEdgePurging(options: EdgePurgingOptions): EdgePurging {
   let acceptedAt: number | undefined
   let lastAcceptedAt: number | undefined
   const clock = options.clock ?? Date.now
-  const coveredBy = new WeakMap<Snapshot, number>()
   // The restored snapshot whose version the edge holds: the start's purges are planned from it.
   let edgeBaseline: Snapshot | undefined
   const queue = new PurgeQueue({
@@ -135,42 +140,38 @@ export function createEdgePurging(options: EdgePurgingOptions): EdgePurging {
       return queue.changeAccepted()
     },
     markBuilds(build) {
-      const marked: SnapshotBuilder = async (previous, change) => {
+      return async (previous, change) => {
         const accepted = queue.acceptedCount()
-        const snapshot = await build(previous, change)
-        if (!coveredBy.has(snapshot)) coveredBy.set(snapshot, accepted)
-        return snapshot
+        return {...(await build(previous, change)), covers: accepted}
       }
-      // A restored snapshot covers no change accepted here; the store's first read after it is marked as above.
-      const {restore} = build
-      if (restore)
-        marked.restore = async () => {
-          const restored = await restore()
-          const saved = restored.snapshot
-          if (!saved) return restored
-          const edgeHolds = queue.knownEdgeVersion()
-          // Saved before the newest version the edge was told of (a crash before the save): serving
-          // it would take clients back in time, so it waits as a fallback for a source that fails.
-          if (edgeHolds !== null && edgeHolds !== saved.value.version) {
-            options.logger?.warn(
-              `the saved snapshot (version ${saved.value.version}) is older than what the CDN was last told (${edgeHolds}); reading the source before serving`,
-            )
-            return {...restored, snapshot: {...saved, behindEdge: true}}
-          }
-          // Only one the store serves at once: a fallback (other code, damaged items) is read past.
-          if (edgeHolds !== null && !saved.otherCode && !saved.partial) edgeBaseline = saved.value
-          return restored
-        }
-      return marked
     },
-    snapshotServed(snapshot, buildStartedAt) {
+    // A restored snapshot covers no change accepted here; the store's first read after it is marked as above.
+    checkRestored(restored) {
+      const saved = restored.snapshot
+      if (!saved) return restored
+      const version = saved.built.snapshot.version
+      const edgeHolds = queue.knownEdgeVersion()
+      // Saved before the newest version the edge was told of (a crash before the save): serving
+      // it would take clients back in time, so it waits as a fallback for a source that fails.
+      if (edgeHolds !== null && edgeHolds !== version) {
+        options.logger?.warn(
+          `the saved snapshot (version ${version}) is older than what the CDN was last told (${edgeHolds}); reading the source before serving`,
+        )
+        return {...restored, snapshot: {...saved, behindEdge: true}}
+      }
+      // Only one the store serves at once: a fallback (other code, damaged items) is read past.
+      if (edgeHolds !== null && !saved.otherCode && !saved.partial) edgeBaseline = saved.built.snapshot
+      return restored
+    },
+    snapshotServed(built, buildStartedAt) {
+      const {snapshot} = built
       const previous = lastServed
       lastServed = snapshot
       if (previous === snapshot) return
-      // Without `markBuilds`, by the clock: a change accepted in the build's millisecond counts as not covered.
+      // A build not marked (the restored snapshot), by the clock: a change accepted in the build's millisecond counts as not covered.
       const accepted = queue.acceptedCount()
       const covered =
-        coveredBy.get(snapshot) ??
+        built.covers ??
         (lastAcceptedAt !== undefined && lastAcceptedAt >= buildStartedAt.getTime() ? accepted - 1 : accepted)
       const baseline = edgeBaseline
       edgeBaseline = undefined // read once, by the first snapshot served and the one after it

@@ -1,5 +1,5 @@
+import type {SnapshotBuilder} from './build-result.ts'
 import type {Snapshot} from './snapshot.ts'
-import {type SnapshotBuilder} from './store.ts'
 import type {Clock} from '../clock.ts'
 import {BuildHeld} from '../errors.ts'
 
@@ -7,6 +7,11 @@ export interface MassDeletionGuardOptions {
   clock: Clock
   /** How long after a drastic read a second, agreeing read is believed; 0 turns the guard off. */
   confirmAfterMs: number
+  /**
+   * The snapshot restored at start, if any: a first read made without it as `previous` (one saved
+   * by other code, with damaged items or behind the edge) is still guarded against it.
+   */
+  restored?: Snapshot | undefined
 }
 
 /** A re-read that would take away more than this share of the served documents is held. */
@@ -31,38 +36,31 @@ const documentsIn = (snapshot: Snapshot) => snapshot.counts.episodes + snapshot.
 export function guardMassDeletion(build: SnapshotBuilder, options: MassDeletionGuardOptions): MassDeletionGuard {
   let held: {version: string; since: number} | undefined
   let confirmedByOperator = false
-  // The documents of a restored snapshot, until a build is served: a first read made without it
-  // as `previous` (one saved by other code, or with damaged items) is still guarded against it.
-  let restoredDocuments: number | undefined
+  // The restored snapshot's documents, until a build is served.
+  let restoredDocuments = options.restored && documentsIn(options.restored)
   // A restored snapshot is `previous` to the first read, so that read is guarded like any other.
   const guarded: SnapshotBuilder = async (previous, change) => {
     const next = await build(previous, change)
-    const before = previous ? documentsIn(previous) : (restoredDocuments ?? 0)
-    const after = documentsIn(next)
+    const before = previous ? documentsIn(previous.snapshot) : (restoredDocuments ?? 0)
+    const after = documentsIn(next.snapshot)
+    const version = next.snapshot.version
     const drastic =
       options.confirmAfterMs > 0 && before >= GUARDED_FROM_DOCUMENTS && after < before * (1 - DRASTIC_SHARE)
     const now = options.clock().getTime()
-    const agreed = held?.version === next.version && now - held.since >= options.confirmAfterMs
+    const agreed = held?.version === version && now - held.since >= options.confirmAfterMs
     if (!drastic || agreed || confirmedByOperator) {
       held = undefined
       confirmedByOperator = false
       restoredDocuments = undefined
       return next
     }
-    if (held?.version !== next.version) held = {version: next.version, since: now}
+    if (held?.version !== version) held = {version, since: now}
     const confirmAt = new Date(held.since + options.confirmAfterMs).toISOString()
     throw new BuildHeld(
       `held: the source now has ${after} documents where ${before} are served, which looks like an emptied or truncated dataset. ` +
         `Still serving the ${before}; the new content is served if a read at ${confirmAt} or later agrees, or at once after an operator's SIGHUP.`,
     )
   }
-  const restore = build.restore
-  if (restore)
-    guarded.restore = async () => {
-      const restored = await restore()
-      restoredDocuments = restored.snapshot && documentsIn(restored.snapshot.value)
-      return restored
-    }
   return {
     confirm: () => {
       confirmedByOperator = true

@@ -191,7 +191,7 @@ describe('the durable purge queue', () => {
       if (file) await writeFile(join(directory, 'purge-queue.json'), JSON.stringify(file))
       else await rm(join(directory, 'purge-queue.json'), {force: true})
       const purging = createEdgePurging({config, directory, adapter})
-      purging.snapshotServed(origin.store.current(), new Date())
+      purging.snapshotServed({snapshot: origin.store.current()}, new Date())
       await purging.drained()
       purging.close()
       return [...sent]

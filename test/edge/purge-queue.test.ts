@@ -5,7 +5,7 @@ import {existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {Registry} from 'prom-client'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
-import {catalogSnapshotBuilder} from '../../server/catalog-builder.ts'
+import {catalogSnapshotBuilder, createCatalogBuilder} from '../../server/catalog-builder.ts'
 import {loadConfig} from '../../server/config.ts'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import type {SanityDocument} from '../../server/content/ndjson.ts'
@@ -57,7 +57,7 @@ describe('which accepted changes a build covers', () => {
   it('clears the unplanned change with the build that started after it, even in the same millisecond', async () => {
     if (!config.edge) throw new Error('expected an edge configuration')
     let documents: SanityDocument[] = [...sampleDocuments]
-    const build = catalogSnapshotBuilder({
+    const {build} = createCatalogBuilder({
       source: createEmbeddedSource('in memory', async () => documents),
       config,
       clock: () => new Date(instant),
@@ -79,7 +79,11 @@ describe('which accepted changes a build covers', () => {
     const second = await builds(first, {kind: 'all'}) // started in the millisecond the change was accepted
     edge.snapshotServed(second, new Date(instant))
     await edge.drained()
-    expect(edge.status()).toMatchObject({depth: 0, oldestUnpurgedAgeSeconds: null, lastPurgedVersion: second.version})
+    expect(edge.status()).toMatchObject({
+      depth: 0,
+      oldestUnpurgedAgeSeconds: null,
+      lastPurgedVersion: second.snapshot.version,
+    })
 
     // A change accepted while a build runs is not in it: it stays unplanned until its own build.
     documents = documents.map((document) =>
@@ -188,7 +192,7 @@ describe('a purge queue whose disk refuses writes', () => {
         logger,
       }),
     )
-    edge.snapshotServed(await build(undefined, {kind: 'all'}), new Date())
+    edge.snapshotServed({snapshot: await build(undefined, {kind: 'all'})}, new Date())
     expect(edge.changeAccepted()).toBe(false)
     await edge.drained()
     expect(purged).toEqual([['catalog']])

@@ -31,7 +31,7 @@ beforeAll(async () => {
   snapshot = await catalogSnapshotBuilder({source, config, clock: () => new Date('2026-01-01T00:00:00Z')})(undefined, {
     kind: 'all',
   })
-  store = await createSnapshotStore(async () => snapshot)
+  store = await createSnapshotStore(async () => ({snapshot}))
 })
 
 const json = (body: Buffer | undefined) => JSON.parse(String(body))

@@ -4,7 +4,7 @@ import {EventEmitter} from 'node:events'
 import {createServer} from 'node:http'
 import {expect, it} from 'vitest'
 import {z} from 'zod'
-import {catalogSnapshotBuilder} from '../../server/catalog-builder.ts'
+import {createCatalogBuilder} from '../../server/catalog-builder.ts'
 import {loadConfig} from '../../server/config.ts'
 import {createEmbeddedFileSource} from '../../server/content/embedded-source.ts'
 import {bodyGate} from '../../server/http/connection-guard.ts'
@@ -17,7 +17,7 @@ it('reports the bodies the gate holds, and 0 once they are answered', async () =
   const config = loadConfig({PUBLIC_BASE_URL: 'http://api.test'})
   const clock = () => new Date()
   const store = await createSnapshotStore(
-    catalogSnapshotBuilder({source: createEmbeddedFileSource(SAMPLE_DATASET), config, clock}),
+    createCatalogBuilder({source: createEmbeddedFileSource(SAMPLE_DATASET), config, clock}).build,
   )
   const bodies = bodyGate(256)
   const metrics = createMetrics({store, clock, requestBodiesInFlight: bodies.inFlight})

@@ -4,10 +4,9 @@ import {describe, expect, it} from 'vitest'
 import {loadConfig} from '../../server/config.ts'
 import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import type {SanityDocument} from '../../server/content/ndjson.ts'
-import {catalogSnapshotBuilder} from '../../server/catalog-builder.ts'
+import {createCatalogBuilder} from '../../server/catalog-builder.ts'
 import {guardMassDeletion} from '../../server/snapshot/mass-deletion-guard.ts'
-import {type SnapshotBuilder} from '../../server/snapshot/store.ts'
-import type {Snapshot} from '../../server/snapshot/snapshot.ts'
+import type {BuildResult} from '../../server/snapshot/build-result.ts'
 import {episode, meetup, voice} from '../fixtures/documents.ts'
 import {BuildHeld} from '../../server/errors.ts'
 
@@ -17,14 +16,14 @@ const config = loadConfig({PUBLIC_BASE_URL: 'http://api.test'})
 
 const voices = (count: number, prefix = 'voice'): SanityDocument[] =>
   Array.from({length: count}, (_, index) => voice(`${prefix}-${index}`))
-const served = (snapshot: Snapshot) => snapshot.counts.voices
+const served = (built: BuildResult) => built.snapshot.counts.voices
 
 /** A guarded builder over `documents`, with a clock the test sets. */
 function guarded(initial: SanityDocument[], confirmAfterMs = CONFIRM_MS) {
   const state = {documents: initial, now: new Date('2026-01-01T00:00:00Z')}
   const clock = () => state.now
   const guard = guardMassDeletion(
-    catalogSnapshotBuilder({source: createEmbeddedSource('inline', async () => state.documents), config, clock}),
+    createCatalogBuilder({source: createEmbeddedSource('inline', async () => state.documents), config, clock}).build,
     {clock, confirmAfterMs},
   )
   const later = (ms: number) => {
@@ -94,25 +93,22 @@ describe('a re-read that drops most of the catalog', () => {
 })
 
 describe('a first read after a restore that is not its previous snapshot', () => {
-  /** A builder over `documents` whose restore gives a snapshot of 20 voices, as a file saved by other code would. */
+  /** A builder over `documents`, and a snapshot of 20 voices restored as a file saved by other code would be. */
   async function restoring() {
     const state = {documents: voices(20), now: new Date('2026-01-01T00:00:00Z')}
     const clock = () => state.now
-    const inner = catalogSnapshotBuilder({
+    const {build} = createCatalogBuilder({
       source: createEmbeddedSource('inline', async () => state.documents),
       config,
       clock,
     })
-    const saved = await inner(undefined, ALL)
-    const build: SnapshotBuilder = (previous, change) => inner(previous, change)
-    build.restore = async () => ({snapshot: {value: saved, savedAt: state.now, otherCode: true}})
-    return {state, build}
+    const {snapshot: saved} = await build(undefined, ALL)
+    return {state, build, saved}
   }
 
   it("is guarded against the restored snapshot's counts, until a build is served", async () => {
-    const {state, build} = await restoring()
-    const guard = guardMassDeletion(build, {clock: () => state.now, confirmAfterMs: CONFIRM_MS})
-    await guard.build.restore?.()
+    const {state, build, saved} = await restoring()
+    const guard = guardMassDeletion(build, {clock: () => state.now, confirmAfterMs: CONFIRM_MS, restored: saved})
     state.documents = voices(2)
     await expect(guard.build(undefined, ALL)).rejects.toThrow(
       /^held: the source now has 2 documents where 20 are served/,

@@ -2,7 +2,7 @@ import {mkdtemp, rm} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it, vi} from 'vitest'
-import {catalogSnapshotBuilder} from '../../server/catalog-builder.ts'
+import {catalogSnapshotBuilder, createCatalogBuilder} from '../../server/catalog-builder.ts'
 import type {Clock} from '../../server/clock.ts'
 import {loadConfig} from '../../server/config.ts'
 import {createReleaseTimer} from '../../server/release-timer.ts'
@@ -264,17 +264,18 @@ describe('a refused edit to an episode not yet released', () => {
       const pending = await build(undefined, ALL)
       const refused = await builderAt(() => BEFORE, broken)(pending, {kind: 'documents', documents: FUTURE_ONLY})
       await file.save(refused, 'fingerprint')
-      const restarted = catalogSnapshotBuilder({
+      const restarted = createCatalogBuilder({
         source: createEmbeddedSource('inline', async () => broken()),
         config,
         clock: () => new Date(RELEASE),
         saved: {file, directory},
       })
-      const restored = (await restarted.restore?.())?.snapshot?.value
+      const built = (await restarted.restore()).snapshot?.built
+      const restored = built?.snapshot
       expect(restored && slugsOf(restored)).not.toContain('ep-2-future')
       expect(restored?.nextRelease).toBeUndefined()
       expect(problemOf(restored, 'future')?.messages).toContainEqual(expect.stringMatching(HELD))
-      const read = restored && (await restarted(restored, ALL))
+      const read = built && (await restarted.build(built, ALL)).snapshot
       expect(read, 'the source was read, its fingerprint being another').not.toBe(restored)
       expect(read && slugsOf(read)).not.toContain('ep-2-future')
       expect(problemOf(read, 'future')).toMatchObject({
@@ -295,16 +296,16 @@ describe('a saved snapshot with a scheduled episode', () => {
       const held = await builderAt(() => BEFORE)(undefined, ALL)
       await file.save(held, 'fingerprint')
       const restart = (at: Date) =>
-        catalogSnapshotBuilder({
+        createCatalogBuilder({
           source: createEmbeddedSource('inline', async () => documents()),
           config,
           clock: () => at,
           saved: {file, directory},
-        }).restore?.()
-      const early = (await restart(BEFORE))?.snapshot?.value
+        }).restore()
+      const early = (await restart(BEFORE)).snapshot?.built.snapshot
       expect(early && slugsOf(early)).not.toContain('ep-2-future')
       expect(early?.nextRelease?.documentIds).toEqual(['future'])
-      const late = (await restart(new Date(RELEASE)))?.snapshot?.value
+      const late = (await restart(new Date(RELEASE))).snapshot?.built.snapshot
       expect(late && slugsOf(late)[0]).toBe('ep-2-future')
       const full = await builderAt(() => new Date(RELEASE))(undefined, ALL)
       expect(late?.version).toBe(full.version)

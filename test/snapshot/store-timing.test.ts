@@ -1,7 +1,8 @@
 // The store's timing and bookkeeping under fake timers and a clock the test moves: retry delays,
 // what /status is told, and which changes merge into which build.
 import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
-import {createSnapshotStore, type PendingChange, type StoreOptions} from '../../server/snapshot/store.ts'
+import type {BuildResult, PendingChange, SnapshotBuilder} from '../../server/snapshot/build-result.ts'
+import {createSnapshotStore, type StoreOptions} from '../../server/snapshot/store.ts'
 
 interface Snapshot {
   version: string
@@ -19,21 +20,19 @@ afterEach(() => vi.useRealTimers())
 /** A builder whose builds after the first do what `outcome` says, taking `durationMs` of the test's clock. */
 function builder(outcome: (change: PendingChange, count: number) => Snapshot | Error, durationMs = 0) {
   const changes: PendingChange[] = []
-  const build = async (_previous: Snapshot | undefined, change: PendingChange): Promise<Snapshot> => {
+  const build = async (_previous: BuildResult<Snapshot> | undefined, change: PendingChange) => {
     changes.push(change)
-    if (changes.length === 1) return {version: 'initial'}
+    if (changes.length === 1) return {snapshot: {version: 'initial'}}
     now += durationMs
     const result = outcome(change, changes.length - 1)
     if (result instanceof Error) throw result
-    return result
+    return {snapshot: result}
   }
   return {build, changes}
 }
 
-const store = (
-  build: (previous: Snapshot | undefined, change: PendingChange) => Promise<Snapshot>,
-  options: StoreOptions = {},
-) => createSnapshotStore<Snapshot>(build, {clock, ...options})
+const store = (build: SnapshotBuilder<Snapshot>, options: StoreOptions<Snapshot> = {}) =>
+  createSnapshotStore<Snapshot>(build, {clock, ...options})
 const episode = (documentId: string) => ({documentId, collection: 'episodes' as const})
 const failing = () => builder(() => new Error('down'))
 
@@ -153,7 +152,7 @@ describe('what /status is told', () => {
 
   it('words an error that is not an Error as text too', async () => {
     const snapshots = await store(async (previous) => {
-      if (!previous) return {version: 'initial'}
+      if (!previous) return {snapshot: {version: 'initial'}}
       throw 'plain text' // eslint-disable-line @typescript-eslint/only-throw-error
     })
     await expect(snapshots.refresh()).rejects.toBe('plain text')
@@ -189,7 +188,7 @@ describe('which changes go into a build', () => {
     const snapshots = await store(async (previous, change) => {
       changes.push(change)
       if (previous && changes.length === 2) await new Promise<void>((resolve) => (release = resolve))
-      return {version: String(changes.length)}
+      return {snapshot: {version: String(changes.length)}}
     })
     const running = snapshots.refresh([episode('a')])
     const all = snapshots.refresh()

@@ -1,5 +1,7 @@
 import {describe, expect, it} from 'vitest'
-import {createSnapshotStore, type PendingChange, type SnapshotBuilder} from '../../server/snapshot/store.ts'
+import type {BuildResult, PendingChange, SnapshotBuilder} from '../../server/snapshot/build-result.ts'
+import type {Restored} from '../../server/snapshot/restored-start.ts'
+import {createSnapshotStore} from '../../server/snapshot/store.ts'
 import {BuildHeld} from '../../server/errors.ts'
 
 interface PendingBuild {
@@ -12,10 +14,10 @@ interface PendingBuild {
 function controllableBuilder() {
   const pending: PendingBuild[] = []
   const changes: PendingChange[] = []
-  const build = (_previous: Snapshot | undefined, change: PendingChange) => {
+  const build = async (_previous: BuildResult<Snapshot> | undefined, change: PendingChange) => {
     changes.push(change)
-    if (changes.length === 1) return Promise.resolve(fakeSnapshot('initial'))
-    return new Promise<Snapshot>((resolve, reject) => pending.push({change, resolve, reject}))
+    if (changes.length === 1) return {snapshot: fakeSnapshot('initial')}
+    return {snapshot: await new Promise<Snapshot>((resolve, reject) => pending.push({change, resolve, reject}))}
   }
   const next = () => {
     const build = pending.shift()
@@ -109,25 +111,31 @@ describe('snapshot store', () => {
 })
 
 describe('a store started from a saved snapshot', () => {
-  /** Builds (all of them) finish when the test says; `restore` gives the saved snapshot. */
-  function restoringBuilder(restore: SnapshotBuilder<Snapshot>['restore']) {
+  /** Builds (all of them) finish when the test says; `restored` is what was restored of the saved snapshot. */
+  function restoringBuilder(restored: Restored<Snapshot>) {
     const builds: {
       previous: Snapshot | undefined
       change: PendingChange
       resolve: (snapshot: Snapshot) => void
       reject: (error: Error) => void
     }[] = []
-    const build: SnapshotBuilder<Snapshot> = (previous, change) =>
-      new Promise((resolve, reject) => builds.push({previous, change, resolve, reject}))
-    build.restore = restore
-    return {build, builds}
+    const build: SnapshotBuilder<Snapshot> = async (previous, change) => ({
+      snapshot: await new Promise((resolve, reject) =>
+        builds.push({previous: previous?.snapshot, change, resolve, reject}),
+      ),
+    })
+    return {build, builds, restored}
   }
+  /** What was restored of a saved snapshot: `saved`, as `how` says. */
+  const restoring = (saved: Snapshot, how: Omit<NonNullable<Restored['snapshot']>, 'built' | 'savedAt'> = {}) => ({
+    snapshot: {built: {snapshot: saved}, savedAt: SAVED_AT, ...how},
+  })
   const SAVED_AT = new Date('2026-01-01T00:00:00Z')
 
   it('serves it at once and reads the source behind it, with it as the previous snapshot', async () => {
     const saved = fakeSnapshot('saved')
-    const {build, builds} = restoringBuilder(async () => ({snapshot: {value: saved, savedAt: SAVED_AT}}))
-    const store = await createSnapshotStore<Snapshot>(build)
+    const {build, builds, restored} = restoringBuilder(restoring(saved))
+    const store = await createSnapshotStore<Snapshot>(build, {restored})
     expect(store.current()).toBe(saved)
     expect(builds).toEqual([])
     expect(store.status().saved).toEqual({
@@ -149,8 +157,8 @@ describe('a store started from a saved snapshot', () => {
   it('keeps serving it when the first read fails or is held, says which, and retries', async () => {
     const saved = fakeSnapshot('saved')
     const outcomes: boolean[] = []
-    const {build, builds} = restoringBuilder(async () => ({snapshot: {value: saved, savedAt: SAVED_AT}}))
-    const store = await createSnapshotStore<Snapshot>(build, {retryDelayMs: 5})
+    const {build, builds, restored} = restoringBuilder(restoring(saved))
+    const store = await createSnapshotStore<Snapshot>(build, {retryDelayMs: 5, restored})
     store.onBuild((outcome) => outcomes.push(outcome.ok))
     await settle()
     builds.shift()?.reject(new Error('answered 500'))
@@ -172,10 +180,10 @@ describe('a store started from a saved snapshot', () => {
   })
 
   it('builds the first snapshot itself when the saved one was refused, and says why', async () => {
-    const {build, builds} = restoringBuilder(async () => ({
+    const {build, builds, restored} = restoringBuilder({
       refused: 'episodes document e-1 does not match its checksum',
-    }))
-    const starting = createSnapshotStore<Snapshot>(build)
+    })
+    const starting = createSnapshotStore<Snapshot>(build, {restored})
     await settle()
     expect(builds.map(({previous, change}) => ({previous, change}))).toEqual([
       {previous: undefined, change: {kind: 'all'}},
@@ -196,16 +204,16 @@ describe('a store started from a saved snapshot', () => {
 
   it('serves one older than what the CDN was told only when the first build fails', async () => {
     const saved = fakeSnapshot('saved before the edge moved on')
-    const restore = async () => ({snapshot: {value: saved, savedAt: SAVED_AT, behindEdge: true}})
+    const restore = restoring(saved, {behindEdge: true})
     const reading = restoringBuilder(restore)
-    const read = createSnapshotStore<Snapshot>(reading.build)
+    const read = createSnapshotStore<Snapshot>(reading.build, {restored: reading.restored})
     await settle()
     reading.builds[0]?.resolve(fakeSnapshot('read'))
     expect((await read).current().version, 'the source answers: the older one is never served').toBe('read')
     expect((await read).status().saved).toMatchObject({savedAt: undefined, behindEdge: true})
 
     const failing = restoringBuilder(restore)
-    const starting = createSnapshotStore<Snapshot>(failing.build, {retryDelayMs: 5})
+    const starting = createSnapshotStore<Snapshot>(failing.build, {retryDelayMs: 5, restored: failing.restored})
     await settle()
     failing.builds.shift()?.reject(new Error('answered 500'))
     const store = await starting
@@ -216,9 +224,9 @@ describe('a store started from a saved snapshot', () => {
 
   it('serves one saved by other code only when the first build fails, then retries', async () => {
     const saved = fakeSnapshot('saved by other code')
-    const restore = async () => ({snapshot: {value: saved, savedAt: SAVED_AT, otherCode: true}})
+    const restore = restoring(saved, {otherCode: true})
     const reading = restoringBuilder(restore)
-    const read = createSnapshotStore<Snapshot>(reading.build)
+    const read = createSnapshotStore<Snapshot>(reading.build, {restored: reading.restored})
     await settle()
     reading.builds[0]?.resolve(fakeSnapshot('read'))
     expect((await read).current().version, 'the source answers: the saved one is never served').toBe('read')
@@ -226,11 +234,11 @@ describe('a store started from a saved snapshot', () => {
 
     const failing = restoringBuilder(restore)
     const outcomes: (string | undefined)[] = []
-    const starting = createSnapshotStore<Snapshot>(failing.build, {retryDelayMs: 5})
+    const starting = createSnapshotStore<Snapshot>(failing.build, {retryDelayMs: 5, restored: failing.restored})
     await settle()
     failing.builds.shift()?.reject(new Error('answered 500'))
     const store = await starting
-    store.onBuild((outcome, current) => outcomes.push(`${outcome.error} (serving ${current.version})`))
+    store.onBuild((outcome, current) => outcomes.push(`${outcome.error} (serving ${current.snapshot.version})`))
     expect(store.current()).toBe(saved)
     expect(store.status().saved).toEqual({
       savedAt: SAVED_AT,
@@ -255,9 +263,9 @@ describe('a store started from a saved snapshot', () => {
   it('reads the source first when damaged items were left out of the saved one, and serves the rest if that fails', async () => {
     const saved = fakeSnapshot('saved without a damaged item')
     const refused = '1 saved item(s) do not match their checksum and are left out: episodes e-1'
-    const restore = async () => ({snapshot: {value: saved, savedAt: SAVED_AT, partial: true}, refused})
+    const restore = {...restoring(saved, {partial: true}), refused}
     const reading = restoringBuilder(restore)
-    const read = createSnapshotStore<Snapshot>(reading.build)
+    const read = createSnapshotStore<Snapshot>(reading.build, {restored: reading.restored})
     await settle()
     expect(reading.builds[0]?.previous).toBeUndefined()
     reading.builds[0]?.resolve(fakeSnapshot('read'))
@@ -271,7 +279,7 @@ describe('a store started from a saved snapshot', () => {
     })
 
     const held = restoringBuilder(restore)
-    const starting = createSnapshotStore<Snapshot>(held.build, {retryDelayMs: 5})
+    const starting = createSnapshotStore<Snapshot>(held.build, {retryDelayMs: 5, restored: held.restored})
     await settle()
     held.builds.shift()?.reject(new BuildHeld('held: 0 documents where 33 are served'))
     const store = await starting
