@@ -38,12 +38,23 @@ afterEach(async () => {
   opened = []
 })
 
-/** A publish path whose parts record each call in `steps`, log lines included; `throwing` names the one that throws. */
+/**
+ * A publish path whose parts record each call in `steps`, log lines included; `throwing` names the
+ * one that throws (`report` by its warning, `releases` by the clock its timer reads).
+ */
 async function publishPath(options: {throwing?: string; recorded?: boolean} = {}) {
   const steps: string[] = []
   const logged: {level: number; msg: string; step?: string}[] = []
   const logger = pino(
-    {level: 'info'},
+    {
+      level: 'info',
+      hooks: {
+        logMethod(args, method, level) {
+          if (options.throwing === 'report' && level === 40) throw new Error('report broke')
+          method.apply(this, args)
+        },
+      },
+    },
     {
       write: (line: string) => {
         const entry = JSON.parse(line) as {level: number; msg: string; step?: string}
@@ -69,7 +80,10 @@ async function publishPath(options: {throwing?: string; recorded?: boolean} = {}
         return store.refresh(changes)
       },
     },
-    clock: () => AFTER_RELEASE,
+    clock: () => {
+      if (options.throwing === 'releases') throw new Error('releases broke')
+      return AFTER_RELEASE
+    },
     logger,
     metrics: {recordBuild: step('record')},
     saver: {served: step('save')},
@@ -119,15 +133,18 @@ describe('the publish path after a build', () => {
     expect(steps.filter(isProblem)).toHaveLength(1)
   })
 
-  it.each(['record', ...SERVED_STEPS])('logs %s when it throws, and runs every step after it', async (broken) => {
+  const EVERY_STEP = ['record', 'report', ...SERVED_STEPS, 'releases']
+  it.each(EVERY_STEP)('logs %s when it throws, and runs every step after it', async (broken) => {
     const {publish, store, steps, logged} = await publishPath({throwing: broken})
     publish.built(succeeded(), store.currentBuild())
     publish.close()
-    expect(logged).toContainEqual(
-      expect.objectContaining({level: 50, step: broken, msg: `${broken} failed after a build; the other steps ran`}),
-    )
+    const failed = `${broken} failed after a build; the other steps ran`
+    expect(logged).toContainEqual(expect.objectContaining({level: 50, step: broken, msg: failed}))
     const ran = steps.filter((step) => !step.startsWith('log: '))
     expect(ran).toEqual(['record', ...SERVED_STEPS])
+    // Said as it failed, and the steps after it ran after that, in their order.
+    const after = steps.slice(steps.indexOf(`log: ${failed}`) + 1).filter((step) => !step.startsWith('log: '))
+    expect(after).toEqual(EVERY_STEP.slice(EVERY_STEP.indexOf(broken) + 1).filter((step) => ran.includes(step)))
   })
 
   it('records a failed build and goes no further: the last good snapshot stays served as it was', async () => {
