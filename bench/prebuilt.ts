@@ -100,8 +100,8 @@ export function searchToolResponse(snapshot: Snapshot, requestBody: string): str
   const args = isObject(params) && isObject(params.arguments) ? params.arguments : {}
   const query = typeof args.query === 'string' ? args.query.trim() : ''
   const limit = typeof args.limit === 'number' ? args.limit : 10
-  const hits = searchCatalog(snapshot, query, COLLECTION_NAMES)
-  const result = {results: hits.slice(0, limit), total: hits.length}
+  const {hits, total} = searchCatalog(snapshot, query, COLLECTION_NAMES, limit)
+  const result = {results: hits, total}
   return JSON.stringify({
     jsonrpc: '2.0',
     id,

@@ -287,8 +287,8 @@ export const catalogTools: readonly ToolDefinition[] = [
       outputSchema: z.object({results: z.array(searchHitSchema), total: z.number()}),
     },
     (input, snapshot) => {
-      const hits = searchCatalog(snapshot, input.query, input.collections ?? COLLECTION_NAMES)
-      return {results: hits.slice(0, input.limit), total: hits.length}
+      const {hits, total} = searchCatalog(snapshot, input.query, input.collections ?? COLLECTION_NAMES, input.limit)
+      return {results: hits, total}
     },
   ),
   defineTool(

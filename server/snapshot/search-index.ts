@@ -89,10 +89,7 @@ function indexOf(snapshot: Searched): FollowedState {
   })
   search.addAll(documents)
   const transcripts = new TranscriptIndex()
-  // A transcript says the same words many times over: each word is analysed once per build.
-  const termsOfWord = memoised(termsOf)
-  for (const document of documents)
-    if (document.transcript) transcripts.add(document.id, transcriptText(document.transcript), termsOfWord)
+  transcripts.addAll(transcriptsOf(documents))
   transcripts.trim()
   const state: FollowedState = {
     version: snapshot.version,
@@ -120,7 +117,6 @@ function reindex(state: FollowedState, snapshot: Searched, changes: ReadonlyMap<
       document,
     ]),
   )
-  const termsOfWord = memoised(termsOf)
   for (const id of stale) {
     const before = state.documents.get(id)
     if (before) {
@@ -131,10 +127,10 @@ function reindex(state: FollowedState, snapshot: Searched, changes: ReadonlyMap<
     const after = fresh.get(id)
     if (after) {
       state.search.add(after)
-      if (after.transcript) state.transcripts.add(id, transcriptText(after.transcript), termsOfWord)
       track(state, after, 1)
     }
   }
+  state.transcripts.addAll(transcriptsOf(fresh.values()))
   state.analyse = analyserOf(state.tagWords)
   state.version = snapshot.version
   state.history = snapshot.history
@@ -161,12 +157,7 @@ function track(state: FollowedState, document: SearchDocument, delta: 1 | -1): v
 // Sorted: the loanwords, and so every score, do not depend on the order the words were first seen.
 const analyserOf = (tagWords: ReadonlyMap<string, number>) => queryAnalyser([...tagWords.keys()].sort())
 
-/** `analyse` remembering each word's terms, for one build. */
-function memoised(analyse: (word: string) => string[]): (word: string) => readonly string[] {
-  const known = new Map<string, readonly string[]>()
-  return (word) => {
-    let terms = known.get(word)
-    if (!terms) known.set(word, (terms = analyse(word)))
-    return terms
-  }
+/** The documents' transcripts as the transcript index takes them, read from their bytes one at a time. */
+function* transcriptsOf(documents: Iterable<SearchDocument>): Generator<[string, string]> {
+  for (const document of documents) if (document.transcript) yield [document.id, transcriptText(document.transcript)]
 }

@@ -28,10 +28,10 @@ export function searchPage(source: SearchPageSource, request: SearchRequest): Re
   const cacheKey = `${source.version} search ${request.limit} ${request.query}`
   const cached = source.pages.get(cacheKey)
   if (cached) return cached
-  const ranked = searchCatalog(source.searched, request.query, COLLECTION_NAMES)
+  const {hits, total} = searchCatalog(source.searched, request.query, COLLECTION_NAMES, request.limit)
   // Any answer may change whenever any content changes, so answers share the content's date.
   const page = represent(
-    ownedBytes(Buffer.from(JSON.stringify(searchResults(ranked, request.limit)), 'utf8')),
+    ownedBytes(Buffer.from(JSON.stringify(searchResults(hits, total, request.limit)), 'utf8')),
     () => source.contentLastModified,
     {headers: source.keying?.headersFor(SEARCH_KEY, SEARCH_KEY)},
   )

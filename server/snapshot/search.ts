@@ -11,6 +11,12 @@ import type {TermQuery} from './transcript-index.ts'
 /** A hit as the search ranks it; the API gives it its shape (api/v1/search.ts). */
 export type SearchHit = RankedHit
 
+/** The best hits of a search, and how many items matched in all. */
+export interface SearchAnswer {
+  hits: SearchHit[]
+  total: number
+}
+
 /**
  * How many bytes of transcripts one search reads to find its hits' cues: four transcripts at the
  * rule's 2 MB limit. Past it, the lower hits answer without a cue: a query matching fifty long
@@ -75,9 +81,15 @@ interface Ranked {
  * Ranks catalog items for a question or keywords, in Hebrew or English: one score (BM25+ with field
  * boosts, typo and prefix tolerance: MiniSearch's over the fields, and the transcript index's,
  * added as MiniSearch adds its fields) and one order, highest score first, equal scores in the
- * catalog's list order (episodes, meetups, voices).
+ * catalog's list order (episodes, meetups, voices). Only the best `limit` are given their snippet
+ * and cue: a common word matches tens of thousands of items at 100,000.
  */
-export function searchCatalog(snapshot: Searched, query: string, collections: readonly CollectionName[]): SearchHit[] {
+export function searchCatalog(
+  snapshot: Searched,
+  query: string,
+  collections: readonly CollectionName[],
+  limit: number,
+): SearchAnswer {
   const indexed = snapshot.searchIndex.of(snapshot)
   const allowed = new Set(collections)
   const results = ranked(indexed, query, (document) => allowed.has(document.collection))
@@ -87,7 +99,7 @@ export function searchCatalog(snapshot: Searched, query: string, collections: re
     results.sort((a, b) => b.score - a.score || (place.get(a.document.id) ?? 0) - (place.get(b.document.id) ?? 0))
   }
   let cueBytesLeft = CUE_BYTES_PER_SEARCH
-  return results.map(({document, score, inFields, inTranscript}, rank) => {
+  const hits = results.slice(0, limit).map(({document, score, inFields, inTranscript}, rank) => {
     const {collection, slug, title, url, api_url, transcript} = document
     // Only hits a page can show read their transcript (a common word may match thousands of them),
     // and only while the search's budget lasts.
@@ -106,6 +118,7 @@ export function searchCatalog(snapshot: Searched, query: string, collections: re
       cue: cue ?? null,
     }
   })
+  return {hits, total: results.length}
 }
 
 /**

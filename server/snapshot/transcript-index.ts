@@ -60,26 +60,62 @@ export class TranscriptIndex {
   readonly #numberOf = new Map<string, number>()
   #totalLength = 0
   #removed = 0
+  #compactions = 0
+  /** addAll's count of each term in the transcript it is reading; all zero between transcripts. */
+  #counts = new Uint32Array(1024)
 
   /** Indexes `text` as the transcript of item `id` (replacing what it had). */
-  add(id: string, text: string, termsOfWord: (word: string) => readonly string[] = termsOf): void {
-    this.remove(id)
-    const tokens = words(text)
-    if (tokens.length === 0) return
-    if (this.#ids.length >= MAX_NUMBERS) this.#compact()
-    const number = this.#ids.length
-    const counts = new Map<string, number>()
-    for (const token of tokens)
-      for (const term of termsOfWord(token)) if (term) counts.set(term, (counts.get(term) ?? 0) + 1)
-    for (const [term, count] of counts)
-      this.#append(this.#termId(term), (number << COUNT_BITS) | Math.min(count, MAX_COUNT))
-    const length = new Set(tokens).size
-    this.#ids.push(id)
-    this.#lengths.push(length)
-    this.#numberOf.set(id, number)
-    this.#totalLength += length
+  add(id: string, text: string): void {
+    this.addAll([[id, text]])
   }
 
+  /**
+   * Indexes each `[id, text]` as that item's transcript. Transcripts say the same words many times
+   * over: each word's terms are looked up once for the whole batch, and forgotten after it.
+   */
+  addAll(transcripts: Iterable<readonly [id: string, text: string]>): void {
+    const known = new Map<string, {termIds: readonly number[]; lastSaidBy: number}>()
+    let compactions = this.#compactions
+    for (const [id, text] of transcripts) {
+      this.remove(id)
+      const tokens = words(text)
+      if (tokens.length === 0) continue
+      if (this.#ids.length >= MAX_NUMBERS) this.#compact()
+      // A compaction renumbers the terms.
+      if (compactions !== this.#compactions) {
+        known.clear()
+        compactions = this.#compactions
+      }
+      const number = this.#ids.length
+      // Counted in a scratch array by term, not a Map: a build counts tens of millions of words.
+      const touched: number[] = []
+      let length = 0
+      for (const token of tokens) {
+        let word = known.get(token)
+        if (!word)
+          known.set(token, (word = {termIds: termsOf(token).filter(Boolean).map(this.#termId), lastSaidBy: -1}))
+        if (word.lastSaidBy !== number) {
+          word.lastSaidBy = number
+          length += 1
+        }
+        for (const termId of word.termIds) {
+          const count = this.#counts[termId] ?? 0
+          if (count === 0) touched.push(termId)
+          this.#counts[termId] = count + 1
+        }
+      }
+      for (const termId of touched) {
+        this.#append(termId, (number << COUNT_BITS) | Math.min(this.#counts[termId] ?? 0, MAX_COUNT))
+        this.#counts[termId] = 0
+      }
+      this.#ids.push(id)
+      this.#lengths.push(length)
+      this.#numberOf.set(id, number)
+      this.#totalLength += length
+    }
+  }
+
+  /** Takes item `id`'s transcript out; its terms are dropped at the next compaction. */
   remove(id: string): void {
     const number = this.#numberOf.get(id)
     if (number === undefined) return
@@ -170,13 +206,19 @@ export class TranscriptIndex {
     }
   }
 
-  #termId(term: string): number {
+  // An arrow function: addAll passes it to map.
+  readonly #termId = (term: string): number => {
     const known = this.#terms.get(term)
     if (known !== undefined) return known
     const termId = this.#postings.length
     this.#terms.set(term, termId)
     this.#postings.push(new Uint32Array(4))
     this.#used.push(0)
+    if (termId >= this.#counts.length) {
+      const grown = new Uint32Array(this.#counts.length * 2)
+      grown.set(this.#counts)
+      this.#counts = grown
+    }
     return termId
   }
 
@@ -227,5 +269,6 @@ export class TranscriptIndex {
     this.#ids = ids
     this.#lengths = lengths
     this.#removed = 0
+    this.#compactions += 1
   }
 }

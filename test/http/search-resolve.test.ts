@@ -30,13 +30,13 @@ describe('search.json', () => {
   it("ranks as MCP's search_catalog does, each hit with its type, slug, title and the lists' URLs", () => {
     for (const query of ['ריאקט', 'רולבק לדיפלוי', 'kubernetes', 'נגישות']) {
       const {data, pagination} = bodyOf(resolve(q(query)))
-      const mcp = searchCatalog(snapshot, query, COLLECTION_NAMES)
+      const mcp = searchCatalog(snapshot, query, COLLECTION_NAMES, 10)
       expect(data.length, query).toBeGreaterThan(0)
       expect(
         data.map((hit) => [hit.slug, hit.score]),
         query,
-      ).toEqual(mcp.slice(0, 10).map((hit) => [hit.slug, hit.score]))
-      expect(pagination).toEqual({limit: 10, count: data.length, total: mcp.length})
+      ).toEqual(mcp.hits.map((hit) => [hit.slug, hit.score]))
+      expect(pagination).toEqual({limit: 10, count: data.length, total: mcp.total})
       for (const hit of data) {
         const collection = `${hit.type}s`
         expect(hit.api_url).toBe(`${BASE}/api/v1/${collection}/${hit.slug}.json`)

@@ -37,7 +37,7 @@ describe("a search's cues", () => {
     const snapshot = buildSnapshot(await catalogOf(documents), snapshotSettings({}), undefined, new Date())
     const bytes = snapshot.catalog.episodes.find((entry) => entry.transcript)?.transcript?.length ?? 0
     expect(bytes).toBeGreaterThan(1_800_000)
-    const hits = searchCatalog(snapshot, 'זנבנב', COLLECTION_NAMES)
+    const {hits} = searchCatalog(snapshot, 'זנבנב', COLLECTION_NAMES, 50)
     expect(hits).toHaveLength(TRANSCRIBED)
     const withCue = Math.floor(CUE_BYTES_PER_SEARCH / bytes)
     expect(withCue).toBeLessThan(TRANSCRIBED)

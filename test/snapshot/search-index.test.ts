@@ -23,7 +23,7 @@ const first = (type: string) => {
   if (!found) throw new Error(`the sample has no ${type}`)
   return found
 }
-const answers = (snapshot: Snapshot) => QUERIES.map((query) => searchCatalog(snapshot, query, COLLECTION_NAMES))
+const answers = (snapshot: Snapshot) => QUERIES.map((query) => searchCatalog(snapshot, query, COLLECTION_NAMES, 50))
 /** The same content in a line of its own: an index made from nothing. */
 const freshAnswers = async (documents: readonly SanityDocument[]) =>
   answers(buildSnapshot(await catalogOf(documents), settings, undefined, NOW))
@@ -57,7 +57,7 @@ describe('the search index across publishes', () => {
       expect(snapshot.searchIndex.of(snapshot).search, `${edit}: the same index, moved on`).toBe(followed)
     }
     // What the edits did is found: the new title, the voice's new name in its episodes, the new tag.
-    const slugs = (query: string) => searchCatalog(snapshot, query, COLLECTION_NAMES).map((hit) => hit.slug)
+    const slugs = (query: string) => searchCatalog(snapshot, query, COLLECTION_NAMES, 50).hits.map((hit) => hit.slug)
     expect(slugs('זברה')).toEqual([])
     expect(slugs('נמר').length).toBeGreaterThan(1)
     expect(slugs('סבלט')).toContain('ep-new')
@@ -67,9 +67,9 @@ describe('the search index across publishes', () => {
     const older = buildSnapshot(await catalogOf(sample), settings, undefined, NOW)
     const retitled = withDocument(sample, episode._id, {title: 'זברה בענן'})
     const newer = buildSnapshot(await catalogOf(retitled), settings, older, NOW)
-    expect(searchCatalog(newer, 'זברה', ['episodes']).map((hit) => hit.slug)).toHaveLength(1)
+    expect(searchCatalog(newer, 'זברה', ['episodes'], 50).hits.map((hit) => hit.slug)).toHaveLength(1)
     const followed = newer.searchIndex.of(newer).search
-    expect(searchCatalog(older, 'זברה', ['episodes'])).toEqual([])
+    expect(searchCatalog(older, 'זברה', ['episodes'], 50)).toEqual({hits: [], total: 0})
     // ...with an index of its own: the newer one is still followed, not indexed again.
     expect(newer.searchIndex.of(newer).search).toBe(followed)
     expect(answers(newer)).toEqual(await freshAnswers(retitled))

@@ -84,7 +84,7 @@ export interface RankedHit {
 }
 
 /** The answer to `request`: the best `limit` of `ranked` (highest score first), and how many matched. */
-export function searchResults(ranked: readonly RankedHit[], limit: number): SearchResults {
+export function searchResults(ranked: readonly RankedHit[], total: number, limit: number): SearchResults {
   const data = ranked.slice(0, limit).map(({collection, slug, title, url, api_url, score, snippet, cue}) => ({
     type: ITEM_TYPE[collection],
     slug,
@@ -95,7 +95,7 @@ export function searchResults(ranked: readonly RankedHit[], limit: number): Sear
     snippet,
     cue,
   }))
-  return {data, pagination: {limit, count: data.length, total: ranked.length}}
+  return {data, pagination: {limit, count: data.length, total}}
 }
 
 export type SearchRequestResult = {ok: true; request: SearchRequest} | {ok: false; reason: string}

@@ -16,7 +16,7 @@ const ranked = (collection: RankedHit['collection'], slug: string, score: number
 describe('searchResults', () => {
   it('names each hit by its item type, keeps the order and the score, and counts what matched', () => {
     const hits = [ranked('voices', 'noa', 9.5), ranked('episodes', 'ep-1', 7), ranked('meetups', 'talk', 1.25)]
-    const results = searchEnvelope.parse(searchResults(hits, 2))
+    const results = searchEnvelope.parse(searchResults(hits, hits.length, 2))
     expect(results.data).toEqual([
       {
         type: 'voice',
@@ -31,8 +31,8 @@ describe('searchResults', () => {
       expect.objectContaining({type: 'episode', slug: 'ep-1', score: 7}),
     ])
     expect(results.pagination).toEqual({limit: 2, count: 2, total: 3})
-    expect(searchResults(hits, 10).data.map((hit) => hit.type)).toEqual(['voice', 'episode', 'meetup'])
-    expect(searchResults([], 10)).toEqual({data: [], pagination: {limit: 10, count: 0, total: 0}})
+    expect(searchResults(hits, hits.length, 10).data.map((hit) => hit.type)).toEqual(['voice', 'episode', 'meetup'])
+    expect(searchResults([], 0, 10)).toEqual({data: [], pagination: {limit: 10, count: 0, total: 0}})
   })
 })
 
