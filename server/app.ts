@@ -12,6 +12,7 @@ import {
 import {catalogVersionHeader} from './http/fast-path.ts'
 import {splitTarget} from './http/request-target.ts'
 import {sendRepresentation} from './http/representation-response.ts'
+import {ResponseHeaders} from './http/response-headers.ts'
 import {statusHandler} from './http/status.ts'
 import {LIVENESS_PATH, livenessHandler, READINESS_PATH, readinessHandler, type Readiness} from './http/health.ts'
 import type {Config} from './config.ts'
@@ -236,7 +237,7 @@ export function createApp(dependencies: AppDependencies): express.Express {
     }
     readOnly(request, response, () =>
       sendRepresentation(request, response, document, {
-        extra: catalogVersionHeader(snapshot),
+        headers: new ResponseHeaders(catalogVersionHeader(snapshot)),
         servedFrom: {store, snapshot},
       }),
     )

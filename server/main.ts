@@ -1,6 +1,6 @@
 import {createCatalogService, type CatalogService} from './catalog-service.ts'
 import {loadConfig, type Config} from './config.ts'
-import {FIXED_HEADS_WORK} from './http/fixed-head.ts'
+import {FIXED_HEADS_WORK} from './http/response-headers.ts'
 import {createStdoutLog} from './observability/logger.ts'
 import {boundHeapHeadroom} from './snapshot/heap-growth.ts'
 import {StartFailure, errorMessage} from './errors.ts'

@@ -2,6 +2,7 @@ import type {IncomingMessage, ServerResponse} from 'node:http'
 import {buildProblem, isReadMethod, sendMethodNotAllowed, sendProblem} from './problem.ts'
 import {catalogVersionHeader} from './fast-path.ts'
 import {sendRepresentation} from './representation-response.ts'
+import {ResponseHeaders} from './response-headers.ts'
 import type {SnapshotStore} from '../snapshot/store.ts'
 import {resolveCatalogPath} from './resolve.ts'
 
@@ -24,7 +25,7 @@ export function createCatalogHandler(store: Pick<SnapshotStore, 'current'>, publ
       return sendReadOnlyRefusal(request, response, publicBaseUrl, target.instance)
     if (resolution.found)
       return sendRepresentation(request, response, resolution.representation, {
-        extra: catalogVersionHeader(snapshot),
+        headers: new ResponseHeaders(catalogVersionHeader(snapshot)),
         servedFrom: {store, snapshot},
       })
     sendProblem(request, response, buildProblem(publicBaseUrl, resolution.status, resolution.detail, target.instance))

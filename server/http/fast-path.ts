@@ -5,12 +5,12 @@ import type {Representation} from '../snapshot/representation.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
 import type {SnapshotStore} from '../snapshot/store.ts'
 import {sendRepresentation} from './representation-response.ts'
-import type {FixedHeaders} from './fixed-head.ts'
+import type {ResponseHeaders} from './response-headers.ts'
 import {splitTarget} from './request-target.ts'
 
 /** Which snapshot answered: items outlive snapshots, so the version cannot be one of their own headers. */
 const CATALOG_VERSION = 'Catalog-Version'
-export const catalogVersionHeader = (snapshot: Snapshot): readonly string[] => [CATALOG_VERSION, snapshot.version]
+export const catalogVersionHeader = (snapshot: Snapshot): string[] => [CATALOG_VERSION, snapshot.version]
 
 /**
  * Answers a GET or HEAD for a pre-built representation with one lookup and one write, before
@@ -18,12 +18,7 @@ export const catalogVersionHeader = (snapshot: Snapshot): readonly string[] => [
  * (problems, other methods, percent-encoded URLs), which the Express application answers through
  * the same resolver.
  */
-export type FastPath = (
-  request: IncomingMessage,
-  response: ServerResponse,
-  extraHeaders: string[],
-  fixed: FixedHeaders,
-) => boolean
+export type FastPath = (request: IncomingMessage, response: ServerResponse, headers: ResponseHeaders) => boolean
 
 export function createFastPath(store: Pick<SnapshotStore, 'current'>, publicBaseUrl: string): FastPath {
   const lookUp = (snapshot: Snapshot, url: string): Representation | undefined => {
@@ -34,13 +29,13 @@ export function createFastPath(store: Pick<SnapshotStore, 'current'>, publicBase
     const resolution = resolveCatalogPath(snapshot, publicBaseUrl, path.slice(API_V1_PREFIX.length), query ?? '')
     return resolution.found ? resolution.representation : undefined
   }
-  return (request, response, extraHeaders, fixed) => {
+  return (request, response, headers) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return false
     const snapshot = store.current()
     const representation = lookUp(snapshot, request.url ?? '')
     if (!representation) return false
-    extraHeaders.push(CATALOG_VERSION, snapshot.version)
-    sendRepresentation(request, response, representation, {extra: extraHeaders, fixed, servedFrom: {store, snapshot}})
+    headers.add(CATALOG_VERSION, snapshot.version)
+    sendRepresentation(request, response, representation, {headers, servedFrom: {store, snapshot}})
     return true
   }
 }

@@ -1,6 +1,6 @@
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import type {IncrementResponse} from 'express-rate-limit'
-import {fixedHeaders, type FixedHeaders} from './fixed-head.ts'
+import {fixedHeaders, type FixedHeaders, type ResponseHeaders} from './response-headers.ts'
 import {buildProblem, sendProblem} from './problem.ts'
 
 /**
@@ -30,18 +30,12 @@ export interface RateLimiter {
   /** `RateLimit-Policy`, the same on every response it counts. */
   readonly policy: FixedHeaders
   /**
-   * Counts the request and adds its `RateLimit` header to `headers` (the request's flat header
-   * list); `fixed` are the headers it shares with others, the policy among them. True when the
-   * request may go on; otherwise it has answered 429 itself. A store that answers synchronously
-   * (the in-memory one) gets a synchronous answer, so the request takes no promise hop; a remote
-   * store's answer is a promise.
+   * Counts the request and adds its `RateLimit` header to the response's `headers` (whose shared
+   * lines carry the policy). True when the request may go on; otherwise it has answered 429
+   * itself. A store that answers synchronously (the in-memory one) gets a synchronous answer, so
+   * the request takes no promise hop; a remote store's answer is a promise.
    */
-  count(
-    request: IncomingMessage,
-    response: ServerResponse,
-    headers: string[],
-    fixed: FixedHeaders,
-  ): boolean | Promise<boolean>
+  count(request: IncomingMessage, response: ServerResponse, headers: ResponseHeaders): boolean | Promise<boolean>
 }
 
 /**
@@ -60,14 +54,13 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const decide = (
     request: IncomingMessage,
     response: ServerResponse,
-    headers: string[],
-    fixed: FixedHeaders,
+    headers: ResponseHeaders,
     counted: IncrementResponse,
   ): boolean => {
     const secondsLeft = counted.resetTime
       ? Math.max(0, Math.ceil((counted.resetTime.getTime() - Date.now()) / 1000))
       : windowSeconds
-    headers.push('RateLimit', `"${policyName}";r=${Math.max(0, quota - counted.totalHits)};t=${secondsLeft}`)
+    headers.add('RateLimit', `"${policyName}";r=${Math.max(0, quota - counted.totalHits)};t=${secondsLeft}`)
     if (counted.totalHits <= quota) return true
     const retryAfter = Math.max(1, secondsLeft)
     const detail = `More than ${quota} requests in ${windowSeconds} seconds from one client. Retry after ${retryAfter} seconds; the CDN serves cached copies meanwhile.`
@@ -76,19 +69,19 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       response,
       buildProblem(publicBaseUrl, 429, detail, request.url ?? '/'),
       {'Retry-After': String(retryAfter)},
-      [...fixed.list, ...headers],
+      headers.list(),
     )
     return false
   }
-  const count = (request: IncomingMessage, response: ServerResponse, headers: string[], fixed: FixedHeaders) => {
+  const count = (request: IncomingMessage, response: ServerResponse, headers: ResponseHeaders) => {
     let counted: Promise<IncrementResponse> | IncrementResponse
     try {
       counted = store.increment(keyOf(request))
     } catch (error) {
       return storeFailed(error)
     }
-    if (!(counted instanceof Promise)) return decide(request, response, headers, fixed, counted)
-    return counted.then((answer) => decide(request, response, headers, fixed, answer), storeFailed)
+    if (!(counted instanceof Promise)) return decide(request, response, headers, counted)
+    return counted.then((answer) => decide(request, response, headers, answer), storeFailed)
   }
   return {policy, count}
 }

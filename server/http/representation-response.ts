@@ -4,7 +4,7 @@ import type {Representation, Variant} from '../snapshot/representation.ts'
 import {answerRange, contentRange, sliceBody} from './byte-ranges.ts'
 import {ACCEPT_RANGES} from '../snapshot/representation.ts'
 import {selectVariant} from './content-coding.ts'
-import {fixedHeaders, NO_FIXED_HEADERS, writeHeadWithFixed, type FixedHeaders} from './fixed-head.ts'
+import {fixedHeaders, ResponseHeaders, type FixedHeaders} from './response-headers.ts'
 import {writeBody} from './response-body.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
 import type {SnapshotStore} from '../snapshot/store.ts'
@@ -15,13 +15,7 @@ import {evaluatePreconditions} from './validators.ts'
 export const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300, stale-if-error=86400'
 
 /**
- * Writes pre-built bytes in the content coding the client prefers (content-coding.ts), or what
- * the request's validators ask for instead (validators.ts: a bodiless 304 or 412, a range).
- * Nothing is serialised, hashed or compressed here, except a variant compressed on its first
- * request when the snapshot has not done it yet.
- * `extra` headers are the per-request ones (request id, rate limit, catalog version), whose values
- * this server makes so that they cannot break the header grammar (see `writeHeadWithFixed`), and
- * `fixed` the ones the request shares with many others (CORS, the rate-limit policy).
+ * `headers` are the response's shared and own lines (response-headers.ts), none when not given.
  *
  * `servedFrom` names the snapshot the representation was looked up in and the store it is served from.
  * A response that waited for a first compression (a large bulk document takes seconds)
@@ -30,31 +24,34 @@ export const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300, st
  * bytes for the whole edge TTL. Such a response still answers the client, who asked before the
  * change, but tells the CDN not to keep it.
  */
-export interface RepresentationHeaders {
-  /** Per-request headers, a flat name, value list. */
-  extra?: readonly string[]
-  /** Headers shared with many other requests. */
-  fixed?: FixedHeaders
-  /** The snapshot the representation was looked up in, and the store it is served from. */
+export interface SendOptions {
+  headers?: ResponseHeaders | undefined
   servedFrom?: {store: Pick<SnapshotStore, 'current'>; snapshot: Snapshot}
 }
 
+/**
+ * Writes pre-built bytes in the content coding the client prefers (content-coding.ts), or what
+ * the request's validators ask for instead (validators.ts: a bodiless 304 or 412, a range).
+ * Nothing is serialised, hashed or compressed here, except a variant compressed on its first
+ * request when the snapshot has not done it yet.
+ */
 export function sendRepresentation(
   request: IncomingMessage,
   response: ServerResponse,
   representation: Representation,
-  headers: RepresentationHeaders = {},
+  options: SendOptions = {},
 ): void {
-  const {extra = [], fixed = NO_FIXED_HEADERS, servedFrom} = headers
+  const headers = options.headers ?? new ResponseHeaders()
   const selected = selectVariant(representation, request.headers['accept-encoding'])
   if (!(selected instanceof Promise)) {
-    writeVariant(request, response, headsFor(representation, selected), extra, fixed)
+    writeVariant(request, response, headsFor(representation, selected), headers)
     return
   }
+  const {servedFrom} = options
   void selected.then((variant) => {
     const replaced = servedFrom !== undefined && servedFrom.store.current() !== servedFrom.snapshot
     const heads = replaced ? headsNotKeptByTheEdge(representation, variant) : headsFor(representation, variant)
-    writeVariant(request, response, heads, extra, fixed)
+    writeVariant(request, response, heads, headers)
   })
 }
 
@@ -168,17 +165,16 @@ function writeVariant(
   request: IncomingMessage,
   response: ServerResponse,
   heads: Heads,
-  extraHeaders: readonly string[],
-  fixed: FixedHeaders,
+  headers: ResponseHeaders,
 ): void {
   const {representation, variant} = heads
   const outcome = evaluatePreconditions(request.headers, variant.etag, representation)
   if (outcome === 'failed') {
-    writeBodiless(response, 412, headsNotStored(heads), fixed, extraHeaders)
+    writeBodiless(response, 412, headsNotStored(heads), headers)
     return
   }
   if (outcome === 'not-modified') {
-    writeHeadWithFixed(response, 304, heads.notModified, fixed, extraHeaders)
+    headers.writeHead(response, 304, heads.notModified)
     response.end()
     return
   }
@@ -186,23 +182,17 @@ function writeVariant(
   if (
     request.headers.range !== undefined &&
     representation.headers['Accept-Ranges'] === ACCEPT_RANGES['Accept-Ranges'] &&
-    writeRange(request, response, heads, fixed, extraHeaders)
+    writeRange(request, response, heads, headers)
   )
     return
-  writeHeadWithFixed(response, 200, heads.ok, fixed, extraHeaders, heads.framing)
+  headers.writeHead(response, 200, heads.ok, heads.framing)
   if (request.method === 'HEAD') response.end()
   else writeBody(response, variant.body)
 }
 
 /** A 412 or 416: the validators and the document's own headers, none of its content's. */
-function writeBodiless(
-  response: ServerResponse,
-  status: 412 | 416,
-  heads: Heads,
-  fixed: FixedHeaders,
-  own: readonly string[],
-): void {
-  writeHeadWithFixed(response, status, heads.notModified, fixed, own, ['Content-Length', '0'])
+function writeBodiless(response: ServerResponse, status: 412 | 416, heads: Heads, headers: ResponseHeaders): void {
+  headers.writeHead(response, status, heads.notModified, ['Content-Length', '0'])
   response.end()
 }
 
@@ -217,21 +207,20 @@ function writeRange(
   request: IncomingMessage,
   response: ServerResponse,
   heads: Heads,
-  fixed: FixedHeaders,
-  extraHeaders: readonly string[],
+  headers: ResponseHeaders,
 ): boolean {
   const {representation, variant} = heads
   const length = variant.body.length
   const answer = answerRange(request, length, variant.etag, representation.lastModifiedHeader)
   if (answer.status === 200) return false
   const notStored = headsNotStored(heads)
-  const own = [...extraHeaders, 'Content-Range', contentRange(answer, length)]
+  headers.add('Content-Range', contentRange(answer, length))
   if (answer.status === 416) {
-    writeBodiless(response, 416, notStored, fixed, own)
+    writeBodiless(response, 416, notStored, headers)
     return true
   }
   const part = sliceBody(variant.body, answer.start, answer.end)
-  writeHeadWithFixed(response, 206, notStored.ok, fixed, own, ['Content-Length', String(part.length)])
+  headers.writeHead(response, 206, notStored.ok, ['Content-Length', String(part.length)])
   writeBody(response, part)
   return true
 }

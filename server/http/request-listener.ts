@@ -1,7 +1,13 @@
 import type {IncomingMessage, RequestListener, ServerResponse} from 'node:http'
 import {API_V1_PREFIX} from '../../catalog/v1/links.ts'
 import type {FastPath} from './fast-path.ts'
-import {fixedHeaders, joinFixedHeaders, NO_FIXED_HEADERS, writeHeadWithFixed, type FixedHeaders} from './fixed-head.ts'
+import {
+  fixedHeaders,
+  joinFixedHeaders,
+  NO_FIXED_HEADERS,
+  ResponseHeaders,
+  type FixedHeaders,
+} from './response-headers.ts'
 import {lifecycleHeaders, sendRetired, type VersionLifecycle} from './lifecycle.ts'
 import {buildProblem, sendProblem} from './problem.ts'
 import type {RateLimiter} from './rate-limit.ts'
@@ -60,12 +66,13 @@ export const PREFLIGHT_HEADERS: [string, string][] = [
   ['Access-Control-Allow-Headers', 'If-None-Match, If-Modified-Since, Cache-Control'],
   ['Access-Control-Max-Age', '86400'],
 ]
-const PREFLIGHT = fixedHeaders(PREFLIGHT_HEADERS.flat())
 const NOSNIFF = fixedHeaders(['X-Content-Type-Options', 'nosniff'])
 const BROWSER_READABLE = joinFixedHeaders(
   NOSNIFF,
   fixedHeaders(['Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', EXPOSED_HEADERS]),
 )
+/** A preflight's shared lines: a browser's, then what it may ask for. */
+const PREFLIGHT = joinFixedHeaders(BROWSER_READABLE, fixedHeaders(PREFLIGHT_HEADERS.flat()))
 
 /** Which of the shared headers a response carries. */
 const BROWSER = 1
@@ -76,9 +83,9 @@ const VERSIONED = 4
  * The server's one entry point. Every response gets `nosniff` and, except on the MCP endpoint (which
  * refuses foreign origins), CORS for browsers; requests are rate limited; v1 responses carry the
  * version's lifecycle headers; then the fast path answers what it can and Express the rest.
- * The headers many responses share (CORS, nosniff, the rate-limit policy, the version's lifecycle)
- * are validated and joined once (fixed-head.ts); the request's own travel as one flat list, which
- * `writeHead` takes fastest.
+ * Each request's headers travel as one `ResponseHeaders` (response-headers.ts): the lines many
+ * responses share (CORS, nosniff, the rate-limit policy, the version's lifecycle), validated and
+ * joined once and chosen here as the request goes on, and the request's own.
  */
 export function createRequestListener(parts: RequestListenerParts): RequestListener {
   const {
@@ -105,18 +112,23 @@ export function createRequestListener(parts: RequestListenerParts): RequestListe
   }
   const sharedHeaders = (set: number) => shared[set] ?? NO_FIXED_HEADERS
 
-  const route = (request: IncomingMessage, response: ServerResponse, path: string, headers: string[], set: number) => {
+  const route = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    path: string,
+    headers: ResponseHeaders,
+    set: number,
+  ) => {
     if (path === API_V1_PREFIX || path.startsWith(`${API_V1_PREFIX}/`)) {
       if (lifecycle && clock() >= lifecycle.sunset) {
-        sendRetired(request, response, lifecycle, publicBaseUrl, [...sharedHeaders(set).list, ...headers])
+        sendRetired(request, response, lifecycle, publicBaseUrl, headers.list())
         return
       }
-      set |= VERSIONED
+      headers.shared = sharedHeaders(set | VERSIONED)
     }
-    const fixed = sharedHeaders(set)
     let answered: boolean
     try {
-      answered = fastPath(request, response, headers, fixed)
+      answered = fastPath(request, response, headers)
     } catch (error) {
       onError(error)
       if (!response.headersSent)
@@ -130,12 +142,12 @@ export function createRequestListener(parts: RequestListenerParts): RequestListe
             request.url ?? '/',
           ),
           {},
-          [...fixed.list, ...headers],
+          headers.list(),
         )
       return
     }
     if (answered) return
-    for (const list of [fixed.list, headers])
+    for (const list of [headers.shared.list, headers.own])
       for (let index = 0; index + 1 < list.length; index += 2)
         response.setHeader(list[index] ?? '', list[index + 1] ?? '')
     application(request, response)
@@ -143,20 +155,21 @@ export function createRequestListener(parts: RequestListenerParts): RequestListe
 
   const handle = (request: IncomingMessage, response: ServerResponse, id: string, url: string, path: string) => {
     const browserReadable = path !== '/mcp'
-    const headers = ['X-Request-Id', id]
     let set = browserReadable ? BROWSER : 0
+    const headers = new ResponseHeaders(['X-Request-Id', id], sharedHeaders(set))
     if (url.length > MAX_URL_LENGTH) {
       sendProblem(
         request,
         response,
         buildProblem(publicBaseUrl, 414, `The URL is longer than ${MAX_URL_LENGTH} bytes.`, url.slice(0, 200)),
         {},
-        [...sharedHeaders(set).list, ...headers],
+        headers.list(),
       )
       return
     }
     if (browserReadable && isPreflight(request)) {
-      writeHeadWithFixed(response, 204, sharedHeaders(set), PREFLIGHT, headers)
+      headers.shared = PREFLIGHT
+      headers.writeHead(response, 204)
       response.end()
       return
     }
@@ -165,7 +178,8 @@ export function createRequestListener(parts: RequestListenerParts): RequestListe
       return
     }
     set |= LIMITED
-    const allowed = rateLimiter.count(request, response, headers, sharedHeaders(set))
+    headers.shared = sharedHeaders(set)
+    const allowed = rateLimiter.count(request, response, headers)
     if (allowed === true) {
       route(request, response, path, headers, set)
       return

@@ -2,7 +2,7 @@ import {createServer, type IncomingMessage, type RequestListener, type Server, t
 import {Server as NetServer, type AddressInfo} from 'node:net'
 import type {Duplex} from 'node:stream'
 import {answerOnSocket, bodyGate, capConnectionsPerClient, type BodyGate} from './connection-guard.ts'
-import {FIXED_HEADS_WORK, FixedHeadResponse} from './fixed-head.ts'
+import {FIXED_HEADS_WORK, FixedHeadResponse} from './response-headers.ts'
 import {buildProblem, sendProblem, type ProblemStatus} from './problem.ts'
 
 export interface ServerLimits {

@@ -3,6 +3,7 @@
 import {describe, expect, it} from 'vitest'
 import {ACCEPT_RANGES} from '../../server/snapshot/representation.ts'
 import {CACHE_CONTROL, sendRepresentation} from '../../server/http/representation-response.ts'
+import {ResponseHeaders} from '../../server/http/response-headers.ts'
 import {represent, type Representation} from '../../server/snapshot/representation.ts'
 import {fakeRequest, fakeResponse} from '../helpers/fake-response.ts'
 
@@ -24,7 +25,7 @@ const send = (representation: Representation, headers: Record<string, string>, m
     response,
     representation,
     {
-      extra: ['X-Request-Id', 'r'],
+      headers: new ResponseHeaders(['X-Request-Id', 'r']),
     },
   )
   return written

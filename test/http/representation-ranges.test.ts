@@ -4,6 +4,7 @@ import {gunzipSync} from 'node:zlib'
 import {describe, expect, it, vi} from 'vitest'
 import {ACCEPT_RANGES} from '../../server/snapshot/representation.ts'
 import {CACHE_CONTROL, sendRepresentation} from '../../server/http/representation-response.ts'
+import {ResponseHeaders} from '../../server/http/response-headers.ts'
 import {ChunkedBody} from '../../server/snapshot/chunked-body.ts'
 import {represent, type Representation} from '../../server/snapshot/representation.ts'
 import type {Snapshot} from '../../server/snapshot/snapshot.ts'
@@ -25,7 +26,7 @@ const feed = () =>
 const send = (representation: Representation, method: string, headers: Record<string, string>) => {
   const {response, written} = fakeResponse()
   sendRepresentation(fakeRequest(method, '/feed.xml', headers), response, representation, {
-    extra: ['X-Request-Id', 'r'],
+    headers: new ResponseHeaders(['X-Request-Id', 'r']),
   })
   return written
 }
@@ -221,7 +222,7 @@ describe('a response that waited for its compression while the snapshot was repl
     const store = {current: () => ({}) as Snapshot}
     const {response, written} = fakeResponse()
     sendRepresentation(fakeRequest('GET', '/x', {'accept-encoding': 'gzip'}), response, representation, {
-      extra: ['X-Request-Id', 'r'],
+      headers: new ResponseHeaders(['X-Request-Id', 'r']),
       servedFrom: {store, snapshot: asked},
     })
     await vi.waitFor(() => expect(written.ended).toBe(true), {timeout: 10_000})

@@ -5,6 +5,7 @@ import type {ServerResponse} from 'node:http'
 import {gunzipSync} from 'node:zlib'
 import {describe, expect, it} from 'vitest'
 import {CACHE_CONTROL, sendRepresentation} from '../../server/http/representation-response.ts'
+import {ResponseHeaders} from '../../server/http/response-headers.ts'
 import {ChunkedBody} from '../../server/snapshot/chunked-body.ts'
 import {represent} from '../../server/snapshot/representation.ts'
 import {fakeRequest, fakeResponse} from '../helpers/fake-response.ts'
@@ -17,7 +18,9 @@ describe('the response head', () => {
   it('carries the validators, caching, Vary, the type, the document headers, the request headers, then the length', () => {
     const representation = represent(text, () => date, {headers: {Link: '<x>'}})
     const {response, written} = fakeResponse()
-    sendRepresentation(fakeRequest('GET', '/'), response, representation, {extra: ['X-Request-Id', 'r']})
+    sendRepresentation(fakeRequest('GET', '/'), response, representation, {
+      headers: new ResponseHeaders(['X-Request-Id', 'r']),
+    })
     expect(written.status).toBe(200)
     expect(written.headerList).toEqual([
       'ETag',
@@ -44,9 +47,13 @@ describe('the response head', () => {
   it('sends the same head twice for the same variant, and the request headers of each request', () => {
     const representation = represent(text, () => date)
     const first = fakeResponse()
-    sendRepresentation(fakeRequest('GET', '/'), first.response, representation, {extra: ['X-Request-Id', '1']})
+    sendRepresentation(fakeRequest('GET', '/'), first.response, representation, {
+      headers: new ResponseHeaders(['X-Request-Id', '1']),
+    })
     const second = fakeResponse()
-    sendRepresentation(fakeRequest('GET', '/'), second.response, representation, {extra: ['X-Request-Id', '2']})
+    sendRepresentation(fakeRequest('GET', '/'), second.response, representation, {
+      headers: new ResponseHeaders(['X-Request-Id', '2']),
+    })
     const withoutRequestId = (list: readonly string[]) =>
       list.filter((entry, index) => entry !== 'X-Request-Id' && list[index - 1] !== 'X-Request-Id')
     expect(withoutRequestId(second.written.headerList)).toEqual(withoutRequestId(first.written.headerList))
@@ -112,7 +119,9 @@ describe('conditional requests', () => {
   const representation = represent(text, () => date, {headers: {Link: '<x>'}})
   const send = (headers: Record<string, string>, method = 'GET') => {
     const {response, written} = fakeResponse()
-    sendRepresentation(fakeRequest(method, '/', headers), response, representation, {extra: ['X-Request-Id', 'r']})
+    sendRepresentation(fakeRequest(method, '/', headers), response, representation, {
+      headers: new ResponseHeaders(['X-Request-Id', 'r']),
+    })
     return written
   }
 

@@ -10,7 +10,7 @@ import {
   type RequestListenerParts,
 } from '../../server/http/request-listener.ts'
 import {pathOf} from '../../server/http/request-target.ts'
-import {fixedHeaders} from '../../server/http/fixed-head.ts'
+import {fixedHeaders, type ResponseHeaders} from '../../server/http/response-headers.ts'
 import {fakeRequest, fakeResponse} from '../helpers/fake-response.ts'
 
 const BASE = 'http://api.test'
@@ -33,9 +33,9 @@ function listener(parts: Partial<RequestListenerParts> = {}) {
     observed: [],
   }
   const handle = createRequestListener({
-    fastPath: (request, response, headers, fixed) => {
+    fastPath: (request, response, headers) => {
       if (!request.url?.startsWith('/api/v1/fast') && request.url !== '/fast') return false
-      seen.fastHeaders = [...fixed.list, ...headers]
+      seen.fastHeaders = headers.list()
       response.writeHead(200, seen.fastHeaders).end('fast')
       return true
     },
@@ -139,9 +139,9 @@ describe('CORS preflight', () => {
 describe('rate limiting', () => {
   const limiterSaying = (answer: boolean | Promise<boolean>, calls: string[]) => ({
     policy: fixedHeaders(['RateLimit-Policy', 'p']),
-    count: (request: IncomingMessage, response: ServerResponse, headers: string[]) => {
+    count: (request: IncomingMessage, response: ServerResponse, headers: ResponseHeaders) => {
       calls.push(request.url ?? '')
-      headers.push('RateLimit', 'r')
+      headers.add('RateLimit', 'r')
       if (answer === false) response.writeHead(429).end()
       return answer
     },

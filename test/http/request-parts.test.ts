@@ -3,7 +3,7 @@
 import {validateHeaderValue, type IncomingMessage, type ServerResponse} from 'node:http'
 import {afterEach, describe, expect, it, vi} from 'vitest'
 import {clientAddressResolver, rateLimitKey, trustedProxyTest} from '../../server/http/client-address.ts'
-import {NO_FIXED_HEADERS} from '../../server/http/fixed-head.ts'
+import {ResponseHeaders} from '../../server/http/response-headers.ts'
 import {createRateLimiter, type CounterStore, type RateLimiter} from '../../server/http/rate-limit.ts'
 import {requestIdSource} from '../../server/http/request-id.ts'
 import {WindowCounter} from '../../server/http/window-counter.ts'
@@ -112,8 +112,9 @@ describe('the rate limiter', () => {
       onStoreError,
       policyName: 'p',
     })
-  const counting = (limiter: RateLimiter) => (request: IncomingMessage, response: ServerResponse, headers: string[]) =>
-    limiter.count(request, response, headers, NO_FIXED_HEADERS)
+  // The limiter adds to the response's own list, which the test reads.
+  const counting = (limiter: RateLimiter) => (request: IncomingMessage, response: ServerResponse, own: string[]) =>
+    limiter.count(request, response, new ResponseHeaders(own))
 
   it('refuses at start a policy name that could break a header line: RateLimit goes into the head unchecked', () => {
     const options = {

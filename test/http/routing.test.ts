@@ -7,7 +7,7 @@ import {createEmbeddedSource} from '../../server/content/embedded-source.ts'
 import {catalogSnapshotBuilder} from '../../server/catalog-builder.ts'
 import {createCatalogHandler, readOnlyDetail, sendReadOnlyRefusal} from '../../server/http/api-router.ts'
 import {catalogVersionHeader, createFastPath} from '../../server/http/fast-path.ts'
-import {NO_FIXED_HEADERS} from '../../server/http/fixed-head.ts'
+import {ResponseHeaders} from '../../server/http/response-headers.ts'
 import {CACHE_CONTROL} from '../../server/http/representation-response.ts'
 import {buildProblem} from '../../server/http/problem.ts'
 import {withoutSandbox} from '../../server/http/resolve.ts'
@@ -43,8 +43,7 @@ describe('the fast path', () => {
     const answered = createFastPath(store, BASE)(
       fakeRequest(method, url, {'accept-encoding': 'identity'}),
       response,
-      headers,
-      NO_FIXED_HEADERS,
+      new ResponseHeaders(headers),
     )
     return {answered, written, headers}
   }
@@ -200,8 +199,7 @@ describe('a response that waits for its first compression', () => {
     const answered = createFastPath({current: () => current}, BASE)(
       fakeRequest('GET', url, {'accept-encoding': 'br'}),
       response,
-      ['X-Request-Id', 'r1'],
-      NO_FIXED_HEADERS,
+      new ResponseHeaders(['X-Request-Id', 'r1']),
     )
     expect(answered).toBe(true)
     expect(written.ended).toBe(false) // compressing on the threadpool

@@ -35,7 +35,7 @@ beforeAll(async () => {
     createRequestListener({
       fastPath: (incoming, response, headers) => {
         const representation = served.get(pathOf(incoming.url ?? '/'))
-        if (representation) sendRepresentation(incoming, response, representation, {extra: headers})
+        if (representation) sendRepresentation(incoming, response, representation, {headers})
         return representation !== undefined
       },
       application: (_incoming, response) => response.writeHead(404).end(),

@@ -7,6 +7,19 @@ import {
 } from 'node:http'
 import {Socket} from 'node:net'
 
+// The headers a response carries besides its representation's, and how they reach the head fast.
+//
+// `writeHead` checks every name and value against the HTTP grammar and joins the lines on every
+// response, which a CPU profile put at about a tenth of a pre-built response's cost on one core.
+// So lines many responses share (a variant's validators, CORS, the rate-limit policy) are checked
+// and joined once (`FixedHeaders`); a response's own (request id, RateLimit, Catalog-Version) are
+// values this server makes so that they cannot break the grammar (an id that matched a pattern,
+// numbers, a version hash), and are joined unchecked. The server's response class
+// (`FixedHeadResponse`) puts both into the head as they are; Node still writes the status line,
+// Date, Connection, Keep-Alive and the framing (Content-Length, which goes through `writeHead`'s
+// own list). Any other response (Express's, whose prototype Express replaces) takes it all as one
+// list, checked by Node.
+
 declare module 'node:http' {
   interface OutgoingMessage {
     /**
@@ -19,13 +32,7 @@ declare module 'node:http' {
   }
 }
 
-/**
- * Header lines many responses share (a variant's validators, CORS, the rate-limit policy),
- * validated and joined once: `writeHead` checks every name and value against the HTTP grammar
- * and joins the lines on every response, which a CPU profile put at about a tenth of a
- * pre-built response's cost on one core. `list` is the same headers as a flat name, value list,
- * for a response that is not a `FixedHeadResponse`.
- */
+/** Header lines validated and joined once; `list` is the same as a flat name, value list. */
 export interface FixedHeaders {
   readonly list: readonly string[]
   readonly lines: string
@@ -65,14 +72,53 @@ export function joinFixedHeaders(first: FixedHeaders, second: FixedHeaders): Fix
   return {list: [...first.list, ...second.list], lines: first.lines + second.lines}
 }
 
+const NO_FRAMING: string[] = []
+
+/**
+ * One response's headers on their way through the server: the lines it shares with many others
+ * (`shared`, which the request listener sets as it learns which apply: CORS, the rate-limit
+ * policy, the version's lifecycle) and its own (`own`, added by whoever makes them). Made per
+ * request, and written by whoever answers it.
+ */
+export class ResponseHeaders {
+  shared: FixedHeaders
+  /** A flat name, value list; values this server makes (see above), never a client's. */
+  readonly own: string[]
+
+  constructor(own: string[] = [], shared: FixedHeaders = NO_FIXED_HEADERS) {
+    this.own = own
+    this.shared = shared
+  }
+
+  add(name: string, value: string): void {
+    this.own.push(name, value)
+  }
+
+  /** Shared, then own, as one list: for a response that Node checks as usual (a problem, Express). */
+  list(): string[] {
+    return [...this.shared.list, ...this.own]
+  }
+
+  /** `writeHead(statusCode, first + shared + own + framing)`; `framing` (Content-Length) is read by Node. */
+  writeHead(
+    response: ServerResponse,
+    statusCode: number,
+    first: FixedHeaders = NO_FIXED_HEADERS,
+    framing: string[] = NO_FRAMING,
+  ): void {
+    if (response instanceof FixedHeadResponse)
+      response.writeHeadWithFixed(statusCode, first, this.shared, this.own, framing)
+    else response.writeHead(statusCode, [...first.list, ...this.shared.list, ...this.own, ...framing])
+  }
+}
+
 // The fixed lines of the `writeHead` under way: set just before it and taken by `_storeHeader`
 // within it, on the one JavaScript thread (cheaper than a field on each response).
 let pendingLines = ''
 
 /**
  * The server's response class (createServer's documented `ServerResponse` option): `writeHead`
- * as usual, except that lines already validated can go into the head as they are. Everything
- * else in the head (status line, Date, Connection, Keep-Alive, framing) is still Node's.
+ * as usual, except that lines already validated can go into the head as they are.
  */
 export class FixedHeadResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
   // Spelt out: a default constructor forwards its arguments as a rest list, which nearly doubles
@@ -107,28 +153,6 @@ export class FixedHeadResponse<Request extends IncomingMessage = IncomingMessage
   }
 }
 
-const NO_FRAMING: string[] = []
-
-/**
- * `writeHead(statusCode, first + second + own + framing)`. `own` are the response's own headers
- * (request id, RateLimit, Catalog-Version), whose values this server makes so that they cannot
- * break the grammar (an id that matched a pattern, numbers, a version hash): a `FixedHeadResponse`
- * joins them into the head unchecked, as it does the fixed lines. `framing` (Content-Length) goes
- * through `writeHead`'s own list, which Node reads. Responses that are not `FixedHeadResponse`s
- * (Express's, whose prototype Express replaces) take it all as one list, checked by Node.
- */
-export function writeHeadWithFixed(
-  response: ServerResponse,
-  statusCode: number,
-  first: FixedHeaders,
-  second: FixedHeaders,
-  own: readonly string[],
-  framing: string[] = NO_FRAMING,
-): void {
-  if (response instanceof FixedHeadResponse) response.writeHeadWithFixed(statusCode, first, second, own, framing)
-  else response.writeHead(statusCode, [...first.list, ...second.list, ...own, ...framing])
-}
-
 const PROBE = fixedHeaders(['X-Fixed-Probe', '1'])
 
 /**
@@ -143,7 +167,7 @@ export function fixedHeadsWork(
 ): boolean {
   try {
     const response = new Response(new IncomingMessage(new Socket()))
-    writeHeadWithFixed(response, 200, PROBE, NO_FIXED_HEADERS, ['X-Own-Probe', '2'], ['Content-Length', '0'])
+    new ResponseHeaders(['X-Own-Probe', '2']).writeHead(response, 200, PROBE, ['Content-Length', '0'])
     const head: unknown = Reflect.get(response, '_header')
     return (
       typeof head === 'string' &&

@@ -1,5 +1,6 @@
-// Fixed header lines over real HTTP: they reach the wire once, as written, with Node's own framing
-// and connection headers around them, on keep-alive connections and on a plain ServerResponse.
+// A response's headers over real HTTP: the fixed lines and its own reach the wire once, as written,
+// with Node's own framing and connection headers around them, on keep-alive connections and on a
+// plain ServerResponse.
 import {createServer, IncomingMessage, ServerResponse, type Server} from 'node:http'
 import {connect, Socket} from 'node:net'
 import {afterEach, describe, expect, it} from 'vitest'
@@ -8,9 +9,8 @@ import {
   fixedHeaders,
   fixedHeadsWork,
   joinFixedHeaders,
-  NO_FIXED_HEADERS,
-  writeHeadWithFixed,
-} from '../../server/http/fixed-head.ts'
+  ResponseHeaders,
+} from '../../server/http/response-headers.ts'
 
 const VARIANT = fixedHeaders(['ETag', '"abc"', 'Content-Type', 'application/json; charset=utf-8'])
 const SHARED = fixedHeaders(['Access-Control-Allow-Origin', '*', 'X-Content-Type-Options', 'nosniff'])
@@ -53,14 +53,10 @@ describe('a head with fixed lines', () => {
     let count = 0
     const port = await listen((response) => {
       count += 1
-      writeHeadWithFixed(
-        response,
-        200,
-        VARIANT,
-        SHARED,
-        ['X-Request-Id', `r${count}`],
-        ['Content-Length', String(BODY.length)],
-      )
+      new ResponseHeaders(['X-Request-Id', `r${count}`], SHARED).writeHead(response, 200, VARIANT, [
+        'Content-Length',
+        String(BODY.length),
+      ])
       response.end(BODY)
     })
     const text = await exchange(port, GET + GET, 2)
@@ -86,7 +82,7 @@ describe('a head with fixed lines', () => {
   it('does not carry them into the next head when writeHead throws', async () => {
     const port = await listen((response) => {
       response.writeHead(200, ['Content-Length', String(BODY.length)])
-      expect(() => writeHeadWithFixed(response, 200, VARIANT, SHARED, [])).toThrow(/headers/i)
+      expect(() => new ResponseHeaders([], SHARED).writeHead(response, 200, VARIANT)).toThrow(/headers/i)
       response.end(BODY)
     })
     const text = await exchange(port, GET + GET, 2)
@@ -95,7 +91,7 @@ describe('a head with fixed lines', () => {
 
   it('goes out as a header list on a response that is not a FixedHeadResponse', async () => {
     const port = await listen((response) => {
-      writeHeadWithFixed(response, 304, VARIANT, NO_FIXED_HEADERS, ['X-Request-Id', 'r'])
+      new ResponseHeaders(['X-Request-Id', 'r']).writeHead(response, 304, VARIANT)
       response.end()
     }, false)
     const text = await exchange(port, GET, 0)
@@ -168,7 +164,7 @@ describe('fixed header lines, joined', () => {
   it('leave nothing behind for the next plain writeHead of the process', () => {
     const headOf = (response: FixedHeadResponse): unknown => Reflect.get(response, '_header')
     const first = new FixedHeadResponse(new IncomingMessage(new Socket()))
-    writeHeadWithFixed(first, 200, VARIANT, NO_FIXED_HEADERS, [], ['Content-Length', '0'])
+    new ResponseHeaders().writeHead(first, 200, VARIANT, ['Content-Length', '0'])
     const second = new FixedHeadResponse(new IncomingMessage(new Socket()))
     second.writeHead(204, ['X-Own', '1'])
     expect(headOf(second)).toMatch(/^HTTP\/1\.1 204 No Content\r\nX-Own: 1\r\n/)
@@ -183,5 +179,15 @@ describe('the check at start, failing', () => {
       }
     }
     expect(fixedHeadsWork(Throwing)).toBe(false)
+  })
+})
+
+describe("a response's headers as one list", () => {
+  it('are the shared lines, then its own in the order they were added', () => {
+    const headers = new ResponseHeaders(['X-Request-Id', 'r'], SHARED)
+    headers.add('Catalog-Version', 'v1')
+    expect(headers.list()).toEqual([...SHARED.list, 'X-Request-Id', 'r', 'Catalog-Version', 'v1'])
+    expect(headers.own).toEqual(['X-Request-Id', 'r', 'Catalog-Version', 'v1'])
+    expect(new ResponseHeaders().list()).toEqual([])
   })
 })
