@@ -141,7 +141,7 @@ export function createCatalogBuilder(dependencies: CatalogBuilderDependencies): 
   }
   // The saved snapshot, served before the source is asked anything: the source may be down,
   // emptied or cut short, and the store's first read (guarded, retried) decides what replaces it.
-  const restore = async (): Promise<Restored> => {
+  const loadSaved = async (): Promise<Restored> => {
     if (!saved) return {}
     try {
       const restored = await saved.file.load()
@@ -180,7 +180,7 @@ export function createCatalogBuilder(dependencies: CatalogBuilderDependencies): 
       return {refused: errorMessage(error)}
     }
   }
-  const build: SnapshotBuilder = async (previous, change) => {
+  const buildFromSource: SnapshotBuilder = async (previous, change) => {
     if (!previous || change.kind === 'all') return readAll(previous)
     const reads = await Promise.all(
       [...change.documents].map(([documentId, collection]) => readDocument(documentId, collection)),
@@ -207,7 +207,7 @@ export function createCatalogBuilder(dependencies: CatalogBuilderDependencies): 
   return {
     async build(previous, change) {
       const next = await whileBuilding(async () => {
-        const built = await build(previous, change)
+        const built = await buildFromSource(previous, change)
         await built.snapshot.precompress()
         return built
       })
@@ -216,7 +216,7 @@ export function createCatalogBuilder(dependencies: CatalogBuilderDependencies): 
       return next
     },
     async restore() {
-      const restored = await whileBuilding(restore)
+      const restored = await whileBuilding(loadSaved)
       await restored.snapshot?.built.snapshot.precompress()
       return restored
     },
