@@ -100,8 +100,10 @@ export function searchToolResponse(snapshot: Snapshot, requestBody: string): str
   const args = isObject(params) && isObject(params.arguments) ? params.arguments : {}
   const query = typeof args.query === 'string' ? args.query.trim() : ''
   const limit = typeof args.limit === 'number' ? args.limit : 10
-  const {hits, total} = searchCatalog(snapshot, query, COLLECTION_NAMES, limit)
-  const result = {results: hits, total}
+  const answer = searchCatalog(snapshot, query, COLLECTION_NAMES, limit)
+  // The peers serve the sample catalog, whose index is built at once.
+  if (!answer.ready) throw new Error('the sample catalog is indexed at once')
+  const result = {results: answer.hits, total: answer.total}
   return JSON.stringify({
     jsonrpc: '2.0',
     id,

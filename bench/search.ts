@@ -169,8 +169,8 @@ if (faults.length > 0) {
 
 const COLLECTIONS = ['episodes', 'meetups', 'voices'] as const
 // Each index is built once, outside the timings.
-searchCatalog(snapshot, 'חימום', COLLECTIONS, 1)
-searchCatalog(withoutTranscripts, 'חימום', COLLECTIONS, 1)
+await snapshot.searchIndex.ready(snapshot)
+await withoutTranscripts.searchIndex.ready(withoutTranscripts)
 const median = (timings: readonly number[]) => [...timings].sort((a, b) => a - b)[Math.floor(timings.length / 2)] ?? 0
 
 interface Run {
@@ -181,8 +181,9 @@ function run(searched: Searched, timings: number[]): Run[] {
   return QUESTIONS.map(([question, wanted]) => {
     const started = performance.now()
     // Every hit, so that an answer ranked past the API's page still has its rank.
-    const {hits} = searchCatalog(searched, question, COLLECTIONS, Number.POSITIVE_INFINITY)
+    const answer = searchCatalog(searched, question, COLLECTIONS, Number.POSITIVE_INFINITY)
     timings.push(performance.now() - started)
+    const hits = answer.ready ? answer.hits : []
     return {rank: hits.findIndex((hit) => hit.slug === wanted) + 1, hits}
   })
 }

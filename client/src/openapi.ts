@@ -291,7 +291,7 @@ export interface paths {
         };
         /**
          * Search the catalog
-         * @description Episodes, meetup talks and speakers ranked for `q`, best first: the ranking of the MCP tool `search_catalog` (BM25+ over titles, tags, speakers, takeaways, descriptions and FAQ, with one typo in five letters and prefixes forgiven). A query that matches nothing (punctuation, another script) is a 200 with no hits. Answers change with any published content. HEAD is accepted too.
+         * @description Episodes, meetup talks and speakers ranked for `q`, best first: the ranking of the MCP tool `search_catalog` (BM25+ over titles, tags, speakers, takeaways, descriptions, FAQ and transcripts, with one typo in five letters and prefixes forgiven). A query that matches nothing (punctuation, another script) is a 200 with no hits. Answers change with any published content. HEAD is accepted too.
          */
         get: operations["searchCatalog"];
         put?: never;
@@ -2647,6 +2647,17 @@ export interface operations {
             /** @description Origin or CDN fault; the payload is static, so retrying with backoff is safe. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The search index is being built: a large catalog (thousands of items, or megabytes of transcripts) is indexed in the background on its first search after a start, so that no other request waits for it. Retry after `Retry-After` seconds; every later search is answered at once. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "retry-after": number;
                     [name: string]: unknown;
                 };
                 content: {

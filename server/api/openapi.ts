@@ -214,6 +214,8 @@ function operation(options: {
   mediaType?: string
   /** Takes a `Range` of one byte range (RFC 9110 §14): a 206 with that part, a 416 past the end. */
   ranges?: boolean
+  /** What a 503 with Retry-After means here, when it can be answered one. */
+  unavailable?: string
 }) {
   const query = options.page ? pageParameters : options.query?.parameters
   return {
@@ -274,6 +276,7 @@ function operation(options: {
         ),
         429: problem('Rate limit exceeded.', retryAfter),
         500: problem('Origin or CDN fault; the payload is static, so retrying with backoff is safe.'),
+        ...(options.unavailable ? {503: problem(options.unavailable, retryAfter)} : {}),
       },
     },
   }
@@ -421,13 +424,15 @@ export function buildOpenApiDocument(settings: OpenApiSettings) {
           operationId: 'searchCatalog',
           summary: 'Search the catalog',
           description:
-            'Episodes, meetup talks and speakers ranked for `q`, best first: the ranking of the MCP tool `search_catalog` (BM25+ over titles, tags, speakers, takeaways, descriptions and FAQ, with one typo in five letters and prefixes forgiven). A query that matches nothing (punctuation, another script) is a 200 with no hits. Answers change with any published content.',
+            'Episodes, meetup talks and speakers ranked for `q`, best first: the ranking of the MCP tool `search_catalog` (BM25+ over titles, tags, speakers, takeaways, descriptions, FAQ and transcripts, with one typo in five letters and prefixes forgiven). A query that matches nothing (punctuation, another script) is a 200 with no hits. Answers change with any published content.',
           tag: 'Search',
           schema: searchEnvelope,
           query: {
             parameters: searchParameters,
             badRequest: `A missing or empty \`q\`, one longer than ${SEARCH_QUERY_MAX_LENGTH} characters, a bad \`limit\`, or a malformed URL.`,
           },
+          unavailable:
+            'The search index is being built: a large catalog (thousands of items, or megabytes of transcripts) is indexed in the background on its first search after a start, so that no other request waits for it. Retry after `Retry-After` seconds; every later search is answered at once.',
         }),
       },
     },

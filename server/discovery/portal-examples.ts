@@ -64,7 +64,8 @@ function exampleBody(url: string, snapshot: Snapshot): string {
     if (episodes + meetups + voices > SEARCH_EXAMPLE_MAX_ITEMS)
       return `This catalog has more than ${SEARCH_EXAMPLE_MAX_ITEMS.toLocaleString('en')} items: it is indexed on its first search, so this page shows no answer. Try it below.`
     const search = parseSearchRequest(new URLSearchParams(query))
-    return search.ok ? pretty(JSON.parse(snapshot.searchPage(search.request).body.toString('utf8'))) : ''
+    const answer = search.ok ? snapshot.searchPage(search.request) : undefined
+    return answer?.ready ? pretty(JSON.parse(answer.representation.body.toString('utf8'))) : ''
   }
   if (`/${path}` === CHANGES_OPERATION_PATH) {
     const changes = parseChangesRequest(new URLSearchParams(query))

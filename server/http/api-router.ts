@@ -28,7 +28,15 @@ export function createCatalogHandler(store: Pick<SnapshotStore, 'current'>, publ
         headers: new ResponseHeaders(catalogVersionHeader(snapshot)),
         servedFrom: {store, snapshot},
       })
-    sendProblem(request, response, buildProblem(publicBaseUrl, resolution.status, resolution.detail, target.instance))
+    // A search waiting for its index says when to come back (RFC 9110 10.2.3).
+    const retry: Record<string, string> =
+      resolution.status === 503 ? {'Retry-After': String(resolution.retryAfterSeconds)} : {}
+    sendProblem(
+      request,
+      response,
+      buildProblem(publicBaseUrl, resolution.status, resolution.detail, target.instance),
+      retry,
+    )
   }
 }
 

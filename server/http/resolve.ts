@@ -2,7 +2,7 @@ import {DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT} from '../../catalog/v1/contract.ts'
 import type {PageRequest, Snapshot} from '../snapshot/snapshot.ts'
 import type {Representation} from '../snapshot/representation.ts'
 import {SLUG_MAX_LENGTH, SLUG_PATTERN} from '../../catalog/v1/contract.ts'
-import {parseSearchRequest} from '../api/v1/search.ts'
+import {indexBeingBuilt, parseSearchRequest} from '../api/v1/search.ts'
 import {parseChangesRequest} from '../api/v1/changes.ts'
 import {isTranscriptExtension} from '../../catalog/v1/transcript.ts'
 import {API_V1_PREFIX, COLLECTION_PATTERN, isCollectionName, type CollectionName} from '../../catalog/v1/links.ts'
@@ -24,6 +24,7 @@ const SINGULAR: Record<CollectionName, string> = {episodes: 'episode', meetups: 
 export type Resolution =
   | {found: true; representation: Representation}
   | {found: false; names: boolean; status: 400 | 404 | 410; detail: string}
+  | {found: false; names: true; status: 503; detail: string; retryAfterSeconds: number}
 
 /**
  * The one reading of `/api/v1` (and `/api/v1/sandbox`) URLs, used by the fast path and the Express
@@ -35,9 +36,11 @@ export function resolveCatalogPath(snapshot: Snapshot, publicBaseUrl: string, pa
   const catalogPath = withoutSandbox(path)
   if (catalogPath === SEARCH_PATH) {
     const parsed = parseSearchRequest(new URLSearchParams(query))
-    return parsed.ok
-      ? {found: true, representation: snapshot.searchPage(parsed.request)}
-      : {found: false, names: true, status: 400, detail: parsed.reason}
+    if (!parsed.ok) return {found: false, names: true, status: 400, detail: parsed.reason}
+    const answer = snapshot.searchPage(parsed.request)
+    if (answer.ready) return {found: true, representation: answer.representation}
+    const {retryAfterSeconds} = answer
+    return {found: false, names: true, status: 503, detail: indexBeingBuilt(retryAfterSeconds), retryAfterSeconds}
   }
   if (catalogPath === CHANGES_PATH) {
     const parsed = parseChangesRequest(new URLSearchParams(query))

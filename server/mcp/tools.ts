@@ -4,8 +4,9 @@ import {decodeCursor, encodeCursor} from '../api/v1/cursor.ts'
 import {COLLECTION_NAMES, type CollectionName} from '../../catalog/v1/links.ts'
 import type {CatalogEntry} from '../../catalog/v1/catalog.ts'
 import {episodeOrder, meetupOrder, voiceOrder, type ListOrder} from '../../catalog/v1/order.ts'
-import {searchCatalog} from './search.ts'
+import {searchCatalog} from '../snapshot/search.ts'
 import {defineTool, notFound, ToolFailure, type ToolDefinition} from './tool-definition.ts'
+import {indexBeingBuilt} from '../api/v1/search.ts'
 import {cuesOf, transcriptJson} from '../../catalog/v1/transcript.ts'
 
 // The MCP tools: read-only, with zod input and output schemas. Every call reads the current
@@ -287,8 +288,9 @@ export const catalogTools: readonly ToolDefinition[] = [
       outputSchema: z.object({results: z.array(searchHitSchema), total: z.number()}),
     },
     (input, snapshot) => {
-      const {hits, total} = searchCatalog(snapshot, input.query, input.collections ?? COLLECTION_NAMES, input.limit)
-      return {results: hits, total}
+      const answer = searchCatalog(snapshot, input.query, input.collections ?? COLLECTION_NAMES, input.limit)
+      if (!answer.ready) return new ToolFailure(indexBeingBuilt(answer.retryAfterSeconds))
+      return {results: answer.hits, total: answer.total}
     },
   ),
   defineTool(

@@ -44,37 +44,124 @@ interface FollowedState extends IndexedContent {
 }
 
 /**
+ * The most work a search does to build a whole index before answering: about 100 ms, counted in
+ * documents, a KiB of transcript counting as one (each takes about 40 µs to index). The sample
+ * catalog is a few hundred; one of 100,000 items would hold every other request back for seconds,
+ * so its index is built in the background while searches hear that it is being built (a 503 with
+ * Retry-After over HTTP). Counted, not timed, so that a busy machine answers as a quiet one does.
+ */
+export const SYNC_INDEX_WORK = 2_500
+const MS_PER_WORK = 0.045
+/** How long each slice of a background build holds the event loop. */
+const SLICE_MS = 20
+
+/** What a search of a snapshot gets: its index, or word that it is being built. */
+export type IndexLookup = {ready: true; content: IndexedContent} | {ready: false; retryAfterSeconds: number}
+
+/**
  * One index per line of snapshots (a catalog and the snapshots built from it), which follows the
  * newest one searched: each publish re-indexes only the items it changed (its change history says
- * which), where indexing the whole catalog takes seconds at 100,000 items. A search of a snapshot
- * older than the one followed (a request that began before a publish) gets an index of its own.
+ * which). A whole index larger than `syncWork` is built in the background, a slice at a time, one
+ * build at a time. A search of a snapshot older than the one followed (a request that began before
+ * a publish) gets an index of its own when it is small enough to build at once.
  */
 export class SearchIndex {
   #followed: FollowedState | undefined
+  #building: {steps: Iterator<void, FollowedState>; readyBy: number} | undefined
   readonly #older = new WeakMap<Searched, IndexedContent>()
+  readonly #syncWork: number
 
-  /** The index answering for exactly `snapshot`'s content. */
-  of(snapshot: Searched): IndexedContent {
+  constructor(syncWork = SYNC_INDEX_WORK) {
+    this.#syncWork = syncWork
+  }
+
+  /** The index answering for exactly `snapshot`'s content, or how long until one may be ready. */
+  of(snapshot: Searched): IndexLookup {
     const followed = this.#followed
-    if (followed?.version === snapshot.version) return followed
+    if (followed?.version === snapshot.version) return {ready: true, content: followed}
     const older = this.#older.get(snapshot)
-    if (older) return older
+    if (older) return {ready: true, content: older}
     const changes = followed && snapshot.history.since(followed.version)
     if (followed && changes && changes.size * 2 <= followed.documents.size) {
       reindex(followed, snapshot, changes)
-      return followed
+      return {ready: true, content: followed}
     }
+    const work = workOf(snapshot)
     if (followed?.history.since(snapshot.version)) {
-      const own = indexOf(snapshot)
+      if (work > this.#syncWork) return this.#notYet()
+      const own = finish(indexSteps(snapshot))
       this.#older.set(snapshot, own)
-      return own
+      return {ready: true, content: own}
     }
-    return (this.#followed = indexOf(snapshot))
+    // One whole build at a time: a newer snapshot's search waits for it, then moves it on.
+    if (this.#building) return this.#notYet()
+    if (work <= this.#syncWork) return {ready: true, content: (this.#followed = finish(indexSteps(snapshot)))}
+    this.#building = {steps: indexSteps(snapshot), readyBy: performance.now() + work * MS_PER_WORK}
+    this.#continue()
+    return this.#notYet()
+  }
+
+  /** Resolves once `snapshot` can be searched (a benchmark or a test waiting out a background build). */
+  async ready(snapshot: Searched): Promise<IndexedContent> {
+    for (;;) {
+      const lookup = this.of(snapshot)
+      if (lookup.ready) return lookup.content
+      await new Promise((resolve) => setTimeout(resolve, SLICE_MS))
+    }
+  }
+
+  #continue(): void {
+    // Unreferenced: a build in progress does not hold the process open at shutdown.
+    setImmediate(() => {
+      const building = this.#building
+      if (!building) return
+      try {
+        const built = runFor(building.steps, SLICE_MS)
+        if (!built) return this.#continue()
+        this.#followed = built
+      } catch {
+        // Left for the next search to start again (a transcript that cannot be read is left out
+        // by the steps themselves).
+      }
+      this.#building = undefined
+    }).unref()
+  }
+
+  #notYet(): IndexLookup {
+    const left = this.#building ? this.#building.readyBy - performance.now() : 0
+    return {ready: false, retryAfterSeconds: Math.max(1, Math.ceil(left / 1000))}
   }
 }
 
-function indexOf(snapshot: Searched): FollowedState {
+/** What indexing `snapshot` whole costs, in documents (a KiB of transcript counting as one). */
+function workOf(snapshot: Searched): number {
+  const {episodes, meetups, voices} = snapshot.catalog
+  let work = episodes.length + meetups.length + voices.length
+  for (const {transcript} of episodes) work += (transcript?.length ?? 0) / 1024
+  return work
+}
+
+/** Runs `steps` for up to `ms`: what they built when they finish, undefined when time ran out first. */
+function runFor<T>(steps: Iterator<void, T>, ms: number): T | undefined {
+  const deadline = performance.now() + ms
+  for (;;) {
+    const step = steps.next()
+    if (step.done) return step.value
+    if (performance.now() >= deadline) return undefined
+  }
+}
+
+function finish<T>(steps: Iterator<void, T>): T {
+  for (;;) {
+    const step = steps.next()
+    if (step.done) return step.value
+  }
+}
+
+/** A whole index of `snapshot`, built a document (or a transcript) per step. */
+function* indexSteps(snapshot: Searched): Generator<void, FollowedState> {
   const documents = searchDocuments(snapshot.catalog)
+  yield
   const search = new MiniSearch<SearchDocument>({
     fields: [...SEARCH_FIELDS],
     tokenize: words,
@@ -87,23 +174,41 @@ function indexOf(snapshot: Searched): FollowedState {
       maxFuzzy: MATCHING.maxTypos,
     },
   })
-  search.addAll(documents)
-  const transcripts = new TranscriptIndex()
-  transcripts.addAll(transcriptsOf(documents))
-  transcripts.trim()
   const state: FollowedState = {
     version: snapshot.version,
     history: snapshot.history,
     search,
-    transcripts,
+    transcripts: new TranscriptIndex(),
     documents: new Map(),
     namedBy: new Map(),
     tagWords: new Map(),
     analyse: () => [],
   }
-  for (const document of documents) track(state, document, 1)
+  for (const document of documents) {
+    search.add(document)
+    track(state, document, 1)
+    yield
+  }
+  const transcripts = state.transcripts.batch()
+  for (const document of documents) {
+    if (!document.transcript) continue
+    addTranscript(transcripts, document.id, document.transcript)
+    yield
+  }
+  state.transcripts.trim()
   state.analyse = analyserOf(state.tagWords)
   return state
+}
+
+/** Indexes one transcript; one that cannot be read is left out of the search, not the whole index. */
+function addTranscript(transcripts: {add(id: string, text: string): void}, id: string, bytes: Uint8Array): void {
+  let text: string
+  try {
+    text = transcriptText(bytes)
+  } catch {
+    return
+  }
+  transcripts.add(id, text)
 }
 
 /** Moves `state` to `snapshot`: the changed items, and those naming a changed voice, are indexed again. */
@@ -130,7 +235,9 @@ function reindex(state: FollowedState, snapshot: Searched, changes: ReadonlyMap<
       track(state, after, 1)
     }
   }
-  state.transcripts.addAll(transcriptsOf(fresh.values()))
+  const transcripts = state.transcripts.batch()
+  for (const document of fresh.values())
+    if (document.transcript) addTranscript(transcripts, document.id, document.transcript)
   state.analyse = analyserOf(state.tagWords)
   state.version = snapshot.version
   state.history = snapshot.history
@@ -156,8 +263,3 @@ function track(state: FollowedState, document: SearchDocument, delta: 1 | -1): v
 
 // Sorted: the loanwords, and so every score, do not depend on the order the words were first seen.
 const analyserOf = (tagWords: ReadonlyMap<string, number>) => queryAnalyser([...tagWords.keys()].sort())
-
-/** The documents' transcripts as the transcript index takes them, read from their bytes one at a time. */
-function* transcriptsOf(documents: Iterable<SearchDocument>): Generator<[string, string]> {
-  for (const document of documents) if (document.transcript) yield [document.id, transcriptText(document.transcript)]
-}

@@ -7,6 +7,10 @@ import {searchCatalog} from './search.ts'
 import type {Searched} from './search-index.ts'
 import {SEARCH_KEY, type SurrogateKeying} from './surrogate-keys.ts'
 
+/** A search's page, or (while a large catalog's index is being built) when to ask again. */
+export type SearchPageAnswer =
+  {ready: true; representation: Representation<Buffer>} | {ready: false; retryAfterSeconds: number}
+
 /** What a search answer is made from: the snapshot searched and where its answers are kept. */
 export interface SearchPageSource {
   /** The snapshot itself: MCP's search_catalog searches the same object, so both use one index. */
@@ -24,11 +28,13 @@ export interface SearchPageSource {
  * distinct queries holds no more than the page cache's bound. Under the `search` surrogate key,
  * which every publish that changes the content purges.
  */
-export function searchPage(source: SearchPageSource, request: SearchRequest): Representation<Buffer> {
+export function searchPage(source: SearchPageSource, request: SearchRequest): SearchPageAnswer {
   const cacheKey = `${source.version} search ${request.limit} ${request.query}`
   const cached = source.pages.get(cacheKey)
-  if (cached) return cached
-  const {hits, total} = searchCatalog(source.searched, request.query, COLLECTION_NAMES, request.limit)
+  if (cached) return {ready: true, representation: cached}
+  const answer = searchCatalog(source.searched, request.query, COLLECTION_NAMES, request.limit)
+  if (!answer.ready) return answer
+  const {hits, total} = answer
   // Any answer may change whenever any content changes, so answers share the content's date.
   const page = represent(
     ownedBytes(Buffer.from(JSON.stringify(searchResults(hits, total, request.limit)), 'utf8')),
@@ -36,5 +42,5 @@ export function searchPage(source: SearchPageSource, request: SearchRequest): Re
     {headers: source.keying?.headersFor(SEARCH_KEY, SEARCH_KEY)},
   )
   source.pages.set(cacheKey, page)
-  return page
+  return {ready: true, representation: page}
 }

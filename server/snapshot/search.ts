@@ -11,11 +11,11 @@ import type {TermQuery} from './transcript-index.ts'
 /** A hit as the search ranks it; the API gives it its shape (api/v1/search.ts). */
 export type SearchHit = RankedHit
 
-/** The best hits of a search, and how many items matched in all. */
-export interface SearchAnswer {
-  hits: SearchHit[]
-  total: number
-}
+/**
+ * The best hits of a search and how many items matched in all; or, while the snapshot's index is
+ * being built (search-index.ts), how many seconds to wait before asking again.
+ */
+export type SearchAnswer = {ready: true; hits: SearchHit[]; total: number} | {ready: false; retryAfterSeconds: number}
 
 /**
  * How many bytes of transcripts one search reads to find its hits' cues: four transcripts at the
@@ -90,9 +90,10 @@ export function searchCatalog(
   collections: readonly CollectionName[],
   limit: number,
 ): SearchAnswer {
-  const indexed = snapshot.searchIndex.of(snapshot)
+  const lookup = snapshot.searchIndex.of(snapshot)
+  if (!lookup.ready) return lookup
   const allowed = new Set(collections)
-  const results = ranked(indexed, query, (document) => allowed.has(document.collection))
+  const results = ranked(lookup.content, query, (document) => allowed.has(document.collection))
   const tied = results.some((result, index) => index > 0 && result.score === results[index - 1]?.score)
   if (tied) {
     const place = listPlaces(snapshot)
@@ -118,7 +119,7 @@ export function searchCatalog(
       cue: cue ?? null,
     }
   })
-  return {hits, total: results.length}
+  return {ready: true, hits, total: results.length}
 }
 
 /**

@@ -10,6 +10,7 @@ import type {ChangesPageResult} from './changes-page.ts'
 import type {DemandCaches} from './demand-caches.ts'
 import type {Representation} from './representation.ts'
 import type {SearchIndex} from './search-index.ts'
+import type {SearchPageAnswer} from './search-page.ts'
 import type {SharedHistory} from './shared-history.ts'
 import type {SiteDocument} from './site-documents-on-first-use.ts'
 import type {SurrogateKeying} from './surrogate-keys.ts'
@@ -63,10 +64,13 @@ export interface Snapshot {
   /** A list page for a `limit` and `cursor`; the default page is pre-built, others are built once and kept. */
   listPage(collection: CollectionName, request: PageRequest): PageResult
   /** A search's answer (search-page.ts): MCP's ranking, built on first request and kept beside the pages. */
-  searchPage(request: SearchRequest): Representation<Buffer>
+  searchPage(request: SearchRequest): SearchPageAnswer
   /** The versions served up to this one and the items each changed: what a change-feed token is read against. */
   readonly history: ChangeHistory
-  /** The search index this snapshot shares with those built from it (search-index.ts): made on the first search. */
+  /**
+   * The search index this snapshot shares with those built from it (search-index.ts): made on the
+   * first search, in the background for a large catalog.
+   */
   readonly searchIndex: SearchIndex
   /** A change-feed page (changes-page.ts): what changed since a token, or why the token is unknown (a 410). */
   changesPage(request: ChangesRequest): ChangesPageResult

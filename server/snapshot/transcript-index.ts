@@ -66,20 +66,20 @@ export class TranscriptIndex {
 
   /** Indexes `text` as the transcript of item `id` (replacing what it had). */
   add(id: string, text: string): void {
-    this.addAll([[id, text]])
+    this.batch().add(id, text)
   }
 
   /**
-   * Indexes each `[id, text]` as that item's transcript. Transcripts say the same words many times
-   * over: each word's terms are looked up once for the whole batch, and forgotten after it.
+   * A batch of transcripts to index, one at a time. Transcripts say the same words many times over:
+   * each word's terms are looked up once for the whole batch, and forgotten after it.
    */
-  addAll(transcripts: Iterable<readonly [id: string, text: string]>): void {
+  batch(): {add(id: string, text: string): void} {
     const known = new Map<string, {termIds: readonly number[]; lastSaidBy: number}>()
     let compactions = this.#compactions
-    for (const [id, text] of transcripts) {
+    const add = (id: string, text: string) => {
       this.remove(id)
       const tokens = words(text)
-      if (tokens.length === 0) continue
+      if (tokens.length === 0) return
       if (this.#ids.length >= MAX_NUMBERS) this.#compact()
       // A compaction renumbers the terms.
       if (compactions !== this.#compactions) {
@@ -113,6 +113,7 @@ export class TranscriptIndex {
       this.#numberOf.set(id, number)
       this.#totalLength += length
     }
+    return {add}
   }
 
   /** Takes item `id`'s transcript out; its terms are dropped at the next compaction. */

@@ -11,6 +11,10 @@ export const SEARCH_QUERY_MAX_LENGTH = 200
 export const DEFAULT_SEARCH_LIMIT = 10
 export const MAX_SEARCH_LIMIT = 50
 
+/** Why a search is not answered yet: a large catalog's index is built in the background on its first search. */
+export const indexBeingBuilt = (retryAfterSeconds: number) =>
+  `The search index is being built (a large catalog is indexed in the background on its first search). Retry in ${retryAfterSeconds} s.`
+
 const ITEM_TYPE = {episodes: 'episode', meetups: 'meetup', voices: 'voice'} as const satisfies Record<
   CollectionName,
   string
