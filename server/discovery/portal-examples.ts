@@ -47,8 +47,6 @@ export function examplePath(path: string, snapshot: Snapshot, staticExport: bool
 }
 
 const EXAMPLE_CHARACTERS = 5000
-/** Above this many items the search example is not answered for the portal (see exampleBody). */
-const SEARCH_EXAMPLE_MAX_ITEMS = 10_000
 
 /**
  * The bytes this snapshot serves at `url`, pretty-printed and cut to a readable length. The bulk
@@ -59,10 +57,10 @@ function exampleBody(url: string, snapshot: Snapshot): string {
   const {path, query} = splitTarget(url.slice(`${API_V1_PREFIX}/`.length))
   if (path === 'all.json') return pretty(bulkExample(snapshot))
   if (`/${path}` === SEARCH_OPERATION_PATH) {
-    const {episodes, meetups, voices} = snapshot.counts
-    // Indexing 100,000 items takes seconds and hundreds of MB: a large catalog indexes on its first search, not for this page.
-    if (episodes + meetups + voices > SEARCH_EXAMPLE_MAX_ITEMS)
-      return `This catalog has more than ${SEARCH_EXAMPLE_MAX_ITEMS.toLocaleString('en')} items: it is indexed on its first search, so this page shows no answer. Try it below.`
+    // Indexing 100,000 items takes seconds and hundreds of MB: a large catalog is indexed on its
+    // first search, in the background, never for this page.
+    if (!snapshot.searchIndex.answersAtOnce(snapshot))
+      return 'This catalog is large: it is indexed in the background on its first search, so this page shows no answer. Try it below.'
     const search = parseSearchRequest(new URLSearchParams(query))
     const answer = search.ok ? snapshot.searchPage(search.request) : undefined
     return answer?.ready ? pretty(JSON.parse(answer.representation.body.toString('utf8'))) : ''

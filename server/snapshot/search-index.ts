@@ -50,7 +50,7 @@ interface FollowedState extends IndexedContent {
  * so its index is built in the background while searches hear that it is being built (a 503 with
  * Retry-After over HTTP). Counted, not timed, so that a busy machine answers as a quiet one does.
  */
-export const SYNC_INDEX_WORK = 2_500
+const SYNC_INDEX_WORK = 2_500
 const MS_PER_WORK = 0.045
 /** How long each slice of a background build holds the event loop. */
 const SLICE_MS = 20
@@ -99,6 +99,18 @@ export class SearchIndex {
     this.#building = {steps: indexSteps(snapshot), readyBy: performance.now() + work * MS_PER_WORK}
     this.#continue()
     return this.#notYet()
+  }
+
+  /**
+   * Whether a search of `snapshot` would be answered at once, without starting a background build:
+   * what a page that shows an example answer asks before it searches.
+   */
+  answersAtOnce(snapshot: Searched): boolean {
+    const followed = this.#followed
+    if (followed?.version === snapshot.version || this.#older.has(snapshot)) return true
+    const changes = followed && snapshot.history.since(followed.version)
+    if (followed && changes && changes.size * 2 <= followed.documents.size) return true
+    return workOf(snapshot) <= this.#syncWork
   }
 
   /** Resolves once `snapshot` can be searched (a benchmark or a test waiting out a background build). */
