@@ -372,10 +372,10 @@ describe('a damaged saved snapshot, or one saved by other code', {timeout: 90_00
   it('is not served when the code that makes the bytes changed under the same package version', async () => {
     // A copy of the project whose episode mapper writes other titles; package.json (the version) unchanged.
     const copy = join(folder, 'changed-code')
-    await cp('server', join(copy, 'server'), {recursive: true})
+    for (const code of ['server', 'catalog']) await cp(code, join(copy, code), {recursive: true})
     await Promise.all(['package.json', 'package-lock.json'].map((file) => copyFile(file, join(copy, file))))
     await symlink(join(process.cwd(), 'node_modules'), join(copy, 'node_modules'))
-    const mapper = join(copy, 'server', 'api', 'v1', 'episode.ts')
+    const mapper = join(copy, 'catalog', 'v1', 'episode.ts')
     const source = await readFile(mapper, 'utf8')
     expect(source).toContain('      title: row.title,')
     await writeFile(mapper, source.replace('      title: row.title,', '      title: `${row.title} (v2)`,'))
