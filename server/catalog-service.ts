@@ -88,6 +88,7 @@ export async function createCatalogService(
     clock,
     logger: component('publish'),
     metrics,
+    leftOut,
     saver,
     replicas,
     edge,

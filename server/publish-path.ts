@@ -3,12 +3,12 @@
 // recorded, reported, saved, told to the replicas, purged, pinged, announced. Each step after a
 // build is contained: one that throws is logged, and the next still runs.
 
-import {logOnce} from './observability/log-once.ts'
 import type {Logger} from 'pino'
 import type {Clock} from './clock.ts'
 import {documentChangeOf, type ContentChange} from './content/content-change.ts'
 import type {EdgePurging} from './edge/edge-purging.ts'
 import type {FeedPinger} from './feed/websub.ts'
+import type {LeftOutItems} from './left-out-items.ts'
 import {FEED_PATH} from './feed/rss-feed.ts'
 import type {EventStreams} from './http/event-streams.ts'
 import type {ListenStreams} from './mcp/listen-streams.ts'
@@ -19,7 +19,6 @@ import type {HistoryFanOut} from './scaling/history-fan-out.ts'
 import type {ServedVersions} from './scaling/served-versions.ts'
 import type {SnapshotSaver} from './snapshot-saver.ts'
 import type {BuildResult} from './snapshot/build-result.ts'
-import type {Snapshot} from './snapshot/snapshot.ts'
 import type {BuildOutcome, SnapshotStore} from './snapshot/store.ts'
 
 export interface PublishPathParts {
@@ -30,6 +29,8 @@ export interface PublishPathParts {
   reconcileEveryMs?: number
   logger: Logger
   metrics: Pick<CatalogMetrics, 'recordBuild'>
+  /** The one report of what the catalog and its outputs left out: this path logs each build's document problems there. */
+  leftOut: Pick<LeftOutItems, 'reportProblems'>
   /** SNAPSHOT_DIR's saved snapshot, when one is kept. */
   saver?: Pick<SnapshotSaver, 'served'> | undefined
   /** Replicas sharing Redis: what each serves, and the changes and versions they tell each other. */
@@ -73,7 +74,7 @@ export interface PublishPath {
 
 /** What happens after each accepted change and each build, in the order a reader follows it. */
 export function createPublishPath(parts: PublishPathParts): PublishPath {
-  const {store, logger, metrics, saver, replicas, edge, feedPinger, podping, agents, events} = parts
+  const {store, logger, metrics, leftOut, saver, replicas, edge, feedPinger, podping, agents, events} = parts
   const contained = (step: string, run: () => void) => {
     try {
       run()
@@ -81,7 +82,6 @@ export function createPublishPath(parts: PublishPathParts): PublishPath {
       logger.error({err: error, step}, `${step} failed after a build; the other steps ran`)
     }
   }
-  const reportProblem = problemReporter(logger)
   // A release is published as a webhook naming the episodes would be: rebuilt, purged exactly, pinged.
   const releases = createReleaseTimer(parts.clock, (documentIds) =>
     accepted(documentIds.flatMap((id) => documentChangeOf(id, 'episode') ?? [])),
@@ -117,7 +117,7 @@ export function createPublishPath(parts: PublishPathParts): PublishPath {
 
   function served(result: BuildResult, buildStartedAt: Date): void {
     const {snapshot} = result
-    contained('report', () => snapshot.catalog.problems.forEach(reportProblem))
+    contained('report', () => leftOut.reportProblems(snapshot))
     contained('save', () => saver?.served(result))
     contained('replicas', () => {
       replicas?.servedVersions.serving(snapshot.version)
@@ -154,19 +154,5 @@ function logBuild(logger: Logger, outcome: BuildOutcome): void {
     logger.error(
       fields,
       `${scope} failed after ${outcome.durationMs} ms (${outcome.error}); still serving the last good snapshot, retrying`,
-    )
-}
-
-/** How many distinct document problems are remembered as already logged. */
-
-/** Each document problem is logged once for as long as it stays the same. */
-function problemReporter(logger: Logger): (problem: Snapshot['catalog']['problems'][number]) => void {
-  const once = logOnce()
-  return (problem) =>
-    once(`${problem.documentId} ${problem.severity} ${problem.messages.join('; ')}`, () =>
-      logger.warn(
-        {documentId: problem.documentId, collection: problem.collection},
-        `${problem.severity}: ${problem.collection} document ${problem.documentId}: ${problem.messages.join('; ')}`,
-      ),
     )
 }

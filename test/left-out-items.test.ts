@@ -1,4 +1,5 @@
-// What the outputs left out, per snapshot, and logged once however many snapshots leave it out again.
+// What the catalog and its outputs left out: an output's items kept per snapshot, and those and the
+// documents' problems logged once however many snapshots carry them again.
 // Real snapshots of a tiny dataset (only their identity matters here) and a real logger.
 import {describe, expect, it} from 'vitest'
 import {createLeftOutItems} from '../server/left-out-items.ts'
@@ -42,5 +43,17 @@ describe('items the outputs left out', () => {
       },
     ])
     expect(lines).toHaveLength(2)
+  })
+
+  it("log each snapshot's document problems once while they stay the same, in the same report", async () => {
+    const {logger, lines} = recordingLogger()
+    const items = createLeftOutItems(logger)
+    const [first, second] = [await snapshot(), await snapshot()]
+    // This dataset has no podcast settings document: the feed's problem, in every snapshot.
+    expect(first.catalog.problems.length).toBeGreaterThan(0)
+    items.reportProblems(first)
+    items.reportProblems(second)
+    expect(lines).toHaveLength(first.catalog.problems.length)
+    expect(lines[0]?.msg).toMatch(/^rejected: settings document podcastSettings: /)
   })
 })

@@ -6,6 +6,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 import {createCatalogBuilder} from '../server/catalog-builder.ts'
 import {loadConfig} from '../server/config.ts'
 import {createEmbeddedSource} from '../server/content/embedded-source.ts'
+import {createLeftOutItems} from '../server/left-out-items.ts'
 import {createPublishPath, type PublishPath} from '../server/publish-path.ts'
 import {createSnapshotStore, type BuildOutcome, type SnapshotStore} from '../server/snapshot/store.ts'
 import {episode, voice} from './fixtures/documents.ts'
@@ -86,6 +87,7 @@ async function publishPath(options: {throwing?: string; recorded?: boolean} = {}
     },
     logger,
     metrics: {recordBuild: step('record')},
+    leftOut: createLeftOutItems(logger),
     saver: {served: step('save')},
     replicas: {
       servedVersions: {serving: step('replicas')},
