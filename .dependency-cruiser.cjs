@@ -9,7 +9,7 @@ const layers = [
   ['content', '^server/content/'],
   ['api', '^server/api/'],
   ['snapshot', '^server/snapshot/'],
-  ['delivery', '^server/(http|mcp|discovery|export|feed|edge)/'],
+  ['delivery', '^server/(http|outbound|mcp|discovery|export|feed|edge)/'],
   ['operations', '^server/(webhooks|scaling|observability)/'],
   ['app', '^server/[^/]+\\.ts$'],
 ]
@@ -43,6 +43,14 @@ module.exports = {
       to: {path: '^server/', pathNot: FOUNDATION},
     },
     ...backward,
+    {
+      name: 'outgoing-calls-are-not-http-serving',
+      comment:
+        "http/ serves requests and reads the edge's and the feed's status; the edge and the feed call other services through outbound/, never through http/ (that made a folder cycle)",
+      severity: 'error',
+      from: {path: '^server/(edge|feed|outbound)/'},
+      to: {path: '^server/http/'},
+    },
     {
       name: 'catalog-imports-only-catalog',
       comment:

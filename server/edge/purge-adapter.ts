@@ -1,4 +1,10 @@
-import {callService, succeeded, type CallBounds, type ServiceAnswer, type ServiceRequest} from '../http/service-call.ts'
+import {
+  callService,
+  succeeded,
+  type CallBounds,
+  type ServiceAnswer,
+  type ServiceRequest,
+} from '../outbound/service-call.ts'
 import {PurgeFailure, errorMessage} from '../errors.ts'
 
 /** One CDN's purge API: purges every object carrying any of `keys`, or throws a `PurgeFailure`. */

@@ -6,8 +6,8 @@
 
 import type {Logger} from 'pino'
 import type {Clock} from '../clock.ts'
-import {callService, type ServiceAnswer, type ServiceRequest} from '../http/service-call.ts'
-import {callWithRetries} from '../http/service-retry.ts'
+import {callService, type ServiceAnswer, type ServiceRequest} from '../outbound/service-call.ts'
+import {callWithRetries} from '../outbound/service-retry.ts'
 import {SERVER_VERSION} from '../version.ts'
 import type {FeedPinger} from './websub.ts'
 import {errorMessage} from '../errors.ts'

@@ -5,8 +5,8 @@
 // deadline (service-call.ts), and retried as every such call is (service-retry.ts).
 
 import type {Logger} from 'pino'
-import {callService, type ServiceAnswer} from '../http/service-call.ts'
-import {callWithRetries} from '../http/service-retry.ts'
+import {callService, type ServiceAnswer} from '../outbound/service-call.ts'
+import {callWithRetries} from '../outbound/service-retry.ts'
 
 export interface FeedPingSettings {
   /** The feed's public address: what the hubs are told changed. */

@@ -3,7 +3,7 @@
 import pino from 'pino'
 import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
 import {createPodpingAnnouncer, type PodpingSettings} from '../../server/feed/podping.ts'
-import type {ServiceAnswer, ServiceRequest} from '../../server/http/service-call.ts'
+import type {ServiceAnswer, ServiceRequest} from '../../server/outbound/service-call.ts'
 
 const FEED = 'https://podcast.example/feed.xml'
 const TOKEN = 'Blahblah^^12345678'

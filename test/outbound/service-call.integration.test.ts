@@ -6,7 +6,7 @@ import {connect, type Socket} from 'node:net'
 import {Worker} from 'node:worker_threads'
 import {expect, it} from 'vitest'
 import {z} from 'zod'
-import {callService} from '../../server/http/service-call.ts'
+import {callService} from '../../server/outbound/service-call.ts'
 
 const BLOCKED_LISTENER = `
 const {createServer} = require('node:net')

@@ -3,7 +3,7 @@
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from 'node:http'
 import {afterEach, describe, expect, it} from 'vitest'
 import {z} from 'zod'
-import {callService, succeeded} from '../../server/http/service-call.ts'
+import {callService, succeeded} from '../../server/outbound/service-call.ts'
 
 const servers: Server[] = []
 afterEach(() => {
