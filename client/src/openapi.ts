@@ -2653,7 +2653,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The search index is being built: a large catalog (thousands of items, or megabytes of transcripts) is indexed in the background on its first search after a start, so that no other request waits for it. Retry after `Retry-After` seconds; every later search is answered at once. */
+            /** @description The search index is being built: a large catalog (thousands of items, or megabytes of transcripts) is indexed in the background on its first search after a start, so that no other request waits for it. Retry after `Retry-After` seconds. A publish that changes more than a few thousand items (or megabytes of transcripts) has the index built again the same way. */
             503: {
                 headers: {
                     /** @description Seconds to wait. */

@@ -432,7 +432,7 @@ export function buildOpenApiDocument(settings: OpenApiSettings) {
             badRequest: `A missing or empty \`q\`, one longer than ${SEARCH_QUERY_MAX_LENGTH} characters, a bad \`limit\`, or a malformed URL.`,
           },
           unavailable:
-            'The search index is being built: a large catalog (thousands of items, or megabytes of transcripts) is indexed in the background on its first search after a start, so that no other request waits for it. Retry after `Retry-After` seconds; every later search is answered at once.',
+            'The search index is being built: a large catalog (thousands of items, or megabytes of transcripts) is indexed in the background on its first search after a start, so that no other request waits for it. Retry after `Retry-After` seconds. A publish that changes more than a few thousand items (or megabytes of transcripts) has the index built again the same way.',
         }),
       },
     },

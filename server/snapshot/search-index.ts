@@ -22,6 +22,9 @@ export interface Searched {
   readonly searchIndex: SearchIndex
 }
 
+/** What an index is made from. */
+type Indexed = Pick<Searched, 'catalog' | 'version' | 'history'>
+
 /** The index of one snapshot's content, ready to search. */
 export interface IndexedContent {
   readonly search: MiniSearch<SearchDocument>
@@ -58,12 +61,20 @@ const SLICE_MS = 20
 /** What a search of a snapshot gets: its index, or word that it is being built. */
 export type IndexLookup = {ready: true; content: IndexedContent} | {ready: false; retryAfterSeconds: number}
 
+/** What a search of a snapshot needs done first, decided before any of it is done. */
+type Plan =
+  | {kind: 'ready'; content: IndexedContent}
+  | {kind: 'reindex'; followed: FollowedState; reindex: Reindex}
+  | {kind: 'build'; work: number; own: boolean}
+  | {kind: 'wait'}
+
 /**
  * One index per line of snapshots (a catalog and the snapshots built from it), which follows the
  * newest one searched: each publish re-indexes only the items it changed (its change history says
- * which). A whole index larger than `syncWork` is built in the background, a slice at a time, one
- * build at a time. A search of a snapshot older than the one followed (a request that began before
- * a publish) gets an index of its own when it is small enough to build at once.
+ * which) when that is at most `syncWork`. A whole index larger than `syncWork` is built in the
+ * background, a slice at a time, one build at a time, and meanwhile only the snapshot followed is
+ * answered. A search of a snapshot older than the one followed (a request that began before a
+ * publish) gets an index of its own when it is small enough to build at once.
  */
 export class SearchIndex {
   #followed: FollowedState | undefined
@@ -77,28 +88,27 @@ export class SearchIndex {
 
   /** The index answering for exactly `snapshot`'s content, or how long until one may be ready. */
   of(snapshot: Searched): IndexLookup {
-    const followed = this.#followed
-    if (followed?.version === snapshot.version) return {ready: true, content: followed}
-    const older = this.#older.get(snapshot)
-    if (older) return {ready: true, content: older}
-    const changes = followed && snapshot.history.since(followed.version)
-    if (followed && changes && changes.size * 2 <= followed.documents.size) {
-      reindex(followed, snapshot, changes)
-      return {ready: true, content: followed}
+    const plan = this.#plan(snapshot)
+    switch (plan.kind) {
+      case 'ready':
+        return {ready: true, content: plan.content}
+      case 'reindex':
+        applyReindex(plan.followed, snapshot, plan.reindex)
+        return {ready: true, content: plan.followed}
+      case 'wait':
+        return this.#notYet()
+      case 'build': {
+        if (plan.work > this.#syncWork) {
+          this.#building = {steps: indexSteps(partsOf(snapshot)), readyBy: performance.now() + plan.work * MS_PER_WORK}
+          this.#continue()
+          return this.#notYet()
+        }
+        const built = finish(indexSteps(partsOf(snapshot)))
+        if (plan.own) this.#older.set(snapshot, built)
+        else this.#followed = built
+        return {ready: true, content: built}
+      }
     }
-    const work = workOf(snapshot)
-    if (followed?.history.since(snapshot.version)) {
-      if (work > this.#syncWork) return this.#notYet()
-      const own = finish(indexSteps(snapshot))
-      this.#older.set(snapshot, own)
-      return {ready: true, content: own}
-    }
-    // One whole build at a time: a newer snapshot's search waits for it, then moves it on.
-    if (this.#building) return this.#notYet()
-    if (work <= this.#syncWork) return {ready: true, content: (this.#followed = finish(indexSteps(snapshot)))}
-    this.#building = {steps: indexSteps(snapshot), readyBy: performance.now() + work * MS_PER_WORK}
-    this.#continue()
-    return this.#notYet()
   }
 
   /**
@@ -106,11 +116,30 @@ export class SearchIndex {
    * what a page that shows an example answer asks before it searches.
    */
   answersAtOnce(snapshot: Searched): boolean {
+    const plan = this.#plan(snapshot)
+    return plan.kind === 'ready' || plan.kind === 'reindex' || (plan.kind === 'build' && plan.work <= this.#syncWork)
+  }
+
+  #plan(snapshot: Searched): Plan {
     const followed = this.#followed
-    if (followed?.version === snapshot.version || this.#older.has(snapshot)) return true
+    if (followed?.version === snapshot.version) return {kind: 'ready', content: followed}
+    const older = this.#older.get(snapshot)
+    if (older) return {kind: 'ready', content: older}
+    // One whole build at a time, and it will replace what is followed: nothing else moves meanwhile.
+    if (this.#building) return {kind: 'wait'}
+    // Versions name content, so a revert brings an earlier version back: a snapshot is older than
+    // the one followed when its history does not reach it, not when the followed one's reaches it.
     const changes = followed && snapshot.history.since(followed.version)
-    if (followed && changes && changes.size * 2 <= followed.documents.size) return true
-    return workOf(snapshot) <= this.#syncWork
+    if (followed && changes) {
+      const reindex = reindexOf(followed, snapshot, changes)
+      if (reindex.work <= this.#syncWork) return {kind: 'reindex', followed, reindex}
+      return {kind: 'build', work: workOf(snapshot), own: false}
+    }
+    const own = followed?.history.since(snapshot.version) !== undefined
+    const work = workOf(snapshot)
+    // An older snapshot too large to index at once is not indexed: its searches are retried on the newer one.
+    if (own && work > this.#syncWork) return {kind: 'wait'}
+    return {kind: 'build', work, own}
   }
 
   /** Resolves once `snapshot` can be searched (a benchmark or a test waiting out a background build). */
@@ -171,7 +200,7 @@ function finish<T>(steps: Iterator<void, T>): T {
 }
 
 /** A whole index of `snapshot`, built a document (or a transcript) per step. */
-function* indexSteps(snapshot: Searched): Generator<void, FollowedState> {
+function* indexSteps(snapshot: Indexed): Generator<void, FollowedState> {
   const documents = searchDocuments(snapshot.catalog)
   yield
   const search = new MiniSearch<SearchDocument>({
@@ -223,8 +252,17 @@ function addTranscript(transcripts: {add(id: string, text: string): void}, id: s
   transcripts.add(id, text)
 }
 
-/** Moves `state` to `snapshot`: the changed items, and those naming a changed voice, are indexed again. */
-function reindex(state: FollowedState, snapshot: Searched, changes: ReadonlyMap<string, ItemChange>): void {
+/** What moving a followed index to a newer snapshot takes: the items to index again, and its work. */
+interface Reindex {
+  readonly stale: ReadonlySet<string>
+  readonly fresh: ReadonlyMap<string, SearchDocument>
+  /** The stale items whose transcript is new or changed (the others keep their transcript's entries). */
+  readonly transcribed: ReadonlySet<string>
+  readonly work: number
+}
+
+/** The changed items, and those naming a changed voice, with what indexing them again costs. */
+function reindexOf(state: FollowedState, snapshot: Searched, changes: ReadonlyMap<string, ItemChange>): Reindex {
   const stale = new Set(changes.keys())
   for (const change of changes.values())
     if (change.collection === 'voices') for (const naming of state.namedBy.get(change.slug) ?? []) stale.add(naming)
@@ -234,13 +272,27 @@ function reindex(state: FollowedState, snapshot: Searched, changes: ReadonlyMap<
       document,
     ]),
   )
+  const transcribed = new Set<string>()
+  let work = stale.size
+  for (const id of stale) {
+    const before = state.documents.get(id)?.transcript
+    const after = fresh.get(id)?.transcript
+    if (sameBytes(before, after)) continue
+    transcribed.add(id)
+    work += (after?.length ?? 0) / 1024
+  }
+  return {stale, fresh, transcribed, work}
+}
+
+/** Moves `state` to `snapshot` by `reindex`. */
+function applyReindex(state: FollowedState, snapshot: Searched, {stale, fresh, transcribed}: Reindex): void {
   for (const id of stale) {
     const before = state.documents.get(id)
     if (before) {
       state.search.remove(before)
-      state.transcripts.remove(id)
       track(state, before, -1)
     }
+    if (transcribed.has(id)) state.transcripts.remove(id)
     const after = fresh.get(id)
     if (after) {
       state.search.add(after)
@@ -248,12 +300,20 @@ function reindex(state: FollowedState, snapshot: Searched, changes: ReadonlyMap<
     }
   }
   const transcripts = state.transcripts.batch()
-  for (const document of fresh.values())
-    if (document.transcript) addTranscript(transcripts, document.id, document.transcript)
+  for (const id of transcribed) {
+    const transcript = fresh.get(id)?.transcript
+    if (transcript) addTranscript(transcripts, id, transcript)
+  }
   state.analyse = analyserOf(state.tagWords)
   state.version = snapshot.version
   state.history = snapshot.history
 }
+
+const sameBytes = (a: Uint8Array | undefined, b: Uint8Array | undefined): boolean =>
+  a === b || (a !== undefined && b !== undefined && Buffer.compare(a, b) === 0)
+
+/** What a build reads of a snapshot: not the snapshot itself, whose pages a long build would keep alive. */
+const partsOf = ({catalog, version, history}: Searched): Indexed => ({catalog, version, history})
 
 /** Adds (`1`) or takes away (`-1`) a document's place in the state's lookups. */
 function track(state: FollowedState, document: SearchDocument, delta: 1 | -1): void {

@@ -7,7 +7,8 @@ import {words} from './hebrew-text.ts'
  * fields because of its size: 300 cues on one episode in ten put 15 million (term, episode) pairs
  * into the index at 100,000 documents, which MiniSearch holds as a Map per term and field (about
  * 34 bytes a pair). Here a pair is one 32-bit number in a typed array per term: the episode's
- * number in the upper 24 bits and the term's count (at most 255) in the lower 8. The dictionary
+ * number in the upper 24 bits and the term's count in the lower 8 (a count of 255 or more is kept
+ * apart, by term and number). The dictionary
  * of terms is MiniSearch's own radix tree, so prefix and typo matching work as they do for the
  * other fields, and a hit is scored with the same BM25+ (search.ts adds the two scores).
  */
@@ -15,6 +16,8 @@ import {words} from './hebrew-text.ts'
 const COUNT_BITS = 8
 const MAX_COUNT = (1 << COUNT_BITS) - 1
 const MAX_NUMBERS = 2 ** (32 - COUNT_BITS)
+/** A (term, number) pair's key among the large counts: exact below 2^53, for fewer than 2^29 terms. */
+const largeCountKey = (termId: number, number: number) => termId * MAX_NUMBERS + number
 // MiniSearch's BM25+ parameters (its defaults), so a word said scores as a word written.
 const BM25 = {k: 1.2, b: 0.7, d: 0.5}
 
@@ -61,6 +64,8 @@ export class TranscriptIndex {
   #totalLength = 0
   #removed = 0
   #compactions = 0
+  /** The counts of 255 and more, by term and number (the pair holds 255). */
+  #largeCounts = new Map<number, number>()
   /** addAll's count of each term in the transcript it is reading; all zero between transcripts. */
   #counts = new Uint32Array(1024)
 
@@ -90,23 +95,30 @@ export class TranscriptIndex {
       // Counted in a scratch array by term, not a Map: a build counts tens of millions of words.
       const touched: number[] = []
       let length = 0
-      for (const token of tokens) {
-        let word = known.get(token)
-        if (!word)
-          known.set(token, (word = {termIds: termsOf(token).filter(Boolean).map(this.#termId), lastSaidBy: -1}))
-        if (word.lastSaidBy !== number) {
-          word.lastSaidBy = number
-          length += 1
+      try {
+        for (const token of tokens) {
+          let word = known.get(token)
+          if (!word)
+            known.set(token, (word = {termIds: termsOf(token).filter(Boolean).map(this.#termId), lastSaidBy: -1}))
+          if (word.lastSaidBy !== number) {
+            word.lastSaidBy = number
+            length += 1
+          }
+          for (const termId of word.termIds) {
+            const count = this.#counts[termId] ?? 0
+            if (count === 0) touched.push(termId)
+            this.#counts[termId] = count + 1
+          }
         }
-        for (const termId of word.termIds) {
+        for (const termId of touched) {
           const count = this.#counts[termId] ?? 0
-          if (count === 0) touched.push(termId)
-          this.#counts[termId] = count + 1
+          // A word said more than 254 times keeps its count apart: BM25 reads the whole count.
+          if (count >= MAX_COUNT) this.#largeCounts.set(largeCountKey(termId, number), count)
+          this.#append(termId, (number << COUNT_BITS) | Math.min(count, MAX_COUNT))
         }
-      }
-      for (const termId of touched) {
-        this.#append(termId, (number << COUNT_BITS) | Math.min(this.#counts[termId] ?? 0, MAX_COUNT))
-        this.#counts[termId] = 0
+      } finally {
+        // The scratch array is all zeros between transcripts, whatever happened to this one.
+        for (const termId of touched) this.#counts[termId] = 0
       }
       this.#ids.push(id)
       this.#lengths.push(length)
@@ -192,7 +204,8 @@ export class TranscriptIndex {
       const number = pair >>> COUNT_BITS
       const id = this.#ids[number]
       if (id === undefined) continue
-      const count = pair & MAX_COUNT
+      const packed = pair & MAX_COUNT
+      const count = packed === MAX_COUNT ? (this.#largeCounts.get(largeCountKey(termId, number)) ?? packed) : packed
       const length = this.#lengths[number] ?? 0
       const score =
         weight *
@@ -250,6 +263,7 @@ export class TranscriptIndex {
     })
     const terms = new SearchableMap<number>()
     const postings: Uint32Array[] = []
+    const largeCounts = new Map<number, number>()
     for (const [term, termId] of this.#terms) {
       const posting = this.#postings[termId]
       const used = this.#used[termId] ?? 0
@@ -258,13 +272,17 @@ export class TranscriptIndex {
       for (let index = 0; index < used; index++) {
         const pair = posting[index] ?? 0
         const number = renumbered[pair >>> COUNT_BITS] ?? -1
-        if (number !== -1) kept.push((number << COUNT_BITS) | (pair & MAX_COUNT))
+        if (number === -1) continue
+        kept.push((number << COUNT_BITS) | (pair & MAX_COUNT))
+        const large = this.#largeCounts.get(largeCountKey(termId, pair >>> COUNT_BITS))
+        if (large !== undefined) largeCounts.set(largeCountKey(postings.length, number), large)
       }
       if (kept.length === 0) continue
       terms.set(term, postings.length)
       postings.push(Uint32Array.from(kept))
     }
     this.#terms = terms
+    this.#largeCounts = largeCounts
     this.#postings = postings
     this.#used = postings.map((posting) => posting.length)
     this.#ids = ids

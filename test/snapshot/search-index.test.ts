@@ -2,11 +2,14 @@
 // changed, and every answer is the one a fresh index of the same content gives. No sockets.
 import {readFileSync} from 'node:fs'
 import {describe, expect, it} from 'vitest'
+import {z} from 'zod'
 import {COLLECTION_NAMES} from '../../catalog/v1/links.ts'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
 import {searchCatalog, type SearchAnswer} from '../../server/snapshot/search.ts'
+import {SearchIndex} from '../../server/snapshot/search-index.ts'
 import {buildSnapshot, type Snapshot} from '../../server/snapshot/snapshot.ts'
 import {SAMPLE_DATASET} from '../../support/server.ts'
+import {sampleWithLongTranscripts} from '../helpers/long-transcripts.ts'
 import {catalogOf, snapshotSettings} from '../helpers/snapshot-settings.ts'
 
 const NOW = new Date('2026-06-01T00:00:00Z')
@@ -79,5 +82,64 @@ describe('the search index across publishes', () => {
     // ...with an index of its own: the newer one is still followed, not indexed again.
     expect(indexOf(newer)).toBe(followed)
     expect(answers(newer)).toEqual(await freshAnswers(retitled))
+  })
+})
+
+describe("a large catalog's index, built in the background", () => {
+  /** Resolves with `index`'s answer for `snapshot`, or rejects when none comes within the test's patience. */
+  const readyWithin = (index: SearchIndex, snapshot: Snapshot) =>
+    Promise.race([
+      index.ready(snapshot),
+      new Promise((_, reject) => setTimeout(() => reject(new Error(`${snapshot.version} never indexed`)), 20_000)),
+    ])
+
+  it('follows a revert to earlier content, whose version its history already names', async () => {
+    // Treated as large (one unit of work is built at once), so every whole build is a background one.
+    const index = new SearchIndex(1)
+    const a = buildSnapshot(await catalogOf(sample), settings, undefined, NOW)
+    const retitled = sample.map((document) =>
+      typeof document.title === 'string' ? {...document, title: `${document.title} x`} : document,
+    )
+    const b = buildSnapshot(await catalogOf(retitled), settings, a, NOW)
+    const reverted = buildSnapshot(await catalogOf(sample), settings, b, NOW)
+    expect(reverted.version).toBe(a.version)
+    await readyWithin(index, a)
+    await readyWithin(index, b)
+    await readyWithin(index, reverted)
+    expect(index.of(reverted).ready).toBe(true)
+  })
+
+  it('moves on by a title edit at once, and by a changed transcript in the background', async () => {
+    const index = new SearchIndex(10)
+    const documents = sampleWithLongTranscripts(1)
+    const transcribed = documents.find((document) => document.transcript !== undefined)
+    if (!transcribed) throw new Error('one episode has a long transcript')
+    const a = buildSnapshot(await catalogOf(documents), settings, undefined, NOW)
+    expect(index.of(a).ready).toBe(false)
+    await readyWithin(index, a)
+    // The transcript's bytes are the same: only the item is indexed again, not its 1.9 MB transcript.
+    const retitled = buildSnapshot(
+      await catalogOf(withDocument(documents, transcribed._id, {title: 'זברה בענן'})),
+      settings,
+      a,
+      NOW,
+    )
+    expect(index.of(retitled).ready).toBe(true)
+    // A changed transcript is 1.9 MB to index again: past the work done at once, so in the background.
+    const said = z.array(z.object({text: z.string()}).loose()).parse(transcribed.transcript)
+    const respoken = buildSnapshot(
+      await catalogOf(
+        withDocument(documents, transcribed._id, {
+          title: 'זברה בענן',
+          transcript: [...said.slice(0, -1), {...said.at(-1), text: 'צפרדע'}],
+        }),
+      ),
+      settings,
+      retitled,
+      NOW,
+    )
+    expect(index.of(respoken).ready).toBe(false)
+    await readyWithin(index, respoken)
+    expect(hitsOf(searchCatalog(respoken, 'צפרדע', ['episodes'], 10)).map((hit) => hit.slug)).toHaveLength(1)
   })
 })

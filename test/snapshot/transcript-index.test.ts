@@ -24,7 +24,17 @@ const VOCABULARY = [
   'test',
   'tests',
 ]
-const text = fc.array(fc.constantFrom(...VOCABULARY), {maxLength: 40}).map((chosen) => chosen.join(' '))
+// Words, and now and then one said hundreds of times (past what a pair's count holds).
+const chunk = fc.oneof(
+  {weight: 9, arbitrary: fc.constantFrom(...VOCABULARY)},
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...VOCABULARY), fc.integer({min: 200, max: 700}))
+      .map(([word, times]) => Array.from({length: times}, () => word).join(' ')),
+  },
+)
+const text = fc.array(chunk, {maxLength: 40}).map((chosen) => chosen.join(' '))
 
 const queriesOf = (query: string): TermQuery[] =>
   words(query)
