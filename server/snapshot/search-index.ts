@@ -152,7 +152,8 @@ export class SearchIndex {
   }
 
   #continue(): void {
-    // Unreferenced: a build in progress does not hold the process open at shutdown.
+    // Referenced: an unreferenced immediate lets the loop sleep until its next timer or socket, and
+    // a quiet server's build then crawled. The process exits at shutdown (main.ts) whatever is pending.
     setImmediate(() => {
       const building = this.#building
       if (!building) return
@@ -165,7 +166,7 @@ export class SearchIndex {
         // by the steps themselves).
       }
       this.#building = undefined
-    }).unref()
+    })
   }
 
   #notYet(): IndexLookup {

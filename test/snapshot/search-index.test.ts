@@ -93,6 +93,15 @@ describe("a large catalog's index, built in the background", () => {
       new Promise((_, reject) => setTimeout(() => reject(new Error(`${snapshot.version} never indexed`)), 20_000)),
     ])
 
+  it('keeps the event loop awake while it builds, so that a quiet server finishes it', async () => {
+    const index = new SearchIndex(1)
+    const a = buildSnapshot(await catalogOf(sample), settings, undefined, NOW)
+    expect(index.of(a).ready).toBe(false)
+    // A referenced immediate: an unreferenced one let the loop sleep until its next timer between slices.
+    expect(process.getActiveResourcesInfo()).toContain('Immediate')
+    await readyWithin(index, a)
+  })
+
   it('follows a revert to earlier content, whose version its history already names', async () => {
     // Treated as large (one unit of work is built at once), so every whole build is a background one.
     const index = new SearchIndex(1)
