@@ -5,7 +5,8 @@ import {itemKeyOf} from './change-history.ts'
 import {termsOf} from './hebrew-analysis.ts'
 import {words} from './hebrew-text.ts'
 import {MATCHING, type SearchDocument} from './search-documents.ts'
-import type {IndexedContent, Searched} from './search-index.ts'
+import type {IndexedContent} from './index-content.ts'
+import type {Searched} from './search-index.ts'
 import type {TermQuery} from './transcript-index.ts'
 
 /** A hit as the search ranks it; the API gives it its shape (api/v1/search.ts). */
