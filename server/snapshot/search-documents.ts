@@ -4,6 +4,7 @@ import {itemKeyOf} from './change-history.ts'
 import {DEVELOPER_TERMS, MIN_SKELETON, skeleton, surfaceForms, termsOf} from './hebrew-analysis.ts'
 import {words} from './hebrew-text.ts'
 import {cuesOf} from '../../catalog/v1/transcript.ts'
+import type {TermQuery} from './transcript-index.ts'
 
 /** One item as it is searched: its identity and its text by field. */
 export interface SearchDocument {
@@ -42,6 +43,16 @@ export const MATCHING = {
   // MiniSearch's default bound on the typos a fuzzy term allows.
   maxTypos: 6,
 } as const
+
+/** A query term as the transcript index looks it up, matched as MiniSearch matches the other fields. */
+export function termQuery(term: string): TermQuery {
+  const fuzzy = MATCHING.fuzzy(term)
+  return {
+    term,
+    prefix: MATCHING.prefix(term),
+    typos: fuzzy === false ? 0 : Math.min(MATCHING.maxTypos, Math.round(term.length * fuzzy)),
+  }
+}
 
 /** A transcript's text as it is indexed: its cues' text, read from its bytes. */
 export const transcriptText = (transcript: Uint8Array): string =>

@@ -4,10 +4,9 @@ import {cuesOf, type TranscriptCue} from '../../catalog/v1/transcript.ts'
 import {itemKeyOf} from './change-history.ts'
 import {termsOf} from './hebrew-analysis.ts'
 import {words} from './hebrew-text.ts'
-import {MATCHING, type SearchDocument} from './search-documents.ts'
+import {MATCHING, termQuery, type SearchDocument} from './search-documents.ts'
 import type {IndexedContent} from './index-content.ts'
 import type {Searched} from './search-index.ts'
-import type {TermQuery} from './transcript-index.ts'
 
 /** A hit as the search ranks it; the API gives it its shape (api/v1/search.ts). */
 export type SearchHit = RankedHit
@@ -144,17 +143,7 @@ function ranked(indexed: IndexedContent, query: string, wanted: (document: Searc
       queryTerms,
     })
   }
-  const termQueries = words(query)
-    .flatMap(analyse)
-    .filter(Boolean)
-    .map((term): TermQuery => {
-      const fuzzy = MATCHING.fuzzy(term)
-      return {
-        term,
-        prefix: MATCHING.prefix(term),
-        typos: fuzzy === false ? 0 : Math.min(MATCHING.maxTypos, Math.round(term.length * fuzzy)),
-      }
-    })
+  const termQueries = words(query).flatMap(analyse).filter(Boolean).map(termQuery)
   for (const [id, said] of transcripts.search(termQueries, search.documentCount, MATCHING.weights)) {
     const known = matches.get(id)
     if (known) {

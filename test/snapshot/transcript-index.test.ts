@@ -7,7 +7,7 @@ import MiniSearch from 'minisearch'
 import {describe, expect, it} from 'vitest'
 import {termsOf} from '../../server/snapshot/hebrew-analysis.ts'
 import {words} from '../../server/snapshot/hebrew-text.ts'
-import {MATCHING} from '../../server/snapshot/search-documents.ts'
+import {MATCHING, termQuery} from '../../server/snapshot/search-documents.ts'
 import {TranscriptIndex, type TermQuery} from '../../server/snapshot/transcript-index.ts'
 
 // A small vocabulary, so that texts share words, prefixes and near misses.
@@ -36,17 +36,7 @@ const chunk = fc.oneof(
 )
 const text = fc.array(chunk, {maxLength: 40}).map((chosen) => chosen.join(' '))
 
-const queriesOf = (query: string): TermQuery[] =>
-  words(query)
-    .flatMap(termsOf)
-    .map((term) => {
-      const fuzzy = MATCHING.fuzzy(term)
-      return {
-        term,
-        prefix: MATCHING.prefix(term),
-        typos: fuzzy === false ? 0 : Math.min(6, Math.round(term.length * fuzzy)),
-      }
-    })
+const queriesOf = (query: string): TermQuery[] => words(query).flatMap(termsOf).map(termQuery)
 
 /** MiniSearch over the same texts as its one field, and its raw scores (before the quality factor). */
 function miniSearchScores(texts: ReadonlyMap<string, string>, query: string): Map<string, number> {
