@@ -27,7 +27,13 @@ const MS_PER_WORK = 0.045
 const SLICE_MS = 20
 
 /** What a search of a snapshot gets: its index, or word that it is being built. */
-export type IndexLookup = {ready: true; content: IndexedContent} | {ready: false; retryAfterSeconds: number}
+export type IndexLookup = {ready: true; content: IndexedContent} | IndexBeingBuilt
+
+/** A search that comes before its index is built: how many seconds to wait before asking again. */
+export interface IndexBeingBuilt {
+  ready: false
+  retryAfterSeconds: number
+}
 
 /** What a search of a snapshot needs done first, decided before any of it is done. */
 type Plan =

@@ -4,12 +4,11 @@ import {searchResults, type SearchRequest} from '../api/v1/search.ts'
 import {ownedBytes} from './owned-bytes.ts'
 import {represent, type Representation} from './representation.ts'
 import {searchCatalog} from './search.ts'
-import type {Searched} from './search-index.ts'
+import type {IndexBeingBuilt, Searched} from './search-index.ts'
 import {SEARCH_KEY, type SurrogateKeying} from './surrogate-keys.ts'
 
 /** A search's page, or (while a large catalog's index is being built) when to ask again. */
-export type SearchPageAnswer =
-  {ready: true; representation: Representation<Buffer>} | {ready: false; retryAfterSeconds: number}
+export type SearchPageAnswer = {ready: true; representation: Representation<Buffer>} | IndexBeingBuilt
 
 /** What a search answer is made from: the snapshot searched and where its answers are kept. */
 export interface SearchPageSource {

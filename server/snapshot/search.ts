@@ -6,7 +6,7 @@ import {termsOf} from './hebrew-analysis.ts'
 import {words} from './hebrew-text.ts'
 import {MATCHING, termQuery, type SearchDocument} from './search-documents.ts'
 import type {IndexedContent} from './index-content.ts'
-import type {Searched} from './search-index.ts'
+import type {IndexBeingBuilt, Searched} from './search-index.ts'
 
 /** A hit as the search ranks it; the API gives it its shape (api/v1/search.ts). */
 export type SearchHit = RankedHit
@@ -15,7 +15,7 @@ export type SearchHit = RankedHit
  * The best hits of a search and how many items matched in all; or, while the snapshot's index is
  * being built (search-index.ts), how many seconds to wait before asking again.
  */
-export type SearchAnswer = {ready: true; hits: SearchHit[]; total: number} | {ready: false; retryAfterSeconds: number}
+export type SearchAnswer = {ready: true; hits: SearchHit[]; total: number} | IndexBeingBuilt
 
 /**
  * How many bytes of transcripts one search reads to find its hits' cues: four transcripts at the
