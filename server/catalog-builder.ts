@@ -19,6 +19,7 @@ import {buildSnapshot, type Snapshot} from './snapshot/snapshot.ts'
 import type {SharedHistory} from './snapshot/shared-history.ts'
 import type {BuildResult, PendingChange, SnapshotBuilder} from './snapshot/build-result.ts'
 import type {Restored} from './snapshot/restored-start.ts'
+import type {LeftOut, LeftOutItem} from './snapshot/site-documents-on-first-use.ts'
 import {errorMessage} from './errors.ts'
 
 const WARM_AFTER_MS = 1000
@@ -85,15 +86,13 @@ export function createCatalogBuilder(dependencies: CatalogBuilderDependencies): 
       contactEmail: config.contactEmail,
       publicBaseUrl: config.publicBaseUrl,
     },
-    site: (snapshot: Snapshot) =>
-      buildSiteDocuments(snapshot, {...config, staticExport: dependencies.staticExport}, (item) =>
-        leftOut?.record(snapshot, 'sitemaps', item),
-      ),
+    site: (snapshot: Snapshot, leftOut: (item: LeftOut) => void) =>
+      buildSiteDocuments(snapshot, {...config, staticExport: dependencies.staticExport}, leftOut),
     feed: {
       path: FEED_PATH,
-      build: (snapshot: Snapshot) =>
-        feedSiteDocument(snapshot, config, (item) => leftOut?.record(snapshot, FEED_PATH, item)),
+      build: (snapshot: Snapshot, leftOut: (item: LeftOut) => void) => feedSiteDocument(snapshot, config, leftOut),
     },
+    onLeftOut: leftOut && ((item: LeftOutItem) => leftOut.record(item)),
     caches,
     keying,
     sharedHistory: dependencies.sharedHistory,

@@ -1,3 +1,4 @@
+import {IdentityMemo} from '../identity-memo.ts'
 import type {SanityDocument} from './ndjson.ts'
 
 /**
@@ -17,15 +18,14 @@ export function isPublished(id: string): boolean {
   return !id.startsWith('drafts.') && !id.startsWith('versions.')
 }
 
-const sets = new WeakMap<readonly SanityDocument[], DocumentSet>()
+const sets = new IdentityMemo<readonly SanityDocument[], DocumentSet>()
 
 /**
  * Documents already in memory. The set (its id index) is built once per array, so a changed
  * dataset must come as a new array, never one mutated in place.
  */
 export function documentSetOf(documents: readonly SanityDocument[]): DocumentSet {
-  let set = sets.get(documents)
-  if (!set) {
+  return sets.get(documents, () => {
     // One loop, no [id, document] pair per document: this runs on every change of a large dataset.
     const published: SanityDocument[] = []
     const byId = new Map<string, SanityDocument>()
@@ -35,8 +35,6 @@ export function documentSetOf(documents: readonly SanityDocument[]): DocumentSet
       byId.set(document._id, document)
     }
     // Held as objects, their text is not: every document is a candidate.
-    set = {all: () => published, get: (id) => byId.get(id), containing: () => published}
-    sets.set(documents, set)
-  }
-  return set
+    return {all: () => published, get: (id) => byId.get(id), containing: () => published}
+  })
 }

@@ -11,7 +11,8 @@ import {buildFeed, feedItemCount, FEED_PATH, type FeedSettings} from '../feed/rs
 import {ACCEPT_RANGES} from '../snapshot/representation.ts'
 import {buildDeveloperPortal} from './portal.ts'
 import {catalogSkills} from './skills.ts'
-import {buildSitemaps, type LeftOut} from './sitemaps.ts'
+import {buildSitemaps} from './sitemaps.ts'
+import type {LeftOut} from '../snapshot/site-documents-on-first-use.ts'
 import {MEDIA_TYPES} from '../../catalog/media-types.ts'
 
 export interface SiteSettings {

@@ -1,12 +1,13 @@
 import escape from 'escape-html'
 import type {CatalogEntry} from '../../catalog/v1/catalog.ts'
 import {COLLECTION_NAMES, type CollectionName} from '../../catalog/v1/links.ts'
-import type {SiteDocument} from '../snapshot/site-documents-on-first-use.ts'
+import type {LeftOut, SiteDocument} from '../snapshot/site-documents-on-first-use.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
 import {firstForbiddenCharacter} from '../../catalog/v1/xml-text.ts'
 import {strongEtag} from '../snapshot/representation.ts'
 import {errorMessage} from '../errors.ts'
 import {MEDIA_TYPES} from '../../catalog/media-types.ts'
+import {IdentityMemo} from '../identity-memo.ts'
 
 const MAX_URLS = 50_000 // per sitemap file, as the sitemaps protocol allows
 
@@ -17,16 +18,10 @@ interface Entry {
   line: string
 }
 
-/** An item a sitemap leaves out because its `<url>` could not be written, and why. */
-export interface LeftOut {
-  documentId: string
-  reason: string
-}
-
 // An item's `<url>` line, made once per catalog entry (entries are immutable): after an edit, a
 // sitemap is the same lines joined again, not every item's date formatted again.
 type Line = (Entry | {problem: string}) & {base: string}
-const lines = new WeakMap<CatalogEntry<unknown>, Line>()
+const lines = new IdentityMemo<CatalogEntry<unknown>, Line>()
 
 /** A collection's sitemap entries, made from one list of catalog entries for one public address. */
 interface CollectionEntries {
@@ -92,20 +87,18 @@ export function buildSitemaps(
   // keep for every item and which the sitemap's own join copies without walking a tree.
   const line = (path: string, lastmod: number) =>
     ['<url><loc>', escape(api(path)), '</loc><lastmod>', w3c(lastmod), '</lastmod></url>'].join('')
-  const lineOf = (name: CollectionName, catalogEntry: CatalogEntry<{slug: string}>): Line => {
-    let cached = lines.get(catalogEntry)
-    if (cached?.base !== publicBaseUrl) {
-      const lastmod = Date.parse(catalogEntry.updatedAt)
-      lines.set(
-        catalogEntry,
-        (cached = {
+  const lineOf = (name: CollectionName, catalogEntry: CatalogEntry<{slug: string}>): Line =>
+    lines.get(
+      catalogEntry,
+      () => {
+        const lastmod = Date.parse(catalogEntry.updatedAt)
+        return {
           base: publicBaseUrl,
           ...guarded(() => ({lastmod, line: line(`${name}/${catalogEntry.value.slug}.json`, lastmod)})),
-        }),
-      )
-    }
-    return cached
-  }
+        }
+      },
+      (cached) => cached.base === publicBaseUrl,
+    )
   const collections = new Map<string, CollectionEntries>()
   // A collection another edit did not touch keeps its entries whole (and so its sitemap files).
   const collectionOf = (name: CollectionName): CollectionEntries => {

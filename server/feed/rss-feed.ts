@@ -10,6 +10,7 @@ import {podcastGuidOf} from '../../catalog/feed/podcast-guid.ts'
 import {channelSpellings, channelTagsOf} from './channel-tags.ts'
 import {SETTINGS_MISSING, type PodcastChannel} from '../../catalog/v1/podcast-settings.ts'
 import {errorMessage} from '../errors.ts'
+import {IdentityMemo} from '../identity-memo.ts'
 
 export const FEED_PATH = '/feed.xml'
 
@@ -55,7 +56,7 @@ interface MadeItem {
 // Entries are immutable and a patched catalog keeps the unchanged ones, so an item's bytes are made
 // once per entry (and the show and voices it names), like the API's items: an edit re-makes one item.
 // The feed is assembled from every served episode after each edit, so checking an item allocates nothing.
-const madeItems = new WeakMap<CatalogEntry<Episode>, MadeItem>()
+const madeItems = new IdentityMemo<CatalogEntry<Episode>, MadeItem>()
 
 function isCurrent(
   made: MadeItem,
@@ -83,22 +84,26 @@ function itemBytes(
   context: ItemContext,
   voices: ReadonlyMap<string, CatalogEntry<Voice>>,
 ): MadeItem {
-  const made = madeItems.get(entry)
-  if (made && isCurrent(made, entry, context, voices)) return made
-  const written = writeItem(entry, context)
-  const chunks = typeof written === 'string' ? itemChunks(`\n${FEED_INDENT}${written}`, context.hosts) : null
-  const fresh = {
-    chunks,
-    ...(written && typeof written === 'object' ? {problem: written.problem} : {}),
-    digest: chunks ? chunks.reduce((hash, chunk) => hash.update(chunk), createHash('sha256')).digest('base64url') : '',
-    changedAtMs: Math.max(Date.parse(entry.updatedAt), Date.parse(entry.value.published_at)),
-    channel: context.channel,
-    hosts: context.hosts,
-    guests: entry.value.guests.map((guest) => context.voice(guest.slug)),
-    voices,
-  }
-  madeItems.set(entry, fresh)
-  return fresh
+  return madeItems.get(
+    entry,
+    () => {
+      const written = writeItem(entry, context)
+      const chunks = typeof written === 'string' ? itemChunks(`\n${FEED_INDENT}${written}`, context.hosts) : null
+      return {
+        chunks,
+        ...(written && typeof written === 'object' ? {problem: written.problem} : {}),
+        digest: chunks
+          ? chunks.reduce((hash, chunk) => hash.update(chunk), createHash('sha256')).digest('base64url')
+          : '',
+        changedAtMs: Math.max(Date.parse(entry.updatedAt), Date.parse(entry.value.published_at)),
+        channel: context.channel,
+        hosts: context.hosts,
+        guests: entry.value.guests.map((guest) => context.voice(guest.slug)),
+        voices,
+      }
+    },
+    (made) => isCurrent(made, entry, context, voices),
+  )
 }
 
 /**
@@ -121,7 +126,7 @@ function writeItem(entry: CatalogEntry<Episode>, context: ItemContext): string |
 // bytes once per episode, a large share of the feed. They are held once per hosts
 // list and every item's bytes point at them; the bytes written are the same.
 const PERSON_CLOSE = '</podcast:person>'
-const sharedHosts = new WeakMap<readonly CatalogEntry<Voice>[], {xml: string; bytes: Buffer}>()
+const sharedHosts = new IdentityMemo<readonly CatalogEntry<Voice>[], {xml: string; bytes: Buffer}>()
 
 function itemChunks(xml: string, hosts: readonly CatalogEntry<Voice>[]): Buffer[] {
   const start = indexOutsideCdata(xml, '<podcast:person')
@@ -132,34 +137,34 @@ function itemChunks(xml: string, hosts: readonly CatalogEntry<Voice>[]): Buffer[
   }
   if (hosts.length === 0 || start === -1 || end === -1) return [Buffer.from(xml, 'utf8')]
   const hostsXml = xml.slice(start, end)
-  let shared = sharedHosts.get(hosts)
-  if (!shared) sharedHosts.set(hosts, (shared = {xml: hostsXml, bytes: Buffer.from(hostsXml, 'utf8')}))
+  const shared = sharedHosts.get(hosts, () => ({xml: hostsXml, bytes: Buffer.from(hostsXml, 'utf8')}))
   // Should that place ever hold anything else, the item keeps bytes of its own.
   if (shared.xml !== hostsXml) return [Buffer.from(xml, 'utf8')]
   return [Buffer.from(xml.slice(0, start), 'utf8'), shared.bytes, Buffer.from(xml.slice(end), 'utf8')]
 }
 
-const voiceIndexes = new WeakMap<readonly CatalogEntry<Voice>[], Map<string, CatalogEntry<Voice>>>()
+const voiceIndexes = new IdentityMemo<readonly CatalogEntry<Voice>[], Map<string, CatalogEntry<Voice>>>()
 function voiceIndexOf(voices: readonly CatalogEntry<Voice>[]): Map<string, CatalogEntry<Voice>> {
-  let index = voiceIndexes.get(voices)
-  if (!index) voiceIndexes.set(voices, (index = new Map(voices.map((voice) => [voice.value.slug, voice]))))
-  return index
+  return voiceIndexes.get(voices, () => new Map(voices.map((voice) => [voice.value.slug, voice])))
 }
 
 // The hosts as one array per channel and voice index, so items can tell by identity that they did not change.
-const hostLists = new WeakMap<
+const hostLists = new IdentityMemo<
   PodcastChannel,
   {voices: Map<string, CatalogEntry<Voice>>; hosts: readonly CatalogEntry<Voice>[]}
 >()
 function hostsOf(channel: PodcastChannel, voices: Map<string, CatalogEntry<Voice>>): readonly CatalogEntry<Voice>[] {
-  const known = hostLists.get(channel)
-  if (known?.voices === voices) return known.hosts
-  const hosts = channel.hostSlugs.flatMap((slug) => voices.get(slug) ?? [])
-  // Unchanged hosts keep the array, so a voice edit elsewhere re-makes no item.
-  const same = known && known.hosts.length === hosts.length && known.hosts.every((host, index) => host === hosts[index])
-  const kept = same ? known.hosts : hosts
-  hostLists.set(channel, {voices, hosts: kept})
-  return kept
+  return hostLists.get(
+    channel,
+    (_, known) => {
+      const hosts = channel.hostSlugs.flatMap((slug) => voices.get(slug) ?? [])
+      // Unchanged hosts keep the array, so a voice edit elsewhere re-makes no item.
+      const same =
+        known && known.hosts.length === hosts.length && known.hosts.every((host, index) => host === hosts[index])
+      return {voices, hosts: same ? known.hosts : hosts}
+    },
+    (known) => known.voices === voices,
+  ).hosts
 }
 
 /**

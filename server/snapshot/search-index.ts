@@ -53,7 +53,11 @@ type Plan =
 export class SearchIndex {
   #followed: FollowedState | undefined
   #building: {steps: Iterator<void, FollowedState>; readyBy: number} | undefined
-  readonly #older = new WeakMap<Searched, IndexedContent>()
+  /**
+   * The last index built at once for a snapshot older than the one followed, by its version (which
+   * names its content): one is enough for the requests that began before a publish, and it is small.
+   */
+  #older: FollowedState | undefined
   readonly #syncWork: number
 
   constructor(syncWork = SYNC_INDEX_WORK) {
@@ -78,7 +82,7 @@ export class SearchIndex {
           return this.#notYet()
         }
         const built = finish(indexSteps(partsOf(snapshot)))
-        if (plan.own) this.#older.set(snapshot, built)
+        if (plan.own) this.#older = built
         else this.#followed = built
         return {ready: true, content: built}
       }
@@ -97,8 +101,8 @@ export class SearchIndex {
   #plan(snapshot: Searched): Plan {
     const followed = this.#followed
     if (followed?.version === snapshot.version) return {kind: 'ready', content: followed}
-    const older = this.#older.get(snapshot)
-    if (older) return {kind: 'ready', content: older}
+    const older = this.#older
+    if (older?.version === snapshot.version) return {kind: 'ready', content: older}
     // One whole build at a time, and it will replace what is followed: nothing else moves meanwhile.
     if (this.#building) return {kind: 'wait'}
     // Versions name content, so a revert brings an earlier version back: a snapshot is older than

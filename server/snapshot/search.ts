@@ -1,3 +1,4 @@
+import {IdentityMemo} from '../identity-memo.ts'
 import type {CollectionName} from '../../catalog/v1/links.ts'
 import {MAX_SEARCH_LIMIT, type RankedHit, type SearchCue} from '../api/v1/search.ts'
 import {cuesOf, type TranscriptCue} from '../../catalog/v1/transcript.ts'
@@ -167,19 +168,17 @@ function ranked(indexed: IndexedContent, query: string, wanted: (document: Searc
     .sort((a, b) => b.score - a.score)
 }
 
-const places = new WeakMap<Searched, ReadonlyMap<unknown, number>>()
+const places = new IdentityMemo<Searched, ReadonlyMap<unknown, number>>()
 
 /** Each item's place in the catalog's lists, which orders equal scores (made once per snapshot, when needed). */
 function listPlaces(snapshot: Searched): ReadonlyMap<unknown, number> {
-  let place = places.get(snapshot)
-  if (!place) {
+  return places.get(snapshot, () => {
     const {episodes, meetups, voices} = snapshot.catalog
     const keys = [
       ...episodes.map(({value}) => itemKeyOf('episodes', value.slug)),
       ...meetups.map(({value}) => itemKeyOf('meetups', value.slug)),
       ...voices.map(({value}) => itemKeyOf('voices', value.slug)),
     ]
-    places.set(snapshot, (place = new Map(keys.map((key, index) => [key, index]))))
-  }
-  return place
+    return new Map(keys.map((key, index) => [key, index]))
+  })
 }

@@ -1,7 +1,7 @@
 // A snapshot's documents outside `/api/v1`, in one place: what is built (two parts: the discovery
 // documents and sitemaps, and the podcast feed on its own), when (on first use, never on an edit's
 // path), by whom (the makers in SnapshotSettings, from discovery/ and feed/), and what the purge
-// planner reads meanwhile (the predecessor's, through `built`).
+// planner reads meanwhile (the predecessor's, through `built`), and what the makers left out.
 import {ChunkedBody} from './chunked-body.ts'
 import {whileBuildingNow} from './heap-growth.ts'
 import {represent, type Representation} from './representation.ts'
@@ -18,11 +18,23 @@ export interface SiteDocument {
   headers?: Record<string, string>
 }
 
+/** An item a document (the feed, a sitemap) leaves out because it could not be written, and why. */
+export interface LeftOut {
+  documentId: string
+  reason: string
+}
+
+/** An item left out, and by which output: `sitemaps`, or the feed's path. */
+export interface LeftOutItem extends LeftOut {
+  output: string
+}
+
+/** Each maker tells `leftOut` what it could not carry. */
 interface SiteDocumentMakers {
   /** Every site document but the feed, made from the finished snapshot. */
-  documents: () => readonly SiteDocument[]
+  documents: (leftOut: (item: LeftOut) => void) => readonly SiteDocument[]
   /** The podcast feed, built apart: a feed reader after an edit must not wait for the sitemaps. */
-  feed: {path: string; build: () => SiteDocument | undefined} | undefined
+  feed: {path: string; build: (leftOut: (item: LeftOut) => void) => SiteDocument | undefined} | undefined
 }
 
 export interface SiteDocumentsOptions extends SiteDocumentMakers {
@@ -31,6 +43,8 @@ export interface SiteDocumentsOptions extends SiteDocumentMakers {
   earlier: ReadonlyMap<string, Representation> | undefined
   builtAt: Date
   contentLastModified: Date
+  /** Told of each item left out as it is (to be logged). */
+  onLeftOut?: ((item: LeftOutItem) => void) | undefined
 }
 
 interface SiteDocuments {
@@ -42,6 +56,8 @@ interface SiteDocuments {
   documents(): Iterable<Representation>
   /** Each part as built, or the predecessor's until it is; builds nothing, and undefined when neither was built. */
   built(): ReadonlyMap<string, Representation> | undefined
+  /** What the parts built so far left out: a part not yet built has left nothing out yet. */
+  leftOut(): readonly LeftOutItem[]
 }
 
 /**
@@ -50,11 +66,23 @@ interface SiteDocuments {
  */
 type Part<Built> = {built: false; earlier: Built | undefined} | {built: true; value: Built}
 
+/** The output named for what the documents other than the feed leave out (the sitemaps are the ones that do). */
+const SITEMAPS_OUTPUT = 'sitemaps'
+
 const newest = <Built>(part: Part<Built>) => (part.built ? part.value : part.earlier)
 
 export function siteDocumentsOnFirstUse(options: SiteDocumentsOptions): SiteDocuments {
   // The closures below read these, never `options`, which holds the predecessor's documents.
-  const {documents, feed, keying, builtAt, contentLastModified} = options
+  const {documents, feed, keying, builtAt, contentLastModified, onLeftOut} = options
+  // Each part is built once, so at most one entry per item and output.
+  const leftOut = new Map<string, LeftOutItem>()
+  const leftOutBy = (output: string) => (item: LeftOut) => {
+    const key = `${output} ${item.documentId} ${item.reason}`
+    if (leftOut.has(key)) return
+    const entry = {output, ...item}
+    leftOut.set(key, entry)
+    onLeftOut?.(entry)
+  }
   const hadEarlier = options.earlier !== undefined
   const dated = (earlier: Representation | undefined) => (etag: string) =>
     earlier?.etag === etag ? earlier.lastModified : hadEarlier ? builtAt : contentLastModified
@@ -66,7 +94,7 @@ export function siteDocumentsOnFirstUse(options: SiteDocumentsOptions): SiteDocu
   const builtPages = () => {
     if (!pages.built) {
       const earlier = pages.earlier
-      const made = whileBuildingNow(documents).map((document) => {
+      const made = whileBuildingNow(() => documents(leftOutBy(SITEMAPS_OUTPUT))).map((document) => {
         const kept = earlier?.get(document.path)
         const representation = representSite(document, dated(kept), keying)
         return [document.path, kept && isSame(kept, representation) ? kept : representation] as const
@@ -78,7 +106,7 @@ export function siteDocumentsOnFirstUse(options: SiteDocumentsOptions): SiteDocu
   const builtFeed = () => {
     if (!feedPart.built) {
       const earlier = feedPart.earlier
-      const document = whileBuildingNow(() => feed?.build())
+      const document = whileBuildingNow(() => feed?.build(leftOutBy(feed.path)))
       feedPart = {built: true, value: document && representSite(document, dated(earlier), keying)}
     }
     return feedPart.value
@@ -93,6 +121,7 @@ export function siteDocumentsOnFirstUse(options: SiteDocumentsOptions): SiteDocu
       const feedSoFar = newest(feedPart)
       return feed === undefined || !feedSoFar ? pagesSoFar : new Map([...(pagesSoFar ?? []), [feed.path, feedSoFar]])
     },
+    leftOut: () => [...leftOut.values()],
   }
 }
 

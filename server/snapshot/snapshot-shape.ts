@@ -12,7 +12,7 @@ import type {Representation} from './representation.ts'
 import type {SearchIndex} from './search-index.ts'
 import type {SearchPageAnswer} from './search-page.ts'
 import type {SharedHistory} from './shared-history.ts'
-import type {SiteDocument} from './site-documents-on-first-use.ts'
+import type {LeftOut, LeftOutItem, SiteDocument} from './site-documents-on-first-use.ts'
 import type {SurrogateKeying} from './surrogate-keys.ts'
 
 export interface PageRequest {
@@ -53,6 +53,8 @@ export interface Snapshot {
    * may hold, for the purge planner. Builds nothing: that would put the sitemaps on every edit's path.
    */
   builtSiteDocuments(): ReadonlyMap<string, Representation> | undefined
+  /** The items the site documents built so far (the feed, the sitemaps) left out, and why. */
+  leftOut(): readonly LeftOutItem[]
   /** Compresses the few representations most clients read first (the index, first pages), before it is served; items are compressed on first request. */
   precompress(): Promise<void>
   /**
@@ -87,9 +89,11 @@ export interface SnapshotSettings {
   links: Links
   index: ServiceIndexSettings
   /** Makes the documents outside `/api/v1` from the finished snapshot; built on first use, once. */
-  site?: (snapshot: Snapshot) => SiteDocument[]
+  site?: (snapshot: Snapshot, leftOut: (item: LeftOut) => void) => SiteDocument[]
   /** The podcast feed, built on its own on first use: a feed reader after an edit must not wait for the sitemaps. */
-  feed?: {path: string; build: (snapshot: Snapshot) => SiteDocument | undefined}
+  feed?: {path: string; build: (snapshot: Snapshot, leftOut: (item: LeftOut) => void) => SiteDocument | undefined}
+  /** Told of each item a site document leaves out, as it is built (to be logged). */
+  onLeftOut?: (item: LeftOutItem) => void
   /** Where pages other than the default ones and items' compressed variants are kept, across snapshots. */
   caches: DemandCaches
   /** Surrogate keys and edge TTL headers, when a CDN is purged; none otherwise. */

@@ -42,6 +42,7 @@ import type {ChangesRequest} from '../api/v1/changes.ts'
 import type {SearchRequest} from '../api/v1/search.ts'
 import type {KnownItems, PageRequest, PageResult, Snapshot, SnapshotSettings} from './snapshot-shape.ts'
 import {MEDIA_TYPES, TRANSCRIPT_MEDIA_TYPES} from '../../catalog/media-types.ts'
+import {IdentityMemo} from '../identity-memo.ts'
 export type {KnownItem, KnownItems, PageRequest, PageResult, Snapshot, SnapshotSettings} from './snapshot-shape.ts'
 
 /** What a snapshot knows about one collection; reused whole by the next snapshot when the collection did not change. */
@@ -55,7 +56,7 @@ interface CollectionState extends CollectionLists {
 // Entries are immutable and a patched catalog keeps the unchanged ones, so what is made from an
 // entry is memoised by its identity: a one-document update serialises, hashes and keys one item,
 // and the next snapshot's lists are arrays of references to what the last one made.
-const entryParts = new WeakMap<CatalogEntry<unknown>, EntryParts>()
+const entryParts = new IdentityMemo<CatalogEntry<unknown>, EntryParts>()
 const collectionStates = new WeakMap<Snapshot, Record<CollectionName, CollectionState>>()
 // An episode's entry by its item, so its chapters are found through the slug index, not a Map per snapshot.
 const episodeOfItem = new WeakMap<Representation<Buffer>, CatalogEntry<Episode>>()
@@ -117,16 +118,13 @@ export function buildSnapshot(
             {variants: settings.caches.variants, headers},
           )
     }
-    const partOf = (entry: CatalogEntry<Item>) => {
-      let made = entryParts.get(entry)
-      if (!made) {
+    const partOf = (entry: CatalogEntry<Item>) =>
+      entryParts.get(entry, () => {
         const key = order.key(entry.value)
         const representation = representationOf(entry, key)
         madeFrom?.(representation, entry)
-        entryParts.set(entry, (made = {representation, json: itemJson(representation), key}))
-      }
-      return made
-    }
+        return {representation, json: itemJson(representation), key}
+      })
     const lists = (reusable && listsAfterEdit(reusable, entries, partOf)) ?? listsOf(entries, partOf)
     // One update of the joined ETags hashes the same bytes as one update per item, in one call.
     const digest = createHash('sha256')
@@ -310,12 +308,13 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
     )
   const feed = settings.feed
   const site = siteDocumentsOnFirstUse({
-    documents: () => settings.site?.(snapshot) ?? [],
-    feed: feed && {path: feed.path, build: () => feed.build(snapshot)},
+    documents: (leftOut) => settings.site?.(snapshot, leftOut) ?? [],
+    feed: feed && {path: feed.path, build: (leftOut) => feed.build(snapshot, leftOut)},
     keying,
     earlier: parts.earlierSite,
     builtAt,
     contentLastModified,
+    onLeftOut: settings.onLeftOut,
   })
   const snapshot: Snapshot = Object.freeze({
     version,
@@ -381,6 +380,7 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
       slugsToCompare(states[collection], collectionStates.get(earlier)?.[collection]),
     collectionDigest: (collection: CollectionName) => states[collection].digest,
     builtSiteDocuments: () => site.built(),
+    leftOut: () => site.leftOut(),
   })
   collectionStates.set(snapshot, states)
   return snapshot

@@ -24,8 +24,10 @@ export async function catalogOf(documents: readonly SanityDocument[]): Promise<C
   })
 }
 
-/** Settings for buildSnapshot with the test's own site documents, feed and keying (any left out: none). */
-export function snapshotSettings(chosen: Pick<SnapshotSettings, 'site' | 'feed' | 'keying'>): SnapshotSettings {
+/** Settings for buildSnapshot with the test's own site documents, feed and keying (any left out: none), and what is told of items they leave out. */
+export function snapshotSettings(
+  chosen: Pick<SnapshotSettings, 'site' | 'feed' | 'keying'> & Partial<Pick<SnapshotSettings, 'onLeftOut'>>,
+): SnapshotSettings {
   return {
     links: TEST_LINKS,
     index: {apiName: 'Catalog', feedUrl: FEED_URL, publicBaseUrl: PUBLIC_BASE_URL},

@@ -81,6 +81,7 @@ describe('the search index across publishes', () => {
     expect(searchCatalog(older, 'זברה', ['episodes'], 50)).toEqual({ready: true, hits: [], total: 0})
     // ...with an index of its own: the newer one is still followed, not indexed again.
     expect(indexOf(newer)).toBe(followed)
+    expect(indexOf(older), "the older one's is kept, not built again").toBe(indexOf(older))
     expect(answers(newer)).toEqual(await freshAnswers(retitled))
   })
 })

@@ -1,3 +1,4 @@
+import {IdentityMemo} from '../../identity-memo.ts'
 import {releaseHeldNote, type Catalog, type CatalogEntry} from '../../../catalog/v1/catalog.ts'
 import type {Episode} from '../../../catalog/v1/contract.ts'
 import {firstIndexNotBefore} from '../../../catalog/v1/order.ts'
@@ -70,11 +71,14 @@ export function nextRelease(catalog: Catalog): {at: Date; documentIds: string[]}
 
 // The served list for a whole list and a cut, kept while both stay the same: an edit of a meetup
 // or a voice then hands the snapshot the very same episodes array, which it reuses whole.
-const servedLists = new WeakMap<readonly CatalogEntry<Episode>[], {held: number; served: CatalogEntry<Episode>[]}>()
+const servedLists = new IdentityMemo<
+  readonly CatalogEntry<Episode>[],
+  {held: number; served: CatalogEntry<Episode>[]}
+>()
 function servedEpisodes(whole: readonly CatalogEntry<Episode>[], held: number): CatalogEntry<Episode>[] {
-  const known = servedLists.get(whole)
-  if (known?.held === held) return known.served
-  const served = whole.slice(held)
-  servedLists.set(whole, {held, served})
-  return served
+  return servedLists.get(
+    whole,
+    () => ({held, served: whole.slice(held)}),
+    (known) => known.held === held,
+  ).served
 }
