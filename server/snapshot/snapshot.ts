@@ -13,25 +13,17 @@ import {
 } from '../../catalog/v1/order.ts'
 import {nextRelease} from '../api/v1/scheduled.ts'
 import {buildServiceIndex} from '../api/v1/service-index.ts'
-import {chaptersDocument, chaptersPath} from '../../catalog/v1/chapters.ts'
-import type {Episode} from '../../catalog/v1/contract.ts'
-import {
-  cuesOf,
-  isTranscriptExtension,
-  TRANSCRIPT_FORMATS,
-  transcriptPath,
-  transcriptSrt,
-  transcriptVtt,
-  type TranscriptExtension,
-} from '../../catalog/v1/transcript.ts'
+import {chaptersPath} from '../../catalog/v1/chapters.ts'
+import {isTranscriptExtension, TRANSCRIPT_FORMATS, transcriptPath} from '../../catalog/v1/transcript.ts'
 import {whileBuildingNow} from './heap-growth.ts'
 import {forEachConcurrently} from './compression.ts'
-import {bufferOver, ownedBytes} from './owned-bytes.ts'
-import {ACCEPT_RANGES, represent, type Representation} from './representation.ts'
+import {ownedBytes} from './owned-bytes.ts'
+import {represent, type Representation} from './representation.ts'
 import type {ChunkedBody} from './chunked-body.ts'
 import {bulkBody, itemBody, itemJson, pageBody} from './list-bodies.ts'
 import {listsAfterEdit, listsOf, type CollectionLists, type EntryParts} from './collection-lists.ts'
 import {siteDocumentsOnFirstUse} from './site-documents-on-first-use.ts'
+import {episodeDocuments, rememberEpisode} from './episode-documents.ts'
 import {BULK_KEY, INDEX_KEY, itemKey, listKey} from './surrogate-keys.ts'
 import {searchPage} from './search-page.ts'
 import {SearchIndex} from './search-index.ts'
@@ -41,7 +33,6 @@ import {changedItems} from './changed-items.ts'
 import type {ChangesRequest} from '../api/v1/changes.ts'
 import type {SearchRequest} from '../api/v1/search.ts'
 import type {KnownItems, PageRequest, PageResult, Snapshot, SnapshotSettings} from './snapshot-shape.ts'
-import {MEDIA_TYPES, TRANSCRIPT_MEDIA_TYPES} from '../../catalog/media-types.ts'
 import {IdentityMemo} from '../identity-memo.ts'
 export type {KnownItem, KnownItems, PageRequest, PageResult, Snapshot, SnapshotSettings} from './snapshot-shape.ts'
 
@@ -58,8 +49,6 @@ interface CollectionState extends CollectionLists {
 // and the next snapshot's lists are arrays of references to what the last one made.
 const entryParts = new IdentityMemo<CatalogEntry<unknown>, EntryParts>()
 const collectionStates = new WeakMap<Snapshot, Record<CollectionName, CollectionState>>()
-// An episode's entry by its item, so its chapters are found through the slug index, not a Map per snapshot.
-const episodeOfItem = new WeakMap<Representation<Buffer>, CatalogEntry<Episode>>()
 
 /** `episodes/{slug}.json`: an item, by its path relative to the API prefix. */
 const ITEM_DOCUMENT_PATH = new RegExp(`^(${COLLECTION_PATTERN})/(.+)\\.json$`)
@@ -144,7 +133,7 @@ export function buildSnapshot(
 
   const states: Record<CollectionName, CollectionState> = {
     episodes: collectionState('episodes', catalog.episodes, episodeOrder, (item, entry) =>
-      episodeOfItem.set(item, entry),
+      rememberEpisode(item, entry),
     ),
     meetups: collectionState('meetups', catalog.meetups, meetupOrder),
     voices: collectionState('voices', catalog.voices, voiceOrder),
@@ -265,47 +254,12 @@ function assembleSnapshot(parts: SnapshotParts): Snapshot {
 
   const item = (collection: CollectionName, slug: string) => states[collection].bySlug.get(slug)
   const keysMemo: ChangesPageSource['keysMemo'] = new Map()
-  // An episode's chapters and transcripts: made on first request into the bounded page cache, under
-  // the episode's item ETag (its bytes name the chapters and the transcript's revision), so snapshots
-  // share them and a crawl of every one cannot grow memory past the cache's bound. Served under the
-  // episode's own surrogate key: they change only with its item.
-  const episodeDocument = (
-    slug: string,
-    name: string,
-    make: (entry: CatalogEntry<Episode>) => {body: Buffer | string; contentType: string; ranges?: boolean} | undefined,
-  ): Representation<Buffer> | undefined => {
-    const episodeItem = item('episodes', slug)
-    const entry = episodeItem && episodeOfItem.get(episodeItem)
-    if (!entry) return undefined
-    const cacheKey = `${name} ${episodeItem.etag}`
-    const cached = pageCache.get(cacheKey)
-    if (cached) return cached
-    const made = make(entry)
-    if (!made) return undefined
-    const keys = keying?.headersFor(itemKey('episodes', slug), listKey('episodes'))
-    const document = represent(made.body, () => episodeItem.lastModified, {
-      contentType: made.contentType,
-      variants: settings.caches.variants,
-      headers: made.ranges ? {...keys, ...ACCEPT_RANGES} : keys,
-    })
-    pageCache.set(cacheKey, document)
-    return document
-  }
-  const chapters = (slug: string) =>
-    episodeDocument(slug, 'chapters', ({value}) =>
-      value.chapters ? {body: JSON.stringify(chaptersDocument(value)), contentType: MEDIA_TYPES.chapters} : undefined,
-    )
-  // A player that seeks asks for part of a long transcript: its formats take ranges.
-  const transcript = (slug: string, extension: TranscriptExtension) =>
-    episodeDocument(slug, `transcript.${extension}`, (entry) =>
-      entry.transcript
-        ? {
-            body: transcriptBody(entry.transcript, extension),
-            contentType: TRANSCRIPT_MEDIA_TYPES[extension],
-            ranges: true,
-          }
-        : undefined,
-    )
+  const {chapters, transcript} = episodeDocuments({
+    itemOf: (slug) => item('episodes', slug),
+    pages: pageCache,
+    variants: settings.caches.variants,
+    keying,
+  })
   const feed = settings.feed
   const site = siteDocumentsOnFirstUse({
     documents: (leftOut) => settings.site?.(snapshot, leftOut) ?? [],
@@ -402,11 +356,4 @@ function latest(entries: readonly CatalogEntry<unknown>[]): Date | undefined {
 function historyOf(cell: {readonly value: ChangeHistory | undefined}): ChangeHistory {
   if (!cell.value) throw new Error('the history of a snapshot is read before buildSnapshot set it')
   return cell.value
-}
-
-/** The JSON transcript is served as the catalog holds it; the other two are made from its cues. */
-function transcriptBody(bytes: Uint8Array, extension: TranscriptExtension): Buffer {
-  if (extension === 'json') return bufferOver(bytes)
-  const cues = cuesOf(bytes)
-  return Buffer.from(extension === 'vtt' ? transcriptVtt(cues) : transcriptSrt(cues), 'utf8')
 }
