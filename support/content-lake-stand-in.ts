@@ -8,6 +8,7 @@ import {evaluateSync, parse} from 'groq-js'
 import {z} from 'zod'
 import {isPublishedId} from './published-perspective.ts'
 import type {SanityDocument} from '../server/content/ndjson.ts'
+import {errorMessage} from '../server/errors.ts'
 import {
   actionSchema,
   createLakeDataset,
@@ -246,9 +247,9 @@ export async function startContentLakeStandIn(options: {
         return
       } catch (error) {
         const status = error instanceof TransactionError ? error.status : 400
-        refused.push(`${path} ${status}: ${error instanceof Error ? error.message : String(error)}`)
+        refused.push(`${path} ${status}: ${errorMessage(error)}`)
         sendJson(response, cors, status, {
-          error: {description: error instanceof Error ? error.message : String(error), type: 'stand-in'},
+          error: {description: errorMessage(error), type: 'stand-in'},
           statusCode: status,
         })
         return
