@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import {checkSlug} from '../../catalog/editor-rules/validation.ts'
-import {slugify} from '../../catalog/editor-rules/slugify.ts'
+import {checkSlug} from '../../../catalog/editor-rules/validation.ts'
+import {slugify} from '../../../catalog/editor-rules/slugify.ts'
 
 describe('slugify', () => {
   it('transliterates real Hebrew titles into valid slugs', () => {

@@ -6,7 +6,7 @@ import {
   checkLicense,
   checkSeasonName,
   checkSoundbites,
-} from '../../catalog/editor-rules/podcast-tags.ts'
+} from '../../../catalog/editor-rules/podcast-tags.ts'
 
 const soundbite = (start: number, duration: number, title?: string) => ({
   _key: `${start}`,
