@@ -4,7 +4,7 @@ import {catalogVersionHeader} from './fast-path.ts'
 import {sendRepresentation} from './representation-response.ts'
 import {ResponseHeaders} from './response-headers.ts'
 import type {SnapshotStore} from '../snapshot/store.ts'
-import {resolveCatalogPath} from './resolve.ts'
+import {namesWithoutLookup, resolveCatalogPath} from './resolve.ts'
 
 /**
  * Serves `/api/v1` and, with byte-identical payloads, `/api/v1/sandbox`: whatever the fast path
@@ -17,12 +17,14 @@ export function createCatalogHandler(store: Pick<SnapshotStore, 'current'>, publ
     response: ServerResponse,
     target: {path: string; query: string; instance: string},
   ): void => {
+    const reads = isReadMethod(request.method)
+    if (!reads && namesWithoutLookup(target.path))
+      return sendReadOnlyRefusal(request, response, publicBaseUrl, target.instance)
     const snapshot = store.current()
     const resolution = resolveCatalogPath(snapshot, publicBaseUrl, target.path, target.query)
     // A path that names a resource refuses other methods; an unknown path is a 404 whatever the method.
     const names = resolution.found || resolution.names
-    if (names && !isReadMethod(request.method))
-      return sendReadOnlyRefusal(request, response, publicBaseUrl, target.instance)
+    if (names && !reads) return sendReadOnlyRefusal(request, response, publicBaseUrl, target.instance)
     if (resolution.found)
       return sendRepresentation(request, response, resolution.representation, {
         headers: new ResponseHeaders(catalogVersionHeader(snapshot)),

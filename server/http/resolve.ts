@@ -27,6 +27,21 @@ export type Resolution =
   | {found: false; names: true; status: 503; detail: string; retryAfterSeconds: number}
 
 /**
+ * Whether `path` names a resource whatever the snapshot holds: search, the change feed, the lists
+ * and the two documents. Another method is refused on these before anything is resolved, since
+ * resolving them may build a page or start the search index's build.
+ */
+export function namesWithoutLookup(path: string): boolean {
+  const catalogPath = withoutSandbox(path)
+  return (
+    catalogPath === SEARCH_PATH ||
+    catalogPath === CHANGES_PATH ||
+    LIST_PATH.test(catalogPath) ||
+    DOCUMENT_PATHS.has(catalogPath)
+  )
+}
+
+/**
  * The one reading of `/api/v1` (and `/api/v1/sandbox`) URLs, used by the fast path and the Express
  * application alike, so the two cannot disagree. `path` is relative to `/api/v1` (`/episodes.json`);
  * `query` is the raw query string without `?`, empty when there is none. Items and documents

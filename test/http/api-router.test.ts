@@ -62,3 +62,34 @@ describe('an item that waited for its first compression', () => {
     expect(written.headers['cdn-cache-control']).not.toBe('no-store')
   })
 })
+
+describe('another method on a path that names a resource', () => {
+  it('is refused before anything is resolved: a POST to search.json starts no index build', async () => {
+    const snapshot = await build(undefined, {kind: 'all'})
+    const resolved: string[] = []
+    // The real snapshot, with what a resolution would build watched.
+    const watched: Snapshot = {
+      ...snapshot,
+      searchPage: (request) => (resolved.push('search'), snapshot.searchPage(request)),
+      changesPage: (request) => (resolved.push('changes'), snapshot.changesPage(request)),
+      listPage: (collection, request) => (resolved.push('list'), snapshot.listPage(collection, request)),
+    }
+    const handle = createCatalogHandler({current: () => watched}, BASE)
+    for (const [path, query] of [
+      ['/search.json', 'q=%D7%A7%D7%90%D7%A9'],
+      ['/sandbox/search.json', 'q=x'],
+      ['/changes.json', ''],
+      ['/episodes.json', 'limit=7'],
+    ] as const) {
+      const {response, written} = fakeResponse()
+      handle(fakeRequest('POST', `${path}?${query}`, {}), response, {path, query, instance: `/api/v1${path}`})
+      expect(written.status, path).toBe(405)
+      expect(written.headers.allow, path).toBe('GET, HEAD')
+    }
+    expect(resolved).toEqual([])
+    const {response, written} = fakeResponse()
+    handle(fakeRequest('GET', '/search.json?q=x', {}), response, {path: '/search.json', query: 'q=x', instance: ''})
+    expect(written.status).toBe(200)
+    expect(resolved, 'a GET still resolves').toEqual(['search'])
+  })
+})
