@@ -52,13 +52,22 @@ function timingOf(
   return start === null || end === null ? undefined : {start, end}
 }
 
-/** A cue's plain text and the first voice it names: tags dropped, character references replaced. */
+/**
+ * A cue's plain text and the first voice it names: tags dropped, character references replaced. A
+ * cue where other voices speak too has one speaker all the same, so each change of voice after the
+ * first is written into the text as `Name: ` before the words: nothing said is put in another's mouth.
+ */
 function plainCue(nodes: ReturnType<Captions['tokenizeVTTCue']>): {text: string; voice?: string} {
   let text = ''
   let voice: string | undefined
+  let speaking: string | undefined
   const visit = (node: ReturnType<Captions['tokenizeVTTCue']>[number]) => {
     if (node.type === 'text') return void (text += node.data)
-    if (node.type === 'v' && voice === undefined && node.voice?.trim()) voice = node.voice
+    const named = node.type === 'v' ? node.voice?.trim() : undefined
+    if (named && voice === undefined) voice = named
+    else if (named && !sameName(named, speaking ?? ''))
+      text += `${/\S$/.test(text) ? ' ' : ''}${normalizedName(named)}: `
+    if (named) speaking = named
     node.children.forEach(visit)
   }
   nodes.forEach(visit)

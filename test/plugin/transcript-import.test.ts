@@ -51,6 +51,24 @@ describe('reading a WebVTT file', () => {
     })
   })
 
+  it('keeps the words of each other voice in a cue as theirs, with the name before them', async () => {
+    const imported = await transcriptFromText(
+      vtt(
+        '00:00:01.000 --> 00:00:04.000\n<v דנה לוי>שלום לכולם</v> <v  אורי   כהן>ותודה</v> <v דנה לוי>בבקשה</v>',
+        '00:00:04.000 --> 00:00:05.000\n<v אורי כהן>כן</v><v נועה>לא</v>',
+      ),
+      null,
+    )
+    expect(imported).toMatchObject({
+      ok: true,
+      speakers: ['דנה לוי', 'אורי כהן'],
+      cues: [
+        {speakerName: 'דנה לוי', text: 'שלום לכולם אורי כהן: ותודה דנה לוי: בבקשה'},
+        {speakerName: 'אורי כהן', text: 'כן נועה: לא'},
+      ],
+    })
+  })
+
   it('reads a file that starts with a byte order mark and ends its lines with CRLF', async () => {
     const imported = await transcriptFromText('\uFEFFWEBVTT\r\n\r\n00:01.000 --> 00:02.000\r\n<v נועה>היי\r\n', null)
     expect(imported).toEqual({
