@@ -34,6 +34,8 @@ export interface CatalogBuilderDependencies {
   caches?: DemandCaches
   /** Surrogate keys for the configured CDN, shared with whoever plans its purges. */
   keying?: SurrogateKeying
+  /** How many changes the edge has accepted so far (edge-purging.ts): a build covers those accepted before it starts. */
+  acceptedCount?: (() => number) | undefined
   /** Where a saved snapshot is looked for at start (`restore`), in SNAPSHOT_DIR. */
   saved?: {file: SnapshotFile; directory: string}
   /**
@@ -205,6 +207,7 @@ export function createCatalogBuilder(dependencies: CatalogBuilderDependencies): 
   }
   return {
     async build(previous, change) {
+      const covers = dependencies.acceptedCount?.()
       const next = await whileBuilding(async () => {
         const built = await buildFromSource(previous, change)
         await built.snapshot.precompress()
@@ -212,7 +215,7 @@ export function createCatalogBuilder(dependencies: CatalogBuilderDependencies): 
       })
       clearTimeout(warmTimer)
       if (previous) warmLater(next.snapshot)
-      return next
+      return covers === undefined ? next : {...next, covers}
     },
     async restore() {
       const restored = await whileBuilding(loadSaved)

@@ -96,6 +96,7 @@ export async function openCatalogStore(
     clock,
     caches,
     keying: edge?.keying,
+    acceptedCount: edge && (() => edge.acceptedCount()),
     sharedHistory: replicas?.sharedHistory,
     staticExport: overrides.staticExport,
     leftOut,
@@ -135,7 +136,7 @@ export async function openCatalogStore(
 
 /**
  * The saved snapshot restored, and checked against what the CDN was last told; then the store over
- * the builder (each build marked with the changes it covers, behind the mass-deletion guard),
+ * the builder (behind the mass-deletion guard),
  * serving what was restored or reading the source first when that is only a fallback.
  */
 async function startStore(
@@ -145,7 +146,7 @@ async function startStore(
 ): Promise<{store: SnapshotStore; guard: MassDeletionGuard}> {
   const saved = await builder.restore()
   const restored = edge ? edge.checkRestored(saved) : saved
-  const guard = guardMassDeletion(edge ? edge.markBuilds(builder.build) : builder.build, {
+  const guard = guardMassDeletion(builder.build, {
     clock: options.clock,
     confirmAfterMs: options.confirmAfterMs,
     restored: restored.snapshot?.built.snapshot,

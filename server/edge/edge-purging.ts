@@ -2,7 +2,7 @@ import type {Logger} from 'pino'
 import type {Registry} from 'prom-client'
 import type {EdgeConfig} from '../config.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
-import type {BuildResult, SnapshotBuilder} from '../snapshot/build-result.ts'
+import type {BuildResult} from '../snapshot/build-result.ts'
 import type {Restored} from '../snapshot/restored-start.ts'
 import {cloudflareAdapter} from './cloudflare-adapter.ts'
 import {registerEdgeMetrics} from './edge-metrics.ts'
@@ -31,10 +31,10 @@ export interface EdgePurging {
    */
   changeAccepted(): boolean
   /**
-   * Wraps the snapshot builder so each build says which accepted changes it covers (those accepted
-   * before it started), whatever the clock's resolution.
+   * How many changes were accepted so far: read by a build as it starts, it says which accepted
+   * changes the build covers (`BuildResult.covers`), whatever the clock's resolution.
    */
-  markBuilds(build: SnapshotBuilder): SnapshotBuilder
+  acceptedCount(): number
   /**
    * The snapshot restored at start, checked against what the edge was last told: one older is only
    * a fallback (`behindEdge`), and one the edge holds is what the start's purges are planned from.
@@ -139,13 +139,8 @@ export function createEdgePurging(options: EdgePurgingOptions): EdgePurging {
       acceptedAt ??= lastAcceptedAt
       return queue.changeAccepted()
     },
-    markBuilds(build) {
-      return async (previous, change) => {
-        const accepted = queue.acceptedCount()
-        return {...(await build(previous, change)), covers: accepted}
-      }
-    },
-    // A restored snapshot covers no change accepted here; the store's first read after it is marked as above.
+    acceptedCount: () => queue.acceptedCount(),
+    // A restored snapshot covers no change accepted here; the store's first read after it says what it covers (acceptedCount).
     checkRestored(restored) {
       const saved = restored.snapshot
       if (!saved) return restored
@@ -168,7 +163,7 @@ export function createEdgePurging(options: EdgePurgingOptions): EdgePurging {
       const previous = lastServed
       lastServed = snapshot
       if (previous === snapshot) return
-      // A build not marked (the restored snapshot), by the clock: a change accepted in the build's millisecond counts as not covered.
+      // A build that says nothing of what it covers (the restored snapshot), by the clock: a change accepted in the build's millisecond counts as not covered.
       const accepted = queue.acceptedCount()
       const covered =
         built.covers ??

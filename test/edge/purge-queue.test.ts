@@ -57,18 +57,18 @@ describe('which accepted changes a build covers', () => {
   it('clears the unplanned change with the build that started after it, even in the same millisecond', async () => {
     if (!config.edge) throw new Error('expected an edge configuration')
     let documents: SanityDocument[] = [...sampleDocuments]
-    const {build} = createCatalogBuilder({
-      source: createEmbeddedSource('in memory', async () => documents),
-      config,
-      clock: () => new Date(instant),
-    })
     const purged: string[][] = []
     const edge = createEdgePurging({
       config: config.edge,
       adapter: {provider: 'test', purge: async (keys) => void purged.push([...keys])},
       clock: () => instant,
     })
-    const builds = edge.markBuilds(build)
+    const {build: builds} = createCatalogBuilder({
+      source: createEmbeddedSource('in memory', async () => documents),
+      config,
+      clock: () => new Date(instant),
+      acceptedCount: () => edge.acceptedCount(),
+    })
     const first = await builds(undefined, {kind: 'all'})
     edge.snapshotServed(first, new Date(instant))
     await edge.drained()
