@@ -1,4 +1,5 @@
-import {describe, expect, it} from 'vitest'
+import Negotiator from 'negotiator'
+import {describe, expect, it, vi} from 'vitest'
 import {negotiateContentCoding, selectVariant} from '../../server/http/content-coding.ts'
 import {represent} from '../../server/snapshot/representation.ts'
 
@@ -27,6 +28,18 @@ describe('Accept-Encoding negotiation', () => {
   it('answers the same for a remembered header', () => {
     expect(negotiateContentCoding('gzip;q=0.9, br;q=0.8')).toBe('gzip')
     expect(negotiateContentCoding('gzip;q=0.9, br;q=0.8')).toBe('gzip')
+  })
+
+  it('forgets remembered headers once 256 others came, so distinct headers cannot fill the memory', () => {
+    negotiateContentCoding('gzip;q=0.7, br;q=0.6')
+    for (let index = 0; index < 256; index += 1) negotiateContentCoding(`gzip;level=${index}`)
+    const parse = vi.spyOn(Negotiator.prototype, 'encoding')
+    try {
+      expect(negotiateContentCoding('gzip;q=0.7, br;q=0.6')).toBe('gzip')
+      expect(parse).toHaveBeenCalledTimes(1)
+    } finally {
+      parse.mockRestore()
+    }
   })
 
   describe('q-values at their edges', () => {

@@ -125,7 +125,7 @@ describe('conditional requests', () => {
     return written
   }
 
-  it('answers 304 without a body or content headers to a matching ETag, in a list, or *', () => {
+  it('answers a finished 304 without a body or content headers to a matching ETag, in a list, or *', () => {
     for (const ifNoneMatch of [
       representation.etag,
       `"other", ${representation.etag}`,
@@ -135,6 +135,7 @@ describe('conditional requests', () => {
       const written = send({'if-none-match': ifNoneMatch})
       expect(written.status, ifNoneMatch).toBe(304)
       expect(written.body, ifNoneMatch).toBeUndefined()
+      expect(written.ended, ifNoneMatch).toBe(true)
       expect(written.headerList, ifNoneMatch).toEqual([
         'ETag',
         representation.etag,

@@ -33,6 +33,10 @@ describe('If-Match', () => {
     expect(outcome({'if-match': ETAG, 'if-none-match': ETAG})).toBe('not-modified')
   })
 
+  it('holds for a tag with a comma in it, sent back as it was', () => {
+    expect(evaluatePreconditions({'if-match': '"a,b"'}, '"a,b"', document)).toBe('proceed')
+  })
+
   it('leaves If-Unmodified-Since unread', () => {
     expect(outcome({'if-match': ETAG, 'if-unmodified-since': EARLIER})).toBe('proceed')
   })
@@ -54,6 +58,18 @@ describe('If-Unmodified-Since', () => {
     expect(outcome({'if-unmodified-since': 'Wed May  6 07:08:09 2026'})).toBe('proceed')
   })
 
+  it("reads asctime's date as UTC where the local time zone is not UTC", () => {
+    const zone = process.env.TZ
+    process.env.TZ = 'Asia/Jerusalem'
+    try {
+      expect(outcome({'if-unmodified-since': 'Wed May  6 07:08:09 2026'})).toBe('proceed')
+      expect(outcome({'if-unmodified-since': 'Wed May  6 07:08:08 2026'})).toBe('failed')
+    } finally {
+      if (zone === undefined) delete process.env.TZ
+      else process.env.TZ = zone
+    }
+  })
+
   it('is ignored when it is not an HTTP-date', () => {
     for (const value of ['1', 'yesterday', `${EARLIER}, ${EARLIER}`, '2026-05-05'])
       expect(outcome({'if-unmodified-since': value}), value).toBe('proceed')
@@ -64,6 +80,10 @@ describe('If-None-Match', () => {
   it('is not modified for this tag, weakly compared, in a list or `*`', () => {
     for (const ifNoneMatch of [ETAG, `W/${ETAG}`, `"a", ${ETAG}`, '*'])
       expect(outcome({'if-none-match': ifNoneMatch}), ifNoneMatch).toBe('not-modified')
+  })
+
+  it('is not modified for a tag with a comma in it, sent back as it was', () => {
+    expect(evaluatePreconditions({'if-none-match': '"a,b"'}, '"a,b"', document)).toBe('not-modified')
   })
 
   it('proceeds for other bytes, and then leaves If-Modified-Since unread', () => {
