@@ -5,6 +5,7 @@ import {describe, expect, it} from 'vitest'
 import {z} from 'zod'
 import {COLLECTION_NAMES} from '../../catalog/v1/links.ts'
 import {parseNdjson, type SanityDocument} from '../../server/content/ndjson.ts'
+import {workOf} from '../../server/snapshot/index-content.ts'
 import {searchCatalog, type SearchAnswer} from '../../server/snapshot/search.ts'
 import {SearchIndex} from '../../server/snapshot/search-index.ts'
 import {buildSnapshot, type Snapshot} from '../../server/snapshot/snapshot.ts'
@@ -86,14 +87,14 @@ describe('the search index across publishes', () => {
   })
 })
 
-describe("a large catalog's index, built in the background", () => {
-  /** Resolves with `index`'s answer for `snapshot`, or rejects when none comes within the test's patience. */
-  const readyWithin = (index: SearchIndex, snapshot: Snapshot) =>
-    Promise.race([
-      index.ready(snapshot),
-      new Promise((_, reject) => setTimeout(() => reject(new Error(`${snapshot.version} never indexed`)), 20_000)),
-    ])
+/** Resolves with `index`'s answer for `snapshot`, or rejects when none comes within the test's patience. */
+const readyWithin = (index: SearchIndex, snapshot: Snapshot) =>
+  Promise.race([
+    index.ready(snapshot),
+    new Promise((_, reject) => setTimeout(() => reject(new Error(`${snapshot.version} never indexed`)), 20_000)),
+  ])
 
+describe("a large catalog's index, built in the background", () => {
   it('keeps the event loop awake while it builds, so that a quiet server finishes it', async () => {
     const index = new SearchIndex(1)
     const a = buildSnapshot(await catalogOf(sample), settings, undefined, NOW)
@@ -151,5 +152,114 @@ describe("a large catalog's index, built in the background", () => {
     expect(index.of(respoken).ready).toBe(false)
     await readyWithin(index, respoken)
     expect(hitsOf(searchCatalog(respoken, 'צפרדע', ['episodes'], 10)).map((hit) => hit.slug)).toHaveLength(1)
+  })
+})
+
+describe('what a search index does at once, and what in the background', () => {
+  const snapshotOf = async (documents: readonly SanityDocument[], previous?: Snapshot) =>
+    buildSnapshot(await catalogOf(documents), settings, previous, NOW)
+  /** The sample, then the sample with its first episode retitled (a publish of one item's work). */
+  const publish = async () => {
+    const a = await snapshotOf(sample)
+    return {a, b: await snapshotOf(withDocument(sample, first('episode')._id, {title: 'זברה בענן'}), a)}
+  }
+  const nextImmediate = () => new Promise((resolve) => setImmediate(resolve))
+
+  it('answers at once a catalog whose work is exactly what it does at once', async () => {
+    const a = await snapshotOf(sample)
+    const index = new SearchIndex(workOf(a))
+    expect(index.answersAtOnce(a)).toBe(true)
+    expect(index.of(a).ready).toBe(true)
+  })
+
+  it('says a larger catalog is not answered at once, and to ask again in a second', async () => {
+    const large = await snapshotOf(sampleWithLongTranscripts(1))
+    const index = new SearchIndex(workOf(large) - 1)
+    expect(index.answersAtOnce(large)).toBe(false)
+    expect(index.of(large)).toEqual({ready: false, retryAfterSeconds: 1})
+    await readyWithin(index, large)
+  })
+
+  it('tells a search of a very large catalog to wait longer than a second', async () => {
+    const huge = await snapshotOf(sampleWithLongTranscripts(13))
+    const index = new SearchIndex()
+    const lookup = index.of(huge)
+    expect(lookup.ready ? 0 : lookup.retryAfterSeconds).toBeGreaterThan(1)
+    await readyWithin(index, huge)
+  })
+
+  it('answers at once the snapshot it follows, and a publish it moves on to', async () => {
+    const {a, b} = await publish()
+    const index = new SearchIndex()
+    index.of(a)
+    expect(index.answersAtOnce(a)).toBe(true)
+    expect(index.answersAtOnce(b)).toBe(true)
+  })
+
+  it('moves on at once by a publish whose work is exactly what it does at once', async () => {
+    const {a, b} = await publish()
+    // Retitling one episode is one item's work; the whole sample is built in the background.
+    const index = new SearchIndex(1)
+    await readyWithin(index, a)
+    expect(index.of(b).ready).toBe(true)
+  })
+
+  it('holds a search of another catalog while a background build runs', async () => {
+    const small = await snapshotOf(sample)
+    const large = await snapshotOf(sampleWithLongTranscripts(1))
+    const index = new SearchIndex(workOf(small))
+    expect(index.of(large).ready).toBe(false)
+    expect(index.answersAtOnce(small)).toBe(false)
+    expect(index.of(small).ready).toBe(false)
+    await readyWithin(index, large)
+  })
+
+  it('tells a search of an older snapshot too large to index at once to retry, and builds nothing for it', async () => {
+    const {a, b} = await publish()
+    const c = await snapshotOf(withDocument(sample, first('episode')._id, {title: 'צפרדע בענן'}), b)
+    const index = new SearchIndex(1)
+    await readyWithin(index, b)
+    expect(index.of(a)).toEqual({ready: false, retryAfterSeconds: 1})
+    // Nothing is being built: the next publish is re-indexed at once.
+    expect(index.of(c).ready).toBe(true)
+  })
+
+  it('indexes at once an older snapshot whose work is exactly what it does at once', async () => {
+    const {a, b} = await publish()
+    const index = new SearchIndex(workOf(a))
+    expect(index.of(b).ready).toBe(true)
+    expect(index.of(a).ready).toBe(true)
+  })
+
+  it('follows a publish that deletes most of the catalog, indexed whole at once', async () => {
+    const a = await snapshotOf(sample)
+    const voices = await snapshotOf(
+      sample.filter((document) => document._type !== 'episode' && document._type !== 'meetup'),
+      a,
+    )
+    const index = new SearchIndex(workOf(voices))
+    await readyWithin(index, a)
+    expect(index.of(voices).ready).toBe(true)
+    // The voices are what it follows now: the whole sample is an older snapshot, too large to index at once.
+    expect(index.of(a).ready).toBe(false)
+  })
+
+  it('finishes a small background build within its first slice', async () => {
+    const tiny = await snapshotOf(sample.filter((document) => document._type === 'voice').slice(0, 3))
+    // Built once at once first, so that the one in the background is not the first to load anything.
+    expect(new SearchIndex().of(tiny).ready).toBe(true)
+    const index = new SearchIndex(0)
+    expect(index.of(tiny).ready).toBe(false)
+    await nextImmediate()
+    expect(index.of(tiny).ready).toBe(true)
+  })
+
+  it('holds the event loop a slice at a time while a large build runs', async () => {
+    const large = await snapshotOf(sampleWithLongTranscripts(2))
+    const index = new SearchIndex(1)
+    expect(index.of(large).ready).toBe(false)
+    await nextImmediate()
+    expect(index.of(large).ready).toBe(false)
+    await readyWithin(index, large)
   })
 })
