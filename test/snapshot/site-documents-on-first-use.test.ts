@@ -88,6 +88,22 @@ describe('site documents built on first use', () => {
     expect(site.built()?.size).toBe(2)
   })
 
+  it('keep what the makers left out when no one is told of it as it happens', () => {
+    const site = siteDocumentsOnFirstUse({
+      documents: (leftOut) => {
+        leftOut({documentId: 'episode-1', reason: 'its slug is not a path'})
+        return [{path: '/sitemap.xml', body: '<urlset/>', contentType: 'application/xml'}]
+      },
+      feed: undefined,
+      keying: undefined,
+      earlier: undefined,
+      builtAt,
+      contentLastModified,
+    })
+    expect(site.paths()).toEqual(['/sitemap.xml'])
+    expect(site.leftOut()).toEqual([{output: 'sitemaps', documentId: 'episode-1', reason: 'its slug is not a path'}])
+  })
+
   it('have no feed when the maker finds none, and say so in paths', () => {
     const {site, calls} = counted(undefined)
     const none = siteDocumentsOnFirstUse({

@@ -1,4 +1,4 @@
-import {describe, expect, it} from 'vitest'
+import {describe, expect, it, vi} from 'vitest'
 import type {BuildResult, PendingChange, SnapshotBuilder} from '../../server/snapshot/build-result.ts'
 import type {Restored} from '../../server/snapshot/restored-start.ts'
 import {createSnapshotStore} from '../../server/snapshot/store.ts'
@@ -103,6 +103,99 @@ describe('snapshot store', () => {
     expect(store.status()).toMatchObject({consecutiveFailures: 0, nextRetryAt: undefined})
     expect(outcomes).toEqual([false, false, true])
     store.close()
+  })
+
+  it('schedules no retry once closed', async () => {
+    const builder = controllableBuilder()
+    const store = await createSnapshotStore<Snapshot>(builder.build, {retryDelayMs: 5})
+    store.close()
+    const failing = store.refresh([{documentId: 'a', collection: 'episodes'}])
+    builder.next().reject(new Error('source unreachable'))
+    await expect(failing).rejects.toThrow('source unreachable')
+    expect(store.status().nextRetryAt).toBeUndefined()
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    expect(builder.changes).toHaveLength(2)
+  })
+
+  it('settles once the running build and the follow-up it has both finish', async () => {
+    const builder = controllableBuilder()
+    const store = await createSnapshotStore<Snapshot>(builder.build)
+    const first = store.refresh([{documentId: 'a', collection: 'episodes'}])
+    let settled = false
+    const settling = store.settled().then(() => (settled = true))
+    await settle()
+    expect(settled, 'a build runs').toBe(false)
+    const followUp = store.refresh([{documentId: 'b', collection: 'episodes'}])
+    builder.next().resolve(fakeSnapshot('after a'))
+    await first
+    await settle()
+    expect(settled, 'its follow-up runs').toBe(false)
+    builder.next().resolve(fakeSnapshot('after b'))
+    await followUp
+    await settling
+    expect(settled).toBe(true)
+  })
+
+  it('resolves a follow-up whose change a request made meanwhile took over into its own build', async () => {
+    const builder = controllableBuilder()
+    const store = await createSnapshotStore<Snapshot>(builder.build)
+    const first = store.refresh([{documentId: 'a', collection: 'episodes'}])
+    const second = store.refresh([{documentId: 'b', collection: 'episodes'}])
+    builder.next().resolve(fakeSnapshot('after a'))
+    await first
+    // Made before the follow-up starts: this build takes b too, and the follow-up has nothing left to build.
+    const third = store.refresh([{documentId: 'c', collection: 'episodes'}])
+    expect(documentsOf(builder.changes[2])).toEqual(['b', 'c'])
+    builder.next().resolve(fakeSnapshot('after b, c'))
+    await third
+    await expect(second).resolves.toBeDefined()
+    expect(builder.changes).toHaveLength(3)
+  })
+
+  it('keeps one retry, after the doubled delay, when a follow-up fails after the build before it', async () => {
+    vi.useFakeTimers()
+    try {
+      const builder = controllableBuilder()
+      const store = await createSnapshotStore<Snapshot>(builder.build, {retryDelayMs: 1000})
+      const first = store.refresh([{documentId: 'a', collection: 'episodes'}])
+      const second = store.refresh([{documentId: 'b', collection: 'episodes'}])
+      builder.next().reject(new Error('down'))
+      await expect(first).rejects.toThrow('down')
+      await vi.advanceTimersByTimeAsync(0)
+      builder.next().reject(new Error('still down'))
+      await expect(second).rejects.toThrow('still down')
+      // The retry due after the first failure was replaced by the one due 2 s after the second.
+      await vi.advanceTimersByTimeAsync(1999)
+      expect(builder.changes).toHaveLength(3)
+      await vi.advanceTimersByTimeAsync(1)
+      expect(builder.changes).toHaveLength(4)
+      store.close()
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('drops the scheduled retry for a fresh request, so a failure of that one waits the doubled delay', async () => {
+    vi.useFakeTimers()
+    try {
+      const builder = controllableBuilder()
+      const store = await createSnapshotStore<Snapshot>(builder.build, {retryDelayMs: 1000})
+      const failing = store.refresh([{documentId: 'a', collection: 'episodes'}])
+      builder.next().reject(new Error('down'))
+      await expect(failing).rejects.toThrow('down')
+      const fresh = store.refresh([{documentId: 'b', collection: 'episodes'}])
+      // Past the dropped retry's time, while the fresh request still runs.
+      await vi.advanceTimersByTimeAsync(1500)
+      builder.next().reject(new Error('still down'))
+      await expect(fresh).rejects.toThrow('still down')
+      await vi.advanceTimersByTimeAsync(0)
+      expect(builder.changes, 'nothing runs before the next retry').toHaveLength(3)
+      await vi.advanceTimersByTimeAsync(2000)
+      expect(builder.changes).toHaveLength(4)
+      store.close()
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('refuses to start without a first snapshot', async () => {

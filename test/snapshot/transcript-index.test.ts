@@ -104,6 +104,19 @@ describe('the transcript index', () => {
     expect(match?.matched.size).toBeGreaterThan(0)
   })
 
+  it('scores as MiniSearch does past the first 1024 distinct terms, each word said twice', () => {
+    // The per-transcript counts grow past 1024 terms in the middle of the first pass.
+    const many = Array.from({length: 1100}, (_, number) => `w${number}`).join(' ')
+    const texts = new Map([
+      ['episodes/a', `${many} ${many}`],
+      ['episodes/b', 'w0 w1024 w1099'],
+    ])
+    const index = new TranscriptIndex()
+    for (const [id, said] of texts) index.add(id, said)
+    for (const query of ['w0', 'w1023', 'w1024', 'w1099'])
+      expectSameScores(scoresOf(index, query, texts.size), miniSearchScores(texts, query))
+  })
+
   it('holds only what the live transcripts say under a flood of edits', () => {
     const index = new TranscriptIndex()
     // 20,000 edits of 50 episodes, each time a word no transcript said before.
