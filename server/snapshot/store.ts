@@ -114,7 +114,9 @@ export async function createSnapshotStore<S = Snapshot>(
 
   const start = (): Promise<S> => {
     const change = pending
-    if (!change) return Promise.resolve(current.snapshot) // an earlier build already covered it
+    // Taken already: by the build running now (a request made between the last build's end and
+    // this follow-up took it), whose snapshot is the first with it, or by one that has ended.
+    if (!change) return running ?? Promise.resolve(current.snapshot)
     pending = undefined
     const startedAt = clock()
     const documents = change.kind === 'documents' ? [...change.documents.keys()] : undefined

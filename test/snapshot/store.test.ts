@@ -136,7 +136,7 @@ describe('snapshot store', () => {
     expect(settled).toBe(true)
   })
 
-  it('resolves a follow-up whose change a request made meanwhile took over into its own build', async () => {
+  it('resolves a follow-up whose change a request made meanwhile took over with the snapshot of that build', async () => {
     const builder = controllableBuilder()
     const store = await createSnapshotStore<Snapshot>(builder.build)
     const first = store.refresh([{documentId: 'a', collection: 'episodes'}])
@@ -146,9 +146,10 @@ describe('snapshot store', () => {
     // Made before the follow-up starts: this build takes b too, and the follow-up has nothing left to build.
     const third = store.refresh([{documentId: 'c', collection: 'episodes'}])
     expect(documentsOf(builder.changes[2])).toEqual(['b', 'c'])
-    builder.next().resolve(fakeSnapshot('after b, c'))
+    const withBoth = fakeSnapshot('after b, c')
+    builder.next().resolve(withBoth)
     await third
-    await expect(second).resolves.toBeDefined()
+    await expect(second, 'not the snapshot built before b').resolves.toBe(withBoth)
     expect(builder.changes).toHaveLength(3)
   })
 
