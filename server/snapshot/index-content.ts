@@ -46,16 +46,16 @@ export interface FollowedState extends IndexedContent {
   analyse: (word: string) => string[]
 }
 
-export /** What indexing `snapshot` whole costs, in documents (a KiB of transcript counting as one). */
-function workOf(snapshot: Indexed): number {
+/** What indexing `snapshot` whole costs, in documents (a KiB of transcript counting as one). */
+export function workOf(snapshot: Indexed): number {
   const {episodes, meetups, voices} = snapshot.catalog
   let work = episodes.length + meetups.length + voices.length
   for (const {transcript} of episodes) work += (transcript?.length ?? 0) / 1024
   return work
 }
 
-export /** A whole index of `snapshot`, built a document (or a transcript) per step. */
-function* indexSteps(snapshot: Indexed): Generator<void, FollowedState> {
+/** A whole index of `snapshot`, built a document (or a transcript) per step. */
+export function* indexSteps(snapshot: Indexed): Generator<void, FollowedState> {
   const documents = searchDocuments(snapshot.catalog)
   yield
   const search = new MiniSearch<SearchDocument>({
@@ -107,8 +107,8 @@ function addTranscript(transcripts: {add(id: string, text: string): void}, id: s
   transcripts.add(id, text)
 }
 
-export /** What moving a followed index to a newer snapshot takes: the items to index again, and its work. */
-interface Reindex {
+/** What moving a followed index to a newer snapshot takes: the items to index again, and its work. */
+export interface Reindex {
   readonly stale: ReadonlySet<string>
   readonly fresh: ReadonlyMap<string, SearchDocument>
   /** The stale items whose transcript is new or changed (the others keep their transcript's entries). */
@@ -116,8 +116,8 @@ interface Reindex {
   readonly work: number
 }
 
-export /** The changed items, and those naming a changed voice, with what indexing them again costs. */
-function reindexOf(state: FollowedState, snapshot: Indexed, changes: ReadonlyMap<string, ItemChange>): Reindex {
+/** The changed items, and those naming a changed voice, with what indexing them again costs. */
+export function reindexOf(state: FollowedState, snapshot: Indexed, changes: ReadonlyMap<string, ItemChange>): Reindex {
   const stale = new Set(changes.keys())
   for (const change of changes.values())
     if (change.collection === 'voices') for (const naming of state.namedBy.get(change.slug) ?? []) stale.add(naming)
@@ -139,8 +139,8 @@ function reindexOf(state: FollowedState, snapshot: Indexed, changes: ReadonlyMap
   return {stale, fresh, transcribed, work}
 }
 
-export /** Moves `state` to `snapshot` by `reindex`. */
-function applyReindex(state: FollowedState, snapshot: Indexed, {stale, fresh, transcribed}: Reindex): void {
+/** Moves `state` to `snapshot` by `reindex`. */
+export function applyReindex(state: FollowedState, snapshot: Indexed, {stale, fresh, transcribed}: Reindex): void {
   for (const id of stale) {
     const before = state.documents.get(id)
     if (before) {

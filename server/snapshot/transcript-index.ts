@@ -66,7 +66,7 @@ export class TranscriptIndex {
   #compactions = 0
   /** The counts of 255 and more, by term and number (the pair holds 255). */
   #largeCounts = new Map<number, number>()
-  /** addAll's count of each term in the transcript it is reading; all zero between transcripts. */
+  /** A batch's count of each term in the transcript it is reading; all zero between transcripts. */
   #counts = new Uint32Array(1024)
 
   /** Indexes `text` as the transcript of item `id` (replacing what it had). */
@@ -220,7 +220,7 @@ export class TranscriptIndex {
     }
   }
 
-  // An arrow function: addAll passes it to map.
+  // An arrow function: a batch passes it to map.
   readonly #termId = (term: string): number => {
     const known = this.#terms.get(term)
     if (known !== undefined) return known
