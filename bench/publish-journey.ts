@@ -17,7 +17,7 @@
 // (renamed over it), which the file watcher of `npm start`'s embedded dataset picks up.
 // Prints a Markdown summary; `--json <file>` also writes every run's file lists. The results and
 // the count of changes of direction: bench/results/publish-journey.md.
-import {spawn, type ChildProcess} from 'node:child_process'
+import {spawn} from 'node:child_process'
 import {closeSync, openSync} from 'node:fs'
 import {copyFile, mkdtemp, readFile, rename, rm, writeFile} from 'node:fs/promises'
 import {createServer, type Server} from 'node:http'
@@ -26,7 +26,8 @@ import type {AddressInfo} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join, relative} from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
-import {encodeSignatureHeader} from '@sanity/webhook'
+import {startRedis} from '../support/redis.ts'
+import {deliverWebhook} from './server-process.ts'
 
 const WINDOW_MS = Number(process.env.JOURNEY_WINDOW_MS ?? 3000)
 /** Where the publish window is cut in two: what runs later comes from timers (the 1 s warm-up, the 1 s save). */
@@ -37,8 +38,6 @@ const EPISODE_PATH = '/api/v1/episodes/ep-1-why-we-started.json'
 const OLD_TITLE = '"title":"פרק 1: למה התחלנו פודקאסט על קוד"'
 const NEW_TITLE = '"title":"פרק 1: כותרת שנערכה"'
 const SECRET = 'a-bench-webhook-secret-of-some-length'
-/** Debian's redis-server (`apt-get install redis-server`), for the `full` profile. */
-const REDIS_SERVER = '/usr/bin/redis-server'
 const PROFILES = ['full', 'minimal'] as const
 const TRIGGERS = ['webhook', 'file'] as const
 type Profile = (typeof PROFILES)[number]
@@ -168,17 +167,8 @@ async function measure(profile: Profile, trigger: Trigger): Promise<Run> {
   let answered = 0
   if (trigger === 'webhook') {
     documents = parseNdjson(edited, datasetFile)
-    const body = JSON.stringify(EPISODE)
-    const response = await fetch(`${baseUrl}/webhooks/sanity`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'sanity-webhook-signature': await encodeSignatureHeader(body, Date.now(), SECRET),
-      },
-      body,
-    })
-    answered = response.status
-    await response.arrayBuffer()
+    await deliverWebhook({baseUrl}, EPISODE, SECRET) // throws unless it answered 202
+    answered = 202
   } else {
     await writeFile(`${datasetFile}.new`, edited)
     await rename(`${datasetFile}.new`, datasetFile)
@@ -265,39 +255,6 @@ async function startSink(): Promise<{server: Server; url: string; heard: string[
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return {server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, heard}
-}
-
-/** Debian's redis-server on an ephemeral loopback port, in memory only; stopped by its own pid. */
-async function startRedis(): Promise<{url: string; stop: () => Promise<void>}> {
-  const port = await new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const {port: free} = probe.address() as AddressInfo
-      probe.close(() => resolve(free))
-    })
-  })
-  const child: ChildProcess = spawn(
-    REDIS_SERVER,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  )
-  let output = ''
-  await new Promise<void>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString()
-      if (output.includes('Ready to accept connections')) resolve()
-    })
-    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${output}`)))
-  })
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve())
-        child.kill('SIGTERM')
-      }),
-  }
 }
 
 /** Per run: counts, then the net files by folder; the files idle ticks alone explain are named apart. */

@@ -97,7 +97,7 @@ function serverProcess(child: ChildProcess, baseUrl: string, output: () => strin
 
 /** Announces a change of `document` as Sanity does: a webhook signed with `secret`. */
 export async function deliverWebhook(
-  server: ServerProcess,
+  server: Pick<ServerProcess, 'baseUrl'>,
   document: {_id: string; _type: string},
   secret: string,
 ): Promise<void> {

@@ -1,5 +1,5 @@
 import {startMainProcess, type MainProcess} from './main-process.ts'
-import {startRedis, type RedisServer} from './redis.ts'
+import {startRedis, type RedisServer} from '../../support/redis.ts'
 import {SAMPLE_DATASET} from '../../support/server.ts'
 
 export interface MainWithRedis {

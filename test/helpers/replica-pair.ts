@@ -2,7 +2,7 @@
 // stand-in for Sanity's query API, as replicas behind a load balancer would; reconcile is off, so
 // only the webhook fan-out spreads a change.
 import type {SanityDocument} from '../../server/content/ndjson.ts'
-import {startRedis, type RedisServer} from './redis.ts'
+import {startRedis, type RedisServer} from '../../support/redis.ts'
 import {startSanityStandIn} from '../../support/sanity-stand-in.ts'
 import {startMainProcess, type MainProcess} from './main-process.ts'
 

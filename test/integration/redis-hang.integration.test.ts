@@ -4,7 +4,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {eventually} from '../../support/eventually.ts'
 import type {MainProcess} from '../helpers/main-process.ts'
 import {startMainWithRedis, type MainWithRedis} from '../helpers/main-with-redis.ts'
-import type {RedisServer} from '../helpers/redis.ts'
+import type {RedisServer} from '../../support/redis.ts'
 import {sendSignedWebhook} from '../helpers/signed-webhook.ts'
 
 const SECRET = 'a-webhook-secret-for-a-hung-redis'

@@ -7,7 +7,7 @@ import {z} from 'zod'
 import {eventually} from '../../support/eventually.ts'
 import type {MainProcess} from '../helpers/main-process.ts'
 import {startMainWithRedis, type MainWithRedis} from '../helpers/main-with-redis.ts'
-import type {RedisServer} from '../helpers/redis.ts'
+import type {RedisServer} from '../../support/redis.ts'
 
 const QUOTA = 40
 let running: MainWithRedis

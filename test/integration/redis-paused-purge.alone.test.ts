@@ -11,7 +11,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {eventually} from '../../support/eventually.ts'
 import {startMainProcess, type MainProcess} from '../helpers/main-process.ts'
 import {purgeRecorder} from '../helpers/purge-recorder.ts'
-import {startRedis, type RedisServer} from '../helpers/redis.ts'
+import {startRedis, type RedisServer} from '../../support/redis.ts'
 import {SAMPLE_DATASET} from '../../support/server.ts'
 
 const PAUSE_MS = 45_000

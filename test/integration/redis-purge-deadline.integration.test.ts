@@ -7,7 +7,7 @@ import {PurgeQueue} from '../../server/edge/purge-queue.ts'
 import {connectRedis, type RedisScaling} from '../../server/scaling/redis.ts'
 import {eventually} from '../../support/eventually.ts'
 import {recordingLogger} from '../helpers/log-lines.ts'
-import {startRedis, type RedisServer} from '../helpers/redis.ts'
+import {startRedis, type RedisServer} from '../../support/redis.ts'
 
 const MAX_WAIT_MS = 3_000
 const COMMAND_TIMEOUT_MS = 500

@@ -1,6 +1,6 @@
 import {spawn} from 'node:child_process'
-import {ensureDebianProgram} from '../../support/debian.ts'
-import {freePort} from '../../support/free-port.ts'
+import {ensureDebianProgram} from './debian.ts'
+import {freePort} from './free-port.ts'
 
 export interface RedisServer {
   url: string
