@@ -45,7 +45,7 @@ export interface CatalogBuilderDependencies {
   logger?: Logger
   /** Site documents for `npm run export`'s static files: no MCP, no `limit` (see SiteSettings.staticExport). */
   staticExport?: boolean
-  /** Where each item an XML output (the feed, a sitemap) left out of a snapshot is recorded, because it could not be written. */
+  /** Where each item an XML output (the feed, a sitemap) leaves out, because it could not be written, is logged (the snapshot keeps them). */
   leftOut?: Pick<LeftOutItems, 'record'>
   /** Other replicas' versions (with Redis): their change-feed tokens work here too. */
   sharedHistory?: SharedHistory
