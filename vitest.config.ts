@@ -1,6 +1,6 @@
 import {configDefaults, defineConfig} from 'vitest/config'
 
-// `*.alone.test.ts` measure whole processes (peak RSS), which the suite's other files running beside
+// `*.alone.test.ts` measure whole processes (peak RSS, heap growth), which the suite's other files running beside
 // them would disturb: npm test runs them in a second pass, by themselves (VITEST_ALONE=1), one file
 // at a time, since two of them side by side disturb each other the same way.
 const ALONE = 'test/**/*.alone.test.ts'
