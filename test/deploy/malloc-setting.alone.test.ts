@@ -26,8 +26,13 @@ describe("npm start's malloc setting", () => {
     'gives back what the thread pool freed, which glibc alone keeps',
     async () => {
       expect(Object.keys(START_ENV)).toContain('MALLOC_MMAP_THRESHOLD_')
-      // Side by side, each against the other in the same run: alone they read about 140 to 165 and 80 MiB.
-      const [glibcAlone, asStarted] = await Promise.all([outsideHeapMiB({}), outsideHeapMiB(START_ENV)])
+      // Side by side, each against the other in the same run, three times: on 2026-12-05 single runs
+      // read 94 to 146 MiB and, as started, 48 or 79, so one pair could read 0.84. The least of
+      // three pairs: what the process cannot do without, where more is what a run happened to keep.
+      const pairs: [number, number][] = []
+      for (let run = 0; run < 3; run++) pairs.push(await Promise.all([outsideHeapMiB({}), outsideHeapMiB(START_ENV)]))
+      const glibcAlone = Math.min(...pairs.map(([alone]) => alone))
+      const asStarted = Math.min(...pairs.map(([, started]) => started))
       expect(asStarted).toBeLessThan(glibcAlone * 0.8)
     },
     MEMORY_NOT_TIME_MS,
