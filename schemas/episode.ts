@@ -27,6 +27,13 @@ import {
 } from './fields.ts'
 import {EPISODE_NUMBER_DESCRIPTION, EPISODE_NUMBER_NOT_WHOLE} from '../catalog/editor-rules/episode-number.ts'
 import {alternateEnclosuresField, licenseField, seasonNameField, soundbitesField} from './podcast-tag-fields.ts'
+import {ENCLOSURE_FORMATS, ENCLOSURE_MIME_TYPES} from '../catalog/v1/contract.ts'
+
+/** The file picker's filter: each type, then each extension, for systems that name files by extension. */
+const ENCLOSURE_ACCEPT = [
+  ...ENCLOSURE_MIME_TYPES,
+  ...new Set(ENCLOSURE_MIME_TYPES.map((type) => `.${ENCLOSURE_FORMATS[type].extension}`)),
+].join(',')
 
 /** An uploaded audio file makes the external URL, length and type fields moot, so they are hidden. */
 function hasAudioFile(document: Record<string, unknown> | undefined): boolean {
@@ -73,9 +80,7 @@ export const episodeType = defineType({
       type: 'file',
       description: 'גודל וסוג הקובץ נלקחים מהקובץ עצמו. בלי קובץ, קישור חיצוני עם גודל וסוג.',
       // Apple Podcasts' formats only: MP3, M4A, MP4, MOV, M4V.
-      options: {
-        accept: 'audio/mpeg,audio/x-m4a,audio/mp4,video/mp4,video/quicktime,video/x-m4v,.mp3,.m4a,.mp4,.mov,.m4v',
-      },
+      options: {accept: ENCLOSURE_ACCEPT},
       // Read from the file in the browser when it is picked (plugin/components/AudioFileInput.tsx, wired by the
       // plugin: the server reads these schemas and loads no JSX), kept so the typed duration can be compared.
       fields: [
@@ -125,14 +130,7 @@ export const episodeType = defineType({
       type: 'string',
       hidden: ({document}) => hasAudioFile(document),
       options: {
-        list: [
-          {title: 'MP3 (audio/mpeg)', value: 'audio/mpeg'},
-          {title: 'M4A (audio/x-m4a)', value: 'audio/x-m4a'},
-          {title: 'M4A (audio/mp4)', value: 'audio/mp4'},
-          {title: 'MP4 (video/mp4)', value: 'video/mp4'},
-          {title: 'MOV (video/quicktime)', value: 'video/quicktime'},
-          {title: 'M4V (video/x-m4v)', value: 'video/x-m4v'},
-        ],
+        list: ENCLOSURE_MIME_TYPES.map((type) => ({title: `${ENCLOSURE_FORMATS[type].name} (${type})`, value: type})),
       },
       validation: (rule) => [
         rule.custom((value: string | undefined, context) =>

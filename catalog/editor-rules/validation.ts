@@ -2,8 +2,10 @@ import {ARTWORK_MIN_PIXELS, imageAssetDimensions} from '../v1/artwork.ts'
 import {z} from 'zod'
 import {cleanStrings, codePointName} from '../v1/xml-text.ts'
 import {
+  ENCLOSURE_FORMATS,
   ENCLOSURE_MIME_TYPES,
   ENGLISH_TAG_PATTERN,
+  isEnclosureMimeType,
   FETCHED_URL_PATTERN,
   LANGUAGE_TAG_PATTERN,
   SLUG_MAX_LENGTH,
@@ -134,10 +136,11 @@ export function checkFetchedUrl(url: string | undefined, what = 'קישור'): V
   return true
 }
 
-const ENCLOSURE_TYPES: readonly string[] = ENCLOSURE_MIME_TYPES
-const APPLE_MEDIA = 'MP3, M4A, MP4, MOV או M4V'
+const APPLE_FORMATS = Object.values(ENCLOSURE_FORMATS)
+/** Apple Podcasts' formats by name, as a Hebrew list: "MP3, M4A, MP4, MOV או M4V". */
+const APPLE_MEDIA = [...new Set(APPLE_FORMATS.map((format) => format.name))].join(', ').replace(/, (?=[^,]*$)/, ' או ')
 /** The extensions of Apple Podcasts' formats, as uploads and links name them. */
-const APPLE_EXTENSIONS: readonly string[] = ['mp3', 'm4a', 'mp4', 'mov', 'm4v']
+const APPLE_EXTENSIONS: readonly string[] = APPLE_FORMATS.map((format) => format.extension)
 /** Other audio and video formats a link may name: Apple does not play them, whatever type is chosen for them. */
 const OTHER_MEDIA_EXTENSIONS: readonly string[] = [
   'aac',
@@ -167,7 +170,7 @@ export function checkAudioUrl(url: string | undefined): Verdict {
 
 /** The enclosure types Apple Podcasts plays; AAC in an .aac file is not among them. */
 export function checkAudioType(type: string | undefined): Verdict {
-  if (type === undefined || ENCLOSURE_TYPES.includes(type)) return true
+  if (type === undefined || isEnclosureMimeType(type)) return true
   return `Apple Podcasts מקבלת רק ${APPLE_MEDIA} (${ENCLOSURE_MIME_TYPES.join(', ')}); ${type} לא נתמך.`
 }
 

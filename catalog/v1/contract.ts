@@ -27,6 +27,24 @@ export const ENCLOSURE_MIME_TYPES = [
   'video/quicktime',
   'video/x-m4v',
 ] as const
+export type EnclosureMimeType = (typeof ENCLOSURE_MIME_TYPES)[number]
+/**
+ * Each enclosure type's format, as an editor knows it, the extension its files come with, and its
+ * family as its bytes show it: MP3 frames, or the ISO base media file (MP4, M4A, MOV, M4V).
+ */
+export const ENCLOSURE_FORMATS: Readonly<
+  Record<EnclosureMimeType, {readonly name: string; readonly extension: string; readonly family: 'mp3' | 'mp4'}>
+> = {
+  'audio/mpeg': {name: 'MP3', extension: 'mp3', family: 'mp3'},
+  'audio/x-m4a': {name: 'M4A', extension: 'm4a', family: 'mp4'},
+  'audio/mp4': {name: 'M4A', extension: 'm4a', family: 'mp4'},
+  'video/mp4': {name: 'MP4', extension: 'mp4', family: 'mp4'},
+  'video/quicktime': {name: 'MOV', extension: 'mov', family: 'mp4'},
+  'video/x-m4v': {name: 'M4V', extension: 'm4v', family: 'mp4'},
+}
+export function isEnclosureMimeType(type: string): type is EnclosureMimeType {
+  return Object.hasOwn(ENCLOSURE_FORMATS, type)
+}
 /** A MIME type as RFC 6838 names them: `type/subtype`, e.g. `audio/opus` or `video/mp4`. */
 export const MIME_TYPE_PATTERN = /^[a-z]+\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i
 /** The namespace recommends soundbites of 15 to 120 seconds (podcast-namespace docs/tags/soundbite.md). */

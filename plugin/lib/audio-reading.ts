@@ -1,21 +1,10 @@
 import {formatDuration} from '../../catalog/editor-rules/audio-checks.ts'
+import {ENCLOSURE_FORMATS, isEnclosureMimeType} from '../../catalog/v1/contract.ts'
 
 // When a duration music-metadata reads in the browser may be trusted, and what the input does with
 // it. A parser finds what it is told to look for: random bytes labelled audio/mpeg parse as a few
 // milliseconds of ADTS or MPEG audio. So a reading counts only when the file's own first bytes name
 // the format its type declares, the parser read that format, and the length fits the file's size.
-
-/** The two families of audio Apple takes: MP3 frames, and the ISO base media (MP4, M4A, MOV, M4V). */
-type Family = 'mp3' | 'mp4'
-
-const FAMILY_OF_TYPE: Readonly<Record<string, Family>> = {
-  'audio/mpeg': 'mp3',
-  'audio/mp4': 'mp4',
-  'audio/x-m4a': 'mp4',
-  'video/mp4': 'mp4',
-  'video/quicktime': 'mp4',
-  'video/x-m4v': 'mp4',
-}
 
 /** What a file's first bytes say it is: an ID3 tag or an MPEG layer III frame, or an `ftyp` box and its brand. */
 export type Sniffed = {family: 'mp3'} | {family: 'mp4'; brand: string} | undefined
@@ -78,7 +67,8 @@ export function trustReading(reading: {
   bytes: number
 }): Verdict {
   const {declaredType, sniffed, format, bytes} = reading
-  const declared = FAMILY_OF_TYPE[declaredType.toLowerCase()]
+  const type = declaredType.toLowerCase()
+  const declared = isEnclosureMimeType(type) ? ENCLOSURE_FORMATS[type].family : undefined
   if (!sniffed || declared !== sniffed.family || !parserAgrees(sniffed, format))
     return {trusted: false, reason: 'unsure-format'}
   const duration = format.duration
