@@ -1,8 +1,9 @@
-import {Button, Card, Stack, Text} from '@sanity/ui'
-import {useId, useState, type ChangeEvent} from 'react'
+import {Card, Stack, Text} from '@sanity/ui'
+import {useState} from 'react'
 import {set, type ArrayOfObjectsInputProps} from 'sanity'
 import {chaptersFromJson, CHAPTERS_FILE_MAX_BYTES} from '../lib/chapters-import.ts'
 import {newArrayKey} from '../lib/array-key.ts'
+import {FilePickButton} from './FilePickButton.tsx'
 
 /**
  * The chapters list with an import beside it: a Podcasting 2.0 chapters JSON file, read in the
@@ -10,13 +11,9 @@ import {newArrayKey} from '../lib/array-key.ts'
  */
 export function ChaptersInput(props: ArrayOfObjectsInputProps) {
   const {onChange, readOnly} = props
-  const inputId = useId()
   const [error, setError] = useState<string>()
 
-  const importFile = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.currentTarget.files?.[0]
-    event.currentTarget.value = ''
-    if (!file) return
+  const importFile = async (file: File) => {
     if (file.size > CHAPTERS_FILE_MAX_BYTES) {
       setError('הקובץ גדול מדי לקובץ מקטעים (יותר מ-1MB).')
       return
@@ -29,19 +26,12 @@ export function ChaptersInput(props: ArrayOfObjectsInputProps) {
   return (
     <Stack gap={3}>
       {props.renderDefault(props)}
-      <input
-        id={inputId}
-        type="file"
-        accept=".json,application/json"
-        hidden
-        data-testid="chapters-import-file"
-        onChange={(event) => void importFile(event)}
-      />
-      <Button
-        mode="ghost"
+      <FilePickButton
         text="ייבוא מקטעים מקובץ JSON (Podcasting 2.0)"
+        accept=".json,application/json"
         disabled={readOnly}
-        onClick={() => document.getElementById(inputId)?.click()}
+        testId="chapters-import-file"
+        onFile={(file) => void importFile(file)}
       />
       {error && (
         <Card padding={3} radius={2} tone="critical" role="alert">

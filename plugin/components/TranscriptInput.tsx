@@ -1,9 +1,10 @@
 import {Button, Card, Flex, Heading, Select, Stack, Text, TextArea} from '@sanity/ui'
-import {useEffect, useId, useRef, useState, type ChangeEvent} from 'react'
+import {useEffect, useRef, useState, type ChangeEvent} from 'react'
 import {isArrayOfObjectsInputProps, set, useClient, useFormValue, type ArrayOfObjectsInputProps} from 'sanity'
 import {z} from 'zod'
 import {episodeFieldPlugin} from './EpisodeFieldInput.tsx'
 import {newArrayKey} from '../lib/array-key.ts'
+import {FilePickButton} from './FilePickButton.tsx'
 import {PODCAST_SETTINGS_ID} from '../../schemas/podcast-settings.ts'
 import {STUDIO_API_VERSION} from '../../schemas/fields.ts'
 import {transcriptFileTooLarge} from '../../catalog/editor-rules/transcript.ts'
@@ -39,7 +40,6 @@ type Imported = {format: 'vtt' | 'srt'; cues: ImportedCue[]; speakers: string[]}
  */
 function TranscriptInput(props: ArrayOfObjectsInputProps) {
   const {onChange, readOnly} = props
-  const inputId = useId()
   const duration = useFormValue(['duration'])
   const voices = useCandidateVoices(guestIdsOf(useFormValue(['guests'])))
   const [imported, setImported] = useState<Imported>()
@@ -65,10 +65,7 @@ function TranscriptInput(props: ArrayOfObjectsInputProps) {
     setImported(result.ok ? result : undefined)
   }
 
-  const readFile = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.currentTarget.files?.[0]
-    event.currentTarget.value = ''
-    if (!file) return
+  const readFile = async (file: File) => {
     // Refused by its size before a byte of it is read.
     const tooLarge = transcriptFileTooLarge(file.size)
     if (tooLarge) {
@@ -111,20 +108,13 @@ function TranscriptInput(props: ArrayOfObjectsInputProps) {
             קובץ WebVTT או SubRip, או טקסט מודבק. ב-WebVTT הדובר של כל כתובית נלקח מתגית v שלה, והשמות מותאמים לאורחי
             הפרק ולמגישי התוכנית. הייבוא מחליף את כל התמלול שלמטה.
           </Text>
-          <input
-            id={inputId}
-            type="file"
-            accept=".vtt,.srt,text/vtt,application/x-subrip,application/srt"
-            hidden
-            data-testid="transcript-import-file"
-            onChange={(event) => void readFile(event)}
-          />
           <Flex gap={2} wrap="wrap">
-            <Button
-              mode="ghost"
+            <FilePickButton
               text="בחירת קובץ"
+              accept=".vtt,.srt,text/vtt,application/x-subrip,application/srt"
               disabled={readOnly}
-              onClick={() => document.getElementById(inputId)?.click()}
+              testId="transcript-import-file"
+              onFile={(file) => void readFile(file)}
             />
             <Button
               mode={pasting ? 'default' : 'ghost'}
