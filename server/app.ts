@@ -204,6 +204,7 @@ export function createApp(dependencies: AppDependencies): express.Express {
       rateLimitLocalSince: dependencies.rateLimitLocalSince,
       snapshotWriteError: dependencies.snapshotWriteError,
       podping: dependencies.podpingStatus,
+      searchIndex: () => store.current().searchIndex.health(),
     }),
   )
   app.all(LIVENESS_PATH, readOnly, livenessHandler)

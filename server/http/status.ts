@@ -3,6 +3,7 @@ import type {EdgeStatus} from '../edge/edge-purging.ts'
 import type {PodpingStatus} from '../feed/podping.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
 import type {StoreStatus} from '../snapshot/store.ts'
+import type {SearchIndexHealth} from '../snapshot/search-index.ts'
 import type {Clock} from '../clock.ts'
 
 // A refused document (`rejected`) or one served at its last valid version (`kept`, the feed's
@@ -32,6 +33,8 @@ export interface StatusParts {
   snapshotWriteError?: (() => string | null) | undefined
   /** With PODPING_URL: the announcements to Podping (a failing one holds nothing back: apps still poll the feed). */
   podping?: (() => PodpingStatus) | undefined
+  /** How the search index's background builds go (a large catalog's index is built in the background). */
+  searchIndex?: (() => SearchIndexHealth) | undefined
 }
 
 export function statusHandler(parts: StatusParts): RequestHandler {
@@ -53,10 +56,13 @@ export function statusDocument(parts: StatusParts) {
   const localSince = rateLimitLocalSince?.()
   const writeError = snapshotWriteError()
   const podpingNow = parts.podping?.()
+  const searchNow = parts.searchIndex?.()
   // Anything held back: a failing or held build, a document not served as it is, an output item
-  // left out, a snapshot or a purge queue that cannot be written, or a purge older than the edge TTL.
+  // left out, a snapshot or a purge queue that cannot be written, a purge older than the edge TTL,
+  // or a search index whose build failed (search answers 503 meanwhile).
   const heldBack =
     status.consecutiveFailures > 0 ||
+    (searchNow !== undefined && searchNow.consecutiveFailures > 0) ||
     writeError !== null ||
     problems.some(holdsBack) ||
     left.length > 0 ||
@@ -106,6 +112,14 @@ export function statusDocument(parts: StatusParts) {
       messages: problem.messages,
     })),
     left_out: left.map((item) => ({output: item.output, document_id: item.documentId, reason: item.reason})),
+    search_index: searchNow
+      ? {
+          building: searchNow.building,
+          consecutive_failures: searchNow.consecutiveFailures,
+          last_error: searchNow.lastError,
+          next_build_at: searchNow.nextBuildAt === null ? null : new Date(searchNow.nextBuildAt).toISOString(),
+        }
+      : null,
     // With PODPING_URL only, as saved_snapshot is with SNAPSHOT_DIR.
     ...(podpingNow && {
       podping: {

@@ -1,3 +1,5 @@
+import {backoffDelay} from '../backoff.ts'
+import {errorMessage} from '../errors.ts'
 import {
   applyReindex,
   indexSteps,
@@ -25,6 +27,21 @@ const SYNC_INDEX_WORK = 2_500
 const MS_PER_WORK = 0.045
 /** How long each slice of a background build holds the event loop. */
 const SLICE_MS = 20
+/**
+ * After a background build fails, how long before a search may start the next one, doubling with
+ * each failure: a build that fails each time must not keep a core busy, one build after another.
+ */
+const FAILED_BUILD_RETRY_MS = 10_000
+const FAILED_BUILD_RETRY_MAX_MS = 600_000
+
+/** How the background builds went, for /status: failures in a row, and the last one's error. */
+export interface SearchIndexHealth {
+  building: boolean
+  consecutiveFailures: number
+  lastError: string | null
+  /** When a search may start the next build, after a failure (epoch ms); null when it may now. */
+  nextBuildAt: number | null
+}
 
 /** What a search of a snapshot gets: its index, or word that it is being built. */
 export type IndexLookup = {ready: true; content: IndexedContent} | IndexBeingBuilt
@@ -59,6 +76,10 @@ export class SearchIndex {
    */
   #older: FollowedState | undefined
   readonly #syncWork: number
+  #failures = 0
+  #lastError: string | null = null
+  /** performance.now() before which no background build starts, after a failed one. */
+  #nextBuildAt = 0
 
   constructor(syncWork = SYNC_INDEX_WORK) {
     this.#syncWork = syncWork
@@ -77,6 +98,7 @@ export class SearchIndex {
         return this.#notYet()
       case 'build': {
         if (plan.work > this.#syncWork) {
+          if (performance.now() < this.#nextBuildAt) return this.#notYet()
           this.#building = {steps: indexSteps(partsOf(snapshot)), readyBy: performance.now() + plan.work * MS_PER_WORK}
           this.#continue()
           return this.#notYet()
@@ -139,16 +161,31 @@ export class SearchIndex {
         const built = runFor(building.steps, SLICE_MS)
         if (!built) return this.#continue()
         this.#followed = built
-      } catch {
-        // Left for the next search to start again (a transcript that cannot be read is left out
-        // by the steps themselves).
+        this.#failures = 0
+      } catch (error) {
+        // A transcript that cannot be read is left out by the steps themselves: this is a defect,
+        // or memory run out. A later search starts again, once the backoff has passed.
+        this.#failures += 1
+        this.#lastError = errorMessage(error)
+        this.#nextBuildAt =
+          performance.now() + backoffDelay(this.#failures, FAILED_BUILD_RETRY_MS, FAILED_BUILD_RETRY_MAX_MS)
       }
       this.#building = undefined
     })
   }
 
+  health(): SearchIndexHealth {
+    const wait = this.#nextBuildAt - performance.now()
+    return {
+      building: this.#building !== undefined,
+      consecutiveFailures: this.#failures,
+      lastError: this.#lastError,
+      nextBuildAt: wait > 0 ? Date.now() + wait : null,
+    }
+  }
+
   #notYet(): IndexLookup {
-    const left = this.#building ? this.#building.readyBy - performance.now() : 0
+    const left = (this.#building ? this.#building.readyBy : this.#nextBuildAt) - performance.now()
     return {ready: false, retryAfterSeconds: Math.max(1, Math.ceil(left / 1000))}
   }
 }

@@ -79,6 +79,7 @@ describe('the status document', () => {
       edge: null,
       rate_limit: null,
       request_bodies_in_flight: null,
+      search_index: null,
       problems: [
         {
           document_id: 'episode-9',
@@ -271,6 +272,23 @@ describe('the status document, from the parts a deployment has', () => {
     expect(bodyOf(healthy, {rateLimitLocalSince: () => new Date('2026-01-01T00:05:00Z')}).rate_limit).toEqual({
       counted: 'local',
       local_since: '2026-01-01T00:05:00.000Z',
+    })
+  })
+
+  it("is degraded while the search index's background builds fail, and says when the next may start", () => {
+    const searchIndex = (consecutiveFailures: number) => () => ({
+      building: false,
+      consecutiveFailures,
+      lastError: consecutiveFailures > 0 ? 'out of memory' : null,
+      nextBuildAt: consecutiveFailures > 0 ? Date.parse('2026-01-01T00:00:10Z') : null,
+    })
+    expect(bodyOf(healthy, {searchIndex: searchIndex(0)})).toMatchObject({
+      status: 'ok',
+      search_index: {building: false, consecutive_failures: 0, last_error: null, next_build_at: null},
+    })
+    expect(bodyOf(healthy, {searchIndex: searchIndex(2)})).toMatchObject({
+      status: 'degraded',
+      search_index: {consecutive_failures: 2, last_error: 'out of memory', next_build_at: '2026-01-01T00:00:10.000Z'},
     })
   })
 

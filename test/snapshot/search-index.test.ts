@@ -255,6 +255,29 @@ describe('what a search index does at once, and what in the background', () => {
     expect(index.of(tiny).ready).toBe(true)
   })
 
+  it('after a background build fails, starts none for a search until its backoff has passed, and says so', async () => {
+    const large = await snapshotOf(sampleWithLongTranscripts(1))
+    let failing = false
+    const catalog = new Proxy(large.catalog, {
+      get: (target, name) => {
+        if (failing && name === 'episodes') throw new Error('an unreadable catalog')
+        return Reflect.get(target, name)
+      },
+    })
+    const index = new SearchIndex(1)
+    const unreadable = {...large, catalog, searchIndex: index}
+    expect(index.of(unreadable).ready).toBe(false)
+    failing = true
+    for (let turn = 0; turn < 50 && index.health().building; turn++) await nextImmediate()
+    failing = false
+    expect(index.health()).toMatchObject({building: false, consecutiveFailures: 1, lastError: 'an unreadable catalog'})
+    expect(index.health().nextBuildAt).toBeGreaterThan(Date.now())
+    // Ten seconds of backoff: the search is told to come back then, and nothing is built meanwhile.
+    const lookup = index.of(unreadable)
+    expect(lookup.ready ? 0 : lookup.retryAfterSeconds).toBeGreaterThan(5)
+    expect(index.health().building).toBe(false)
+  })
+
   it('holds the event loop a slice at a time while a large build runs', async () => {
     const large = await snapshotOf(sampleWithLongTranscripts(2))
     const index = new SearchIndex(1)
