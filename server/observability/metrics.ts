@@ -120,6 +120,14 @@ export function createMetrics(options: {
       for (const {collection, severity} of store.current().catalog.problems) this.inc({collection, severity})
     },
   })
+  new Gauge({
+    name: 'catalog_search_index_build_failures',
+    help: "The search index's background builds that failed in a row; searches answer 503 until one succeeds (see search_index in /status).",
+    registers,
+    collect() {
+      this.set(store.current().searchIndex.health().consecutiveFailures)
+    },
+  })
 
   new Counter({
     name: 'catalog_log_lines_dropped_total',

@@ -124,6 +124,7 @@ describe('GET /metrics', () => {
     expect(sample(metrics, 'catalog_http_revalidations_total{outcome="not_modified"}')).toBe(1)
     expect(sample(metrics, 'catalog_documents{collection="episodes"}')).toBe(sampleCounts.episodes)
     expect(sample(metrics, 'catalog_snapshot_age_seconds')).toBeGreaterThanOrEqual(0)
+    expect(sample(metrics, 'catalog_search_index_build_failures')).toBe(0)
     expect(sample(metrics, 'process_resident_memory_bytes')).toBeGreaterThan(0)
   })
 
