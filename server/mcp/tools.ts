@@ -196,12 +196,9 @@ export const catalogTools: readonly ToolDefinition[] = [
         return new ToolFailure(
           `"${input.cursor}" is not a cursor of this transcript. Omit cursor to start from the first page.`,
         )
-      const start =
-        from ??
-        Math.max(
-          0,
-          cues.findIndex((cue) => cue.end > (input.from_seconds ?? 0)),
-        )
+      // Past the last cue's end, nothing more was said: an empty page, not the transcript from its start.
+      const at = cues.findIndex((cue) => cue.end > (input.from_seconds ?? 0))
+      const start = from ?? (at === -1 ? cues.length : at)
       const end = Math.min(cues.length, start + input.limit)
       return {
         ...transcriptJson(cues.slice(start, end)),

@@ -273,6 +273,8 @@ describe('search_catalog', () => {
     const rest = await call({cursor: first.next_cursor ?? '', limit: 100})
     expect(rest.next_cursor).toBeNull()
     expect(first.segments.length + rest.segments.length + 1).toBe(first.total)
+    // After the last cue has ended, nothing more was said: an empty last page, not the opening again.
+    expect(await call({from_seconds: 100_000})).toMatchObject({segments: [], total: first.total, next_cursor: null})
     const none = await client.callTool({name: 'get_transcript', arguments: {slug: 'ep-8-on-call'}})
     expect(none.isError).toBe(true)
     expect(textOf(none)).toContain('holds no transcript')
