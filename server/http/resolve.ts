@@ -13,8 +13,8 @@ export const ITEM_PATH = new RegExp(`^/(${COLLECTION_PATTERN})/([^/]*)\\.json$`)
 export const CHAPTERS_PATH = /^\/episodes\/([^/]*)\/chapters\.json$/
 export const TRANSCRIPT_PATH = /^\/episodes\/([^/]*)\/transcript\.(vtt|srt|json)$/
 const DOCUMENT_PATHS = new Set(['/index.json', '/all.json'])
-const SEARCH_PATH = '/search.json'
-const CHANGES_PATH = '/changes.json'
+export const SEARCH_PATH = '/search.json'
+export const CHANGES_PATH = '/changes.json'
 const SINGULAR: Record<CollectionName, string> = {episodes: 'episode', meetups: 'meetup talk', voices: 'speaker'}
 
 /**

@@ -1,9 +1,20 @@
 import {API_V1_PREFIX} from '../../catalog/v1/links.ts'
-import {CHAPTERS_PATH, ITEM_PATH, LIST_PATH, TRANSCRIPT_PATH, withoutSandbox} from '../http/resolve.ts'
+import {
+  CHANGES_PATH,
+  CHAPTERS_PATH,
+  ITEM_PATH,
+  LIST_PATH,
+  SEARCH_PATH,
+  TRANSCRIPT_PATH,
+  withoutSandbox,
+} from '../http/resolve.ts'
+import {EVENTS_PATH} from '../http/event-streams.ts'
 import {MCP_PATH} from '../mcp/http.ts'
 import {WEBHOOK_PATH} from '../webhooks/sanity-webhook.ts'
 
 const FIXED_ROUTES = new Set([WEBHOOK_PATH, MCP_PATH, `${MCP_PATH}/health`, '/status'])
+/** The API's paths that name one resource whatever the query: search, the change feed, the event stream. */
+const FIXED_API_PATHS = new Set([SEARCH_PATH, CHANGES_PATH, EVENTS_PATH.slice(API_V1_PREFIX.length)])
 
 /**
  * The `route` label of a request: the path with slugs folded into `{slug}`, so the metrics keep a
@@ -15,7 +26,8 @@ export function routeLabel(path: string, isKnownPath: (path: string) => boolean)
     const relative = path.slice(API_V1_PREFIX.length)
     const served = withoutSandbox(relative)
     const prefix = served === relative ? API_V1_PREFIX : `${API_V1_PREFIX}/sandbox`
-    if (served === '/index.json' || served === '/all.json' || LIST_PATH.test(served)) return prefix + served
+    if (served === '/index.json' || served === '/all.json' || FIXED_API_PATHS.has(served) || LIST_PATH.test(served))
+      return prefix + served
     const item = ITEM_PATH.exec(served)
     if (item?.[2]) return `${prefix}/${item[1]}/{slug}.json`
     if (CHAPTERS_PATH.test(served)) return `${prefix}/episodes/{slug}/chapters.json`

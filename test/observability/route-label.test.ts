@@ -11,6 +11,14 @@ describe('routeLabel', () => {
     expect(label('/api/v1/sandbox/all.json')).toBe('/api/v1/sandbox/all.json')
   })
 
+  it('keeps search, the change feed and the event stream apart from unknown paths', () => {
+    expect(label('/api/v1/search.json')).toBe('/api/v1/search.json')
+    expect(label('/api/v1/sandbox/search.json')).toBe('/api/v1/sandbox/search.json')
+    expect(label('/api/v1/changes.json')).toBe('/api/v1/changes.json')
+    expect(label('/api/v1/events')).toBe('/api/v1/events')
+    expect(label('/api/v1/sandbox/events')).toBe('/api/v1/sandbox/events')
+  })
+
   it('keeps known paths and folds everything else into a few labels', () => {
     expect(label('/llms.txt')).toBe('/llms.txt')
     expect(label('/mcp/health')).toBe('/mcp/health')
