@@ -41,7 +41,10 @@ export function evaluatePreconditions(
   const ifNoneMatch = headers['if-none-match']
   // The common revalidation, the ETag sent back as it was received, needs no parsing.
   if (ifNoneMatch === etag) return 'not-modified'
-  const ifModifiedSince = headers['if-modified-since']
+  // Not an HTTP-date ("2099", an ISO date): ignored, as RFC 9110 13.1.3 requires, where `fresh`'s
+  // Date.parse would read it. Passed on as IMF-fixdate, since Date.parse reads asctime as local time.
+  const since = httpDate(headers['if-modified-since'])
+  const ifModifiedSince = since === undefined ? undefined : new Date(since).toUTCString()
   if (ifNoneMatch === undefined && ifModifiedSince === undefined) return 'proceed'
   // Only the validators go to `fresh`: its rule that a request's `Cache-Control: no-cache` forces a
   // 200 suits caches, but an origin must evaluate the preconditions (RFC 9110, 13.2.1), and fetch()

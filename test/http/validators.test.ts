@@ -98,6 +98,14 @@ describe('If-Modified-Since', () => {
     expect(outcome({'if-modified-since': LATER})).toBe('not-modified')
     expect(outcome({'if-modified-since': EARLIER})).toBe('proceed')
   })
+
+  it('is ignored when it is not an HTTP-date, and read in all three forms', () => {
+    for (const notADate of ['2099', '2099-01-01T00:00:00Z', 'tomorrow', `${LATER}, ${LATER}`])
+      expect(outcome({'if-modified-since': notADate})).toBe('proceed')
+    expect(outcome({'if-modified-since': 'Thursday, 07-May-26 00:00:00 GMT'})).toBe('not-modified')
+    expect(outcome({'if-modified-since': 'Thu May  7 00:00:00 2026'})).toBe('not-modified')
+    expect(outcome({'if-modified-since': 'Tue May  5 00:00:00 2026'})).toBe('proceed')
+  })
 })
 
 describe('If-Range', () => {
