@@ -132,6 +132,14 @@ export class ChangeHistory {
     return firstChanges([...path.items, ...this.entries.slice(reached).flatMap((entry) => entry.items)])
   }
 
+  /** Whether `since(token)` would answer: the version is held here, or another replica's steps lead from it. */
+  holds(token: string): boolean {
+    return (
+      this.#startOf(token) !== undefined ||
+      this.#shared?.pathFrom(token, (version) => this.#startOf(version) !== undefined) !== undefined
+    )
+  }
+
   /** The index of the first entry after `token`'s version; undefined when this history does not hold it. */
   #startOf(token: string): number | undefined {
     if (token === this.base) return 0

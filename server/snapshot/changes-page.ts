@@ -47,6 +47,9 @@ export function changesPage(source: ChangesPageSource, request: ChangesRequest):
   const keys = changedKeys(source, request.since)
   if (!keys) return {ok: false, detail: unknownTokenDetail(request.since ?? '')}
   const pinned = request.cursor?.pinned ?? source.version
+  // A cursor's version becomes next_token: one this server does not hold (forged, or past the
+  // history) would only send the client to a 410 on its next sync, so it gets the 410 now.
+  if (pinned !== source.version && !source.history.holds(pinned)) return {ok: false, detail: unknownTokenDetail(pinned)}
   const start = request.cursor ? firstAfter(keys, request.cursor.after) : 0
   const cacheKey = `${source.version} changes ${request.since ?? '-'} ${pinned} ${request.limit} ${start}`
   const cached = source.pages.get(cacheKey)

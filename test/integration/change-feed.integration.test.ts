@@ -240,6 +240,13 @@ describe("a mirror kept by the typed client's sync()", () => {
     }
   })
 
+  it('answers 410 to a cursor pinned to a version it never served, not a page whose next_token is that version', async () => {
+    const forged = Buffer.from(JSON.stringify({p: 'A'.repeat(32), a: 'episodes/a'})).toString('base64url')
+    const response = await fetch(`${origin?.baseUrl ?? ''}/api/v1/changes.json?cursor=${forged}`)
+    expect(response.status).toBe(410)
+    expect(z.object({detail: z.string()}).parse(await response.json()).detail).toMatch(/without `since`/)
+  })
+
   it('answers nothing new for the token of all.json, and revalidates with its ETag', async () => {
     const all = await fetch(`${origin?.baseUrl ?? ''}/api/v1/all.json`)
     await all.arrayBuffer()

@@ -21,6 +21,8 @@ describe('the change history', () => {
     expect([...(history.since('v2')?.keys() ?? [])]).toEqual(['voices/dana'])
     expect(history.since('v3')?.size).toBe(0)
     expect(history.since('never-served')).toBeUndefined()
+    for (const token of ['v0', 'v2', 'v3', 'never-served'])
+      expect(history.holds(token)).toBe(history.since(token) !== undefined)
   })
 
   it('records nothing for a version already at its head', () => {

@@ -24,6 +24,7 @@ describe('a history shared between replicas', () => {
   it('answers a token no step leads from as unknown, and one without sharing as before', () => {
     expect(onB.since('elsewhere')).toBeUndefined()
     expect(onB.sharing(undefined).since('v1')).toBeUndefined()
+    expect([onB.holds('v1'), onB.holds('elsewhere'), onB.sharing(undefined).holds('v1')]).toEqual([true, false, false])
   })
 
   it('keeps the first change of an item along the way, with its ETag as of the token', () => {
