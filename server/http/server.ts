@@ -114,6 +114,17 @@ export function createHttpServer(
       `The server meets no expectation but 100-continue; got "${String(request.headers.expect).slice(0, 100)}".`,
     ),
   )
+  // CONNECT asks for a tunnel: Node hands it to this listener, and without one closes the
+  // connection unanswered. It is refused as any other method the server does not serve.
+  server.on('connect', (_request: IncomingMessage, socket: Duplex) =>
+    answerOnSocket(
+      socket,
+      publicBaseUrl,
+      405,
+      'The server opens no tunnels: CONNECT is not supported. Retry as GET or HEAD.',
+      'Allow: GET, HEAD\r\n',
+    ),
+  )
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     const pending = socket[OWED]
     // The pending response's own body failed (aborted, malformed, too slow): that response will

@@ -179,6 +179,13 @@ describe('what Node refuses, answered as problems', () => {
     })
   })
 
+  it('answers CONNECT 405 with Allow, where Node would close the connection unanswered', async () => {
+    const {port} = await start()
+    const raw = await exchange(port, 'CONNECT example.test:443 HTTP/1.1\r\nHost: example.test:443\r\n\r\n')
+    expect(parse(raw).headers.allow).toBe('GET, HEAD')
+    expect(problem(raw)).toMatchObject({status: 405, detail: expect.stringContaining('CONNECT is not supported')})
+  })
+
   it('answers headers over the limit 431, naming the limit', async () => {
     const {port} = await start({maxHeaderBytes: 1024})
     expect(
