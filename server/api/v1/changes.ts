@@ -35,6 +35,10 @@ const START_AGAIN =
 export function parseChangesRequest(
   params: URLSearchParams,
 ): {ok: true; request: ChangesRequest} | {ok: false; reason: string} {
+  // As the lists: a parameter given twice is refused, not read by its first copy.
+  for (const name of ['since', 'limit', 'cursor'])
+    if (params.getAll(name).length > 1)
+      return {ok: false, reason: `${name} is given more than once; send it at most once`}
   const since = params.get('since')
   if (since !== null && !TOKEN_PATTERN.test(since))
     return {

@@ -114,3 +114,18 @@ describe('cursor', () => {
     })
   })
 })
+
+describe("the change feed's parameters", () => {
+  const changes = (query: string) => resolveCatalogPath(snapshot, BASE, '/changes.json', query)
+
+  it('refuses since, limit or cursor given twice, even when both agree, as the lists do', () => {
+    const first = pagination(changes('limit=1'))
+    for (const query of [
+      `since=${snapshot.version}&since=${snapshot.version}`,
+      'limit=1&limit=1',
+      `cursor=${first.next_cursor}&cursor=${first.next_cursor}`,
+    ])
+      expect(changes(query)).toMatchObject({status: 400, detail: expect.stringMatching(/ is given more than once/)})
+    expect(pagination(changes(`since=${snapshot.version}`)).count).toBe(0)
+  })
+})
