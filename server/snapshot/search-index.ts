@@ -63,8 +63,8 @@ type Plan =
  * One index per line of snapshots (a catalog and the snapshots built from it), which follows the
  * newest one searched: each publish re-indexes only the items it changed (its change history says
  * which) when that is at most `syncWork`. A whole index larger than `syncWork` is built in the
- * background, a slice at a time, one build at a time, and meanwhile only the snapshot followed is
- * answered. A search of a snapshot older than the one followed (a request that began before a
+ * background, a slice at a time, one build at a time; the index it replaces is let go as it starts,
+ * and meanwhile searches are told to retry. A search of a snapshot older than the one followed (a request that began before a
  * publish) gets an index of its own when it is small enough to build at once.
  */
 export class SearchIndex {
@@ -99,6 +99,10 @@ export class SearchIndex {
       case 'build': {
         if (plan.work > this.#syncWork) {
           if (performance.now() < this.#nextBuildAt) return this.#notYet()
+          // The index it replaces goes now, not when the new one is done: it answers only the
+          // snapshots before this one, and would double the memory an index takes (about 300 MB
+          // at 100k) for the seconds the build runs.
+          this.#followed = undefined
           this.#building = {steps: indexSteps(partsOf(snapshot)), readyBy: performance.now() + plan.work * MS_PER_WORK}
           this.#continue()
           return this.#notYet()

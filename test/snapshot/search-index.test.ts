@@ -12,6 +12,7 @@ import {buildSnapshot, type Snapshot} from '../../server/snapshot/snapshot.ts'
 import {SAMPLE_DATASET} from '../../support/server.ts'
 import {sampleWithLongTranscripts} from '../helpers/long-transcripts.ts'
 import {catalogOf, snapshotSettings} from '../helpers/snapshot-settings.ts'
+import {collectGarbage} from '../helpers/gc.ts'
 
 const NOW = new Date('2026-06-01T00:00:00Z')
 const settings = snapshotSettings({})
@@ -276,6 +277,23 @@ describe('what a search index does at once, and what in the background', () => {
     const lookup = index.of(unreadable)
     expect(lookup.ready ? 0 : lookup.retryAfterSeconds).toBeGreaterThan(5)
     expect(index.health().building).toBe(false)
+  })
+
+  it('lets the index it replaces go when a whole build starts, not when it ends', async () => {
+    const a = await snapshotOf(sample)
+    const index = new SearchIndex(workOf(a))
+    const followed = () => {
+      const lookup = index.of(a)
+      return new WeakRef(lookup.ready ? lookup.content : {})
+    }
+    const replaced = followed()
+    // Long transcripts are more than is done at once: the whole index is built again in the background.
+    const large = await snapshotOf(sampleWithLongTranscripts(13), a)
+    expect(index.of(large).ready).toBe(false)
+    await collectGarbage()
+    expect(index.health().building).toBe(true)
+    expect(replaced.deref()).toBeUndefined()
+    await readyWithin(index, large)
   })
 
   it('holds the event loop a slice at a time while a large build runs', async () => {
