@@ -54,9 +54,13 @@ export interface CatalogHttpServer {
 // connection's last response alive for the young-generation collector to copy. A property of the
 // socket rather than a WeakMap entry: a store instead of an ephemeron table's insert on every request.
 const OWED: unique symbol = Symbol('the response the connection owes')
+// A request answered before its body arrived (a 404 or 405 to a POST): held only while that is so,
+// which a bodiless request never is. Should the rest of its body fail, the answer is already out.
+const ANSWERED_EARLY: unique symbol = Symbol('a request answered before its body arrived')
 declare module 'node:stream' {
   interface Duplex {
     [OWED]?: ServerResponse
+    [ANSWERED_EARLY]?: IncomingMessage
   }
 }
 
@@ -102,7 +106,9 @@ export function createHttpServer(
     },
     (request, response) => {
       answer(request, response)
-      request.socket[OWED] = response.writableEnded && response.socket !== null ? undefined : response
+      const ended = response.writableEnded && response.socket !== null
+      request.socket[OWED] = ended ? undefined : response
+      request.socket[ANSWERED_EARLY] = ended && !request.complete ? request : undefined
     },
   )
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) =>
@@ -127,8 +133,13 @@ export function createHttpServer(
   )
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     const pending = socket[OWED]
-    // The pending response's own body failed (aborted, malformed, too slow): that response will
-    // never be written, so the refusal is the answer, at once.
+    // A request's body failed (aborted, malformed, too slow) after its response began (an event
+    // stream) or was sent: a refusal now would be a second response, or bytes in the middle of the
+    // first. The connection goes, as Node's own handler does once headers are sent.
+    const early = socket[ANSWERED_EARLY]
+    if ((early && !early.complete) || (pending?.headersSent && !pending.req.complete)) return void socket.destroy()
+    // The pending response's own body failed: that response will never be written, so the refusal
+    // is the answer, at once.
     if (!pending || pending.writableFinished || !pending.req.complete)
       return refuse(error, socket, publicBaseUrl, limits)
     // A request pipelined after one still being answered: refused once that answer is out, or the

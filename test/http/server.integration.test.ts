@@ -208,6 +208,26 @@ describe('what Node refuses, answered as problems', () => {
     })
   })
 
+  it('closes the connection, writing nothing more, when a body times out after its response was sent or begun', async () => {
+    const limits = {requestTimeoutMs: 300, headersTimeoutMs: 300, timeoutCheckIntervalMs: 50}
+    // Answered at once, before its body (as a 405 to a POST is), and a stream begun before its body.
+    const answeredAtOnce: RequestListener = (_request, response) =>
+      void response.writeHead(405, {'Content-Length': '4'}).end('nope')
+    const streaming: RequestListener = (_request, response) => {
+      response.writeHead(200, {'Content-Type': 'text/event-stream'})
+      response.write(': open\n\n')
+    }
+    for (const listener of [answeredAtOnce, streaming]) {
+      const {port} = await start(limits, listener)
+      const socket = await open(port)
+      const reply = readAll(socket)
+      socket.write('POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\n12')
+      const raw = await reply
+      expect(raw.match(/HTTP\/1\.1 \d+/g)).toHaveLength(1)
+      expect(raw).not.toContain('408')
+    }
+  })
+
   it('answers an expectation other than 100-continue 417', async () => {
     const {port} = await start()
     expect(
