@@ -2481,7 +2481,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The stream: `retry: 3000`, then one event per published version until the server stops. */
+            /** @description The stream: `retry: 3000` and an `id` with no data (the version served, so that a client that drops before the first change resumes from it), then one event per published version until the server stops. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -59,12 +59,13 @@ const eventsOperation = {
     },
     responses: {
       200: {
-        description: 'The stream: `retry: 3000`, then one event per published version until the server stops.',
+        description:
+          'The stream: `retry: 3000` and an `id` with no data (the version served, so that a client that drops before the first change resumes from it), then one event per published version until the server stops.',
         content: {
           'text/event-stream': {
             schema: z.string().meta({
               examples: [
-                'retry: 3000\n: version 3jW0e2cKqgS4mZ2qL1xYb7HfTn8uVd5A\n\nid: 9QpL2sX7wV4kR1tY8uN3mB6cZ0aE5dHg\ndata: {"version":"9QpL2sX7wV4kR1tY8uN3mB6cZ0aE5dHg","changes":[{"type":"episode","slug":"ep-1-why-we-started","deleted":false}]}\n\n',
+                'retry: 3000\nid: 3jW0e2cKqgS4mZ2qL1xYb7HfTn8uVd5A\n\nid: 9QpL2sX7wV4kR1tY8uN3mB6cZ0aE5dHg\ndata: {"version":"9QpL2sX7wV4kR1tY8uN3mB6cZ0aE5dHg","changes":[{"type":"episode","slug":"ep-1-why-we-started","deleted":false}]}\n\n',
               ],
             }),
           },

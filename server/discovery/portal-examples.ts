@@ -5,6 +5,7 @@ import {isTranscriptExtension, transcriptPath} from '../../catalog/v1/transcript
 import {parseChangesRequest} from '../api/v1/changes.ts'
 import {parseSearchRequest} from '../api/v1/search.ts'
 import {splitTarget} from '../http/request-target.ts'
+import {streamOpening} from '../http/event-streams.ts'
 import type {Snapshot} from '../snapshot/snapshot.ts'
 
 // The portal's examples: each operation's example URL, the bytes this snapshot serves there, its
@@ -122,7 +123,7 @@ export function tryIt(example: string, id: string, snapshot: Snapshot, base: str
 export function eventsExample(url: string, snapshot: Snapshot): string {
   const slug = snapshot.catalog.episodes[0]?.value.slug ?? 'example'
   const event = {version: '…', changes: [{type: 'episode', slug, deleted: false}]}
-  const stream = `retry: 3000\n: version ${snapshot.version}\n\nid: …\ndata: ${JSON.stringify(event)}\n\n`
+  const stream = `${streamOpening(snapshot.version)}id: …\ndata: ${JSON.stringify(event)}\n\n`
   return `<details class="example" open><summary>Example stream: ${code(url)}</summary><pre><code class="example-body">${escape(stream)}</code></pre></details>
 <details><summary>Code: curl, JavaScript</summary><pre><code>curl -N ${escape(url)}</code></pre>
 <pre><code>// A browser's EventSource reconnects by itself, sending Last-Event-ID

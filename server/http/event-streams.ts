@@ -138,7 +138,7 @@ export function createEventStreams(options: EventStreamsOptions): EventStreams {
       }, limits.heartbeatMs).unref()
       const snapshot = options.current()
       const since = lastEventId(request)
-      let opening = `retry: 3000\n: version ${snapshot.version}\n\n`
+      let opening = streamOpening(snapshot.version)
       if (since !== undefined && since !== snapshot.version) {
         const missed = changedSince(snapshot.history, (collection, slug) => snapshot.item(collection, slug), since)
         opening += missed
@@ -180,6 +180,15 @@ function lastEventId(request: IncomingMessage): string | undefined {
   if (typeof header === 'string' && header !== '') return header.trim()
   const query = (request.url ?? '').split('?')[1]
   return query === undefined ? undefined : (new URLSearchParams(query).get('since') ?? undefined)
+}
+
+/**
+ * What a stream starts with: the reconnection delay, and the version served as an `id` with no
+ * data, which sets an EventSource's last event id without an event. A client that drops before the
+ * first change then resumes from this version (Last-Event-ID) and hears what it missed.
+ */
+export function streamOpening(version: string): string {
+  return `retry: 3000\nid: ${version}\n\n`
 }
 
 function eventText(

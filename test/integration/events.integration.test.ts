@@ -43,6 +43,9 @@ describe('GET /api/v1/events', () => {
     const before = await version()
     const live = await listen()
     expect(live.status).toBe(200)
+    // The version served as an id with no data: an EventSource that drops before the first change
+    // still has a Last-Event-ID to resume from.
+    await eventually(async () => expect(live.text().startsWith(`retry: 3000\nid: ${before}\n\n`)).toBe(true), 20_000)
     await retitleEpisode(datasetFile, 'ep-3-schema-migrations', 'פרק 3: אירוע חי')
     await eventually(async () => expect(eventsIn(live.text())).toHaveLength(1), 20_000)
     const [event] = eventsIn(live.text())
