@@ -14,12 +14,21 @@ export interface EventStreamLimits {
   maxQueuedBytes: number
   /** How often a comment is written, so proxies do not cut an idle stream. */
   heartbeatMs: number
+  /**
+   * How long a stream stays open at most (each gets between three quarters of it and all of it, so
+   * streams opened together do not all end together). A client that stops reading fills the
+   * kernel's buffers with heartbeats for days before its queue reaches `maxQueuedBytes`; ended, an
+   * EventSource reconnects after `retry` and resumes by Last-Event-ID, and one that stopped reading
+   * does not.
+   */
+  maxAgeMs: number
 }
 
 const DEFAULT_EVENT_STREAM_LIMITS: EventStreamLimits = {
   maxStreams: 10_000,
   maxQueuedBytes: 256 * 1024,
   heartbeatMs: 10_000,
+  maxAgeMs: 30 * 60_000,
 }
 
 /** One client address holds at most a sixteenth of the streams: ten of them leave room for others (as MCP's listen streams). */
@@ -48,6 +57,8 @@ export interface EventStreams {
 interface Stream {
   response: ServerResponse
   client: string
+  /** Date.now() at which the stream is ended, for its client to reconnect. */
+  endsAt: number
 }
 
 const TYPE_OF = {episodes: 'episode', meetups: 'meetup', voices: 'voice'} as const
@@ -58,7 +69,8 @@ const TYPE_OF = {episodes: 'episode', meetups: 'meetup', voices: 'voice'} as con
  * reconnects with `Last-Event-ID` (or `?since=`) gets what it missed as one collapsed event, or a
  * `reset` event when its version is older than the history. Bounded: a global limit and a share per
  * client address (503 and 429 problems past them), a client that stops reading is dropped once
- * `maxQueuedBytes` wait for it, and one heartbeat timer serves every stream.
+ * `maxQueuedBytes` wait for it, every stream ends within `maxAgeMs` (its client reconnects), and one
+ * heartbeat timer serves every stream.
  */
 export function createEventStreams(options: EventStreamsOptions): EventStreams {
   const limits = {...DEFAULT_EVENT_STREAM_LIMITS, ...options.limits}
@@ -118,7 +130,7 @@ export function createEventStreams(options: EventStreamsOptions): EventStreams {
         refuse(request, response, refusal[0], refusal[1])
         return
       }
-      const stream: Stream = {response, client}
+      const stream: Stream = {response, client, endsAt: Date.now() + limits.maxAgeMs * (0.75 + Math.random() / 4)}
       open.add(stream)
       byClient.set(client, (byClient.get(client) ?? 0) + 1)
       response.once('close', () => drop(stream))
@@ -134,7 +146,14 @@ export function createEventStreams(options: EventStreamsOptions): EventStreams {
         'close',
       ])
       heartbeat ??= setInterval(() => {
-        for (const each of open) write(each, ': heartbeat\n\n')
+        const now = Date.now()
+        for (const each of open) {
+          if (now < each.endsAt) write(each, ': heartbeat\n\n')
+          else {
+            each.response.end()
+            drop(each)
+          }
+        }
       }, limits.heartbeatMs).unref()
       const snapshot = options.current()
       const since = lastEventId(request)

@@ -1,7 +1,7 @@
 // The event streams' bounds without sockets: a client that stops reading is dropped once its queue
 // passes the bound (and frees its place), close() ends every stream and refuses new ones, and HEAD
 // holds nothing open. Real snapshots of a tiny catalog; a response stand-in that can stall.
-import {beforeAll, describe, expect, it} from 'vitest'
+import {afterEach, beforeAll, describe, expect, it, vi} from 'vitest'
 import {createEventStreams} from '../../server/http/event-streams.ts'
 import {buildSnapshot, type Snapshot} from '../../server/snapshot/snapshot.ts'
 import {episode, voice} from '../fixtures/documents.ts'
@@ -34,7 +34,7 @@ function streams(maxQueuedBytes = 1024) {
     current: () => current,
     publicBaseUrl: 'http://api.test',
     clientOf: () => '127.0.0.1',
-    limits: {maxStreams: 100, maxQueuedBytes, heartbeatMs: 60_000},
+    limits: {maxStreams: 100, maxQueuedBytes, heartbeatMs: 60_000, maxAgeMs: 40 * 60_000},
   })
   events.served(first)
   return {
@@ -47,6 +47,10 @@ function streams(maxQueuedBytes = 1024) {
 }
 
 describe('event streams', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
   it('drop a client that stops reading once its queue passes the bound, and free its place', () => {
     const {events, publish: servedNext} = streams(1024)
     const reading = fakeResponse()
@@ -60,6 +64,22 @@ describe('event streams', () => {
     expect(reading.written.destroyed).toBe(false)
     expect(reading.written.chunks.filter((chunk) => chunk.startsWith('id: '))).toHaveLength(edits.length)
     expect(events.count()).toBe(1)
+  })
+
+  it('end a stream within its age, after its heartbeats, even when its client stopped reading', () => {
+    vi.useFakeTimers()
+    const {events} = streams()
+    const stalled = fakeResponse()
+    events.handle(fakeRequest('GET', '/api/v1/events'), stalled.response)
+    stalled.written.stalled = true
+    // Three quarters of the age (30 minutes) at the least: heartbeats only, the stream open.
+    vi.advanceTimersByTime(29 * 60_000)
+    expect(stalled.written.chunks.filter((chunk) => chunk === ': heartbeat\n\n').length).toBeGreaterThan(20)
+    expect(stalled.written.ended).toBe(false)
+    // By the whole age (40 minutes) and a heartbeat, ended: its place is free.
+    vi.advanceTimersByTime(12 * 60_000)
+    expect(stalled.written.ended).toBe(true)
+    expect(events.count()).toBe(0)
   })
 
   it('end every stream at close, and refuse the next with a 503', () => {
