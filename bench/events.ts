@@ -41,7 +41,8 @@ try {
     const socket = connect(port, '127.0.0.1')
     socket.setEncoding('utf8')
     socket.on('data', (chunk: string) => {
-      const events = (chunk.match(/^id: /gm) ?? []).length
+      // An event has data; the opening's id has none (it only sets the stream's last event id).
+      const events = (chunk.match(/^data: /gm) ?? []).length
       if (events > 0) {
         counts[index] = (counts[index] ?? 0) + events
         arrived[index] = performance.now()
