@@ -103,6 +103,15 @@ export function createEventStreams(options: EventStreamsOptions): EventStreams {
       drop(stream)
     }
   }
+  // Ended cleanly when its client is reading. One that is not would never finish the end, and its
+  // socket, no longer counted, would stay: it goes, at once or after a heartbeat's wait.
+  const endForAge = (stream: Stream) => {
+    drop(stream)
+    const {response} = stream
+    if (response.writableLength > 0) return void response.destroy()
+    response.end()
+    setTimeout(() => response.writableFinished || response.destroy(), limits.heartbeatMs).unref()
+  }
   const refuse = (request: IncomingMessage, response: ServerResponse, status: 429 | 503, detail: string): void => {
     sendProblem(request, response, buildProblem(options.publicBaseUrl, status, detail, request.url ?? EVENTS_PATH), {
       'Retry-After': '30',
@@ -149,10 +158,7 @@ export function createEventStreams(options: EventStreamsOptions): EventStreams {
         const now = Date.now()
         for (const each of open) {
           if (now < each.endsAt) write(each, ': heartbeat\n\n')
-          else {
-            each.response.end()
-            drop(each)
-          }
+          else endForAge(each)
         }
       }, limits.heartbeatMs).unref()
       const snapshot = options.current()

@@ -15,6 +15,8 @@ export interface Written {
   chunks: string[]
   /** While true, what is written stays queued (`writableLength` grows), as for a client that stopped reading. */
   stalled: boolean
+  /** While true, `end` never finishes (no 'finish' or 'close'), as when the kernel's buffers are full. */
+  endNeverFinishes: boolean
   destroyed: boolean
 }
 
@@ -28,6 +30,7 @@ export function fakeResponse(): {response: ServerResponse; written: Written} {
     ended: false,
     chunks: [],
     stalled: false,
+    endNeverFinishes: false,
     destroyed: false,
   }
   const set = (name: string, value: string) => {
@@ -70,6 +73,7 @@ export function fakeResponse(): {response: ServerResponse; written: Written} {
     end(body?: Buffer | string) {
       written.body = body === undefined ? undefined : Buffer.from(body)
       written.ended = true
+      if (written.endNeverFinishes) return response
       response.writableFinished = true
       emitter.emit('finish')
       emitter.emit('close')

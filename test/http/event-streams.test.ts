@@ -76,10 +76,27 @@ describe('event streams', () => {
     vi.advanceTimersByTime(29 * 60_000)
     expect(stalled.written.chunks.filter((chunk) => chunk === ': heartbeat\n\n').length).toBeGreaterThan(20)
     expect(stalled.written.ended).toBe(false)
-    // By the whole age (40 minutes) and a heartbeat, ended: its place is free.
+    // By the whole age (40 minutes) and a heartbeat, gone: its place is free, and its socket, which
+    // a client that stopped reading would hold with an end never finished, goes too.
     vi.advanceTimersByTime(12 * 60_000)
-    expect(stalled.written.ended).toBe(true)
+    expect(stalled.written.destroyed).toBe(true)
     expect(events.count()).toBe(0)
+  })
+
+  it('end a stream whose client reads cleanly at its age, and let its socket go only if the end never finishes', () => {
+    vi.useFakeTimers()
+    const {events} = streams()
+    const reading = fakeResponse()
+    const full = fakeResponse()
+    events.handle(fakeRequest('GET', '/api/v1/events'), reading.response)
+    events.handle(fakeRequest('GET', '/api/v1/events'), full.response)
+    full.written.endNeverFinishes = true
+    vi.advanceTimersByTime(41 * 60_000)
+    expect([reading.written.ended, full.written.ended]).toEqual([true, true])
+    expect(events.count()).toBe(0)
+    // A heartbeat later: the end that finished is left alone, the one that never did takes its socket.
+    vi.advanceTimersByTime(60_000)
+    expect([reading.written.destroyed, full.written.destroyed]).toEqual([false, true])
   })
 
   it('end every stream at close, and refuse the next with a 503', () => {
