@@ -271,7 +271,7 @@ export interface paths {
         };
         /**
          * Live events: one per published version
-         * @description A server-sent event stream (`text/event-stream`, for `EventSource`): each newly served version sends one event whose `id` is its `Catalog-Version` and whose `data` is `{"version", "changes": [{"type", "slug", "deleted"}]}`, the items whose bytes that version changed (fetch them, or ask `changes.json?since=` for them whole). A reconnecting client sends `Last-Event-ID` (or `?since=`): what it missed comes as one collapsed event, or, when its version is older than the server's history, as `event: reset` (start again from `changes.json` without `since`). A comment every 10 s keeps proxies from closing an idle stream. At most `EVENT_STREAMS_MAX` streams (10,000 by default), one client address at most a sixteenth of them. Never cached. HEAD is accepted too.
+         * @description A server-sent event stream (`text/event-stream`, for `EventSource`): each newly served version sends one event whose `id` is its `Catalog-Version` and whose `data` is `{"version", "changes": [{"type", "slug", "deleted"}]}`, the items whose bytes that version changed (fetch them, or ask `changes.json?since=` for them whole). A reconnecting client sends `Last-Event-ID` (or `?since=`): what it missed comes as one collapsed event, or, when its version is older than the server's history, as `event: reset` (start again from `changes.json` without `since`). A comment every 10 s keeps proxies from closing an idle stream. Each stream ends after 22.5 to 30 minutes: an EventSource reconnects by itself after `retry`; another client reconnects with the last `id` it read. At most `EVENT_STREAMS_MAX` streams (10,000 by default), one client address at most a sixteenth of them. Never cached. HEAD is accepted too.
          */
         get: operations["streamEvents"];
         put?: never;
@@ -2481,7 +2481,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The stream: `retry: 3000` and an `id` with no data (the version served, so that a client that drops before the first change resumes from it), then one event per published version until the server stops. */
+            /** @description The stream: `retry: 3000` and an `id` with no data (the version served, so that a client that drops before the first change resumes from it), then one event per published version, until the stream ends at its age (22.5 to 30 minutes) or the server stops. */
             200: {
                 headers: {
                     [name: string]: unknown;
