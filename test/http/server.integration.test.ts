@@ -220,8 +220,13 @@ describe('what Node refuses, answered as problems', () => {
     for (const listener of [answeredAtOnce, streaming]) {
       const {port} = await start(limits, listener)
       const socket = await open(port)
+      const closed = new Promise<boolean>((resolve) => {
+        socket.once('close', () => resolve(true))
+        setTimeout(() => resolve(false), 5_000).unref()
+      })
       const reply = readAll(socket)
       socket.write('POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\n12')
+      expect(await closed, 'the server closed the connection').toBe(true)
       const raw = await reply
       expect(raw.match(/HTTP\/1\.1 \d+/g)).toHaveLength(1)
       expect(raw).not.toContain('408')

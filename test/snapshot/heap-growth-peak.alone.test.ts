@@ -28,7 +28,8 @@ describe('the heap', () => {
     // depends on when V8 gets to collect, which a busy machine moves: so each is only compared with
     // V8's own growth in the same run, never with a fixed number of MB. Peak RSS, measured here until
     // 2026-12-05, put the process's fixed memory in both sides and read a build at 0.85 to 0.92 of
-    // V8's own on some machines; the heap in use reads 0.2 to 0.45 (2026-12-05, quiet and busy).
+    // V8's own on some machines; the heap in use reads 0.2 to 0.45 (2026-12-05, quiet and busy), and
+    // about 1 or more with the flag not set or not reset: the bound of 0.7 sits between.
     const modes: Mode[] = ['plain', 'building', 'bounded']
     const grown = await Promise.all(modes.map(growthMiB))
     modes.forEach((mode, index) => growth.set(mode, grown[index] ?? Number.NaN))
@@ -39,10 +40,10 @@ describe('the heap', () => {
   })
 
   it('grows by a fixed share of what is live while a build runs', () => {
-    expect(growth.get('building')).toBeLessThan((growth.get('plain') ?? 0) / 2)
+    expect(growth.get('building')).toBeLessThan((growth.get('plain') ?? 0) * 0.7)
   })
 
   it('between builds, stays within the headroom of what is live, where V8 alone lets it grow several times over', () => {
-    expect(growth.get('bounded')).toBeLessThan((growth.get('plain') ?? 0) / 2)
+    expect(growth.get('bounded')).toBeLessThan((growth.get('plain') ?? 0) * 0.7)
   })
 })

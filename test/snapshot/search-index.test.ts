@@ -284,7 +284,8 @@ describe('what a search index does at once, and what in the background', () => {
     const index = new SearchIndex(workOf(a))
     const followed = () => {
       const lookup = index.of(a)
-      return new WeakRef(lookup.ready ? lookup.content : {})
+      if (!lookup.ready) throw new Error('the sample is indexed at once')
+      return new WeakRef(lookup.content)
     }
     const replaced = followed()
     // Long transcripts are more than is done at once: the whole index is built again in the background.
