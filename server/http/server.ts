@@ -54,8 +54,8 @@ export interface CatalogHttpServer {
 // connection's last response alive for the young-generation collector to copy. A property of the
 // socket rather than a WeakMap entry: a store instead of an ephemeron table's insert on every request.
 const OWED: unique symbol = Symbol('the response the connection owes')
-// A request answered before its body arrived (a 404 or 405 to a POST): held only while that is so,
-// which a bodiless request never is. Should the rest of its body fail, the answer is already out.
+// A request answered before its body arrived (a 404 or 405 to a POST), until the connection's next
+// request: a bodiless request never is one. Should the rest of its body fail, the answer is out.
 const ANSWERED_EARLY: unique symbol = Symbol('a request answered before its body arrived')
 declare module 'node:stream' {
   interface Duplex {

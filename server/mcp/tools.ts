@@ -196,9 +196,7 @@ export const catalogTools: readonly ToolDefinition[] = [
         return new ToolFailure(
           `"${input.cursor}" is not a cursor of this transcript. Omit cursor to start from the first page.`,
         )
-      // Past the last cue's end, nothing more was said: an empty page, not the transcript from its start.
-      const at = cues.findIndex((cue) => cue.end > (input.from_seconds ?? 0))
-      const start = from ?? (at === -1 ? cues.length : at)
+      const start = from ?? firstCueEndingAfter(cues, input.from_seconds ?? 0)
       const end = Math.min(cues.length, start + input.limit)
       return {
         ...transcriptJson(cues.slice(start, end)),
@@ -319,6 +317,12 @@ export const catalogTools: readonly ToolDefinition[] = [
     },
   ),
 ]
+
+/** Where a page from `seconds` starts: past the last cue's end nothing more was said, an empty page. */
+function firstCueEndingAfter(cues: readonly {end: number}[], seconds: number): number {
+  const at = cues.findIndex((cue) => cue.end > seconds)
+  return at === -1 ? cues.length : at
+}
 
 function pick(item: {slug: string; title: string; published_date: string; url: string}) {
   return {slug: item.slug, title: item.title, published_date: item.published_date, url: item.url}

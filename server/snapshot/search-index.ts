@@ -38,6 +38,7 @@ const FAILED_BUILD_RETRY_MAX_MS = 600_000
 export interface SearchIndexHealth {
   building: boolean
   consecutiveFailures: number
+  /** The last failure's error, kept after a build succeeds (as Podping's last_error is). */
   lastError: string | null
   /** When a search may start the next build, after a failure (epoch ms); null when it may now. */
   nextBuildAt: number | null
