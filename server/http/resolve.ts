@@ -4,6 +4,7 @@ import type {Representation} from '../snapshot/representation.ts'
 import {SLUG_MAX_LENGTH, SLUG_PATTERN} from '../../catalog/v1/contract.ts'
 import {indexBeingBuilt, parseSearchRequest} from '../api/v1/search.ts'
 import {parseChangesRequest} from '../api/v1/changes.ts'
+import {repeatedParameter} from '../api/v1/repeated-parameter.ts'
 import {isTranscriptExtension} from '../../catalog/v1/transcript.ts'
 import {API_V1_PREFIX, COLLECTION_PATTERN, isCollectionName, type CollectionName} from '../../catalog/v1/links.ts'
 
@@ -158,10 +159,10 @@ type PageRequestResult = {ok: true; request: PageRequest} | {ok: false; reason: 
 /** `limit` (1 to 500, default 100) and `cursor` (opaque, from `next_cursor`); other parameters are ignored. */
 function parsePageRequest(query: URLSearchParams | undefined): PageRequestResult {
   if (!query) return {ok: true, request: {limit: DEFAULT_PAGE_LIMIT, cursor: null}}
+  const repeated = repeatedParameter(query, ['limit', 'cursor'])
+  if (repeated) return {ok: false, reason: repeated}
   const limits = query.getAll('limit')
   const cursors = query.getAll('cursor')
-  if (limits.length > 1) return {ok: false, reason: 'limit is given more than once; send it at most once'}
-  if (cursors.length > 1) return {ok: false, reason: 'cursor is given more than once; send it at most once'}
   const limitText = limits[0]
   const limit =
     limitText === undefined ? DEFAULT_PAGE_LIMIT : /^\d{1,4}$/.test(limitText) ? Number(limitText) : Number.NaN

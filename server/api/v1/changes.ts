@@ -1,4 +1,5 @@
 import {z} from 'zod'
+import {repeatedParameter} from './repeated-parameter.ts'
 import {episodeSchema, meetupSchema, paginationSchema, slugSchema, voiceSchema} from '../../../catalog/v1/contract.ts'
 
 /** The change feed's page size: the lists' default, up to five times their largest page. */
@@ -35,10 +36,8 @@ const START_AGAIN =
 export function parseChangesRequest(
   params: URLSearchParams,
 ): {ok: true; request: ChangesRequest} | {ok: false; reason: string} {
-  // As the lists: a parameter given twice is refused, not read by its first copy.
-  for (const name of ['since', 'limit', 'cursor'])
-    if (params.getAll(name).length > 1)
-      return {ok: false, reason: `${name} is given more than once; send it at most once`}
+  const repeated = repeatedParameter(params, ['since', 'limit', 'cursor'])
+  if (repeated) return {ok: false, reason: repeated}
   const since = params.get('since')
   if (since !== null && !TOKEN_PATTERN.test(since))
     return {

@@ -1,4 +1,5 @@
 import {z} from 'zod'
+import {repeatedParameter} from './repeated-parameter.ts'
 import {slugSchema} from '../../../catalog/v1/contract.ts'
 import type {CollectionName} from '../../../catalog/v1/links.ts'
 
@@ -109,10 +110,10 @@ export type SearchRequestResult = {ok: true; request: SearchRequest} | {ok: fals
  * twice is refused, other parameters are ignored, as the lists do.
  */
 export function parseSearchRequest(query: URLSearchParams): SearchRequestResult {
+  const repeated = repeatedParameter(query, ['q', 'limit'], ['q'])
+  if (repeated) return {ok: false, reason: repeated}
   const queries = query.getAll('q')
   const limits = query.getAll('limit')
-  if (queries.length > 1) return {ok: false, reason: 'q is given more than once; send it once'}
-  if (limits.length > 1) return {ok: false, reason: 'limit is given more than once; send it at most once'}
   const text = queries[0]?.trim() ?? ''
   if (text === '')
     return {
