@@ -27,13 +27,12 @@ import {
 } from './fields.ts'
 import {EPISODE_NUMBER_DESCRIPTION, EPISODE_NUMBER_NOT_WHOLE} from '../catalog/editor-rules/episode-number.ts'
 import {alternateEnclosuresField, licenseField, seasonNameField, soundbitesField} from './podcast-tag-fields.ts'
-import {ENCLOSURE_FORMATS, ENCLOSURE_MIME_TYPES} from '../catalog/v1/contract.ts'
+import {ENCLOSURE_EXTENSIONS, ENCLOSURE_FORMATS, ENCLOSURE_MIME_TYPES} from '../catalog/v1/contract.ts'
 
 /** The file picker's filter: each type, then each extension, for systems that name files by extension. */
-const ENCLOSURE_ACCEPT = [
-  ...ENCLOSURE_MIME_TYPES,
-  ...new Set(ENCLOSURE_MIME_TYPES.map((type) => `.${ENCLOSURE_FORMATS[type].extension}`)),
-].join(',')
+const ENCLOSURE_ACCEPT = [...ENCLOSURE_MIME_TYPES, ...ENCLOSURE_EXTENSIONS.map((extension) => `.${extension}`)].join(
+  ',',
+)
 
 /** An uploaded audio file makes the external URL, length and type fields moot, so they are hidden. */
 function hasAudioFile(document: Record<string, unknown> | undefined): boolean {

@@ -2,6 +2,7 @@ import {ARTWORK_MIN_PIXELS, imageAssetDimensions} from '../v1/artwork.ts'
 import {z} from 'zod'
 import {cleanStrings, codePointName} from '../v1/xml-text.ts'
 import {
+  ENCLOSURE_EXTENSIONS,
   ENCLOSURE_FORMATS,
   ENCLOSURE_MIME_TYPES,
   ENGLISH_TAG_PATTERN,
@@ -136,11 +137,10 @@ export function checkFetchedUrl(url: string | undefined, what = 'קישור'): V
   return true
 }
 
-const APPLE_FORMATS = Object.values(ENCLOSURE_FORMATS)
 /** Apple Podcasts' formats by name, as a Hebrew list: "MP3, M4A, MP4, MOV או M4V". */
-const APPLE_MEDIA = [...new Set(APPLE_FORMATS.map((format) => format.name))].join(', ').replace(/, (?=[^,]*$)/, ' או ')
-/** The extensions of Apple Podcasts' formats, as uploads and links name them. */
-const APPLE_EXTENSIONS: readonly string[] = APPLE_FORMATS.map((format) => format.extension)
+const APPLE_MEDIA = [...new Set(Object.values(ENCLOSURE_FORMATS).map((format) => format.name))]
+  .join(', ')
+  .replace(/, (?=[^,]*$)/, ' או ')
 /** Other audio and video formats a link may name: Apple does not play them, whatever type is chosen for them. */
 const OTHER_MEDIA_EXTENSIONS: readonly string[] = [
   'aac',
@@ -177,7 +177,7 @@ export function checkAudioType(type: string | undefined): Verdict {
 /** An uploaded file's format, from its asset id (`file-<hash>-<extension>`), against Apple's list. */
 export function checkAudioFile(assetId: string | undefined): Verdict {
   const extension = assetId && /^file-[A-Za-z0-9]+-([a-z0-9]+)$/.exec(assetId)?.[1]
-  if (!extension || APPLE_EXTENSIONS.includes(extension)) return true
+  if (!extension || ENCLOSURE_EXTENSIONS.includes(extension)) return true
   return `Apple Podcasts מקבלת רק קבצי ${APPLE_MEDIA}; קובץ .${extension} לא נתמך.`
 }
 

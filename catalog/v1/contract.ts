@@ -42,6 +42,10 @@ export const ENCLOSURE_FORMATS: Readonly<
   'video/quicktime': {name: 'MOV', extension: 'mov', family: 'mp4'},
   'video/x-m4v': {name: 'M4V', extension: 'm4v', family: 'mp4'},
 }
+/** The extensions enclosure files come with, each once: `mp3`, `m4a`, `mp4`, `mov`, `m4v`. */
+export const ENCLOSURE_EXTENSIONS: readonly string[] = [
+  ...new Set(Object.values(ENCLOSURE_FORMATS).map((format) => format.extension)),
+]
 export function isEnclosureMimeType(type: string): type is EnclosureMimeType {
   return Object.hasOwn(ENCLOSURE_FORMATS, type)
 }
