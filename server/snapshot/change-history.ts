@@ -125,8 +125,7 @@ export class ChangeHistory {
   since(token: string): ReadonlyMap<string, ItemChange> | undefined {
     const start = this.#startOf(token)
     if (start !== undefined) return firstChanges(this.entries.slice(start).flatMap((entry) => entry.items))
-    // Another replica's token: its steps lead from it to a version this history holds.
-    const path = this.#shared?.pathFrom(token, (version) => this.#startOf(version) !== undefined)
+    const path = this.#pathFrom(token)
     const reached = path && this.#startOf(path.reached)
     if (!path || reached === undefined) return undefined
     return firstChanges([...path.items, ...this.entries.slice(reached).flatMap((entry) => entry.items)])
@@ -134,10 +133,12 @@ export class ChangeHistory {
 
   /** Whether `since(token)` would answer: the version is held here, or another replica's steps lead from it. */
   holds(token: string): boolean {
-    return (
-      this.#startOf(token) !== undefined ||
-      this.#shared?.pathFrom(token, (version) => this.#startOf(version) !== undefined) !== undefined
-    )
+    return this.#startOf(token) !== undefined || this.#pathFrom(token) !== undefined
+  }
+
+  /** Another replica's token: the steps that lead from it to a version this history holds. */
+  #pathFrom(token: string) {
+    return this.#shared?.pathFrom(token, (version) => this.#startOf(version) !== undefined)
   }
 
   /** The index of the first entry after `token`'s version; undefined when this history does not hold it. */
