@@ -166,9 +166,7 @@ export function createEventStreams(options: EventStreamsOptions): EventStreams {
       let opening = streamOpening(snapshot.version)
       if (since !== undefined && since !== snapshot.version) {
         const missed = changedSince(snapshot.history, (collection, slug) => snapshot.item(collection, slug), since)
-        opening += missed
-          ? eventText(snapshot.version, missed)
-          : `event: reset\nid: ${snapshot.version}\ndata: ${JSON.stringify({version: snapshot.version})}\n\n`
+        opening += missed ? eventText(snapshot.version, missed) : resetEvent(snapshot.version)
       }
       write(stream, opening)
     },
@@ -182,9 +180,7 @@ export function createEventStreams(options: EventStreamsOptions): EventStreams {
         (collection, slug) => snapshot.item(collection, slug),
         previous.version,
       )
-      const text = changes
-        ? eventText(snapshot.version, changes)
-        : `event: reset\nid: ${snapshot.version}\ndata: ${JSON.stringify({version: snapshot.version})}\n\n`
+      const text = changes ? eventText(snapshot.version, changes) : resetEvent(snapshot.version)
       for (const stream of open) write(stream, text)
     },
     count: () => open.size,
@@ -214,6 +210,11 @@ function lastEventId(request: IncomingMessage): string | undefined {
  */
 export function streamOpening(version: string): string {
   return `retry: 3000\nid: ${version}\n\n`
+}
+
+/** A version older than the history: the client starts again from `changes.json` without `since`. */
+function resetEvent(version: string): string {
+  return `event: reset\nid: ${version}\ndata: ${JSON.stringify({version})}\n\n`
 }
 
 function eventText(
