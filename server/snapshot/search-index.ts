@@ -64,9 +64,10 @@ type Plan =
  * One index per line of snapshots (a catalog and the snapshots built from it), which follows the
  * newest one searched: each publish re-indexes only the items it changed (its change history says
  * which) when that is at most `syncWork`. A whole index larger than `syncWork` is built in the
- * background, a slice at a time, one build at a time; the index it replaces is let go as it starts,
- * and meanwhile searches are told to retry. A search of a snapshot older than the one followed (a request that began before a
- * publish) gets an index of its own when it is small enough to build at once.
+ * background, a slice at a time, one build at a time; the index it replaces is let go as it
+ * starts, and meanwhile searches are told to retry. A search of a snapshot older than the one
+ * followed (a request that began before a publish) gets an index of its own when it is small
+ * enough to build at once.
  */
 export class SearchIndex {
   #followed: FollowedState | undefined
